@@ -1,0 +1,231 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// Dialect names the SQL flavour of an open database.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// DB is an open, migrated database. It embeds *sql.DB, so domain packages use the
+// usual database/sql methods; queries are written with `?` placeholders and passed
+// through Rebind.
+type DB struct {
+	*sql.DB
+	Dialect Dialect
+	// Where describes the database for logs: a file path or a URL without password.
+	Where string
+}
+
+// Options selects the database. DatabaseURL wins when it is a postgres:// URL;
+// otherwise SQLite opens DataDir/lineage.db.
+type Options struct {
+	DataDir     string
+	DatabaseURL string
+	// SkipMigrate opens without applying migrations (used by `lineage migrate` to report).
+	SkipMigrate bool
+}
+
+// IsPostgresURL reports whether u selects PostgreSQL.
+func IsPostgresURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// Open connects to the database selected by opts and applies pending migrations.
+func Open(ctx context.Context, opts Options) (*DB, error) {
+	var db *DB
+	var err error
+	switch {
+	case IsPostgresURL(opts.DatabaseURL):
+		db, err = openPostgres(ctx, opts.DatabaseURL)
+	case opts.DatabaseURL != "":
+		return nil, fmt.Errorf("store: LINEAGE_DATABASE_URL must be a postgres:// URL (got %q); leave it empty for SQLite in the data directory", redact(opts.DatabaseURL))
+	default:
+		db, err = openSQLite(ctx, opts.DataDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !opts.SkipMigrate {
+		if err := db.Migrate(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return db, nil
+}
+
+func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
+	if dataDir == "" {
+		return nil, errors.New("store: no data directory given")
+	}
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: create data directory: %w", err)
+	}
+	path := filepath.Join(dataDir, "lineage.db")
+	// busy_timeout makes a writer wait for another process's lock (a CLI import while a
+	// server runs) instead of failing with SQLITE_BUSY at once.
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	// One writer at a time is SQLite's model; a small pool keeps readers concurrent in WAL.
+	sqldb.SetMaxOpenConns(8)
+	if err := sqldb.PingContext(ctx); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	return &DB{DB: sqldb, Dialect: SQLite, Where: path}, nil
+}
+
+func openPostgres(ctx context.Context, url string) (*DB, error) {
+	sqldb, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", redact(url), err)
+	}
+	sqldb.SetMaxOpenConns(20)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	if err := sqldb.PingContext(ctx); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("store: connect %s: %w", redact(url), err)
+	}
+	return &DB{DB: sqldb, Dialect: Postgres, Where: redact(url)}, nil
+}
+
+// redact hides a password in a database URL.
+func redact(u string) string {
+	at := strings.LastIndex(u, "@")
+	scheme := strings.Index(u, "://")
+	if at < 0 || scheme < 0 || at < scheme {
+		return u
+	}
+	cred := u[scheme+3 : at]
+	if i := strings.Index(cred, ":"); i >= 0 {
+		return u[:scheme+3] + cred[:i] + ":***" + u[at:]
+	}
+	return u
+}
+
+func (db *DB) migrationsFS() (fs.FS, error) {
+	return fs.Sub(migrations, "migrations/"+string(db.Dialect))
+}
+
+func (db *DB) gooseProvider() (*goose.Provider, error) {
+	fsys, err := db.migrationsFS()
+	if err != nil {
+		return nil, err
+	}
+	gd := goose.DialectSQLite3
+	if db.Dialect == Postgres {
+		gd = goose.DialectPostgres
+	}
+	return goose.NewProvider(gd, db.DB, fsys)
+}
+
+// Migrate applies every pending migration of the database's dialect. It is safe to call
+// from several processes: goose serialises on its version table.
+func (db *DB) Migrate(ctx context.Context) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
+	}
+	return nil
+}
+
+// MigrationStatus lists each migration with whether it is applied.
+func (db *DB) MigrationStatus(ctx context.Context) ([]string, error) {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return nil, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(st))
+	for _, s := range st {
+		out = append(out, fmt.Sprintf("%-8s %s", s.State, filepath.Base(s.Source.Path)))
+	}
+	return out, nil
+}
+
+// Rebind turns `?` placeholders into the dialect's own ($1, $2 … for PostgreSQL).
+// Question marks inside single-quoted string literals are left alone.
+func (db *DB) Rebind(query string) string {
+	if db.Dialect != Postgres {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 8)
+	n, inString := 0, false
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case c == '\'':
+			inString = !inString
+			b.WriteByte(c)
+		case c == '?' && !inString:
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// InTx runs fn in a transaction, committing if it returns nil and rolling back otherwise.
+func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Ping reports whether the database answers; /readyz uses it.
+func (db *DB) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return db.PingContext(ctx)
+}
