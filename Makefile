@@ -1,0 +1,61 @@
+# Lineage — the two commands a newcomer needs are `make run` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+GO       ?= go
+NPM      ?= npm
+DATA     ?= data
+ADDR     ?= :8080
+GOFLAGS  ?=
+export GOFLAGS
+
+WEB_DEPS := web/node_modules/.installed
+GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
+
+.PHONY: build run test test-go test-web test-e2e bench deps clean fmt vet
+
+## deps: install the web app's npm packages (Node 24 comes with them)
+deps: $(WEB_DEPS)
+$(WEB_DEPS): web/package.json web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+## build: bin/lineage and web/build/
+build: bin/lineage web/build/server/index.js
+
+bin/lineage: $(GO_SRC)
+	$(GO) build -o bin/lineage ./cmd/lineage
+
+web/build/server/index.js: $(WEB_DEPS) $(shell find web/app -type f 2>/dev/null) web/react-router.config.ts web/vite.config.ts
+	cd web && $(NPM) run build
+
+## run: build everything and serve http://localhost:8080 with the demo content
+run: build
+	bin/lineage serve --addr $(ADDR) --data $(DATA) --demo
+
+## test: every test — Go on SQLite and PostgreSQL, web units, browser end to end
+test: build
+	@scripts/test-all
+
+test-go:
+	@scripts/test-all go
+
+test-web: $(WEB_DEPS)
+	@scripts/test-all web
+
+test-e2e: build
+	@scripts/test-all e2e
+
+## bench: content search latency and page throughput, written to docs/benchmarks.md
+bench: build
+	scripts/bench
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w cmd internal
+
+clean:
+	rm -rf bin web/build

@@ -1,0 +1,145 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/gzhttp"
+)
+
+// Pinger is what /readyz asks of the database.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Mount attaches a domain's handler at a ServeMux pattern ("/content/api/v2/", "GET /media/").
+type Mount struct {
+	Pattern string
+	Handler http.Handler
+}
+
+// Options are the parts the front door is assembled from; cmd/lineage wires them.
+type Options struct {
+	WebDir    string // the web app: build/client/assets and node_modules/universalviewer/dist
+	PublicURL string // https:// here turns on HSTS and Secure cookies
+	DB        Pinger
+	SSR       *SSR // nil: page requests answer 503 (used by Go-only tests)
+	Mounts    []Mount
+	Log       *slog.Logger
+}
+
+// Server is the HTTP handler of `lineage serve`.
+type Server struct {
+	opts    Options
+	handler http.Handler
+	https   bool
+}
+
+// New builds the route table and the middleware chain.
+func New(opts Options) *Server {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	s := &Server{opts: opts}
+	if u, err := url.Parse(opts.PublicURL); err == nil && u.Scheme == "https" {
+		s.https = true
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("ok\n"))
+	})
+	mux.HandleFunc("GET /readyz", s.readyz)
+	// Build assets carry a content hash in their names, so they never change.
+	mux.Handle("GET /assets/", staticFiles(filepath.Join(opts.WebDir, "build", "client", "assets"), "/assets/", "public, max-age=31536000, immutable"))
+	mux.Handle("GET /uv/", staticFiles(filepath.Join(opts.WebDir, "node_modules", "universalviewer", "dist"), "/uv/", "public, max-age=86400"))
+	for _, m := range opts.Mounts {
+		mux.Handle(m.Pattern, m.Handler)
+	}
+	mux.Handle("/", s.pages())
+
+	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(512))
+	if err != nil {
+		panic(err) // only on invalid static options
+	}
+	var h http.Handler = mux
+	h = gz(h)
+	h = s.securityHeaders(h)
+	h = rejectDotSegments(h)
+	h = limitQuery(h)
+	h = s.logRequests(h)
+	h = recoverPanics(opts.Log, h)
+	s.handler = h
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	var problems []string
+	if s.opts.DB == nil {
+		problems = append(problems, "database: not configured")
+	} else if err := s.opts.DB.Ping(r.Context()); err != nil {
+		problems = append(problems, "database: "+err.Error())
+	}
+	if s.opts.SSR == nil || !s.opts.SSR.Ready() {
+		problems = append(problems, "ssr: not ready")
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if len(problems) > 0 {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(strings.Join(problems, "\n") + "\n"))
+		return
+	}
+	w.Write([]byte("ready\n"))
+}
+
+// pages proxies every request no Go handler owns to the SSR child.
+func (s *Server) pages() http.Handler {
+	if s.opts.SSR == nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			unavailable(w)
+		})
+	}
+	ssr := s.opts.SSR
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(&url.URL{Scheme: "http", Host: ssr.Addr()})
+			pr.SetXForwarded()
+			// Go compresses once, on the way out.
+			pr.Out.Header.Del("Accept-Encoding")
+			pr.Out.Header.Set(nonceHeader, nonceFrom(pr.In.Context()))
+		},
+		FlushInterval: -1, // stream server-rendered HTML as React produces it
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if !errors.Is(err, context.Canceled) {
+				s.opts.Log.Error("ssr proxy", "path", r.URL.Path, "err", err)
+			}
+			unavailable(w)
+		},
+		Transport: &http.Transport{
+			DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+			MaxIdleConnsPerHost: 64,
+			IdleConnTimeout:     90 * time.Second,
+		},
+	}
+	return proxy
+}
+
+func unavailable(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Retry-After", "2")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	w.Write([]byte(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lineage is starting</title></head>` +
+		`<body><main><h1>Lineage is starting</h1><p>The site will be back in a moment. Please reload the page.</p></main></body></html>`))
+}
