@@ -1,0 +1,48 @@
+import type { ImageField, RichTextField } from "@prismicio/client";
+import type { ReactNode } from "react";
+import { Body } from "../features/content/Body";
+import { ContentImage } from "../features/content/ContentImage";
+import { RichText } from "../features/content/RichText";
+import type { Body as BodyField } from "../lib/content-types";
+import { formatDate } from "../lib/dates";
+
+interface ArticleProps {
+  title: string;
+  date?: string | null;
+  image?: ImageField | null;
+  summary?: RichTextField | null;
+  body?: BodyField | null;
+  /** Shown between the heading and the body, e.g. breadcrumbs or a kicker. */
+  kicker?: ReactNode;
+  children?: ReactNode;
+}
+
+/** One content document as a page: heading, date, lead image, summary, body. */
+export function Article({ title, date, image, summary, body, kicker, children }: ArticleProps) {
+  const shownDate = formatDate(date);
+  return (
+    <article className="article">
+      <header className="article__header">
+        {kicker}
+        <h1>{title}</h1>
+        {shownDate ? (
+          <p className="article__date">
+            <time dateTime={date ?? undefined}>{shownDate}</time>
+          </p>
+        ) : null}
+      </header>
+      {summary?.length ? (
+        <div className="lead">
+          <RichText field={summary} />
+        </div>
+      ) : null}
+      {image?.url ? (
+        <figure className="article__image">
+          <ContentImage field={image} loading="eager" />
+        </figure>
+      ) : null}
+      <Body slices={body} />
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,34 @@
+import { asText, isFilled } from "@prismicio/client";
+import { PrismicLink, type SliceComponentProps } from "@prismicio/react";
+import type { HeroSlice as HeroSliceType } from "../../../lib/content-types";
+import { linkResolver } from "../../../lib/link-resolver";
+import { AppLink } from "../AppLink";
+import { ContentImage } from "../ContentImage";
+import { RichText } from "../RichText";
+
+export function HeroSlice({ slice, index }: SliceComponentProps<HeroSliceType>) {
+  const { title, text, image, link, link_label } = slice.primary;
+  const heading = asText(title);
+  return (
+    <section className="slice slice--hero hero" aria-label={heading || undefined}>
+      <div className="hero__text">
+        {heading ? <h2 className="hero__title">{heading}</h2> : null}
+        <div className="hero__body">
+          <RichText field={text} />
+        </div>
+        {isFilled.link(link) ? (
+          <p>
+            <PrismicLink field={link} linkResolver={linkResolver} internalComponent={AppLink} className="button button--primary">
+              {link_label || "Find out more"}
+            </PrismicLink>
+          </p>
+        ) : null}
+      </div>
+      {isFilled.image(image) ? (
+        <div className="hero__media">
+          <ContentImage field={image} loading={index === 0 ? "eager" : "lazy"} sizes="(min-width: 60rem) 40rem, 100vw" />
+        </div>
+      ) : null}
+    </section>
+  );
+}

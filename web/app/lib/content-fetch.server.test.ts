@@ -1,0 +1,178 @@
+import { describe, expect, it, vi } from "vitest";
+import {
+  cacheLifetimeMs,
+  ContentServiceError,
+  createContentFetch,
+  LruCache,
+  MAX_CACHE_ENTRIES,
+} from "./content-fetch.server";
+
+function fakeService(make: (url: string) => Response | Promise<Response> = () => Response.json({ ok: true })) {
+  const calls: string[] = [];
+  const fetch = vi.fn(async (input: string | URL | Request, _init?: RequestInit) => {
+    const url = String(input);
+    calls.push(url);
+    return make(url);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
+}
+
+describe("LruCache", () => {
+  it("evicts the least recently used entry", () => {
+    const cache = new LruCache<number>(2);
+    cache.set("a", 1);
+    cache.set("b", 2);
+    expect(cache.get("a")).toBe(1); // a is now most recent
+    cache.set("c", 3);
+    expect(cache.has("b")).toBe(false);
+    expect(cache.keys()).toEqual(["a", "c"]);
+  });
+
+  it("overwrites without growing", () => {
+    const cache = new LruCache<number>(2);
+    cache.set("a", 1);
+    cache.set("a", 2);
+    expect(cache.size).toBe(1);
+    expect(cache.get("a")).toBe(2);
+  });
+
+  it("rejects a non-positive size", () => {
+    expect(() => new LruCache(0)).toThrow(RangeError);
+  });
+});
+
+describe("cacheLifetimeMs", () => {
+  it.each([
+    [null, 5000],
+    ["", 5000],
+    ["public", 5000],
+    ["max-age=30", 30000],
+    ["public, max-age=0", 0],
+    ["max-age=10, s-maxage=60", 60000],
+    ["no-store", 0],
+    ["no-cache, max-age=100", 0],
+    ["private, max-age=100", 0],
+    ["max-age=abc", 5000],
+  ])("%s → %d ms", (header, want) => {
+    expect(cacheLifetimeMs(header, 5000)).toBe(want);
+  });
+});
+
+describe("createContentFetch", () => {
+  it("serves repeated GETs from the cache for 5 s by default", async () => {
+    let clock = 1_000;
+    const service = fakeService();
+    const fetch = createContentFetch({ fetch: service.fetch, now: () => clock });
+    const url = "http://cms.test/api/v2/documents/search?q=x";
+
+    expect(await (await fetch(url)).json()).toEqual({ ok: true });
+    clock += 4_999;
+    expect(await (await fetch(url)).json()).toEqual({ ok: true });
+    expect(service.calls).toHaveLength(1);
+
+    clock += 1;
+    await fetch(url);
+    expect(service.calls).toHaveLength(2);
+  });
+
+  it("honours max-age", async () => {
+    let clock = 0;
+    const service = fakeService(() => Response.json([], { headers: { "cache-control": "max-age=60" } }));
+    const fetch = createContentFetch({ fetch: service.fetch, now: () => clock });
+    await fetch("http://cms.test/a");
+    clock = 59_000;
+    await fetch("http://cms.test/a");
+    expect(service.calls).toHaveLength(1);
+    clock = 60_000;
+    await fetch("http://cms.test/a");
+    expect(service.calls).toHaveLength(2);
+  });
+
+  it("does not cache max-age=0 or non-GET requests", async () => {
+    const service = fakeService(() => Response.json({}, { headers: { "cache-control": "max-age=0" } }));
+    const fetch = createContentFetch({ fetch: service.fetch });
+    await fetch("http://cms.test/a");
+    await fetch("http://cms.test/a");
+    await fetch("http://cms.test/b", { method: "POST", body: "x" });
+    await fetch("http://cms.test/b", { method: "POST", body: "x" });
+    expect(service.calls).toHaveLength(4);
+  });
+
+  it("returns a fresh, readable body on every hit", async () => {
+    const service = fakeService(() => new Response("hello", { headers: { "content-type": "text/plain" } }));
+    const fetch = createContentFetch({ fetch: service.fetch });
+    const first = await fetch("http://cms.test/t");
+    const second = await fetch("http://cms.test/t");
+    expect(await first.text()).toBe("hello");
+    expect(await second.text()).toBe("hello");
+    expect(second.headers.get("content-type")).toBe("text/plain");
+  });
+
+  it("keeps at most 1000 entries, dropping the least recently used", async () => {
+    const service = fakeService();
+    const fetch = createContentFetch({ fetch: service.fetch, now: () => 0 });
+    for (let i = 0; i < MAX_CACHE_ENTRIES; i++) await fetch(`http://cms.test/${i}`);
+    expect(fetch.cache.size).toBe(1000);
+    await fetch("http://cms.test/0"); // touch: 0 becomes most recent
+    await fetch("http://cms.test/new");
+    expect(fetch.cache.size).toBe(1000);
+    expect(fetch.cache.has("http://cms.test/0")).toBe(true);
+    expect(fetch.cache.has("http://cms.test/1")).toBe(false);
+    expect(service.calls).toHaveLength(1001);
+  });
+
+  it("fails non-2xx statuses with the spec's message and does not cache them", async () => {
+    const service = fakeService(() => new Response("boom", { status: 503 }));
+    const fetch = createContentFetch({ fetch: service.fetch });
+    const url = "http://cms.test/api/v2";
+    await expect(fetch(url)).rejects.toThrow(`Unexpected status code [503] on URL ${url}`);
+    const error = await fetch(url).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContentServiceError);
+    expect((error as ContentServiceError).status).toBe(503);
+    expect(service.calls).toHaveLength(2);
+  });
+
+  it("passes 404, 410 and 429 through for @prismicio/client to interpret", async () => {
+    for (const status of [404, 410, 429]) {
+      const service = fakeService(() => Response.json({ type: "api_notfound_error", message: "x" }, { status }));
+      const fetch = createContentFetch({ fetch: service.fetch });
+      const response = await fetch("http://cms.test/x");
+      expect(response.status).toBe(status);
+      await fetch("http://cms.test/x");
+      expect(service.calls).toHaveLength(2);
+    }
+  });
+
+  it("times out with '{url} response timeout'", async () => {
+    const slow = vi.fn(
+      (_input: string | URL | Request, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        }),
+    );
+    const fetch = createContentFetch({ fetch: slow as unknown as typeof globalThis.fetch, timeoutMs: 20 });
+    await expect(fetch("http://cms.test/slow")).rejects.toThrow("http://cms.test/slow response timeout");
+  });
+
+  it("reports a refused connection as a ContentServiceError", async () => {
+    const down = vi.fn(async () => {
+      throw new TypeError("fetch failed");
+    });
+    const fetch = createContentFetch({ fetch: down as unknown as typeof globalThis.fetch });
+    await expect(fetch("http://cms.test/")).rejects.toBeInstanceOf(ContentServiceError);
+  });
+
+  it("lets the caller abort", async () => {
+    const slow = vi.fn(
+      (_input: string | URL | Request, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        }),
+    );
+    const fetch = createContentFetch({ fetch: slow as unknown as typeof globalThis.fetch, timeoutMs: 10_000 });
+    const controller = new AbortController();
+    const pending = fetch("http://cms.test/slow", { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+});

@@ -1,0 +1,242 @@
+// Server-side access to editorial content: the Prismic v2 content API (ours
+// or a hosted repository), through the official @prismicio/client.
+//
+// Every loader goes through these helpers. They never let a content-service
+// failure become a 500: the failure is logged and the caller gets an empty
+// value plus `unavailable: true`, so pages show their empty states.
+import * as prismic from "@prismicio/client";
+import { createContentFetch, DEFAULT_TIMEOUT_MS, type ContentFetch } from "./content-fetch.server";
+import type {
+  CustomTypeDocument,
+  CustomTypeName,
+  EventDocument,
+  FeatureItemDocument,
+  HomeDocument,
+  NewsItemDocument,
+  PageDocument,
+} from "./content-types";
+
+export const REPOSITORY_NAME = "lineage";
+export const DEFAULT_CONTENT_API = "http://127.0.0.1:8080/content/api/v2";
+export const FORBIDDEN_UID_WILDCARD = "FORBIDDEN. You can't use getByUID with *, use the predicates instead.";
+export const NEWS_PAGE_SIZE = 10;
+
+/** One cache for the whole server process, shared by every request's client. */
+const sharedFetch: ContentFetch = createContentFetch({
+  timeoutMs: Number(process.env.LINEAGE_CONTENT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
+});
+
+export function contentEndpoint(): string {
+  return process.env.LINEAGE_CONTENT_API || DEFAULT_CONTENT_API;
+}
+
+/**
+ * A content client for one request. With the request given, a preview cookie
+ * (`io.prismic.preview`) on it makes every query read the previewed ref.
+ */
+export function createContentClient(request?: Request, fetchImpl: prismic.FetchLike = sharedFetch): prismic.Client {
+  const client = prismic.createClient(REPOSITORY_NAME, {
+    documentAPIEndpoint: contentEndpoint(),
+    accessToken: process.env.LINEAGE_CONTENT_TOKEN || undefined,
+    fetch: fetchImpl,
+    // Links to pages carry their parent's uid, so the link resolver can place them.
+    defaultParams: { fetchLinks: ["page.parent"] },
+  });
+  if (request) client.enableAutoPreviewsFromReq(request);
+  return client;
+}
+
+/**
+ * getByUID that refuses the all-languages wildcard: a uid is only unique
+ * within one language, so `lang: "*"` could return the wrong document.
+ */
+export async function getByUID<TDocument extends prismic.PrismicDocument>(
+  client: prismic.Client,
+  type: TDocument["type"],
+  uid: string,
+  params: Partial<prismic.BuildQueryURLArgs> = {},
+): Promise<TDocument> {
+  if (params.lang === "*") throw new Error(FORBIDDEN_UID_WILDCARD);
+  return (await client.getByUID(type, uid, params)) as unknown as TDocument;
+}
+
+export interface Loaded<T> {
+  value: T;
+  /** True when the content service failed (not merely "nothing found"). */
+  unavailable: boolean;
+}
+
+/**
+ * Runs a content query. "Not found" gives the fallback; any other failure is
+ * logged and also gives the fallback, flagged unavailable.
+ */
+export async function loadContent<T>(
+  client: prismic.Client,
+  what: string,
+  task: () => Promise<T>,
+  fallback: T,
+): Promise<Loaded<T>> {
+  try {
+    try {
+      return { value: await task(), unavailable: false };
+    } catch (error) {
+      // A stale preview cookie must not blank the site: show published content.
+      if (!(error instanceof prismic.PreviewTokenExpiredError)) throw error;
+      console.warn(`[content] preview expired while loading ${what}; showing published content`);
+      client.disableAutoPreviews();
+      return { value: await task(), unavailable: false };
+    }
+  } catch (error) {
+    if (error instanceof prismic.NotFoundError && !(error instanceof prismic.RepositoryNotFoundError)) {
+      return { value: fallback, unavailable: false };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[content] ${what} failed: ${message}`);
+    return { value: fallback, unavailable: true };
+  }
+}
+
+/** Throws a 503 page when content could not be loaded, a 404 when there is none. */
+export function requireDocument<T>(loaded: Loaded<T | null>): T {
+  if (loaded.value) return loaded.value;
+  if (loaded.unavailable) {
+    throw new Response("Content is temporarily unavailable", { status: 503, statusText: "Service Unavailable" });
+  }
+  throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+}
+
+export interface Listing<T> {
+  results: T[];
+  page: number;
+  totalPages: number;
+  totalResults: number;
+}
+
+const emptyListing = <T>(page = 1): Listing<T> => ({ results: [], page, totalPages: 0, totalResults: 0 });
+
+function toListing<T>(query: prismic.Query<prismic.PrismicDocument>): Listing<T> {
+  return {
+    results: query.results as unknown as T[],
+    page: query.page,
+    totalPages: query.total_pages,
+    totalResults: query.total_results_size,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Queries used by the routes
+
+export function getHome(client: prismic.Client) {
+  return loadContent(client, "home", () => client.getSingle("home") as unknown as Promise<HomeDocument>, null);
+}
+
+export function getNewsPage(client: prismic.Client, page: number, pageSize = NEWS_PAGE_SIZE) {
+  return loadContent(
+    client,
+    `news page ${page}`,
+    async () =>
+      toListing<NewsItemDocument>(
+        await client.getByType("news_item", {
+          page,
+          pageSize,
+          orderings: [{ field: "my.news_item.date", direction: "desc" }, { field: "document.first_publication_date", direction: "desc" }],
+        }),
+      ),
+    emptyListing<NewsItemDocument>(page),
+  );
+}
+
+export function getNewsItem(client: prismic.Client, uid: string) {
+  return loadContent(client, `news item ${uid}`, () => getByUID<NewsItemDocument>(client, "news_item", uid), null);
+}
+
+export function getUpcomingEvents(client: prismic.Client, count: number, now = new Date()) {
+  return loadContent(
+    client,
+    "upcoming events",
+    async () =>
+      (
+        await client.getByType("event", {
+          pageSize: count,
+          filters: [prismic.filter.dateAfter("my.event.start", now)],
+          orderings: [{ field: "my.event.start" }],
+        })
+      ).results as unknown as EventDocument[],
+    [] as EventDocument[],
+  );
+}
+
+export function getFeaturedItems(client: prismic.Client, page = 1, pageSize = 12) {
+  return loadContent(
+    client,
+    "featured learning items",
+    async () =>
+      toListing<FeatureItemDocument>(
+        await client.getByType("feature_item", {
+          page,
+          pageSize,
+          orderings: [{ field: "document.first_publication_date", direction: "desc" }],
+        }),
+      ),
+    emptyListing<FeatureItemDocument>(page),
+  );
+}
+
+export function getFeaturedItem(client: prismic.Client, uid: string) {
+  return loadContent(client, `featured item ${uid}`, () => getByUID<FeatureItemDocument>(client, "feature_item", uid), null);
+}
+
+export function getPage(client: prismic.Client, uid: string) {
+  return loadContent(client, `page ${uid}`, () => getByUID<PageDocument>(client, "page", uid), null);
+}
+
+export function getCustomTypeList(client: prismic.Client, type: CustomTypeName, page = 1, pageSize = 20) {
+  return loadContent(
+    client,
+    `${type} list`,
+    async () =>
+      toListing<CustomTypeDocument>(
+        await client.getByType(type, {
+          page,
+          pageSize,
+          orderings: [{ field: "document.first_publication_date", direction: "desc" }],
+        }),
+      ),
+    emptyListing<CustomTypeDocument>(page),
+  );
+}
+
+export function getCustomTypeItem(client: prismic.Client, type: CustomTypeName, uid: string) {
+  return loadContent(client, `${type} ${uid}`, () => getByUID<CustomTypeDocument>(client, type, uid), null);
+}
+
+/** Every document of the given types, for the sitemap. */
+export function getAllOfTypes(client: prismic.Client, types: string[]) {
+  return loadContent(
+    client,
+    "sitemap documents",
+    () => client.dangerouslyGetAll({ filters: [prismic.filter.any("document.type", types)] }),
+    [] as prismic.PrismicDocument[],
+  );
+}
+
+/** True when the request carries a content preview cookie. */
+export function isPreviewRequest(request: Request): boolean {
+  const cookies = request.headers.get("cookie") ?? "";
+  return cookies.split(/;\s*/).some((c) => c.startsWith(`${prismic.cookie.preview}=`) && c.length > prismic.cookie.preview.length + 1);
+}
+
+/** Pages with the given uids, in the order of `uids`. */
+export function getPagesByUIDs(client: prismic.Client, uids: readonly string[]) {
+  return loadContent(
+    client,
+    `pages ${uids.join(",")}`,
+    async () => {
+      if (uids.length === 0) return [] as PageDocument[];
+      const docs = (await client.getAllByUIDs("page", [...uids])) as unknown as PageDocument[];
+      const order = new Map(uids.map((uid, i) => [uid, i]));
+      return docs.sort((a, b) => (order.get(a.uid ?? "") ?? 0) - (order.get(b.uid ?? "") ?? 0));
+    },
+    [] as PageDocument[],
+  );
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { pageHref, parsePageParam } from "./paging";
+
+describe("paging", () => {
+  it("parses ?page", () => {
+    expect(parsePageParam(null)).toBe(1);
+    expect(parsePageParam("")).toBe(1);
+    expect(parsePageParam("3")).toBe(3);
+    expect(parsePageParam("0")).toBeNull();
+    expect(parsePageParam("-1")).toBeNull();
+    expect(parsePageParam("2.5")).toBeNull();
+    expect(parsePageParam("abc")).toBeNull();
+    expect(parsePageParam("99999999")).toBeNull();
+  });
+  it("links pages", () => {
+    expect(pageHref("/news", 1)).toBe("/news");
+    expect(pageHref("/news", 2)).toBe("/news?page=2");
+  });
+});

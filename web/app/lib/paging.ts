@@ -1,0 +1,14 @@
+// ?page=N paging of lists.
+
+/** Link to page N of a list whose first page is basePath. */
+export function pageHref(basePath: string, page: number): string {
+  return page <= 1 ? basePath : `${basePath}?page=${page}`;
+}
+
+/** The page number in ?page=N: 1 when absent, null when not a positive integer. */
+export function parsePageParam(value: string | null): number | null {
+  if (value === null || value === "") return 1;
+  if (!/^\d{1,6}$/.test(value)) return null;
+  const page = Number(value);
+  return page >= 1 ? page : null;
+}

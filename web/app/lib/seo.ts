@@ -1,0 +1,44 @@
+// Head tags for a page: title, description, canonical link and Open Graph.
+// Loaders build a PageSeo (with absolute URLs from LINEAGE_PUBLIC_URL);
+// each route's `meta` turns it into tags with `seoMeta`.
+
+export const SITE_NAME = "Lineage";
+export const SITE_TAGLINE = "Genealogy and family history society";
+
+export interface PageSeo {
+  title: string;
+  description?: string | null;
+  /** Absolute canonical URL. */
+  url: string;
+  /** Absolute image URL for link previews. */
+  image?: string | null;
+  type?: "website" | "article";
+}
+
+export type MetaDescriptor = Record<string, string>;
+
+export function pageTitle(title: string | null | undefined): string {
+  const clean = title?.trim();
+  return clean && clean !== SITE_NAME ? `${clean} | ${SITE_NAME}` : `${SITE_NAME} | ${SITE_TAGLINE}`;
+}
+
+export function seoMeta(seo: PageSeo | undefined | null): MetaDescriptor[] {
+  if (!seo) return [{ title: pageTitle(null) }];
+  const title = pageTitle(seo.title);
+  const tags: MetaDescriptor[] = [
+    { title },
+    { tagName: "link", rel: "canonical", href: seo.url },
+    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:title", content: seo.title?.trim() || SITE_NAME },
+    { property: "og:type", content: seo.type ?? "website" },
+    { property: "og:url", content: seo.url },
+    { property: "og:locale", content: "en_GB" },
+  ];
+  if (seo.description) {
+    tags.push({ name: "description", content: seo.description });
+    tags.push({ property: "og:description", content: seo.description });
+  }
+  if (seo.image) tags.push({ property: "og:image", content: seo.image });
+  tags.push({ name: "twitter:card", content: seo.image ? "summary_large_image" : "summary" });
+  return tags;
+}

@@ -1,0 +1,88 @@
+import type { ReactNode } from "react";
+import { Links, Meta, Outlet, Scripts, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { useEffect } from "react";
+import type { Route } from "./+types/root";
+import fontLatin400 from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-400-normal.woff2?url";
+import fontsCss from "./styles/fonts.css?url";
+import appCss from "./styles/app.css?url";
+import multiselectCss from "./styles/multiselect.css?url";
+import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
+import { SiteShell } from "./components/SiteShell";
+import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
+import { layoutNameFor, layouts } from "./layouts/layouts";
+import { isPreviewRequest } from "./lib/content.server";
+import { seoMeta } from "./lib/seo";
+import { publicOrigin } from "./lib/site.server";
+
+const FAVICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#14365d"/><text x="16" y="23" font-size="20" text-anchor="middle" fill="#fff" font-family="Georgia,serif">L</text></svg>',
+  );
+
+export const links: Route.LinksFunction = () => [
+  { rel: "preload", href: fontLatin400, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: fontsCss },
+  { rel: "stylesheet", href: appCss },
+  { rel: "stylesheet", href: multiselectCss },
+  { rel: "icon", href: FAVICON, type: "image/svg+xml" },
+  { rel: "alternate", type: "application/rss+xml", title: "News (RSS)", href: "/feeds/news.xml" },
+  { rel: "alternate", type: "application/atom+xml", title: "News (Atom)", href: "/feeds/news.atom" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return { origin: publicOrigin(request), preview: isPreviewRequest(request) };
+}
+
+export const meta: Route.MetaFunction = () => seoMeta(null);
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#14365d" />
+        <Meta />
+        <Links />
+        {/* The Universal Viewer (served by Go from the universalviewer package) for scan viewers. */}
+        <script src="/uv/umd/UV.js" defer />
+      </head>
+      <body>
+        {children}
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const matches = useMatches();
+  const PageLayout = layouts[layoutNameFor(matches)];
+  useEffect(() => watchChunkErrors(), []);
+  return (
+    <SiteShell preview={loaderData.preview}>
+      <PageLayout>
+        <Outlet />
+      </PageLayout>
+    </SiteShell>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  useEffect(() => {
+    handleChunkError(error);
+  }, [error]);
+  return (
+    <ErrorPageGuard>
+      <SiteShell preview={rootData?.preview ?? false}>
+        <ErrorPageGuard>
+          <ErrorPage error={error} />
+        </ErrorPageGuard>
+      </SiteShell>
+    </ErrorPageGuard>
+  );
+}
+

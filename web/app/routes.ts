@@ -1,0 +1,31 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+// The site's routes (seed-spec §2). Static routes outrank the catch-all, so
+// later issues add their pages (events, research hub, accounts…) here.
+export default [
+  index("routes/home.tsx"),
+  route("preview", "routes/preview.ts"),
+
+  route("news", "routes/news.tsx"),
+  route("news/:slug", "routes/news-item.tsx"),
+
+  route("education", "routes/education.tsx"),
+  route("education/learning-hub/featured/:slug?", "routes/featured.tsx"),
+
+  // Documents of the custom type named after the route: list at the root, one at the slug.
+  route("fhwuifhe", "routes/custom-type.tsx", { id: "fhwuifhe-list" }),
+  route("fhwuifhe/:slug", "routes/custom-type.tsx", { id: "fhwuifhe-item" }),
+  route("cwbhvwt/:slug?", "routes/custom-type.tsx", { id: "cwbhvwt" }),
+  route("dheyenbvu", "routes/custom-type.tsx", { id: "dheyenbvu-list" }),
+
+  // Resource routes: feeds, sitemap, robots.
+  route("feeds/news.xml", "routes/feeds.news-rss.ts"),
+  route("feeds/news.atom", "routes/feeds.news-atom.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.ts"),
+
+  // Content pages of one to six segments, placed by the link resolver.
+  route(":s1/:s2?/:s3?/:s4?/:s5?/:s6?", "routes/content-page.tsx"),
+  // Anything deeper is not a page.
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,81 @@
+// The catch-all for content pages of one to six segments. It finds the `page`
+// whose uid is the last segment and shows it only when the link resolver puts
+// that page at exactly the requested path; otherwise: 404.
+import { asText } from "@prismicio/client";
+import type { Route } from "./+types/content-page";
+import { Article } from "../components/Article";
+import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { toCard } from "../lib/cards";
+import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../lib/content.server";
+import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
+import { seoMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+
+function crumbsFor(path: string): Crumb[] {
+  const crumbs: Crumb[] = [{ to: "/", label: "Home" }];
+  const segments = path.split("/").filter(Boolean);
+  for (let i = 1; i < segments.length; i++) {
+    const ancestor = `/${segments.slice(0, i).join("/")}`;
+    const section = SECTION_INDEXES[ancestor];
+    if (section) crumbs.push({ to: ancestor, label: section.title });
+  }
+  return crumbs;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const segments = [params.s1, params.s2, params.s3, params.s4, params.s5, params.s6].filter(
+    (s): s is string => typeof s === "string" && s.length > 0,
+  );
+  const uid = segments[segments.length - 1];
+  if (!uid) throw notFound();
+  const path = normalisePath(new URL(request.url).pathname);
+  const section = SECTION_INDEXES[path];
+
+  const client = createContentClient(request);
+  const [page, children] = await Promise.all([
+    getPage(client, uid),
+    section ? getPagesByUIDs(client, section.uids) : Promise.resolve({ value: [], unavailable: false }),
+  ]);
+
+  const doc = page.value;
+  if (doc) {
+    const resolved = linkResolver(doc);
+    if (!resolved || normalisePath(resolved) !== path) throw notFound();
+  } else if (!section || page.unavailable) {
+    requireDocument(page);
+  }
+
+  const title = (doc && asText(doc.data.title).trim()) || section?.title || uid;
+  return {
+    title,
+    body: doc?.data.body ?? [],
+    children: children.value.map(toCard),
+    isSection: Boolean(section),
+    unavailable: children.unavailable,
+    crumbs: crumbsFor(path),
+    seo: pageSeo(request, { title, description: doc?.data.description ?? null }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function ContentPage({ loaderData }: Route.ComponentProps) {
+  const { title, body, children, isSection, unavailable, crumbs } = loaderData;
+  return (
+    <Article title={title} body={body} kicker={<Breadcrumbs items={crumbs} />}>
+      {isSection ? (
+        <section className="section" aria-label={`${title}: pages`}>
+          <ContentUnavailable show={unavailable} />
+          <CardList cards={children} empty="There are no pages here yet." />
+        </section>
+      ) : null}
+    </Article>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,84 @@
+// /fhwuifhe, /fhwuifhe/:slug, /cwbhvwt/:slug?, /dheyenbvu: documents of the
+// custom type named after the route's first segment (seed-spec §2 gives no
+// purpose for them). Without a slug the route lists them; with one it shows one.
+import { asText } from "@prismicio/client";
+import { useLoaderData, type LoaderFunctionArgs, type MetaFunction } from "react-router";
+import { Article } from "../components/Article";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { Pagination } from "../components/Pagination";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { toCard } from "../lib/cards";
+import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../lib/content.server";
+import type { CustomTypeName } from "../lib/content-types";
+import { ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
+import { parsePageParam } from "../lib/paging";
+import { seoMeta, type PageSeo } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+function typeOf(request: Request): CustomTypeName {
+  const first = new URL(request.url).pathname.split("/")[1] ?? "";
+  if (!ROUTED_CUSTOM_TYPES.includes(first)) throw new Response("This page could not be found", { status: 404 });
+  return first as CustomTypeName;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const type = typeOf(request);
+  const client = createContentClient(request);
+  if (params.slug) {
+    const doc = requireDocument(await getCustomTypeItem(client, type, params.slug));
+    const title = asText(doc.data.title).trim() || doc.uid || type;
+    return {
+      kind: "item" as const,
+      type,
+      title,
+      summary: doc.data.summary,
+      body: doc.data.body,
+      seo: pageSeo(request, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+    };
+  }
+  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw new Response("This page could not be found", { status: 404 });
+  const list = await getCustomTypeList(client, type, page);
+  if (!list.unavailable && page > 1 && page > list.value.totalPages) {
+    throw new Response("This page could not be found", { status: 404 });
+  }
+  return {
+    kind: "list" as const,
+    type,
+    title: type,
+    cards: list.value.results.map(toCard),
+    page,
+    totalPages: list.value.totalPages,
+    unavailable: list.unavailable,
+    seo: pageSeo(request, { title: type }, ["page"]),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ loaderData }) =>
+  seoMeta((loaderData as { seo?: PageSeo } | undefined)?.seo);
+
+export default function CustomTypePage() {
+  const data = useLoaderData<typeof loader>();
+  if (data.kind === "item") {
+    return (
+      <Article
+        title={data.title}
+        summary={data.summary}
+        body={data.body}
+        kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: `/${data.type}`, label: data.type }]} />}
+      />
+    );
+  }
+  return (
+    <>
+      <h1>{data.title}</h1>
+      <ContentUnavailable show={data.unavailable} />
+      <CardList cards={data.cards} empty="There is nothing here yet." />
+      <Pagination page={data.page} totalPages={data.totalPages} basePath={`/${data.type}`} label="Pages" />
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

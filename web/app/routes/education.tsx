@@ -1,0 +1,48 @@
+import { asText } from "@prismicio/client";
+import { Link } from "react-router";
+import type { Route } from "./+types/education";
+import { Article } from "../components/Article";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { toCard } from "../lib/cards";
+import { createContentClient, getFeaturedItems, getPage } from "../lib/content.server";
+import { seoMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+export const EDUCATION_UID = "education";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const client = createContentClient(request);
+  const [page, featured] = await Promise.all([getPage(client, EDUCATION_UID), getFeaturedItems(client, 1, 6)]);
+  const doc = page.value;
+  const title = (doc && asText(doc.data.title).trim()) || "Education";
+  return {
+    title,
+    body: doc?.data.body ?? [],
+    featured: featured.value.results.map(toCard),
+    unavailable: page.unavailable || featured.unavailable,
+    seo: pageSeo(request, { title, description: doc?.data.description ?? "Learn about family history with the society." }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function Education({ loaderData }: Route.ComponentProps) {
+  const { title, body, featured, unavailable } = loaderData;
+  return (
+    <Article title={title} body={body} kicker={<ContentUnavailable show={unavailable} />}>
+      <section aria-labelledby="education-featured" className="section">
+        <h2 id="education-featured">Featured from the learning hub</h2>
+        <CardList cards={featured} headingLevel={3} empty="No featured learning items yet." />
+        <p>
+          <Link to="/education/learning-hub/featured" className="button">
+            All featured learning
+          </Link>
+        </p>
+      </section>
+    </Article>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,82 @@
+import { asText } from "@prismicio/client";
+import type { Route } from "./+types/featured";
+import { Article } from "../components/Article";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { Pagination } from "../components/Pagination";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { toCard } from "../lib/cards";
+import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../lib/content.server";
+import { parsePageParam } from "../lib/paging";
+import { seoMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+const BASE = "/education/learning-hub/featured";
+const TRAIL = [
+  { to: "/", label: "Home" },
+  { to: "/education", label: "Education" },
+];
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const client = createContentClient(request);
+  if (params.slug) {
+    const doc = requireDocument(await getFeaturedItem(client, params.slug));
+    const title = asText(doc.data.title).trim() || doc.uid || "Featured";
+    return {
+      kind: "item" as const,
+      title,
+      summary: doc.data.summary,
+      image: doc.data.image,
+      body: doc.data.body,
+      seo: pageSeo(request, {
+        title,
+        description: asText(doc.data.summary).slice(0, 300) || null,
+        image: doc.data.image?.url ?? null,
+        type: "article",
+      }),
+    };
+  }
+  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw new Response("This page could not be found", { status: 404 });
+  const list = await getFeaturedItems(client, page, 12);
+  if (!list.unavailable && page > 1 && page > list.value.totalPages) {
+    throw new Response("This page could not be found", { status: 404 });
+  }
+  return {
+    kind: "list" as const,
+    title: "Featured learning",
+    cards: list.value.results.map(toCard),
+    page,
+    totalPages: list.value.totalPages,
+    unavailable: list.unavailable,
+    seo: pageSeo(request, { title: "Featured learning", description: "Featured items from the learning hub." }, ["page"]),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function Featured({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "item") {
+    return (
+      <Article
+        title={loaderData.title}
+        summary={loaderData.summary}
+        image={loaderData.image}
+        body={loaderData.body}
+        kicker={<Breadcrumbs items={[...TRAIL, { to: BASE, label: "Featured learning" }]} />}
+      />
+    );
+  }
+  return (
+    <>
+      <Breadcrumbs items={TRAIL} />
+      <h1>{loaderData.title}</h1>
+      <ContentUnavailable show={loaderData.unavailable} />
+      <CardList cards={loaderData.cards} empty="No featured learning items yet." />
+      <Pagination page={loaderData.page} totalPages={loaderData.totalPages} basePath={BASE} label="Featured learning pages" />
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

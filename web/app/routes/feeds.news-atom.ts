@@ -1,0 +1,10 @@
+import type { Route } from "./+types/feeds.news-atom";
+import { buildAtom } from "../lib/feeds";
+import { newsFeed } from "../lib/news-feed.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const feed = await newsFeed(request, "/feeds/news.atom");
+  return new Response(buildAtom(feed), {
+    headers: { "Content-Type": "application/atom+xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}

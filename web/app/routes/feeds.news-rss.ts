@@ -1,0 +1,10 @@
+import type { Route } from "./+types/feeds.news-rss";
+import { buildRss } from "../lib/feeds";
+import { newsFeed } from "../lib/news-feed.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const feed = await newsFeed(request, "/feeds/news.xml");
+  return new Response(buildRss(feed), {
+    headers: { "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}

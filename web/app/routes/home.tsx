@@ -1,0 +1,94 @@
+import { asText } from "@prismicio/client";
+import type { Route } from "./+types/home";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { Body } from "../features/content/Body";
+import { RichText } from "../features/content/RichText";
+import type { RouteHandle } from "../layouts/layouts";
+import { toCard } from "../lib/cards";
+import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../lib/content.server";
+import { seoMeta, SITE_NAME } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+import { Link } from "react-router";
+
+export const handle: RouteHandle = { layout: "wide" };
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const client = createContentClient(request);
+  const [home, news, events, featured] = await Promise.all([
+    getHome(client),
+    getNewsPage(client, 1, 3),
+    getUpcomingEvents(client, 3),
+    getFeaturedItems(client, 1, 3),
+  ]);
+  const doc = home.value;
+  const title = doc ? asText(doc.data.title).trim() : "";
+  return {
+    title: title || SITE_NAME,
+    intro: doc?.data.intro ?? null,
+    body: doc?.data.body ?? [],
+    news: news.value.results.map(toCard),
+    events: events.value.map(toCard),
+    featured: featured.value.results.map(toCard),
+    unavailable: home.unavailable || news.unavailable || events.unavailable || featured.unavailable,
+    seo: pageSeo(request, { title: title || SITE_NAME, description: doc ? asText(doc.data.intro).slice(0, 300) : null }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { title, intro, body, news, events, featured, unavailable } = loaderData;
+  return (
+    <>
+      <section className="band band--intro">
+        <div className="container">
+          <h1>{title}</h1>
+          <div className="lead">
+            <RichText field={intro} />
+          </div>
+        </div>
+      </section>
+      <div className="container">
+        <ContentUnavailable show={unavailable} />
+        <Body slices={body} />
+      </div>
+      <section className="band" aria-labelledby="home-news">
+        <div className="container">
+          <h2 id="home-news">Latest news</h2>
+          <CardList cards={news} headingLevel={3} empty="There is no news yet." />
+          <p>
+            <Link to="/news" className="button">
+              All news
+            </Link>
+          </p>
+        </div>
+      </section>
+      <section className="band band--tinted" aria-labelledby="home-events">
+        <div className="container">
+          <h2 id="home-events">Upcoming events</h2>
+          <CardList cards={events} headingLevel={3} withTime empty="No upcoming events are planned at the moment." />
+          <p>
+            <Link to="/sog-events" className="button">
+              All events
+            </Link>
+          </p>
+        </div>
+      </section>
+      <section className="band" aria-labelledby="home-learning">
+        <div className="container">
+          <h2 id="home-learning">Featured learning</h2>
+          <CardList cards={featured} headingLevel={3} empty="No featured learning items yet." />
+          <p>
+            <Link to="/education/learning-hub/featured" className="button">
+              More from the learning hub
+            </Link>
+          </p>
+        </div>
+      </section>
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,39 @@
+import { asText } from "@prismicio/client";
+import type { Route } from "./+types/news-item";
+import { Article } from "../components/Article";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
+import { seoMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const doc = requireDocument(await getNewsItem(createContentClient(request), params.slug));
+  const title = asText(doc.data.title).trim() || doc.uid || "News";
+  return {
+    title,
+    date: doc.data.date,
+    image: doc.data.image,
+    summary: doc.data.summary,
+    body: doc.data.body,
+    seo: pageSeo(request, {
+      title,
+      description: asText(doc.data.summary).slice(0, 300) || null,
+      image: doc.data.image?.url ?? null,
+      type: "article",
+    }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function NewsItem({ loaderData }: Route.ComponentProps) {
+  return (
+    <Article
+      {...loaderData}
+      kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/news", label: "News" }]} />}
+    />
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,47 @@
+import type { Route } from "./+types/news";
+import { CardList } from "../components/CardList";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { Pagination } from "../components/Pagination";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { toCard } from "../lib/cards";
+import { createContentClient, getNewsPage } from "../lib/content.server";
+import { parsePageParam } from "../lib/paging";
+import { seoMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  if (page === null) throw new Response("This page could not be found", { status: 404 });
+  const news = await getNewsPage(createContentClient(request), page);
+  const { totalPages } = news.value;
+  if (!news.unavailable && page > 1 && page > totalPages) {
+    throw new Response("This page could not be found", { status: 404 });
+  }
+  return {
+    cards: news.value.results.map(toCard),
+    page,
+    totalPages,
+    unavailable: news.unavailable,
+    seo: pageSeo(
+      request,
+      { title: page > 1 ? `News, page ${page}` : "News", description: "News from the society." },
+      ["page"],
+    ),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+
+export default function News({ loaderData }: Route.ComponentProps) {
+  const { cards, page, totalPages, unavailable } = loaderData;
+  return (
+    <>
+      <h1>News</h1>
+      <ContentUnavailable show={unavailable} />
+      <CardList cards={cards} empty="There is no news yet." />
+      <Pagination page={page} totalPages={totalPages} basePath="/news" label="News pages" />
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,12 @@
+// Paths deeper than the catch-all's six segments: never a page.
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+
+export function loader(): never {
+  throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+}
+
+export default function NotFound() {
+  return null;
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

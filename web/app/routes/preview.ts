@@ -1,0 +1,17 @@
+// /preview?token=&documentId= — start a content preview and go to the page.
+// /preview?exit=1 — end it. Without a token: back to the home page.
+import { redirect } from "react-router";
+import type { Route } from "./+types/preview";
+import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const noStore = { "Cache-Control": "no-store" };
+  if (params.has("exit")) {
+    return redirect("/", { headers: { ...noStore, "Set-Cookie": previewCookie(request, null) } });
+  }
+  const token = params.get("token");
+  if (!token) return redirect("/", { headers: noStore });
+  const path = await resolvePreviewPath(token, params.get("documentId"));
+  return redirect(path, { headers: { ...noStore, "Set-Cookie": previewCookie(request, token) } });
+}

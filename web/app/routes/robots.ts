@@ -1,0 +1,18 @@
+import type { Route } from "./+types/robots";
+import { publicUrl } from "../lib/site.server";
+
+export function loader({ request }: Route.LoaderArgs) {
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /preview",
+    "Disallow: /user-account",
+    "Disallow: /api/",
+    "",
+    `Sitemap: ${publicUrl(request, "/sitemap.xml")}`,
+    "",
+  ].join("\n");
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

@@ -1,0 +1,22 @@
+import type { Route } from "./+types/sitemap";
+import { createContentClient, getAllOfTypes } from "../lib/content.server";
+import { parseContentDate } from "../lib/dates";
+import { buildSitemap, type SitemapEntry } from "../lib/feeds";
+import { linkResolver, ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
+import { publicUrl } from "../lib/site.server";
+
+const STATIC_PATHS = ["/", "/news", "/education", "/education/learning-hub/featured", ...ROUTED_CUSTOM_TYPES.map((t) => `/${t}`)];
+const LISTED_TYPES = ["page", "news_item", "feature_item", "event", ...ROUTED_CUSTOM_TYPES];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const docs = await getAllOfTypes(createContentClient(), LISTED_TYPES);
+  const entries: SitemapEntry[] = STATIC_PATHS.map((path) => ({ loc: publicUrl(request, path) }));
+  for (const doc of docs.value) {
+    const path = linkResolver(doc);
+    if (!path || !path.startsWith("/")) continue;
+    entries.push({ loc: publicUrl(request, path), lastmod: parseContentDate(doc.last_publication_date) });
+  }
+  return new Response(buildSitemap(entries), {
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
+}
