@@ -20,6 +20,8 @@ media('handwriting.svg', 'A quill, an inkwell and a handwritten document under a
 media('meeting.svg', 'An audience at a talk with a family tree projected on the screen');
 media('annual-report-2025.pdf', null, 'The Society');
 
+// The content modules build image fields as they load, so they are imported only
+// after every media file above has been registered.
 const { home } = await import('./home.mjs');
 const { newsItems } = await import('./news.mjs');
 const { events } = await import('./events.mjs');

@@ -1,6 +1,6 @@
 // About the Society, its organisation and governance, and the education area.
 import { page } from './pages.mjs';
-import { docLink, image, mediaLink, richTextSlice, heroSlice, gridSlice, gallerySlice, videoSlice } from './lib.mjs';
+import { docLink, image, richTextSlice, heroSlice, gridSlice, gallerySlice, videoSlice } from './lib.mjs';
 
 export const organisationPages = [
   page({
