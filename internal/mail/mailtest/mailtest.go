@@ -1,0 +1,165 @@
+// Package mailtest runs a real SMTP server (emersion/go-smtp) in the test process and
+// keeps what it receives, so tests see mail exactly as a mail server would.
+package mailtest
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/mail"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// Received is one message as the server got it.
+type Received struct {
+	From string
+	To   []string
+	Raw  string
+	// Subject and Body are parsed from Raw (quoted-printable bodies decoded).
+	Subject string
+	Body    string
+}
+
+// Server is an in-process SMTP server on 127.0.0.1.
+type Server struct {
+	Host     string
+	Port     int
+	Username string // when set, AUTH PLAIN with Username/Password is required
+	Password string
+
+	mu       sync.Mutex
+	received []Received
+	failNext int
+	arrived  chan struct{}
+}
+
+// Start runs a server until the test ends. With a username, clients must authenticate.
+func Start(t testing.TB, username, password string) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Username: username, Password: password, arrived: make(chan struct{}, 100)}
+	addr := ln.Addr().(*net.TCPAddr)
+	s.Host, s.Port = "127.0.0.1", addr.Port
+	srv := smtp.NewServer(s)
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	srv.ReadTimeout = 10 * time.Second
+	srv.WriteTimeout = 10 * time.Second
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+// FailNext makes the next n messages fail with a temporary error (451), to exercise
+// retries.
+func (s *Server) FailNext(n int) {
+	s.mu.Lock()
+	s.failNext = n
+	s.mu.Unlock()
+}
+
+// Messages returns what has arrived so far.
+func (s *Server) Messages() []Received {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Received(nil), s.received...)
+}
+
+// Wait blocks until at least n messages arrived or the timeout passes.
+func (s *Server) Wait(t testing.TB, n int, timeout time.Duration) []Received {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		if m := s.Messages(); len(m) >= n {
+			return m
+		}
+		select {
+		case <-s.arrived:
+		case <-deadline:
+			t.Fatalf("mailtest: %d messages after %v, want %d", len(s.Messages()), timeout, n)
+		}
+	}
+}
+
+// NewSession implements smtp.Backend.
+func (s *Server) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{srv: s}, nil
+}
+
+type session struct {
+	srv    *Server
+	authed bool
+	from   string
+	to     []string
+}
+
+func (se *session) AuthMechanisms() []string {
+	if se.srv.Username == "" {
+		return nil
+	}
+	return []string{sasl.Plain}
+}
+
+func (se *session) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		if username != se.srv.Username || password != se.srv.Password {
+			return errors.New("invalid username or password")
+		}
+		se.authed = true
+		return nil
+	}), nil
+}
+
+func (se *session) Mail(from string, opts *smtp.MailOptions) error {
+	if se.srv.Username != "" && !se.authed {
+		return smtp.ErrAuthRequired
+	}
+	se.from = from
+	return nil
+}
+
+func (se *session) Rcpt(to string, opts *smtp.RcptOptions) error {
+	se.to = append(se.to, to)
+	return nil
+}
+
+func (se *session) Data(r io.Reader) error {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	se.srv.mu.Lock()
+	if se.srv.failNext > 0 {
+		se.srv.failNext--
+		se.srv.mu.Unlock()
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	}
+	rec := Received{From: se.from, To: se.to, Raw: string(raw)}
+	if m, err := mail.ReadMessage(strings.NewReader(rec.Raw)); err == nil {
+		rec.Subject = m.Header.Get("Subject")
+		body, _ := io.ReadAll(m.Body)
+		rec.Body = string(body)
+		if strings.EqualFold(m.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+			rec.Body = decodeQP(rec.Body)
+		}
+	}
+	se.srv.received = append(se.srv.received, rec)
+	se.srv.mu.Unlock()
+	select {
+	case se.srv.arrived <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (se *session) Reset()        { se.from, se.to = "", nil }
+func (se *session) Logout() error { return nil }

@@ -1,0 +1,221 @@
+package mail
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"lineage/internal/store"
+)
+
+// DefaultBackoff is the wait before each retry: about sixteen hours from the first
+// attempt to the last, long enough to ride out a mail provider's outage.
+var DefaultBackoff = []time.Duration{
+	30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 4 * time.Hour, 8 * time.Hour,
+}
+
+// Outbox is the table of mail to send and the worker that sends it.
+type Outbox struct {
+	db     *store.DB
+	sender Sender
+	log    *slog.Logger
+	wake   chan struct{}
+
+	// Backoff lists the waits between attempts; a message is given up (status
+	// 'failed') after len(Backoff)+1 attempts.
+	Backoff []time.Duration
+	// Poll is how often the worker looks for mail other instances enqueued or that
+	// became due; default 15 s.
+	Poll time.Duration
+	// Now is the clock (tests move it).
+	Now func() time.Time
+}
+
+// NewOutbox makes an outbox that sends through sender.
+func NewOutbox(db *store.DB, sender Sender, log *slog.Logger) *Outbox {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Outbox{
+		db: db, sender: sender, log: log,
+		wake:    make(chan struct{}, 1),
+		Backoff: DefaultBackoff,
+		Poll:    15 * time.Second,
+		Now:     time.Now,
+	}
+}
+
+// Enqueue stores m for delivery and wakes the worker. It returns once the message is
+// safely in the table, never waiting for the mail server.
+func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
+	now := o.Now().Unix()
+	_, err := o.db.ExecContext(ctx, o.db.Rebind(
+		`INSERT INTO mail_outbox (to_addr, subject, body_text, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`),
+		m.To, m.Subject, m.Text, now, now)
+	if err != nil {
+		return fmt.Errorf("mail: enqueue: %w", err)
+	}
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// Run delivers due mail until ctx ends.
+func (o *Outbox) Run(ctx context.Context) {
+	t := time.NewTicker(o.Poll)
+	defer t.Stop()
+	for {
+		if _, err := o.DeliverDue(ctx); err != nil && ctx.Err() == nil {
+			o.log.Error("mail outbox", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.wake:
+		case <-t.C:
+		}
+	}
+}
+
+// claimFor is how long a claimed message is hidden from other workers; longer than a
+// send can take, so a worker that dies mid-send only delays the message.
+const claimFor = 5 * time.Minute
+
+// DeliverDue sends every message that is due now and returns how many were sent.
+// Several processes may call it at once: a message is claimed with a conditional
+// UPDATE before it is sent, so each attempt happens once.
+func (o *Outbox) DeliverDue(ctx context.Context) (sent int, err error) {
+	for {
+		now := o.Now().Unix()
+		rows, err := o.db.QueryContext(ctx, o.db.Rebind(
+			`SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= ? AND locked_until <= ? ORDER BY id LIMIT 20`),
+			now, now)
+		if err != nil {
+			return sent, fmt.Errorf("mail: due messages: %w", err)
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return sent, err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return sent, err
+		}
+		if len(ids) == 0 {
+			return sent, nil
+		}
+		for _, id := range ids {
+			ok, err := o.attempt(ctx, id)
+			if err != nil {
+				return sent, err
+			}
+			if ok {
+				sent++
+			}
+		}
+	}
+}
+
+// attempt claims message id, sends it and records the outcome. It reports whether
+// the message went out; a send failure is recorded, not returned.
+func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
+	now := o.Now()
+	res, err := o.db.ExecContext(ctx, o.db.Rebind(
+		`UPDATE mail_outbox SET locked_until = ?, attempts = attempts + 1 WHERE id = ? AND status = 'pending' AND locked_until <= ?`),
+		now.Add(claimFor).Unix(), id, now.Unix())
+	if err != nil {
+		return false, fmt.Errorf("mail: claim %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return false, nil // another worker has it
+	}
+	m := Message{ID: id}
+	var attempts int
+	err = o.db.QueryRowContext(ctx, o.db.Rebind(
+		`SELECT to_addr, subject, body_text, attempts FROM mail_outbox WHERE id = ?`), id).
+		Scan(&m.To, &m.Subject, &m.Text, &attempts)
+	if err != nil {
+		return false, fmt.Errorf("mail: load %d: %w", id, err)
+	}
+	sendErr := o.sender.Send(ctx, m)
+	if sendErr == nil {
+		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+			`UPDATE mail_outbox SET status = 'sent', sent_at = ?, locked_until = 0, last_error = '' WHERE id = ?`),
+			o.Now().Unix(), id)
+		if err != nil {
+			return false, fmt.Errorf("mail: mark %d sent: %w", id, err)
+		}
+		return true, nil
+	}
+	if errors.Is(sendErr, context.Canceled) && ctx.Err() != nil {
+		// Shutting down: release the claim so the next start retries at once.
+		o.db.ExecContext(context.WithoutCancel(ctx), o.db.Rebind(
+			`UPDATE mail_outbox SET locked_until = 0, attempts = attempts - 1 WHERE id = ?`), id)
+		return false, ctx.Err()
+	}
+	msg := sendErr.Error()
+	if len(msg) > 1000 {
+		msg = msg[:1000]
+	}
+	if attempts > len(o.Backoff) {
+		o.log.Error("mail given up", "id", id, "to", m.To, "subject", m.Subject, "attempts", attempts, "err", sendErr)
+		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+			`UPDATE mail_outbox SET status = 'failed', locked_until = 0, last_error = ? WHERE id = ?`), msg, id)
+	} else {
+		next := o.Now().Add(o.Backoff[attempts-1])
+		o.log.Warn("mail not sent, will retry", "id", id, "to", m.To, "attempt", attempts, "retry_at", next.UTC().Format(time.RFC3339), "err", sendErr)
+		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+			`UPDATE mail_outbox SET next_attempt_at = ?, locked_until = 0, last_error = ? WHERE id = ?`), next.Unix(), msg, id)
+	}
+	if err != nil {
+		return false, fmt.Errorf("mail: record failure of %d: %w", id, err)
+	}
+	return false, nil
+}
+
+// Status is one outbox row as operators and tests see it.
+type Status struct {
+	ID        int64
+	To        string
+	Subject   string
+	Text      string
+	Status    string // pending, sent, failed
+	Attempts  int
+	LastError string
+}
+
+// List returns the newest messages first, at most limit.
+func (o *Outbox) List(ctx context.Context, limit int) ([]Status, error) {
+	rows, err := o.db.QueryContext(ctx, o.db.Rebind(
+		`SELECT id, to_addr, subject, body_text, status, attempts, last_error FROM mail_outbox ORDER BY id DESC LIMIT ?`), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Status
+	for rows.Next() {
+		var s Status
+		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Text, &s.Status, &s.Attempts, &s.LastError); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Sweep deletes sent mail older than maxAge (failed mail stays for an operator to see).
+func (o *Outbox) Sweep(ctx context.Context, maxAge time.Duration) error {
+	_, err := o.db.ExecContext(ctx, o.db.Rebind(
+		`DELETE FROM mail_outbox WHERE status = 'sent' AND sent_at < ?`), o.Now().Add(-maxAge).Unix())
+	return err
+}
