@@ -40,19 +40,35 @@ export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { title, intro, body, news, events, featured, unavailable } = loaderData;
+  // A leading hero slice is the page's banner and holds its h1; otherwise the title does.
+  const leadHero = body[0]?.slice_type === "hero" && asText(body[0].primary.title).trim() !== "";
+  const first = body.slice(0, 1);
+  const rest = body.slice(1);
   return (
     <>
-      <section className="band band--intro">
-        <div className="container">
-          <h1>{title}</h1>
-          <div className="lead">
-            <RichText field={intro} />
+      {leadHero ? null : (
+        <section className="band band--intro">
+          <div className="container">
+            <h1>{title}</h1>
+            <div className="lead">
+              <RichText field={intro} />
+            </div>
           </div>
-        </div>
-      </section>
+        </section>
+      )}
       <div className="container">
         <ContentUnavailable show={unavailable} />
-        <Body slices={body} />
+        {leadHero ? (
+          <>
+            <Body slices={first} context={{ leadHeroIsPageHeading: true }} />
+            <div className="lead">
+              <RichText field={intro} />
+            </div>
+            <Body slices={rest} />
+          </>
+        ) : (
+          <Body slices={body} />
+        )}
       </div>
       <section className="band" aria-labelledby="home-news">
         <div className="container">

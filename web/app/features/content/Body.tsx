@@ -1,13 +1,18 @@
 import { SliceZone } from "@prismicio/react";
-import type { Body as BodyField } from "../../lib/content-types";
+import type { Body as BodyField, BodySlice } from "../../lib/content-types";
 import { sliceComponents } from "./slices";
 
 /** A document's body: its slices in order. Unknown slice types render nothing. */
-export function Body({ slices }: { slices: BodyField | null | undefined }) {
+export interface BodyContext {
+  /** The first slice, when it is a hero, carries the page's h1. */
+  leadHeroIsPageHeading?: boolean;
+}
+
+export function Body({ slices, context = {} }: { slices: readonly BodySlice[] | null | undefined; context?: BodyContext }) {
   if (!slices?.length) return null;
   return (
     <div className="body">
-      <SliceZone slices={slices} components={sliceComponents} />
+      <SliceZone slices={slices as BodyField} components={sliceComponents} context={context} />
     </div>
   );
 }

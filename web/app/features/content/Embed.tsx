@@ -36,7 +36,6 @@ export function Embed({ oembed, title }: EmbedProps) {
         title={name}
         loading="lazy"
         allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-        allowFullScreen
         referrerPolicy="strict-origin-when-cross-origin"
       />
     </div>

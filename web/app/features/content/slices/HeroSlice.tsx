@@ -1,18 +1,20 @@
 import { asText, isFilled } from "@prismicio/client";
 import { PrismicLink, type SliceComponentProps } from "@prismicio/react";
 import type { HeroSlice as HeroSliceType } from "../../../lib/content-types";
+import type { BodyContext } from "../Body";
 import { linkResolver } from "../../../lib/link-resolver";
 import { AppLink } from "../AppLink";
 import { ContentImage } from "../ContentImage";
 import { RichText } from "../RichText";
 
-export function HeroSlice({ slice, index }: SliceComponentProps<HeroSliceType>) {
+export function HeroSlice({ slice, index, context }: SliceComponentProps<HeroSliceType, BodyContext>) {
   const { title, text, image, link, link_label } = slice.primary;
   const heading = asText(title);
+  const Heading = index === 0 && context?.leadHeroIsPageHeading ? "h1" : "h2";
   return (
     <section className="slice slice--hero hero" aria-label={heading || undefined}>
       <div className="hero__text">
-        {heading ? <h2 className="hero__title">{heading}</h2> : null}
+        {heading ? <Heading className="hero__title">{heading}</Heading> : null}
         <div className="hero__body">
           <RichText field={text} />
         </div>
