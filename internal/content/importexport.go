@@ -1,0 +1,221 @@
+package content
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ImportDir imports a directory of documents: every *.json file under dir (one
+// document each, in the Document export shape; a media/ folder is skipped) is read and
+// checked first, so one bad file means nothing is imported and the error names it. The
+// media files are copied into DataDir/files/media from dir/media, or, when dir has none,
+// from the sibling dir/../media (the demo layout: demo/content and demo/media). Then all
+// documents are published in one transaction that moves the master ref once.
+// It returns the number of documents imported.
+func (s *Service) ImportDir(ctx context.Context, dir string) (int, error) {
+	docs, err := readDocumentDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	if len(docs) == 0 {
+		return 0, fmt.Errorf("content: import %s: no .json documents found", dir)
+	}
+	if media := findMediaDir(dir); media != "" {
+		if s.opts.DataDir == "" {
+			return 0, fmt.Errorf("content: import %s: media found in %s but no data directory is configured", dir, media)
+		}
+		if err := copyTree(media, MediaDir(s.opts.DataDir)); err != nil {
+			return 0, fmt.Errorf("content: import media from %s: %w", media, err)
+		}
+	}
+	if _, err := s.Import(ctx, docs); err != nil {
+		return 0, err
+	}
+	return len(docs), nil
+}
+
+func readDocumentDir(dir string) ([]Document, error) {
+	var docs []Document
+	files := map[string]string{} // id → file, to name both files of a duplicate
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("content: import: %w", err)
+		}
+		if e.IsDir() {
+			if p != dir && (e.Name() == "media" || strings.HasPrefix(e.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.EqualFold(filepath.Ext(p), ".json") {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("content: import %s: %w", rel, err)
+		}
+		var d Document
+		if err := json.Unmarshal(b, &d); err != nil {
+			return fmt.Errorf("content: import %s: %s", rel, describeJSONError(b, err))
+		}
+		if err := d.normalize(); err != nil {
+			return fmt.Errorf("content: import %s: %w", rel, err)
+		}
+		if other, dup := files[d.ID]; dup {
+			return fmt.Errorf("content: import %s: id %s is also used by %s", rel, d.ID, other)
+		}
+		files[d.ID] = rel
+		docs = append(docs, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+// describeJSONError adds the line and column to a JSON syntax error.
+func describeJSONError(b []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(b)) {
+		return "invalid JSON: " + err.Error()
+	}
+	line, col := 1, 1
+	for _, c := range b[:off] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("invalid JSON at line %d, column %d: %v", line, col, err)
+}
+
+func findMediaDir(dir string) string {
+	for _, m := range []string{filepath.Join(dir, "media"), filepath.Join(dir, "..", "media")} {
+		if st, err := os.Stat(m); err == nil && st.IsDir() {
+			return filepath.Clean(m)
+		}
+	}
+	return ""
+}
+
+// copyTree copies the regular files under src into dst, replacing files of the same
+// name atomically (a temp file renamed into place), so a running server never serves a
+// half-written file.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if e.IsDir() {
+			if strings.HasPrefix(e.Name(), ".") && p != src {
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(target, 0o755)
+		}
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+			return nil
+		}
+		return copyFile(p, target)
+	})
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".import-*")
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(tmp, in); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// ExportDir writes every published document to dir/<id>.json (export shape, indented)
+// and copies the media to dir/media, so that ImportDir(dir) restores the same documents.
+// Files already in dir with other names are left alone. It returns the number of
+// documents written.
+func (s *Service) ExportDir(ctx context.Context, dir string) (int, error) {
+	docs, err := s.Export(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return 0, fmt.Errorf("content: export: %w", err)
+	}
+	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
+	for _, d := range docs {
+		b, err := json.MarshalIndent(d, "", "  ")
+		if err != nil {
+			return 0, fmt.Errorf("content: export %s: %w", d.ID, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, d.ID+".json"), append(b, '\n'), 0o644); err != nil {
+			return 0, fmt.Errorf("content: export: %w", err)
+		}
+	}
+	if s.opts.DataDir != "" {
+		media := MediaDir(s.opts.DataDir)
+		if st, err := os.Stat(media); err == nil && st.IsDir() {
+			if err := copyTree(media, filepath.Join(dir, "media")); err != nil {
+				return 0, fmt.Errorf("content: export media: %w", err)
+			}
+		}
+	}
+	return len(docs), nil
+}
+
+// LoadDemo imports the demo content in dir when the store has no documents yet, so
+// `serve --demo` fills an empty site and never overwrites an editor's work. It reports
+// whether it imported.
+func LoadDemo(ctx context.Context, svc *Service, dir string) (bool, error) {
+	n, err := countDocuments(ctx, svc.db)
+	if err != nil {
+		return false, fmt.Errorf("content: count documents: %w", err)
+	}
+	if n > 0 {
+		return false, nil
+	}
+	if _, err := svc.ImportDir(ctx, dir); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,9 @@
+package content
+
+import (
+	"testing"
+
+	"lineage/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }

@@ -1,0 +1,103 @@
+package content
+
+import (
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MediaDir is where media live inside the data directory.
+func MediaDir(dataDir string) string { return filepath.Join(dataDir, "files", "media") }
+
+// MediaHandler serves GET /media/{file...} from DataDir/files/media. The query string
+// is ignored, so imgix parameters (?auto=format&w=640) that @prismicio/react appends are
+// harmless. There is no directory listing; anything outside the media directory
+// (.., symlinks out) is 404.
+func (s *Service) MediaHandler() http.Handler {
+	return mediaHandler{dir: MediaDir(s.opts.DataDir)}
+}
+
+type mediaHandler struct{ dir string }
+
+// mediaCacheControl: media are replaced only by a re-import, so a week of caching with
+// revalidation (Last-Modified, ETag-less) is long without pinning a stale file forever.
+const mediaCacheControl = "public, max-age=604800"
+
+func (h mediaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, ok := strings.CutPrefix(r.URL.Path, "/media/")
+	if !ok || name == "" || strings.Contains(name, "\\") || !fs.ValidPath(name) {
+		http.NotFound(w, r)
+		return
+	}
+	root, err := os.OpenRoot(h.dir)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(name) // os.Root refuses paths and symlinks that leave the directory
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	hd := w.Header()
+	ctype, inline := mediaType(name)
+	hd.Set("Content-Type", ctype)
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Cache-Control", mediaCacheControl)
+	hd.Set("Access-Control-Allow-Origin", "*")
+	if strings.HasPrefix(ctype, "image/svg+xml") {
+		// An SVG opened on its own must not run scripts in the site's origin.
+		hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+	}
+	if !inline {
+		hd.Set("Content-Disposition", "attachment")
+	}
+	http.ServeContent(w, r, name, st.ModTime(), f)
+}
+
+// mediaType returns the content type of a media file and whether browsers may show it
+// inline. Types that could run script in our origin (HTML and the like) download instead.
+func mediaType(name string) (string, bool) {
+	ext := strings.ToLower(filepath.Ext(name))
+	if t, ok := mediaTypes[ext]; ok {
+		return t, true
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		base, _, _ := strings.Cut(t, ";")
+		if strings.HasPrefix(base, "image/") || strings.HasPrefix(base, "video/") || strings.HasPrefix(base, "audio/") {
+			return t, true
+		}
+		return t, base == "text/plain"
+	}
+	return "application/octet-stream", false
+}
+
+var mediaTypes = map[string]string{
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".jpg":  "image/jpeg",
+	".jpeg": "image/jpeg",
+	".gif":  "image/gif",
+	".webp": "image/webp",
+	".avif": "image/avif",
+	".ico":  "image/x-icon",
+	".pdf":  "application/pdf",
+	".mp4":  "video/mp4",
+	".webm": "video/webm",
+	".mp3":  "audio/mpeg",
+	".ogg":  "audio/ogg",
+	".txt":  "text/plain; charset=utf-8",
+	".csv":  "text/csv; charset=utf-8",
+	".json": "application/json",
+	".vtt":  "text/vtt; charset=utf-8",
+}

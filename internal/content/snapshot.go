@@ -1,0 +1,347 @@
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A snapshot is the immutable set of documents one ref sees: the published versions for
+// the master ref, drafts over published versions for a preview. Searches run against it
+// in memory; it is built once per ref from the database and dropped when the ref moves.
+type snapshot struct {
+	ref        string
+	preview    bool
+	masterLang string
+
+	docs       []*sdoc // sorted by id
+	byID       map[string]*sdoc
+	byType     map[string][]*sdoc // each sorted by id
+	byTypeUID  map[string][]*sdoc // key type+"\x00"+uid
+	types      []string
+	tags       []string
+	langs      []string
+	wordsOnce  sync.Once
+	sortsMu    sync.Mutex
+	sortsCache map[string][]*sdoc // memoised orderings of whole type lists, see search.go
+}
+
+// sdoc is one document of a snapshot.
+type sdoc struct {
+	ID, UID, Type, Lang string
+	Tags                []string
+	First, Last         time.Time
+	Data                map[string]any // decoded with UseNumber; never mutated
+	Slug                string
+	alternates          []*sdoc // other languages of the same document, sorted by lang
+	words               []string
+}
+
+// docRow is a document as stored, with the version the snapshot uses already chosen.
+type docRow struct {
+	ID, UID, Type, Lang string
+	Tags                []string
+	First, Last         time.Time
+	Data                []byte
+	AlternateIDs        []string
+}
+
+func decodeData(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+// buildSnapshot indexes rows. masterLang may be empty: then the most used language is
+// the master language.
+func buildSnapshot(ref string, preview bool, rows []docRow, masterLang string) (*snapshot, error) {
+	s := &snapshot{
+		ref:       ref,
+		preview:   preview,
+		docs:      make([]*sdoc, 0, len(rows)),
+		byID:      make(map[string]*sdoc, len(rows)),
+		byType:    map[string][]*sdoc{},
+		byTypeUID: map[string][]*sdoc{},
+	}
+	tagSet := map[string]bool{}
+	langCount := map[string]int{}
+	for _, r := range rows {
+		data, err := decodeData(r.Data)
+		if err != nil {
+			return nil, fmt.Errorf("content: document %s: stored data is not a JSON object: %w", r.ID, err)
+		}
+		d := &sdoc{ID: r.ID, UID: r.UID, Type: r.Type, Lang: r.Lang, Tags: r.Tags, First: r.First, Last: r.Last, Data: data}
+		if d.Tags == nil {
+			d.Tags = []string{}
+		}
+		d.Slug = documentSlug(d)
+		s.docs = append(s.docs, d)
+		s.byID[d.ID] = d
+		s.byType[d.Type] = append(s.byType[d.Type], d)
+		if d.UID != "" {
+			k := d.Type + "\x00" + d.UID
+			s.byTypeUID[k] = append(s.byTypeUID[k], d)
+		}
+		for _, t := range d.Tags {
+			tagSet[t] = true
+		}
+		langCount[d.Lang]++
+	}
+	sort.Slice(s.docs, func(i, j int) bool { return s.docs[i].ID < s.docs[j].ID })
+	for t, list := range s.byType {
+		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+		s.types = append(s.types, t)
+	}
+	sort.Strings(s.types)
+	for t := range tagSet {
+		s.tags = append(s.tags, t)
+	}
+	sort.Strings(s.tags)
+	for l := range langCount {
+		s.langs = append(s.langs, l)
+	}
+	sort.Strings(s.langs)
+	s.masterLang = masterLang
+	if s.masterLang == "" {
+		best := 0
+		for _, l := range s.langs {
+			if langCount[l] > best {
+				s.masterLang, best = l, langCount[l]
+			}
+		}
+	}
+	if s.masterLang == "" {
+		s.masterLang = defaultMasterLanguage
+	}
+	s.linkAlternates(rows)
+	return s, nil
+}
+
+const defaultMasterLanguage = "en-gb"
+
+// linkAlternates groups documents that name each other in alternate_languages (in
+// either direction, transitively) and gives each the others of its group.
+func (s *snapshot) linkAlternates(rows []docRow) {
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		for {
+			p, ok := parent[x]
+			if !ok || p == x {
+				return x
+			}
+			parent[x] = parent[p] // path halving
+			x = p
+		}
+	}
+	union := func(a, b string) {
+		ra, rb := find(a), find(b)
+		if ra != rb {
+			if ra < rb {
+				parent[rb] = ra
+			} else {
+				parent[ra] = rb
+			}
+		}
+	}
+	linked := false
+	for _, r := range rows {
+		for _, alt := range r.AlternateIDs {
+			if alt != r.ID {
+				union(r.ID, alt)
+				linked = true
+			}
+		}
+	}
+	if !linked {
+		return
+	}
+	groups := map[string][]*sdoc{}
+	for _, d := range s.docs {
+		if _, ok := parent[d.ID]; ok {
+			root := find(d.ID)
+			groups[root] = append(groups[root], d)
+		}
+	}
+	for _, g := range groups {
+		sort.Slice(g, func(i, j int) bool { return g[i].Lang < g[j].Lang || g[i].Lang == g[j].Lang && g[i].ID < g[j].ID })
+		for _, d := range g {
+			for _, o := range g {
+				if o != d {
+					d.alternates = append(d.alternates, o)
+				}
+			}
+		}
+	}
+}
+
+// documentSlug is the slug Prismic derives from a document's title.
+func documentSlug(d *sdoc) string {
+	for _, k := range []string{"title", "name", "heading"} {
+		if v, ok := d.Data[k]; ok {
+			if s := slugify(asText(v)); s != "" {
+				return s
+			}
+		}
+	}
+	if d.UID != "" {
+		return d.UID
+	}
+	return "-"
+}
+
+// asText flattens a rich text, key text or number field to plain text.
+func asText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case []any:
+		var parts []string
+		for _, el := range x {
+			if m, ok := el.(map[string]any); ok {
+				if t, ok := m["text"].(string); ok {
+					parts = append(parts, t)
+				}
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// ensureWords computes the full-text word lists of all documents, once per snapshot.
+func (s *snapshot) ensureWords() {
+	s.wordsOnce.Do(func() {
+		for _, d := range s.docs {
+			d.words = sortedUnique(collectText(nil, d.Data, ""))
+		}
+	})
+}
+
+// textSkipKeys hold machine values, not prose, so full-text search ignores them.
+var textSkipKeys = map[string]bool{
+	"url": true, "link_type": true, "id": true, "type": true, "kind": true, "slice_type": true,
+	"variation": true, "version": true, "embed_url": true, "html": true, "thumbnail_url": true,
+	"provider_url": true, "author_url": true, "lang": true, "size": true, "height": true, "width": true,
+	"background": true, "target": true, "spans": true, "edit": true, "dimensions": true, "key": true,
+	"slug": true, "uid": true, "tags": true, "isBroken": true, "variant": true, "slice_label": true,
+}
+
+// collectText appends the words of every prose string in v.
+func collectText(dst []string, v any, key string) []string {
+	switch x := v.(type) {
+	case string:
+		if !textSkipKeys[key] && !looksLikeMachineValue(x) {
+			dst = appendWords(dst, x)
+		}
+	case map[string]any:
+		if lt, _ := x["link_type"].(string); lt != "" {
+			if t, ok := x["text"].(string); ok {
+				dst = appendWords(dst, t)
+			}
+			return dst
+		}
+		for k, el := range x {
+			dst = collectText(dst, el, k)
+		}
+	case []any:
+		for _, el := range x {
+			dst = collectText(dst, el, key)
+		}
+	}
+	return dst
+}
+
+func looksLikeMachineValue(s string) bool {
+	return strings.HasPrefix(s, "#") && len(s) == 7 || strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "/media/")
+}
+
+// fieldValues returns the values at a my.<type>.<field>… path of d, descending through
+// groups and slices (arrays) so that my.page.group.name yields every member's name.
+func fieldValues(d *sdoc, fields []string) []any {
+	if len(fields) == 1 && fields[0] == "uid" {
+		if d.UID == "" {
+			return nil
+		}
+		return []any{d.UID}
+	}
+	cur := []any{d.Data}
+	for _, f := range fields {
+		var next []any
+		for _, v := range cur {
+			next = appendField(next, v, f)
+		}
+		cur = next
+		if len(cur) == 0 {
+			return nil
+		}
+	}
+	return cur
+}
+
+func appendField(dst []any, v any, f string) []any {
+	switch x := v.(type) {
+	case map[string]any:
+		if el, ok := x[f]; ok && el != nil {
+			dst = append(dst, el)
+		}
+	case []any:
+		for _, el := range x {
+			dst = appendField(dst, el, f)
+		}
+	}
+	return dst
+}
+
+// isEmptyValue reports whether a field has no value in Prismic's sense.
+func isEmptyValue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case []any:
+		if len(x) == 0 {
+			return true
+		}
+		// A rich text field whose blocks are all empty text is empty.
+		for _, el := range x {
+			m, ok := el.(map[string]any)
+			if !ok {
+				return false
+			}
+			t, isText := m["text"].(string)
+			if _, hasType := m["type"]; !hasType || !isText || t != "" {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		if len(x) == 0 {
+			return true
+		}
+		if lt, _ := x["link_type"].(string); lt != "" {
+			return lt == "Any" || len(x) == 1
+		}
+		if u, ok := x["url"]; ok && (u == nil || u == "") {
+			return true
+		}
+	}
+	return false
+}
