@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createContentFetch } from "./content-fetch.server";
+import {
+  createContentClient,
+  FORBIDDEN_UID_WILDCARD,
+  getByUID,
+  getNewsItem,
+  getNewsPage,
+  isPreviewRequest,
+  requireDocument,
+} from "./content.server";
+
+const ENDPOINT = "http://cms.test/content/api/v2";
+
+const repository = {
+  refs: [{ id: "master", ref: "MASTER", label: "Master", isMasterRef: true }],
+  integrationFieldsRef: null,
+  bookmarks: {},
+  types: {},
+  languages: [],
+  tags: [],
+  forms: {},
+  experiments: {},
+};
+
+const newsDoc = {
+  id: "N1",
+  uid: "agm",
+  type: "news_item",
+  lang: "en-gb",
+  tags: [],
+  url: null,
+  href: "",
+  slugs: [],
+  linked_documents: [],
+  alternate_languages: [],
+  first_publication_date: "2024-01-01T00:00:00+0000",
+  last_publication_date: "2024-01-01T00:00:00+0000",
+  data: { title: [{ type: "heading1", text: "AGM", spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
+};
+
+function envelope(results: unknown[], page = 1) {
+  return {
+    page,
+    results_per_page: 20,
+    results_size: results.length,
+    total_results_size: results.length,
+    total_pages: results.length ? 1 : 0,
+    next_page: null,
+    prev_page: null,
+    results,
+  };
+}
+
+/** A content service that answers from `respond`, recording every URL. */
+function service(respond: (url: URL) => Response) {
+  const urls: URL[] = [];
+  const fetch = vi.fn(async (input: string | URL | Request) => {
+    const url = new URL(String(input));
+    urls.push(url);
+    if (url.pathname.endsWith("/api/v2")) return Response.json(repository);
+    return respond(url);
+  });
+  return { fetch: createContentFetch({ fetch: fetch as unknown as typeof globalThis.fetch }), urls };
+}
+
+describe("content client", () => {
+  beforeEach(() => {
+    process.env.LINEAGE_CONTENT_API = ENDPOINT;
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+  });
+  afterEach(() => {
+    delete process.env.LINEAGE_CONTENT_API;
+    vi.restoreAllMocks();
+  });
+
+  it("queries LINEAGE_CONTENT_API with the master ref", async () => {
+    const s = service(() => Response.json(envelope([newsDoc])));
+    const result = await getNewsItem(createContentClient(undefined, s.fetch), "agm");
+    expect(result).toEqual({ value: expect.objectContaining({ uid: "agm" }), unavailable: false });
+    const search = s.urls.find((u) => u.pathname.endsWith("/documents/search"))!;
+    expect(search.origin + search.pathname).toBe(`${ENDPOINT}/documents/search`);
+    expect(search.searchParams.get("ref")).toBe("MASTER");
+    expect(search.searchParams.getAll("q")).toEqual(['[[at(document.type, "news_item")]]', '[[at(my.news_item.uid, "agm")]]']);
+    expect(search.searchParams.get("fetchLinks")).toBe("page.parent");
+  });
+
+  it("orders news newest first and pages it", async () => {
+    const s = service((url) => Response.json(envelope([newsDoc], Number(url.searchParams.get("page")))));
+    const result = await getNewsPage(createContentClient(undefined, s.fetch), 2, 10);
+    expect(result.unavailable).toBe(false);
+    const search = s.urls.find((u) => u.pathname.endsWith("/documents/search"))!;
+    expect(search.searchParams.get("orderings")).toBe("[my.news_item.date desc,document.first_publication_date desc]");
+    expect(search.searchParams.get("page")).toBe("2");
+    expect(search.searchParams.get("pageSize")).toBe("10");
+  });
+
+  it("reads the preview ref from the request's io.prismic.preview cookie", async () => {
+    const s = service(() => Response.json(envelope([newsDoc])));
+    const request = new Request("http://site.test/news/agm", {
+      headers: { cookie: "other=1; io.prismic.preview=https://cms.test/previews/abc?x=1" },
+    });
+    expect(isPreviewRequest(request)).toBe(true);
+    await getNewsItem(createContentClient(request, s.fetch), "agm");
+    const search = s.urls.find((u) => u.pathname.endsWith("/documents/search"))!;
+    expect(search.searchParams.get("ref")).toBe("https://cms.test/previews/abc?x=1");
+  });
+
+  it("falls back to published content when the preview has expired", async () => {
+    const s = service((url) =>
+      url.searchParams.get("ref") === "OLD"
+        ? Response.json({ type: "api_security_error", message: "This preview token has expired" }, { status: 404 })
+        : Response.json(envelope([newsDoc])),
+    );
+    const request = new Request("http://site.test/", { headers: { cookie: "io.prismic.preview=OLD" } });
+    const result = await getNewsItem(createContentClient(request, s.fetch), "agm");
+    expect(result.value?.uid).toBe("agm");
+    expect(result.unavailable).toBe(false);
+  });
+
+  it("treats an empty result as not found, not as a failure", async () => {
+    const s = service(() => Response.json(envelope([])));
+    const result = await getNewsItem(createContentClient(undefined, s.fetch), "missing");
+    expect(result).toEqual({ value: null, unavailable: false });
+    expect(() => requireDocument(result)).toThrow(expect.objectContaining({ status: 404 }));
+  });
+
+  it("logs a failing service and returns the empty value", async () => {
+    const s = service(() => new Response("down", { status: 502 }));
+    const result = await getNewsPage(createContentClient(undefined, s.fetch), 1);
+    expect(result.unavailable).toBe(true);
+    expect(result.value.results).toEqual([]);
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining("Unexpected status code [502] on URL"));
+    expect(() => requireDocument({ value: null, unavailable: true })).toThrow(expect.objectContaining({ status: 503 }));
+  });
+
+  it("survives a service that cannot be reached", async () => {
+    const refused = createContentFetch({
+      fetch: (async () => {
+        throw new TypeError("fetch failed");
+      }) as unknown as typeof globalThis.fetch,
+    });
+    const result = await getNewsPage(createContentClient(undefined, refused), 1);
+    expect(result.unavailable).toBe(true);
+  });
+
+  it("refuses getByUID with language *", async () => {
+    const s = service(() => Response.json(envelope([newsDoc])));
+    const client = createContentClient(undefined, s.fetch);
+    await expect(getByUID(client, "news_item", "agm", { lang: "*" })).rejects.toThrow(FORBIDDEN_UID_WILDCARD);
+    expect(FORBIDDEN_UID_WILDCARD).toBe("FORBIDDEN. You can't use getByUID with *, use the predicates instead.");
+    expect(s.urls).toHaveLength(0);
+  });
+});
+
+describe("isPreviewRequest", () => {
+  it("needs a non-empty cookie", () => {
+    expect(isPreviewRequest(new Request("http://x.test/"))).toBe(false);
+    expect(isPreviewRequest(new Request("http://x.test/", { headers: { cookie: "io.prismic.preview=" } }))).toBe(false);
+  });
+});
