@@ -1,9 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { isRouteErrorResponse, Link } from "react-router";
 
-export const NOT_FOUND_MESSAGE = "This page could not be found";
-export const ERROR_PAGE_FAILED_MESSAGE = "An error occurred while showing the error page";
-export const GO_HOME_LABEL = "Go back to home";
+import { ERROR_PAGE_FAILED_MESSAGE, GO_HOME_LABEL, NOT_FOUND_MESSAGE } from "./error-messages";
 
 /** The status and message an error is shown with (seed-spec §8: default 500). */
 export function describeError(error: unknown): { status: number; title: string; detail: string | null } {
