@@ -213,15 +213,15 @@ func TestParseGraphQuery(t *testing.T) {
 		}
 	}
 	invalid := map[string]string{
-		``:                                 "expected '{'",
-		`{ page { title }`:                 "unexpected end of query",
-		`{ page title }`:                   "expected '{' but found 'title'",
-		`{ page { ...something } }`:        "unknown fragment",
-		`{ page { title ( x ) } }`:         "unexpected '('",
-		`{ page { ...on { x } } }`:         "expected a type name after 'on'",
-		`{ page { title } } }`:             "after the end of the query",
-		`{ { title } }`:                    "expected a custom type name",
-		strings.Repeat("{ a ", 40) + "}":   "nested too deeply",
+		``:                                "expected '{'",
+		`{ page { title }`:                "unexpected end of query",
+		`{ page title }`:                  "expected '{' but found 'title'",
+		`{ page { ...something } }`:       "unknown fragment",
+		`{ page { title ( x ) } }`:        "unexpected '('",
+		`{ page { ...on { x } } }`:        "expected a type name after 'on'",
+		`{ page { title } } }`:            "after the end of the query",
+		`{ { title } }`:                   "expected a custom type name",
+		strings.Repeat("{ a ", 40) + "}":  "nested too deeply",
 		`{ page { parent { ...on page { `: "unexpected end of query",
 	}
 	for q, want := range invalid {

@@ -149,6 +149,11 @@ func (s *snapshot) linkAlternates(rows []docRow) {
 		}
 	}
 	union := func(a, b string) {
+		for _, x := range []string{a, b} {
+			if _, ok := parent[x]; !ok {
+				parent[x] = x
+			}
+		}
 		ra, rb := find(a), find(b)
 		if ra != rb {
 			if ra < rb {
