@@ -2,8 +2,15 @@ package main
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
 
+	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/mail"
+	"lineage/internal/members"
 	"lineage/internal/server"
 	"lineage/internal/store"
 )
@@ -17,5 +24,38 @@ type app struct {
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
 	a := &app{}
+	if err := a.addAccounts(ctx, cfg, db); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// mount attaches h at every pattern.
+func (a *app) mount(h http.Handler, patterns []string) {
+	for _, p := range patterns {
+		a.mounts = append(a.mounts, server.Mount{Pattern: p, Handler: h})
+	}
+}
+
+// addAccounts builds mail, auth and members: sign-in, accounts and the account area.
+// Their background work (mail delivery, sweeping expired sessions) runs until ctx ends.
+func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) error {
+	log := slog.Default()
+	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
+	if err != nil {
+		return err
+	}
+	outbox := mail.NewOutbox(db, sender, log)
+	oidc, err := auth.OIDCFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	accounts := auth.New(db, auth.Options{PublicURL: cfg.PublicURL, Mailer: outbox, Log: log, OIDC: oidc})
+	area := members.New(db, accounts, log)
+	accounts.AddExporter(area)
+	a.mount(accounts.Handler(), auth.Patterns)
+	a.mount(accounts.Middleware(area.Handler()), members.Patterns)
+	go outbox.Run(ctx)
+	go accounts.RunSweeper(ctx, 10*time.Minute)
+	return nil
 }

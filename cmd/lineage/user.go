@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/store"
+)
+
+const userUsage = `usage: lineage user SUBCOMMAND [flags]
+
+subcommands:
+  add           --email E --password P [--name N] [--role member|editor|admin]
+  set-role      --email E --role member|editor|admin
+  set-password  --email E --password P
+  list
+  delete        --email E
+
+Every subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve,
+and works while a server runs on the same store. --password - reads the password from
+standard input. Accounts made here count as verified: an operator vouches for them.`
+
+// runUser manages accounts from the command line.
+func runUser(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(os.Stderr, userUsage)
+		if len(args) == 0 {
+			return errors.New("no subcommand given")
+		}
+		return flag.ErrHelp
+	}
+	sub, args := args[0], args[1:]
+	fs := newFlags("user "+sub, "[flags]")
+	cfgFn := config.DataFlags(fs)
+	var email, password, name, role string
+	switch sub {
+	case "add":
+		fs.StringVar(&email, "email", "", "email address (required)")
+		fs.StringVar(&password, "password", "", "password, at least 8 characters; - reads standard input (required)")
+		fs.StringVar(&name, "name", "", "display name")
+		fs.StringVar(&role, "role", auth.RoleMember, "member, editor or admin")
+	case "set-role":
+		fs.StringVar(&email, "email", "", "email address (required)")
+		fs.StringVar(&role, "role", "", "member, editor or admin (required)")
+	case "set-password":
+		fs.StringVar(&email, "email", "", "email address (required)")
+		fs.StringVar(&password, "password", "", "new password; - reads standard input (required)")
+	case "delete":
+		fs.StringVar(&email, "email", "", "email address (required)")
+	case "list":
+	default:
+		fmt.Fprintln(os.Stderr, userUsage)
+		return fmt.Errorf("unknown subcommand %q", sub)
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	if sub != "list" && email == "" {
+		return errors.New("--email is required")
+	}
+	if password == "-" {
+		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return err
+		}
+		password = strings.TrimRight(line, "\r\n")
+	}
+	if (sub == "add" || sub == "set-password") && len([]rune(password)) < 8 {
+		return errors.New("--password must have at least 8 characters")
+	}
+	if (sub == "add" || sub == "set-role") && !auth.ValidRole(role) {
+		return fmt.Errorf("--role must be one of %s", strings.Join(auth.Roles, ", "))
+	}
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
+
+	switch sub {
+	case "add":
+		u, err := svc.CreateUser(ctx, auth.NewUser{Email: email, Name: name, Password: password, Role: role, Verified: true})
+		if errors.Is(err, auth.ErrEmailTaken) {
+			return fmt.Errorf("an account with the address %s exists already", email)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Printf("added user %d <%s> as %s\n", u.ID, u.Email, u.Role)
+	case "list":
+		users, err := svc.ListUsers(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tROLE\tVERIFIED\tCREATED")
+		for _, u := range users {
+			verified := "no"
+			if u.Verified() {
+				verified = "yes"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Email, u.Name, u.Role, verified, u.CreatedAt.Format(time.DateOnly))
+		}
+		return tw.Flush()
+	default:
+		u, err := svc.UserByEmail(ctx, email)
+		if errors.Is(err, auth.ErrNotFound) {
+			return fmt.Errorf("no account has the address %s", email)
+		}
+		if err != nil {
+			return err
+		}
+		switch sub {
+		case "set-role":
+			if err := svc.SetRole(ctx, u.ID, role); err != nil {
+				return err
+			}
+			fmt.Printf("user %d <%s> is now %s\n", u.ID, u.Email, role)
+		case "set-password":
+			if err := svc.SetPassword(ctx, u.ID, password, ""); err != nil {
+				return err
+			}
+			fmt.Printf("password of user %d <%s> changed; their sessions and tokens ended\n", u.ID, u.Email)
+		case "delete":
+			if err := svc.DeleteUser(ctx, u.ID); err != nil {
+				return err
+			}
+			fmt.Printf("deleted user %d <%s> and everything the account owned\n", u.ID, u.Email)
+		}
+	}
+	return nil
+}

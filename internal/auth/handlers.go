@@ -1,0 +1,829 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"lineage/internal/mail"
+)
+
+// Patterns are the front-door ServeMux patterns that Handler serves (docs/auth.md).
+var Patterns = []string{
+	"/sanctum/csrf-cookie",
+	"POST /login",
+	"POST /logout",
+	"/api/user",
+	"/api/user/",
+	"/api/register",
+	"/api/email/",
+	"/api/forgot-password",
+	"/api/reset-password",
+	"/api/tokens",
+	"/api/tokens/",
+	"/api/oidc",
+	"/api/oidc/",
+}
+
+// Pages of the web app that mailed links and external sign-in lead to.
+const (
+	VerifyEmailPage   = "/verify-email"     // ?token=… (email verification and email change)
+	ResetPasswordPage = "/reset-password"   // ?token=…&email=…
+	OIDCReturnPage    = "/veryconnect-auth" // the provider's redirect_uri
+)
+
+// Handler serves the auth endpoints behind Middleware.
+func (s *Service) Handler() http.Handler { return s.Middleware(s.mux) }
+
+func (s *Service) routes() {
+	m := http.NewServeMux()
+	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
+		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			if err := fn(w, r); err != nil {
+				writeError(w, r, s.log, err)
+			}
+		})
+	}
+	h("GET /sanctum/csrf-cookie", s.csrfCookie)
+	h("POST /login", s.login)
+	h("POST /logout", s.logout)
+	h("GET /api/user", s.getUser)
+	h("PATCH /api/user", s.updateProfile)
+	h("DELETE /api/user", s.deleteAccount)
+	h("GET /api/user/data", s.exportData)
+	h("PUT /api/user/password", s.changePassword)
+	h("PUT /api/user/email", s.changeEmail)
+	h("POST /api/register", s.register)
+	h("POST /api/email/verify", s.verifyEmail)
+	h("POST /api/email/verification-notification", s.resendVerification)
+	h("POST /api/forgot-password", s.forgotPassword)
+	h("POST /api/reset-password", s.resetPassword)
+	h("POST /api/tokens", s.createToken)
+	h("POST /api/tokens/refresh", s.refreshToken)
+	h("DELETE /api/tokens/current", s.deleteCurrentToken)
+	h("GET /api/oidc", s.oidcInfo)
+	h("GET /api/oidc/redirect", s.oidcRedirect)
+	h("POST /api/oidc/callback", s.oidcCallback)
+	h("/", func(w http.ResponseWriter, r *http.Request) error { return errorf(ENOTFOUND, "Not Found") })
+	s.mux = m
+}
+
+// requireUser returns the signed-in user or the 401 error.
+func (s *Service) requireUser(r *http.Request) (*User, error) {
+	if u := UserFrom(r.Context()); u != nil {
+		return u, nil
+	}
+	return nil, s.unauthenticated(r)
+}
+
+// GET /sanctum/csrf-cookie: 204, and a session (with its CSRF token) if there is none.
+func (s *Service) csrfCookie(w http.ResponseWriter, r *http.Request) error {
+	st := stateFrom(r.Context())
+	if st.session == nil {
+		se, err := s.newSession(r.Context(), r, 0, "", false)
+		if err != nil {
+			return err
+		}
+		st.setSession(se, nil)
+	}
+	noContent(w)
+	return nil
+}
+
+type credentials struct {
+	Email    string   `json:"email"`
+	Password string   `json:"password"`
+	Remember flexBool `json:"remember"`
+	Name     string   `json:"name"` // token name, POST /api/tokens only
+}
+
+// checkCredentials validates a sign-in attempt with throttling and returns the user.
+func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in credentials) (*User, error) {
+	var fe fieldErrors
+	in.Email = normalizeEmail(in.Email)
+	if in.Email == "" {
+		fe.add("email", "The email field is required.")
+	} else if !validEmail(in.Email) {
+		fe.add("email", "The email field must be a valid email address.")
+	}
+	if in.Password == "" {
+		fe.add("password", "The password field is required.")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	key := loginKey(in.Email, clientIP(r))
+	if locked, wait, err := s.tooMany(ctx, key, loginMaxAttempts); err != nil {
+		return nil, err
+	} else if locked {
+		secs := int((wait + time.Second - 1) / time.Second)
+		e := invalid("email", fmt.Sprintf("Too many login attempts. Please try again in %d seconds.", secs))
+		e.RetryAfter = wait
+		return nil, e
+	}
+	u, err := s.UserByEmail(ctx, in.Email)
+	if err != nil && err != ErrNotFound {
+		return nil, err
+	}
+	if !s.verifyPassword(ctx, u, in.Password) {
+		if _, err := s.hit(ctx, key, loginDecay); err != nil {
+			return nil, err
+		}
+		return nil, invalid("email", msgBadCredentials)
+	}
+	if !u.Verified() {
+		return nil, invalid("email", msgNotVerified)
+	}
+	if err := s.clearHits(ctx, key); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// POST /login: Sanctum's session sign-in. 204 with a new session id; the CSRF token
+// stays the same.
+func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	st := stateFrom(ctx)
+	if st.session == nil {
+		// No session cookie: there is no CSRF token this request could have matched.
+		return &Error{Code: ECSRF, Message: msgCSRF}
+	}
+	if st.session.userID != 0 && st.user != nil {
+		// Laravel's "guest" middleware: a signed-in user is sent home.
+		http.Redirect(w, r, "/", http.StatusFound)
+		return nil
+	}
+	var in credentials
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	u, err := s.checkCredentials(ctx, r, in)
+	if err != nil {
+		return err
+	}
+	return s.signIn(w, r, u, bool(in.Remember))
+}
+
+// signIn replaces the request's session with a new one for u (a new id against
+// session fixation, the same CSRF token) and answers 204.
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request, u *User, remember bool) error {
+	ctx := r.Context()
+	st := stateFrom(ctx)
+	csrf := ""
+	if st.session != nil {
+		csrf = st.session.csrf
+		if err := s.deleteSession(ctx, st.session.id); err != nil {
+			return err
+		}
+	}
+	se, err := s.newSession(ctx, r, u.ID, csrf, remember)
+	if err != nil {
+		return err
+	}
+	st.setSession(se, u)
+	if w != nil {
+		noContent(w)
+	}
+	return nil
+}
+
+// startGuestSession ends the request's session and starts a guest one with a new CSRF
+// token, as Laravel's logout does (invalidate and regenerateToken).
+func (s *Service) startGuestSession(r *http.Request) error {
+	ctx := r.Context()
+	st := stateFrom(ctx)
+	if st.session != nil {
+		if err := s.deleteSession(ctx, st.session.id); err != nil {
+			return err
+		}
+	}
+	se, err := s.newSession(ctx, r, 0, "", false)
+	if err != nil {
+		return err
+	}
+	st.setSession(se, nil)
+	return nil
+}
+
+// POST /logout: 204 with a new guest session and CSRF token; 401 without a signed-in
+// session.
+func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+	st := stateFrom(r.Context())
+	if st.session == nil || st.session.userID == 0 {
+		return errUnauthenticated()
+	}
+	if err := s.startGuestSession(r); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+// GET /api/user
+func (s *Service) getUser(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, u)
+	return nil
+}
+
+func validName(fe *fieldErrors, name string) {
+	switch {
+	case strings.TrimSpace(name) == "":
+		fe.add("name", "The name field is required.")
+	case utf8.RuneCountInString(name) > 255:
+		fe.add("name", "The name field must not be greater than 255 characters.")
+	}
+}
+
+func validNewPassword(fe *fieldErrors, pw, confirmation string) {
+	switch {
+	case pw == "":
+		fe.add("password", "The password field is required.")
+	case utf8.RuneCountInString(pw) < 8:
+		fe.add("password", "The password field must be at least 8 characters.")
+	case len(pw) > 1000:
+		fe.add("password", "The password field must not be greater than 1000 characters.")
+	case pw != confirmation:
+		fe.add("password", "The password field confirmation does not match.")
+	}
+}
+
+// PATCH /api/user {name}
+func (s *Service) updateProfile(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	var fe fieldErrors
+	validName(&fe, in.Name)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	if err := s.updateUser(r.Context(), `name = ?`, u.ID, strings.TrimSpace(in.Name)); err != nil {
+		return err
+	}
+	u, err = s.UserByID(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, u)
+	return nil
+}
+
+type message struct {
+	Message string `json:"message"`
+	Email   string `json:"email,omitempty"`
+}
+
+// POST /api/register {name, email, password, password_confirmation}: 201; the account
+// can sign in once the mailed link is followed.
+func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Name                 string `json:"name"`
+		Email                string `json:"email"`
+		Password             string `json:"password"`
+		PasswordConfirmation string `json:"password_confirmation"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	in.Email = normalizeEmail(in.Email)
+	var fe fieldErrors
+	validName(&fe, in.Name)
+	switch {
+	case in.Email == "":
+		fe.add("email", "The email field is required.")
+	case !validEmail(in.Email):
+		fe.add("email", "The email field must be a valid email address.")
+	default:
+		if _, err := s.UserByEmail(ctx, in.Email); err == nil {
+			fe.add("email", "The email has already been taken.")
+		} else if err != ErrNotFound {
+			return err
+		}
+	}
+	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	u, err := s.CreateUser(ctx, NewUser{Email: in.Email, Name: in.Name, Password: in.Password})
+	if errors.Is(err, ErrEmailTaken) {
+		return invalid("email", "The email has already been taken.")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.sendVerification(ctx, u); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, message{
+		Message: "Thanks for registering. We have emailed you a link to verify your email address.",
+		Email:   u.Email,
+	})
+	return nil
+}
+
+func (s *Service) enqueue(ctx context.Context, to, subject, text string) error {
+	if s.opt.Mailer == nil {
+		return errors.New("auth: no mailer configured")
+	}
+	return s.opt.Mailer.Enqueue(ctx, mail.Message{To: to, Subject: subject, Text: text})
+}
+
+func (s *Service) sendVerification(ctx context.Context, u *User) error {
+	token, err := s.newLink(ctx, u.ID, purposeVerify, "", s.opt.VerifyLinkTTL)
+	if err != nil {
+		return err
+	}
+	link := s.opt.PublicURL + VerifyEmailPage + "?token=" + token
+	return s.enqueue(ctx, u.Email, "Verify your email address", verifyText(u.Name, link, s.opt.VerifyLinkTTL))
+}
+
+// POST /api/email/verify {token}: confirms a registration or an email change.
+func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Token string `json:"token"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	l, err := s.useLink(ctx, in.Token, purposeVerify, purposeChange)
+	if errors.Is(err, errBadLink) {
+		return invalid("token", "This link is invalid or has expired.")
+	}
+	if err != nil {
+		return err
+	}
+	now := s.now().Unix()
+	switch l.purpose {
+	case purposeVerify:
+		err = s.updateUser(ctx, `email_verified_at = COALESCE(email_verified_at, ?)`, l.userID, now)
+	case purposeChange:
+		err = s.updateUser(ctx, `email = ?, email_verified_at = ?`, l.userID, l.newEmail, now)
+		if errors.Is(err, ErrEmailTaken) {
+			return invalid("email", "The email has already been taken.")
+		}
+	}
+	if err != nil {
+		return err
+	}
+	u, err := s.UserByID(ctx, l.userID)
+	if err != nil {
+		return err
+	}
+	if st := stateFrom(ctx); st.user != nil && st.user.ID == u.ID {
+		st.user = u
+	}
+	writeJSON(w, http.StatusOK, message{Message: "Your email address is verified.", Email: u.Email})
+	return nil
+}
+
+// mailAllowed spends the one mail per address and purpose per minute.
+func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, error) {
+	n, err := s.hit(ctx, "mail:"+kind+":"+email, mailDecay)
+	return n <= 1, err
+}
+
+// POST /api/email/verification-notification {email}: 202 whatever the address, so
+// that the answer does not tell which addresses have accounts.
+func (s *Service) resendVerification(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	email := normalizeEmail(in.Email)
+	if u := UserFrom(ctx); u != nil && email == "" {
+		email = u.Email
+	}
+	if !validEmail(email) {
+		return invalid("email", "The email field must be a valid email address.")
+	}
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil && err != ErrNotFound {
+		return err
+	}
+	if u != nil && !u.Verified() {
+		if ok, err := s.mailAllowed(ctx, "verify", email); err != nil {
+			return err
+		} else if ok {
+			if err := s.sendVerification(ctx, u); err != nil {
+				return err
+			}
+		}
+	}
+	writeJSON(w, http.StatusAccepted, message{Message: "If an account with that address is waiting to be verified, we have emailed it a new link."})
+	return nil
+}
+
+// POST /api/forgot-password {email}: 202 whatever the address.
+func (s *Service) forgotPassword(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Email string `json:"email"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	email := normalizeEmail(in.Email)
+	if email == "" {
+		return invalid("email", "The email field is required.")
+	}
+	if !validEmail(email) {
+		return invalid("email", "The email field must be a valid email address.")
+	}
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil && err != ErrNotFound {
+		return err
+	}
+	if u != nil {
+		ok, err := s.mailAllowed(ctx, "reset", email)
+		if err != nil {
+			return err
+		}
+		if ok {
+			token, err := s.newLink(ctx, u.ID, purposeReset, "", s.opt.ResetLinkTTL)
+			if err != nil {
+				return err
+			}
+			link := s.opt.PublicURL + ResetPasswordPage + "?token=" + token + "&email=" + urlQueryEscape(u.Email)
+			if err := s.enqueue(ctx, u.Email, "Reset your password", resetText(u.Name, link, s.opt.ResetLinkTTL)); err != nil {
+				return err
+			}
+		}
+	}
+	writeJSON(w, http.StatusAccepted, message{Message: "If an account uses that address, we have emailed it a link to reset the password."})
+	return nil
+}
+
+// POST /api/reset-password {token, password, password_confirmation}
+func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		Token                string `json:"token"`
+		Password             string `json:"password"`
+		PasswordConfirmation string `json:"password_confirmation"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	var fe fieldErrors
+	if in.Token == "" {
+		fe.add("token", "The token field is required.")
+	}
+	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	l, err := s.useLink(ctx, in.Token, purposeReset)
+	if errors.Is(err, errBadLink) {
+		return invalid("token", "This password reset link is invalid or has expired.")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.SetPassword(ctx, l.userID, in.Password, ""); err != nil {
+		return err
+	}
+	// Following the link proved the mailbox works.
+	if err := s.updateUser(ctx, `email_verified_at = COALESCE(email_verified_at, ?)`, l.userID, s.now().Unix()); err != nil {
+		return err
+	}
+	u, err := s.UserByID(ctx, l.userID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, message{Message: "Your password has been reset. You can now sign in.", Email: u.Email})
+	return nil
+}
+
+// PUT /api/user/password {current_password, password, password_confirmation}: every
+// other session and every API token of the user ends; this session gets a new id.
+func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		CurrentPassword      string `json:"current_password"`
+		Password             string `json:"password"`
+		PasswordConfirmation string `json:"password_confirmation"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	var fe fieldErrors
+	if u.HasPassword {
+		if in.CurrentPassword == "" {
+			fe.add("current_password", "The current password field is required.")
+		} else if !s.verifyPassword(ctx, u, in.CurrentPassword) {
+			fe.add("current_password", "The password is incorrect.")
+		}
+	}
+	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	st := stateFrom(ctx)
+	keep := ""
+	if st.session != nil && st.session.userID == u.ID {
+		keep = st.session.id
+	}
+	if err := s.SetPassword(ctx, u.ID, in.Password, keep); err != nil {
+		return err
+	}
+	if keep != "" {
+		fresh, err := s.UserByID(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.signIn(nil, r, fresh, st.session.remember); err != nil {
+			return err
+		}
+	}
+	writeJSON(w, http.StatusOK, message{Message: "Your password has been changed."})
+	return nil
+}
+
+// PUT /api/user/email {email, password}: mails a confirmation link to the new address
+// (and a notice to the old one); the address changes when the link is followed.
+func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	email := normalizeEmail(in.Email)
+	var fe fieldErrors
+	switch {
+	case email == "":
+		fe.add("email", "The email field is required.")
+	case !validEmail(email):
+		fe.add("email", "The email field must be a valid email address.")
+	case email == u.Email:
+		fe.add("email", "That is already your email address.")
+	default:
+		if _, err := s.UserByEmail(ctx, email); err == nil {
+			fe.add("email", "The email has already been taken.")
+		} else if err != ErrNotFound {
+			return err
+		}
+	}
+	if u.HasPassword {
+		if in.Password == "" {
+			fe.add("password", "The password field is required.")
+		} else if !s.verifyPassword(ctx, u, in.Password) {
+			fe.add("password", "The password is incorrect.")
+		}
+	}
+	if err := fe.err(); err != nil {
+		return err
+	}
+	token, err := s.newLink(ctx, u.ID, purposeChange, email, s.opt.VerifyLinkTTL)
+	if err != nil {
+		return err
+	}
+	link := s.opt.PublicURL + VerifyEmailPage + "?token=" + token
+	if err := s.enqueue(ctx, email, "Confirm your new email address", changeText(u.Name, link, s.opt.VerifyLinkTTL)); err != nil {
+		return err
+	}
+	if err := s.enqueue(ctx, u.Email, "Your email address is being changed", changeNoticeText(u.Name, email)); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, message{
+		Message: "We have emailed a confirmation link to the new address. Your address changes when you follow it.",
+		Email:   email,
+	})
+	return nil
+}
+
+// DELETE /api/user {password} (or {confirm: <email>} for an account without a
+// password): deletes the account and everything it owns.
+func (s *Service) deleteAccount(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Password string `json:"password"`
+		Confirm  string `json:"confirm"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if u.HasPassword {
+		if in.Password == "" {
+			return invalid("password", "The password field is required.")
+		}
+		if !s.verifyPassword(ctx, u, in.Password) {
+			return invalid("password", "The password is incorrect.")
+		}
+	} else if normalizeEmail(in.Confirm) != u.Email {
+		return invalid("confirm", "Type your email address to confirm.")
+	}
+	st := stateFrom(ctx)
+	if err := s.DeleteUser(ctx, u.ID); err != nil {
+		return err
+	}
+	s.log.Info("account deleted", "user", u.ID)
+	if st.session != nil {
+		// The session went with the account; the browser gets a guest session.
+		st.session = nil
+		if err := s.startGuestSession(r); err != nil {
+			return err
+		}
+	}
+	st.user = nil
+	noContent(w)
+	return nil
+}
+
+// GET /api/user/data: everything stored about the user, as one JSON download.
+func (s *Service) exportData(w http.ResponseWriter, r *http.Request) error {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	out, err := s.exportAccount(ctx, u)
+	if err != nil {
+		return err
+	}
+	for _, e := range s.exporters {
+		parts, err := e.ExportUserData(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		for k, v := range parts {
+			out[k] = v
+		}
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="lineage-my-data.json"`)
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) exportAccount(ctx context.Context, u *User) (map[string]any, error) {
+	type sessionOut struct {
+		CreatedAt  time.Time `json:"created_at"`
+		LastSeenAt time.Time `json:"last_seen_at"`
+		IP         string    `json:"ip"`
+		UserAgent  string    `json:"user_agent"`
+	}
+	type tokenOut struct {
+		Name      string     `json:"name"`
+		CreatedAt time.Time  `json:"created_at"`
+		LastUsed  *time.Time `json:"last_used_at"`
+	}
+	type identityOut struct {
+		Issuer    string    `json:"issuer"`
+		Subject   string    `json:"subject"`
+		Email     string    `json:"email"`
+		CreatedAt time.Time `json:"created_at"`
+	}
+	ts := func(n int64) time.Time { return time.Unix(n, 0).UTC() }
+	sessions := []sessionOut{}
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(
+		`SELECT created_at, last_seen_at, ip, user_agent FROM sessions WHERE user_id = ? ORDER BY created_at`), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var c, l int64
+		var o sessionOut
+		if err := rows.Scan(&c, &l, &o.IP, &o.UserAgent); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.CreatedAt, o.LastSeenAt = ts(c), ts(l)
+		sessions = append(sessions, o)
+	}
+	rows.Close()
+	tokens := []tokenOut{}
+	rows, err = s.db.QueryContext(ctx, s.db.Rebind(
+		`SELECT name, created_at, last_used_at FROM api_tokens WHERE user_id = ? ORDER BY id`), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var o tokenOut
+		var c int64
+		var lu *int64
+		if err := rows.Scan(&o.Name, &c, &lu); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.CreatedAt = ts(c)
+		if lu != nil {
+			t := ts(*lu)
+			o.LastUsed = &t
+		}
+		tokens = append(tokens, o)
+	}
+	rows.Close()
+	ids := []identityOut{}
+	rows, err = s.db.QueryContext(ctx, s.db.Rebind(
+		`SELECT issuer, subject, email, created_at FROM user_identities WHERE user_id = ? ORDER BY created_at`), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var o identityOut
+		var c int64
+		if err := rows.Scan(&o.Issuer, &o.Subject, &o.Email, &c); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		o.CreatedAt = ts(c)
+		ids = append(ids, o)
+	}
+	rows.Close()
+	return map[string]any{
+		"exported_at":         s.now().UTC(),
+		"user":                u,
+		"sessions":            sessions,
+		"api_tokens":          tokens,
+		"external_identities": ids,
+	}, nil
+}
+
+// POST /api/tokens {email, password, name?}: 201 with an access and refresh token.
+func (s *Service) createToken(w http.ResponseWriter, r *http.Request) error {
+	var in credentials
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	u, err := s.checkCredentials(r.Context(), r, in)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(in.Name)
+	if len(name) > 100 {
+		name = name[:100]
+	}
+	p, err := s.IssueTokens(r.Context(), u.ID, name)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, p)
+	return nil
+}
+
+// POST /api/tokens/refresh {refresh_token}
+func (s *Service) refreshToken(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		RefreshToken string `json:"refresh_token"`
+	}
+	if err := decodeInput(r, &in); err != nil {
+		return err
+	}
+	if in.RefreshToken == "" {
+		return invalid("refresh_token", "The refresh token field is required.")
+	}
+	p, err := s.RefreshTokens(r.Context(), in.RefreshToken)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, p)
+	return nil
+}
+
+// DELETE /api/tokens/current: revokes the bearer token of the request.
+func (s *Service) deleteCurrentToken(w http.ResponseWriter, r *http.Request) error {
+	st := stateFrom(r.Context())
+	if st.tokenID == 0 || st.user == nil {
+		return s.unauthenticated(r)
+	}
+	if err := s.RevokeToken(r.Context(), st.user.ID, st.tokenID); err != nil && err != ErrNotFound {
+		return err
+	}
+	noContent(w)
+	return nil
+}

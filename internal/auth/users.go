@@ -1,0 +1,266 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+)
+
+// Roles, from least to most trusted. Each role's scope includes the ones before it.
+const (
+	RoleMember = "member"
+	RoleEditor = "editor"
+	RoleAdmin  = "admin"
+)
+
+// Roles lists the valid roles in order.
+var Roles = []string{RoleMember, RoleEditor, RoleAdmin}
+
+// User is an account, and the JSON object GET /api/user returns.
+type User struct {
+	ID              int64      `json:"id"`
+	Name            string     `json:"name"`
+	Email           string     `json:"email"`
+	EmailVerifiedAt *time.Time `json:"email_verified_at"`
+	Role            string     `json:"role"`
+	// Scope is what the web app's permission checks read (seed-spec §6): the role and
+	// every role below it, e.g. ["member","editor"] for an editor.
+	Scope       []string  `json:"scope"`
+	HasPassword bool      `json:"has_password"`
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+
+	passwordHash string
+}
+
+// Verified reports whether the email address has been confirmed.
+func (u *User) Verified() bool { return u.EmailVerifiedAt != nil }
+
+func scopeOf(role string) []string {
+	for i, r := range Roles {
+		if r == role {
+			return append([]string(nil), Roles[:i+1]...)
+		}
+	}
+	return []string{}
+}
+
+// ValidRole reports whether r is one of Roles.
+func ValidRole(r string) bool {
+	for _, x := range Roles {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeEmail lower-cases and trims an address; addresses are compared that way.
+func normalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// validEmail accepts a bare address (no display name) of at most 254 bytes.
+func validEmail(s string) bool {
+	if len(s) > 254 || s == "" {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n<>")
+}
+
+var ErrNotFound = errors.New("auth: not found")
+
+const userColumns = `id, email, name, password_hash, role, email_verified_at, created_at, updated_at`
+
+type rowScanner interface{ Scan(...any) error }
+
+func scanUser(row rowScanner) (*User, error) {
+	var u User
+	var verified sql.NullInt64
+	var created, updated int64
+	if err := row.Scan(&u.ID, &u.Email, &u.Name, &u.passwordHash, &u.Role, &verified, &created, &updated); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrNotFound
+		}
+		return nil, err
+	}
+	if verified.Valid {
+		t := time.Unix(verified.Int64, 0).UTC()
+		u.EmailVerifiedAt = &t
+	}
+	u.CreatedAt = time.Unix(created, 0).UTC()
+	u.UpdatedAt = time.Unix(updated, 0).UTC()
+	u.Scope = scopeOf(u.Role)
+	u.HasPassword = u.passwordHash != ""
+	return &u, nil
+}
+
+// UserByID returns the user, or ErrNotFound.
+func (s *Service) UserByID(ctx context.Context, id int64) (*User, error) {
+	return scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE id = ?`), id))
+}
+
+// UserByEmail returns the user with this address (any case), or ErrNotFound.
+func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
+	return scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE email = ?`), normalizeEmail(email)))
+}
+
+// ListUsers returns every user by id.
+func (s *Service) ListUsers(ctx context.Context) ([]*User, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+userColumns+` FROM users ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// NewUser describes an account to create.
+type NewUser struct {
+	Email    string
+	Name     string
+	Password string // empty: no password (external sign-in only)
+	Role     string // empty: member
+	Verified bool   // the address is known to work (created by an operator or a trusted provider)
+}
+
+// ErrEmailTaken is returned when another account has the address.
+var ErrEmailTaken = errors.New("auth: email already taken")
+
+// CreateUser adds an account. Callers validate input for users; this checks only what
+// the database must never hold.
+func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
+	email := normalizeEmail(nu.Email)
+	if !validEmail(email) {
+		return nil, fmt.Errorf("auth: %q is not a valid email address", nu.Email)
+	}
+	role := nu.Role
+	if role == "" {
+		role = RoleMember
+	}
+	if !ValidRole(role) {
+		return nil, fmt.Errorf("auth: unknown role %q (want one of %s)", role, strings.Join(Roles, ", "))
+	}
+	hash := ""
+	if nu.Password != "" {
+		var err error
+		if hash, err = HashPassword(nu.Password, s.opt.Password); err != nil {
+			return nil, err
+		}
+	}
+	now := s.now().Unix()
+	var verified any
+	if nu.Verified {
+		verified = now
+	}
+	var id int64
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(
+		`INSERT INTO users (email, name, password_hash, role, email_verified_at, created_at, updated_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		email, strings.TrimSpace(nu.Name), hash, role, verified, now, now).Scan(&id)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return nil, ErrEmailTaken
+		}
+		return nil, fmt.Errorf("auth: create user: %w", err)
+	}
+	return s.UserByID(ctx, id)
+}
+
+// isUniqueViolation recognises both drivers' unique-constraint errors.
+func isUniqueViolation(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505") ||
+		strings.Contains(msg, "duplicate key value")
+}
+
+// SetRole changes a user's role.
+func (s *Service) SetRole(ctx context.Context, id int64, role string) error {
+	if !ValidRole(role) {
+		return fmt.Errorf("auth: unknown role %q (want one of %s)", role, strings.Join(Roles, ", "))
+	}
+	return s.updateUser(ctx, `role = ?`, id, role)
+}
+
+// SetPassword replaces a user's password and signs them out everywhere else: every
+// session but keep (a session id hash, or "") and every API token end.
+func (s *Service) SetPassword(ctx context.Context, id int64, password, keepSession string) error {
+	hash, err := HashPassword(password, s.opt.Password)
+	if err != nil {
+		return err
+	}
+	if err := s.updateUser(ctx, `password_hash = ?`, id, hash); err != nil {
+		return err
+	}
+	return s.endSessions(ctx, id, keepSession)
+}
+
+// DeleteUser removes an account and, through the schema's cascades, everything it owns.
+func (s *Service) DeleteUser(ctx context.Context, id int64) error {
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM users WHERE id = ?`), id)
+	if err != nil {
+		return fmt.Errorf("auth: delete user: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+func (s *Service) updateUser(ctx context.Context, set string, id int64, args ...any) error {
+	args = append(args, s.now().Unix(), id)
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE users SET `+set+`, updated_at = ? WHERE id = ?`), args...)
+	if err != nil {
+		if isUniqueViolation(err) {
+			return ErrEmailTaken
+		}
+		return fmt.Errorf("auth: update user: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// endSessions signs a user out of every session except keep, and revokes their tokens.
+func (s *Service) endSessions(ctx context.Context, userID int64, keep string) error {
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM sessions WHERE user_id = ? AND id <> ?`), userID, keep); err != nil {
+		return err
+	}
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM api_tokens WHERE user_id = ?`), userID)
+	return err
+}
+
+// verifyPassword checks a password against a user (or a dummy hash when u is nil, so
+// that unknown addresses take as long as known ones), and upgrades an old hash.
+func (s *Service) verifyPassword(ctx context.Context, u *User, password string) bool {
+	if u == nil || u.passwordHash == "" {
+		s.dummyOnce.Do(func() { s.dummyHash, _ = HashPassword("not a password", s.opt.Password) })
+		CheckPassword(password, s.dummyHash)
+		return false
+	}
+	if !CheckPassword(password, u.passwordHash) {
+		return false
+	}
+	if needsRehash(u.passwordHash, s.opt.Password) {
+		if h, err := HashPassword(password, s.opt.Password); err == nil {
+			s.db.ExecContext(ctx, s.db.Rebind(`UPDATE users SET password_hash = ? WHERE id = ?`), h, u.ID)
+		}
+	}
+	return true
+}

@@ -1,0 +1,101 @@
+package members
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// Bookmark is a page of the site a member marked.
+type Bookmark struct {
+	ID        int64     `json:"id"`
+	URL       string    `json:"url"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func scanBookmark(r rows) (Bookmark, error) {
+	var b Bookmark
+	var c int64
+	err := r.Scan(&b.ID, &b.URL, &b.Title, &c)
+	b.CreatedAt = ts(c)
+	return b, err
+}
+
+// bookmarks lists a user's bookmarks, newest first; url filters to one page.
+func (s *Service) bookmarks(ctx context.Context, uid int64, url string) ([]Bookmark, error) {
+	q, args := `SELECT id, url, title, created_at FROM bookmarks WHERE user_id = ?`, []any{uid}
+	if url != "" {
+		q += ` AND url = ?`
+		args = append(args, url)
+	}
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(q+` ORDER BY created_at DESC, id DESC`), args...)
+	return collect(rs, err, scanBookmark)
+}
+
+// GET /api/bookmarks[?url=/news/x] → {"data": [bookmark…]}
+func (s *Service) listBookmarks(w http.ResponseWriter, r *http.Request, uid int64) error {
+	bm, err := s.bookmarks(r.Context(), uid, r.URL.Query().Get("url"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": bm})
+	return nil
+}
+
+// POST /api/bookmarks {url, title} → 201 bookmark, or 200 with the existing one.
+func (s *Service) addBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var in struct{ URL, Title string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if !localPath(in.URL) {
+		return invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
+	}
+	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	if err != nil {
+		return err
+	}
+	if title == "" {
+		title = in.URL
+	}
+	ctx := r.Context()
+	if existing, err := s.bookmarks(ctx, uid, in.URL); err != nil {
+		return err
+	} else if len(existing) > 0 {
+		writeJSON(w, http.StatusOK, existing[0])
+		return nil
+	}
+	if n, err := s.count(ctx, `SELECT COUNT(*) FROM bookmarks WHERE user_id = ?`, uid); err != nil {
+		return err
+	} else if n >= MaxBookmarks {
+		return invalid("url", "You have reached the limit of %d bookmarks. Remove some to add more.", MaxBookmarks)
+	}
+	b := Bookmark{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(
+		`INSERT INTO bookmarks (user_id, url, title, created_at) VALUES (?, ?, ?, ?) RETURNING id`),
+		uid, b.URL, b.Title, b.CreatedAt.Unix()).Scan(&b.ID)
+	if err != nil {
+		// A double click races two inserts; the loser answers with the winner's row.
+		if existing, e2 := s.bookmarks(ctx, uid, in.URL); e2 == nil && len(existing) > 0 {
+			writeJSON(w, http.StatusOK, existing[0])
+			return nil
+		}
+		return err
+	}
+	writeJSON(w, http.StatusCreated, b)
+	return nil
+}
+
+// DELETE /api/bookmarks/{id} → 204
+func (s *Service) deleteBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.execOwned(r.Context(), `DELETE FROM bookmarks WHERE id = ? AND user_id = ?`, id, uid); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}

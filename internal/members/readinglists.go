@@ -1,0 +1,315 @@
+package members
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// ReadingList is a named, ordered list of pages.
+type ReadingList struct {
+	ID        int64      `json:"id"`
+	Name      string     `json:"name"`
+	ItemCount int        `json:"item_count"`
+	Items     []ListItem `json:"items,omitempty"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
+}
+
+// ListItem is one page in a reading list; items are returned in position order.
+type ListItem struct {
+	ID        int64     `json:"id"`
+	URL       string    `json:"url"`
+	Title     string    `json:"title"`
+	Position  int       `json:"position"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+const listColumns = `l.id, l.name, (SELECT COUNT(*) FROM reading_list_items i WHERE i.list_id = l.id), l.created_at, l.updated_at`
+
+func scanList(r rows) (ReadingList, error) {
+	var l ReadingList
+	var c, u int64
+	err := r.Scan(&l.ID, &l.Name, &l.ItemCount, &c, &u)
+	l.CreatedAt, l.UpdatedAt = ts(c), ts(u)
+	return l, err
+}
+
+func scanItem(r rows) (ListItem, error) {
+	var it ListItem
+	var c int64
+	err := r.Scan(&it.ID, &it.URL, &it.Title, &it.Position, &c)
+	it.CreatedAt = ts(c)
+	return it, err
+}
+
+func (s *Service) readingLists(ctx context.Context, uid int64) ([]ReadingList, error) {
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
+		`SELECT `+listColumns+` FROM reading_lists l WHERE l.user_id = ? ORDER BY l.updated_at DESC, l.id DESC`), uid)
+	return collect(rs, err, scanList)
+}
+
+// readingList returns the user's list with its items, or errNotFound.
+func (s *Service) readingList(ctx context.Context, uid, id int64) (*ReadingList, error) {
+	l, err := scanList(s.db.QueryRowContext(ctx, s.db.Rebind(
+		`SELECT `+listColumns+` FROM reading_lists l WHERE l.id = ? AND l.user_id = ?`), id, uid))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.Items, err = s.listItems(ctx, id); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+func (s *Service) listItems(ctx context.Context, listID int64) ([]ListItem, error) {
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
+		`SELECT id, url, title, position, created_at FROM reading_list_items WHERE list_id = ? ORDER BY position, id`), listID)
+	return collect(rs, err, scanItem)
+}
+
+// GET /api/reading-lists → {"data": [list without items…]}
+func (s *Service) listReadingLists(w http.ResponseWriter, r *http.Request, uid int64) error {
+	lists, err := s.readingLists(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": lists})
+	return nil
+}
+
+func listName(s string) (string, error) { return cleanText("name", s, maxNameLen, true) }
+
+// POST /api/reading-lists {name} → 201 list
+func (s *Service) createReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+	var in struct{ Name string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	name, err := listName(in.Name)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if n, err := s.count(ctx, `SELECT COUNT(*) FROM reading_lists WHERE user_id = ?`, uid); err != nil {
+		return err
+	} else if n >= MaxReadingLists {
+		return invalid("name", "You have reached the limit of %d reading lists.", MaxReadingLists)
+	}
+	now := s.Now().Unix()
+	var id int64
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(
+		`INSERT INTO reading_lists (user_id, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id`),
+		uid, name, now, now).Scan(&id); err != nil {
+		return err
+	}
+	l, err := s.readingList(ctx, uid, id)
+	if err != nil {
+		return err
+	}
+	l.Items = []ListItem{}
+	writeJSON(w, http.StatusCreated, listWithItems(l))
+	return nil
+}
+
+// listWithItems makes "items" appear even when empty.
+func listWithItems(l *ReadingList) any {
+	type full struct {
+		ReadingList
+		Items []ListItem `json:"items"`
+	}
+	items := l.Items
+	if items == nil {
+		items = []ListItem{}
+	}
+	return full{ReadingList: *l, Items: items}
+}
+
+// GET /api/reading-lists/{id} → list with items
+func (s *Service) getReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	l, err := s.readingList(r.Context(), uid, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listWithItems(l))
+	return nil
+}
+
+// PATCH /api/reading-lists/{id} {name} → list
+func (s *Service) renameReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in struct{ Name string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	name, err := listName(in.Name)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if err := s.execOwned(ctx, `UPDATE reading_lists SET name = ?, updated_at = ? WHERE id = ? AND user_id = ?`,
+		name, s.Now().Unix(), id, uid); err != nil {
+		return err
+	}
+	l, err := s.readingList(ctx, uid, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listWithItems(l))
+	return nil
+}
+
+// DELETE /api/reading-lists/{id} → 204
+func (s *Service) deleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := s.execOwned(r.Context(), `DELETE FROM reading_lists WHERE id = ? AND user_id = ?`, id, uid); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+// touchList marks a list changed; it fails with errNotFound for another user's list.
+func (s *Service) touchList(ctx context.Context, uid, id int64) error {
+	return s.execOwned(ctx, `UPDATE reading_lists SET updated_at = ? WHERE id = ? AND user_id = ?`, s.Now().Unix(), id, uid)
+}
+
+// POST /api/reading-lists/{id}/items {url, title} → 201 item appended at the end, or
+// 200 with the item when the page is already in the list.
+func (s *Service) addListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in struct{ URL, Title string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if !localPath(in.URL) {
+		return invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
+	}
+	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	if err != nil {
+		return err
+	}
+	if title == "" {
+		title = in.URL
+	}
+	ctx := r.Context()
+	if err := s.touchList(ctx, uid, id); err != nil {
+		return err
+	}
+	existing, err := scanItem(s.db.QueryRowContext(ctx, s.db.Rebind(
+		`SELECT id, url, title, position, created_at FROM reading_list_items WHERE list_id = ? AND url = ?`), id, in.URL))
+	if err == nil {
+		writeJSON(w, http.StatusOK, existing)
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if n, err := s.count(ctx, `SELECT COUNT(*) FROM reading_list_items WHERE list_id = ?`, id); err != nil {
+		return err
+	} else if n >= MaxListItems {
+		return invalid("url", "A reading list holds at most %d items.", MaxListItems)
+	}
+	it := ListItem{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(
+		`INSERT INTO reading_list_items (list_id, position, url, title, created_at)
+		 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM reading_list_items WHERE list_id = ?), ?, ?, ?)
+		 RETURNING id, position`),
+		id, id, it.URL, it.Title, it.CreatedAt.Unix()).Scan(&it.ID, &it.Position)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, it)
+	return nil
+}
+
+// DELETE /api/reading-lists/{id}/items/{item} → 204
+func (s *Service) removeListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	item, err := pathID(r, "item")
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	if err := s.touchList(ctx, uid, id); err != nil {
+		return err
+	}
+	if err := s.execOwned(ctx, `DELETE FROM reading_list_items WHERE id = ? AND list_id = ?`, item, id); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+// PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be
+// exactly the list's items, in the new order.
+func (s *Service) reorderList(w http.ResponseWriter, r *http.Request, uid int64) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	var in struct {
+		ItemIDs []int64 `json:"item_ids"`
+	}
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	l, err := s.readingList(ctx, uid, id)
+	if err != nil {
+		return err
+	}
+	have := map[int64]bool{}
+	for _, it := range l.Items {
+		have[it.ID] = true
+	}
+	seen := map[int64]bool{}
+	for _, x := range in.ItemIDs {
+		if !have[x] || seen[x] {
+			return invalid("item_ids", "The item_ids must list every item of the list exactly once.")
+		}
+		seen[x] = true
+	}
+	if len(seen) != len(have) {
+		return invalid("item_ids", "The item_ids must list every item of the list exactly once.")
+	}
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for pos, x := range in.ItemIDs {
+			if _, err := tx.ExecContext(ctx, s.db.Rebind(
+				`UPDATE reading_list_items SET position = ? WHERE id = ? AND list_id = ?`), pos, x, id); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE reading_lists SET updated_at = ? WHERE id = ?`), s.Now().Unix(), id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if l, err = s.readingList(ctx, uid, id); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, listWithItems(l))
+	return nil
+}
