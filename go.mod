@@ -5,6 +5,9 @@ go 1.26.0
 require (
 	github.com/jackc/pgx/v5 v5.7.6
 	github.com/pressly/goose/v3 v3.26.0
+	github.com/tus/tusd/v2 v2.9.2
+	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b
+	golang.org/x/term v0.47.0
 	modernc.org/sqlite v1.40.1
 )
 
@@ -30,11 +33,9 @@ require (
 	github.com/wneessen/go-mail v0.8.1 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/exp v0.0.0-20250620022241-b7579e27df2b // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	modernc.org/libc v1.66.10 // indirect
 	modernc.org/mathutil v1.7.1 // indirect

@@ -24,6 +24,7 @@ var commands = map[string]command{
 	"serve":   {runServe, "serve the site, the API and the content API"},
 	"migrate": {runMigrate, "apply database migrations and list their state"},
 	"user":    {runUser, "add, list and delete accounts; set roles and passwords"},
+	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 }
 
 func main() {
