@@ -1,0 +1,334 @@
+// Harness of the browser end-to-end suite: starts the real `bin/lineage serve --demo`
+// on a free loopback port with a throwaway data directory, launches Debian's Chromium
+// through playwright-core, and checks every visited page with axe-core.
+//
+// It builds nothing: `make test` (or `make build`) does that first. Each test file is
+// its own process under `node --test`, and calls `setup()` once: one server and one
+// browser per file, stopped after the file's last test. When a test fails, the server's
+// log lines written during that test (and the page's console errors) are printed.
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, afterEach, before, beforeEach } from "node:test";
+import assert from "node:assert/strict";
+
+import { chromium } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
+
+export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_DIR = path.resolve(E2E_DIR, "..");
+export const ROOT_DIR = path.resolve(WEB_DIR, "..");
+export const BIN = path.join(ROOT_DIR, "bin", "lineage");
+export const DEMO_CONTENT_DIR = path.join(ROOT_DIR, "demo", "content");
+export const CHROMIUM = process.env.LINEAGE_E2E_CHROMIUM || "/usr/bin/chromium";
+
+/** Chromium flags for this machine: no sandbox as root, no calls to Google's hosts. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Throws a clear message when the build the suite runs against is missing. */
+export function requireBuild() {
+  const missing = [];
+  if (!existsSync(BIN)) missing.push(`${path.relative(ROOT_DIR, BIN)} (go build)`);
+  if (!existsSync(path.join(WEB_DIR, "build", "server", "index.js"))) missing.push("web/build/ (npm run build)");
+  if (missing.length) {
+    throw new Error(`e2e: missing ${missing.join(" and ")}. Run \`make build\` at the repository root first.`);
+  }
+}
+
+/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `bin/lineage serve --demo` on a free loopback port. Resolves once /readyz
+ * answers 200. `env` is added to the environment (LINEAGE_PUBLIC_URL defaults to
+ * the server's own origin).
+ */
+export async function startServer({ env = {}, demo = true, name = "lineage", readyTimeoutMs = 90_000 } = {}) {
+  requireBuild();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "lineage-e2e-"));
+  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir, "--web", WEB_DIR];
+  if (demo) args.push("--demo");
+  const childEnv = { ...process.env, LINEAGE_PUBLIC_URL: url, ...env };
+  // The suite's own settings must not leak into the server.
+  delete childEnv.NODE_TEST_CONTEXT;
+  delete childEnv.NODE_OPTIONS;
+  delete childEnv.LINEAGE_DATABASE_URL;
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+
+  const logs = [];
+  const child = spawn(BIN, args, { cwd: ROOT_DIR, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const collect = (stream) => {
+    let rest = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk) => {
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop();
+      for (const line of lines) logs.push(line);
+    });
+    stream.on("end", () => rest && logs.push(rest));
+  };
+  collect(child.stdout);
+  collect(child.stderr);
+  let exited = null;
+  const exitPromise = new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      exited = { code, signal };
+      resolve(exited);
+    });
+  });
+
+  const server = {
+    name,
+    url,
+    port,
+    dataDir,
+    logs,
+    child,
+    /** Absolute URL of a site path. */
+    at: (p) => new URL(p, url).href,
+    logsSince: (mark) => logs.slice(mark),
+    async stop() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+        await exitPromise;
+        clearTimeout(timer);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+      return exited;
+    },
+  };
+
+  const deadline = Date.now() + readyTimeoutMs;
+  let last = "";
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new Error(`e2e: ${name} exited (${JSON.stringify(exited)}) before it was ready:\n${logs.join("\n")}`);
+    }
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      last = `${res.status} ${(await res.text()).trim()}`;
+      if (res.ok) return server;
+    } catch (err) {
+      last = String(err?.cause?.code ?? err?.message ?? err);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await server.stop();
+  throw new Error(`e2e: ${name} not ready after ${readyTimeoutMs} ms (last /readyz: ${last}):\n${logs.join("\n")}`);
+}
+
+/** Launches headless Debian Chromium with a fresh profile. */
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`e2e: no Chromium at ${CHROMIUM}; install Debian's chromium package (apt-get install chromium)`);
+  }
+  // A persistent context would need a user-data dir; launch() gives each run a fresh
+  // temporary profile of its own, removed when the browser closes.
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Runs a `bin/lineage` subcommand synchronously; returns stdout, throws with stderr. */
+export function runLineage(args, { env = {} } = {}) {
+  const res = spawnSync(BIN, args, { cwd: ROOT_DIR, env: { ...process.env, ...env }, encoding: "utf8", timeout: 60_000 });
+  if (res.status !== 0) {
+    throw new Error(`lineage ${args.join(" ")} exited ${res.status ?? res.signal}:\n${res.stderr}\n${res.stdout}`);
+  }
+  return { stdout: res.stdout, stderr: res.stderr };
+}
+
+// ---------------------------------------------------------------------------------
+// Per-file setup
+
+/**
+ * Registers before/after hooks that start one server (and, unless browser is false,
+ * one browser) for the calling test file. Returns an object whose `server` and
+ * `browser` are filled in once `before` has run.
+ */
+export function setup({ browser = true, env, name } = {}) {
+  const ctx = { server: null, browser: null, servers: [], pages: new Set(), mark: 0 };
+  before(
+    async () => {
+      requireBuild();
+      const [srv, br] = await Promise.all([startServer({ env, name }), browser ? launchBrowser() : null]);
+      ctx.server = srv;
+      ctx.browser = br;
+      ctx.servers.push(srv);
+    },
+    { timeout: 120_000 },
+  );
+  after(async () => {
+    await ctx.browser?.close().catch(() => {});
+    await Promise.all(ctx.servers.map((s) => s.stop()));
+  });
+  beforeEach(() => {
+    ctx.marks = new Map(ctx.servers.map((s) => [s, s.logs.length]));
+  });
+  afterEach(async (t) => {
+    if (!t.passed) {
+      for (const s of ctx.servers) {
+        const since = s.logsSince(ctx.marks?.get(s) ?? 0);
+        const lines = since.length ? since : s.logs.slice(-40);
+        console.error(`\n----- ${s.name} log during "${t.name}" -----\n${lines.join("\n")}\n-----`);
+      }
+      for (const page of ctx.pages) {
+        const notes = pageNotes.get(page);
+        if (notes?.length) console.error(`----- browser console (${page.url()}) -----\n${notes.join("\n")}\n-----`);
+      }
+    }
+    for (const page of ctx.pages) await page.context().close().catch(() => {});
+    ctx.pages.clear();
+  });
+  /** Starts one more server (e.g. with a different environment) owned by this file. */
+  ctx.startServer = async (opts) => {
+    const srv = await startServer(opts);
+    ctx.servers.push(srv);
+    ctx.marks?.set(srv, 0);
+    return srv;
+  };
+  /**
+   * A new page in a fresh context. Options go to browser.newContext; baseURL defaults
+   * to the file's server. The context is closed after the test.
+   */
+  ctx.newPage = async (options = {}) => {
+    const context = await ctx.browser.newContext({ baseURL: ctx.server.url, ...options });
+    contextOptions.set(context, options);
+    const page = await context.newPage();
+    const notes = [];
+    pageNotes.set(page, notes);
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warning") notes.push(`[${m.type()}] ${m.text()}`);
+    });
+    page.on("pageerror", (e) => notes.push(`[pageerror] ${e.message}`));
+    ctx.pages.add(page);
+    return page;
+  };
+  /**
+   * Opens a site path, asserts the status (200 unless told), checks accessibility and
+   * returns the response.
+   */
+  ctx.visit = async (page, p, { status = 200, a11y = true } = {}) => {
+    const res = await page.goto(p, { waitUntil: "load" });
+    assert.ok(res, `no response for ${p}`);
+    assert.equal(res.status(), status, `status of ${p}`);
+    if (a11y) await checkA11y(page, p);
+    return res;
+  };
+  return ctx;
+}
+
+const pageNotes = new WeakMap();
+const contextOptions = new WeakMap();
+const a11yContexts = new WeakMap();
+
+/** Console errors, warnings and page errors seen by a page made with ctx.newPage. */
+export function consoleNotes(page) {
+  return pageNotes.get(page) ?? [];
+}
+
+// ---------------------------------------------------------------------------------
+// Accessibility
+
+/**
+ * Runs axe-core on the page and fails on any `serious` or `critical` violation,
+ * listing rule id, help and the target selectors of each.
+ *
+ * axe needs timers, which Chromium does not run in a context with JavaScript
+ * disabled; for such pages the rendered DOM is loaded at the same URL in a
+ * JavaScript-enabled context whose Content-Security-Policy forbids every script
+ * (axe itself is injected through the DevTools protocol, which CSP does not govern),
+ * so the page axe sees is the server's HTML exactly as a visitor without JavaScript
+ * gets it, styles and fonts included.
+ */
+export async function checkA11y(page, name = page.url()) {
+  let target = page;
+  let scratch = null;
+  const jsDisabled = contextOptions.get(page.context())?.javaScriptEnabled === false;
+  if (jsDisabled) {
+    const browser = page.context().browser();
+    let a11yContext = a11yContexts.get(browser);
+    if (!a11yContext) {
+      a11yContext = await browser.newContext();
+      a11yContexts.set(browser, a11yContext);
+    }
+    const html = await page.content();
+    const url = page.url();
+    scratch = await a11yContext.newPage();
+    await scratch.route(
+      (u) => u.href === url,
+      (route) =>
+        route.fulfill({
+          status: 200,
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "script-src 'none'" },
+          body: html,
+        }),
+    );
+    await scratch.goto(url, { waitUntil: "load" });
+    target = scratch;
+  }
+  try {
+    const results = await new AxeBuilder({ page: target }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    if (bad.length) {
+      const report = bad
+        .map(
+          (v) =>
+            `  [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+            v.nodes
+              .slice(0, 10)
+              .map((n) => `      ${n.target.join(" ")}${n.failureSummary ? `\n        ${n.failureSummary.replace(/\n/g, "\n        ")}` : ""}`)
+              .join("\n"),
+        )
+        .join("\n");
+      assert.fail(`accessibility: ${bad.length} serious/critical axe violation(s) on ${name}:\n${report}`);
+    }
+    return results;
+  } finally {
+    await scratch?.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Page facts
+
+/** Checks what every server-rendered page must carry (seed-spec §1, ADR 001). */
+export async function assertDocumentShell(page, server, p) {
+  const lang = await page.getAttribute("html", "lang");
+  assert.equal(lang, "en", `<html lang> on ${p}`);
+  const canonical = await page.locator('head link[rel="canonical"]').getAttribute("href");
+  assert.ok(canonical, `canonical link on ${p}`);
+  const expected = new URL(new URL(p, server.url).pathname, server.url).href;
+  assert.equal(canonical.replace(/\/$/, ""), expected.replace(/\/$/, ""), `canonical link on ${p}`);
+  assert.equal(await page.locator('script[src="/uv/umd/UV.js"]').count(), 1, `UV script tag on ${p}`);
+  const fontLinks = await page
+    .locator('head link[rel="preload"][as="font"], head link[rel="stylesheet"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute("href")));
+  assert.ok(
+    fontLinks.some((h) => /atkinson|font/i.test(h ?? "")),
+    `web font (preload or stylesheet) in the head of ${p}; saw ${fontLinks.join(", ")}`,
+  );
+}
