@@ -281,7 +281,7 @@ func (c *Client) CreateVideo(ctx context.Context, size int64, name, description 
 	}
 	link, err := c.checkTicket(v.Upload, "POST /me/videos")
 	if err != nil {
-		return Video{}, err
+		return Video{}, fmt.Errorf("%w; the video %s was created all the same: delete it on the video host", err, v.URI)
 	}
 	v.Upload.UploadLink = link
 	return v, nil

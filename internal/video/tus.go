@@ -14,7 +14,7 @@ import (
 // parseOffset reads an Upload-Offset or Upload-Length value: a non-negative decimal
 // integer of bytes, nothing else (no sign, no spaces, no hex).
 func parseOffset(s string) (int64, bool) {
-	if s == "" || len(s) > 19 {
+	if s == "" {
 		return 0, false
 	}
 	for i := 0; i < len(s); i++ {
