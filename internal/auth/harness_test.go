@@ -1,0 +1,242 @@
+package auth_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lineage/internal/auth"
+	"lineage/internal/mail"
+	"lineage/internal/mail/mailtest"
+	"lineage/internal/members"
+	"lineage/internal/server"
+	"lineage/internal/store"
+	"lineage/internal/store/storetest"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// clock is a settable time source shared by the services under test.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// env is a whole front door (internal/server) with the auth and members rooms mounted
+// as cmd/lineage mounts them, a real outbox delivering to an in-process SMTP server,
+// and a movable clock.
+type env struct {
+	t       *testing.T
+	db      *store.DB
+	svc     *auth.Service
+	members *members.Service
+	srv     *httptest.Server
+	smtp    *mailtest.Server
+	outbox  *mail.Outbox
+	clock   *clock
+}
+
+type envOption func(*auth.Options)
+
+func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
+	t.Helper()
+	e := &env{t: t, db: db, clock: &clock{t: time.Now()}}
+	e.smtp = mailtest.Start(t, "", "")
+	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone,
+		From: "Lineage <no-reply@lineage.test>"}, quiet)
+	// The server must exist before the service so that links carry its address.
+	var handler http.Handler
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(e.srv.Close)
+	o := auth.Options{PublicURL: e.srv.URL, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams, Now: e.clock.Now}
+	for _, f := range opts {
+		f(&o)
+	}
+	e.svc = auth.New(db, o)
+	e.members = members.New(db, e.svc, quiet)
+	e.members.Now = e.clock.Now
+	e.svc.AddExporter(e.members)
+	var mounts []server.Mount
+	for _, p := range auth.Patterns {
+		mounts = append(mounts, server.Mount{Pattern: p, Handler: e.svc.Handler()})
+	}
+	for _, p := range members.Patterns {
+		mounts = append(mounts, server.Mount{Pattern: p, Handler: e.svc.Middleware(e.members.Handler())})
+	}
+	handler = server.New(server.Options{PublicURL: e.srv.URL, Mounts: mounts, Log: quiet})
+	return e
+}
+
+// user creates a verified account with a password.
+func (e *env) user(email, password string) *auth.User {
+	e.t.Helper()
+	u, err := e.svc.CreateUser(context.Background(), auth.NewUser{Email: email, Password: password, Name: "Test " + email, Verified: true})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return u
+}
+
+// mails delivers the outbox and returns everything the SMTP server has received.
+func (e *env) mails() []mailtest.Received {
+	e.t.Helper()
+	if _, err := e.outbox.DeliverDue(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	return e.smtp.Messages()
+}
+
+var tokenRE = regexp.MustCompile(`[?&]token=([A-Za-z0-9_-]+)`)
+
+// linkToken finds the token of the last mail to addr.
+func (e *env) linkToken(addr string) string {
+	e.t.Helper()
+	ms := e.mails()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if len(ms[i].To) == 1 && ms[i].To[0] == addr {
+			m := tokenRE.FindStringSubmatch(ms[i].Body)
+			if m == nil {
+				e.t.Fatalf("mail to %s has no link:\n%s", addr, ms[i].Body)
+			}
+			return m[1]
+		}
+	}
+	e.t.Fatalf("no mail to %s among %d", addr, len(ms))
+	return ""
+}
+
+// browser is a client with a cookie jar that behaves like the SPA: it sends
+// X-Requested-With and Accept: application/json, and echoes XSRF-TOKEN in X-XSRF-TOKEN.
+type browser struct {
+	e      *env
+	c      *http.Client
+	u      *url.URL
+	noXSRF bool              // do not send the header (CSRF tests)
+	header map[string]string // extra headers on every request
+}
+
+func (e *env) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	u, _ := url.Parse(e.srv.URL)
+	return &browser{e: e, u: u, header: map[string]string{},
+		c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (b *browser) cookie(name string) string {
+	for _, c := range b.c.Jar.Cookies(b.u) {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+func (b *browser) setCookie(name, value string) {
+	b.c.Jar.SetCookies(b.u, []*http.Cookie{{Name: name, Value: value, Path: "/"}})
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r *response) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object (%v): %s", err, r.body)
+	}
+	return m
+}
+
+func (r *response) message() string {
+	var m struct{ Message string }
+	json.Unmarshal(r.body, &m)
+	return m.Message
+}
+
+// do sends a request; body is JSON-encoded unless it is url.Values (a form).
+func (b *browser) do(method, path string, body any) *response {
+	b.e.t.Helper()
+	var rd io.Reader
+	ct := ""
+	switch v := body.(type) {
+	case nil:
+	case url.Values:
+		rd, ct = strings.NewReader(v.Encode()), "application/x-www-form-urlencoded"
+	default:
+		j, _ := json.Marshal(v)
+		rd, ct = bytes.NewReader(j), "application/json"
+	}
+	req, _ := http.NewRequest(method, b.e.srv.URL+path, rd)
+	if ct != "" {
+		req.Header.Set("Content-Type", ct)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Requested-With", "XMLHttpRequest")
+	if x := b.cookie(auth.XSRFCookie); x != "" && !b.noXSRF {
+		req.Header.Set("X-XSRF-TOKEN", x)
+	}
+	for k, v := range b.header {
+		req.Header.Set(k, v)
+	}
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	return &response{status: res.StatusCode, header: res.Header, body: data}
+}
+
+// signIn runs the spec's login sequence: CSRF cookie, login, user.
+func (b *browser) signIn(email, password string) {
+	b.e.t.Helper()
+	if r := b.do("GET", "/sanctum/csrf-cookie", nil); r.status != 204 {
+		b.e.t.Fatalf("csrf-cookie: %d", r.status)
+	}
+	if r := b.do("POST", "/login", map[string]any{"email": email, "password": password}); r.status != 204 {
+		b.e.t.Fatalf("login %s: %d %s", email, r.status, r.body)
+	}
+}
+
+func expect(t *testing.T, r *response, status int, message string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
+	}
+	if message != "" && r.message() != message {
+		t.Fatalf("message %q, want %q", r.message(), message)
+	}
+}
+
+func setCookies(r *response) map[string]*http.Cookie {
+	out := map[string]*http.Cookie{}
+	for _, line := range r.header.Values("Set-Cookie") {
+		c, err := http.ParseSetCookie(line)
+		if err == nil {
+			out[c.Name] = c
+		}
+	}
+	return out
+}
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
