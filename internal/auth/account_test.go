@@ -287,4 +287,3 @@ func ownerColumn(table string) string {
 	}
 	return "t.user_id"
 }
-
