@@ -62,6 +62,13 @@ func compileFilter(snap *snapshot, preds []predicate) filter {
 				}
 			}
 			narrow(dedupe(list), "")
+		case p.name == "fulltext" && p.path.isDocument():
+			terms := sortedUnique(appendWords(nil, p.args[0].str))
+			if len(terms) == 0 {
+				narrow(nil, "")
+			} else {
+				narrow(snap.docsOf(snap.fulltextDocs(terms)), "")
+			}
 		case p.path.isMy():
 			narrow(snap.byType[p.path.myType], "type:"+p.path.myType)
 		}
@@ -107,36 +114,29 @@ func compilePredicate(snap *snapshot, p predicate) matcher {
 		if _, ok := snap.byType[pt.myType]; !ok {
 			return never // an unknown type matches nothing: 200 with no results
 		}
-		typ := pt.myType
+		typ := snap.intern(pt.myType)
 		return func(d *sdoc) bool { return d.Type == typ && test(d) }
 	}
 	anyValue := func(test func(v any) bool) matcher {
 		fields := pt.myFields
-		return onType(func(d *sdoc) bool {
-			for _, v := range fieldValues(d, fields) {
-				if test(v) {
-					return true
-				}
-			}
-			return false
-		})
+		return onType(func(d *sdoc) bool { return anyFieldValue(d, fields, test) })
 	}
 
 	switch p.name {
 	case "at", "not":
-		m := atMatcher(pt, p.args[0], anyValue)
+		m := atMatcher(snap, pt, p.args[0], anyValue)
 		if p.name == "at" {
 			return m
 		}
 		if pt.isMy() {
-			typ := pt.myType
+			typ := snap.intern(pt.myType)
 			return onType(func(d *sdoc) bool { return d.Type == typ && !m(d) })
 		}
 		return func(d *sdoc) bool { return !m(d) }
 	case "any", "in":
 		var ms []matcher
 		for _, v := range p.args[0].arr {
-			ms = append(ms, atMatcher(pt, v, anyValue))
+			ms = append(ms, atMatcher(snap, pt, v, anyValue))
 		}
 		return func(d *sdoc) bool {
 			for _, m := range ms {
@@ -152,15 +152,8 @@ func compilePredicate(snap *snapshot, p predicate) matcher {
 			return never
 		}
 		if pt.isDocument() {
-			snap.ensureWords()
-			return func(d *sdoc) bool {
-				for _, t := range terms {
-					if !hasWordPrefix(d.words, t) {
-						return false
-					}
-				}
-				return true
-			}
+			bits := snap.fulltextDocs(terms)
+			return func(d *sdoc) bool { return bits.has(d.idx) }
 		}
 		fields := pt.myFields
 		return onType(func(d *sdoc) bool {
@@ -240,14 +233,16 @@ func compilePredicate(snap *snapshot, p predicate) matcher {
 }
 
 // atMatcher matches a path against one value, as at() does.
-func atMatcher(pt path, v value, anyValue func(func(any) bool) matcher) matcher {
+func atMatcher(snap *snapshot, pt path, v value, anyValue func(func(any) bool) matcher) matcher {
 	switch pt.docField {
 	case "id":
 		return func(d *sdoc) bool { return v.kind == valString && d.ID == v.str }
 	case "type":
-		return func(d *sdoc) bool { return v.kind == valString && d.Type == v.str }
+		typ := snap.intern(v.str)
+		return func(d *sdoc) bool { return v.kind == valString && d.Type == typ }
 	case "lang":
-		return func(d *sdoc) bool { return v.kind == valString && d.Lang == v.str }
+		lang := snap.intern(v.str)
+		return func(d *sdoc) bool { return v.kind == valString && d.Lang == lang }
 	case "uid":
 		return func(d *sdoc) bool { return v.kind == valString && d.UID != "" && d.UID == v.str }
 	case "tags":

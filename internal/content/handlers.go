@@ -1,6 +1,7 @@
 package content
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
@@ -214,11 +215,12 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	origin := s.origin(r)
 	p.Origin = origin
-	res, err := s.Search(r.Context(), p)
+	o, err := s.search(r.Context(), p)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	res := o.res
 	pageURL := func(n int) *string {
 		next := url.Values{}
 		for k, v := range q {
@@ -228,17 +230,34 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 		u := origin + APIPath + "/documents/search?" + next.Encode()
 		return &u
 	}
-	env := searchEnvelope{
-		Page: res.Page, ResultsPerPage: res.ResultsPerPage, ResultsSize: res.ResultsSize,
-		TotalResultsSize: res.TotalResultsSize, TotalPages: res.TotalPages,
-		Results: res.Results, Version: apiVersion, License: apiLicense,
-	}
+	var nextPage, prevPage *string
 	if res.Page < res.TotalPages {
-		env.NextPage = pageURL(res.Page + 1)
+		nextPage = pageURL(res.Page + 1)
 	}
 	if res.Page > 1 {
-		env.PrevPage = pageURL(res.Page - 1)
+		prevPage = pageURL(res.Page - 1)
 	}
+	// The envelope is written by hand around the cached JSON of each document.
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, `{"page":%d,"results_per_page":%d,"results_size":%d,"total_results_size":%d,"total_pages":%d,"next_page":`,
+		res.Page, res.ResultsPerPage, res.ResultsSize, res.TotalResultsSize, res.TotalPages)
+	writeJSONString(&buf, nextPage)
+	buf.WriteString(`,"prev_page":`)
+	writeJSONString(&buf, prevPage)
+	buf.WriteString(`,"results":[`)
+	for i, d := range o.page {
+		b, err := o.r.documentJSON(d)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(b)
+	}
+	fmt.Fprintf(&buf, `],"version":%q,"license":%q}`, apiVersion, apiLicense)
+
 	cache := "public, max-age=31536000, immutable" // a master ref never changes what it sees
 	switch {
 	case res.Preview:
@@ -246,20 +265,16 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 	case s.opts.AccessToken != "":
 		cache = "private, max-age=31536000, immutable"
 	}
-	writeJSON(w, http.StatusOK, env, cache)
+	writeRawJSON(w, http.StatusOK, buf.Bytes(), cache)
 }
 
-type searchEnvelope struct {
-	Page             int               `json:"page"`
-	ResultsPerPage   int               `json:"results_per_page"`
-	ResultsSize      int               `json:"results_size"`
-	TotalResultsSize int               `json:"total_results_size"`
-	TotalPages       int               `json:"total_pages"`
-	NextPage         *string           `json:"next_page"`
-	PrevPage         *string           `json:"prev_page"`
-	Results          []*ResultDocument `json:"results"`
-	Version          string            `json:"version"`
-	License          string            `json:"license"`
+func writeJSONString(buf *bytes.Buffer, s *string) {
+	if s == nil {
+		buf.WriteString("null")
+		return
+	}
+	b, _ := json.Marshal(*s)
+	buf.Write(b)
 }
 
 // searchParamsFrom reads and checks the search form fields.
@@ -305,6 +320,10 @@ func writeJSON(w http.ResponseWriter, status int, body any, cacheControl string)
 		slog.Error("content: encode response", "err", err)
 		status, b = http.StatusInternalServerError, []byte(`{"type":"api_error","message":"internal error"}`)
 	}
+	writeRawJSON(w, status, b, cacheControl)
+}
+
+func writeRawJSON(w http.ResponseWriter, status int, b []byte, cacheControl string) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Access-Control-Allow-Origin", "*")

@@ -718,6 +718,9 @@ var dateLayouts = []string{
 // parseDate reads the date and timestamp formats found in Prismic data and queries.
 // A value without a zone is UTC.
 func parseDate(s string) (time.Time, bool) {
+	if t, ok := parseCommonDate(s); ok {
+		return t, true
+	}
 	s = strings.TrimSpace(s)
 	if s == "" || len(s) > 40 {
 		return time.Time{}, false
@@ -728,4 +731,53 @@ func parseDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// parseCommonDate reads, without allocating, the two shapes Prismic stores: a Date
+// field "2024-05-01" and a Timestamp "2024-05-01T10:00:00+0000". Date predicates run it
+// for every candidate document.
+func parseCommonDate(s string) (time.Time, bool) {
+	num := func(i, n int) (int, bool) {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v, true
+	}
+	if len(s) != 10 && (len(s) != 24 || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '+' && s[19] != '-') {
+		return time.Time{}, false
+	}
+	if s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	y, ok1 := num(0, 4)
+	mo, ok2 := num(5, 2)
+	d, ok3 := num(8, 2)
+	if !ok1 || !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	if len(s) == 10 {
+		t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
+		return t, t.Day() == d // 2024-02-31 would roll into March: not a date
+	}
+	h, ok1 := num(11, 2)
+	mi, ok2 := num(14, 2)
+	sec, ok3 := num(17, 2)
+	oh, ok4 := num(20, 2)
+	om, ok5 := num(22, 2)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || h > 23 || mi > 59 || sec > 60 {
+		return time.Time{}, false
+	}
+	off := time.Duration(oh)*time.Hour + time.Duration(om)*time.Minute
+	if s[19] == '-' {
+		off = -off
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, time.UTC)
+	if t.Day() != d {
+		return time.Time{}, false
+	}
+	return t.Add(-off), true
 }

@@ -3,6 +3,7 @@ package content
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseQueryValid(t *testing.T) {
@@ -295,4 +296,34 @@ func fuzzSnapshot(tb testing.TB) *snapshot {
 		tb.Fatal(err)
 	}
 	return snap
+}
+
+func TestParseDate(t *testing.T) {
+	for _, s := range []string{
+		"2024-05-01", "2024-05-01T10:00:00+0000", "2024-05-01T10:00:00+0230", "2024-05-01T10:00:00-0500",
+		"2024-02-29", "1850-12-31T23:59:59+0000",
+	} {
+		got, ok := parseCommonDate(s)
+		layout := "2006-01-02T15:04:05-0700"
+		if len(s) == 10 {
+			layout = "2006-01-02"
+		}
+		want, err := time.Parse(layout, s)
+		if !ok || err != nil || !got.Equal(want) {
+			t.Errorf("parseCommonDate(%q) = %v %v, time.Parse = %v %v", s, got, ok, want, err)
+		}
+	}
+	for _, s := range []string{"2023-02-29", "2024-13-01", "2024-00-10", "2024-05-1x", "2024/05/01", "2024-05-01T25:00:00+0000", "2024-04-31T10:00:00+0000"} {
+		if _, ok := parseCommonDate(s); ok {
+			t.Errorf("parseCommonDate(%q) accepted", s)
+		}
+	}
+	for _, s := range []string{"2024-05-01T10:00:00Z", "2024-05-01T10:00:00.123+01:00", "2024-05", "2024", "2024-05-01T10:00"} {
+		if _, ok := parseDate(s); !ok {
+			t.Errorf("parseDate(%q) rejected", s)
+		}
+	}
+	if _, ok := parseDate("yesterday"); ok {
+		t.Error("parseDate(yesterday) accepted")
+	}
 }

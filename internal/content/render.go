@@ -1,6 +1,7 @@
 package content
 
 import (
+	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
@@ -52,10 +53,14 @@ type renderer struct {
 	fetchLinks  map[string][]string        // type → fields to copy into links
 	gq          *graphQuery
 	urls        map[*sdoc]*string
+	// key names everything that shapes the output besides the document, for the
+	// snapshot's cache of rendered JSON.
+	key string
 }
 
 func newRenderer(snap *snapshot, p SearchParams) (*renderer, error) {
 	r := &renderer{snap: snap, ref: p.Ref, origin: strings.TrimRight(p.Origin, "/"), urls: map[*sdoc]*string{}}
+	r.key = strings.Join([]string{p.Ref, r.origin, p.Routes, p.BrokenRoute, p.Fetch, p.FetchLinks, p.GraphQuery}, "\x00")
 	var err error
 	if r.routes, err = parseRoutes(p.Routes); err != nil {
 		return nil, err
@@ -373,4 +378,38 @@ func (r *renderer) selectSlice(m map[string]any, sliceType string, sel *gqSel, d
 		out["items"] = []any{}
 	}
 	return out
+}
+
+// renderKey identifies one document rendered with one set of options.
+type renderKey struct {
+	opts string
+	d    *sdoc
+}
+
+// maxRenderedBytes bounds the cache of rendered documents per snapshot.
+const maxRenderedBytes = 64 << 20
+
+// documentJSON renders d to JSON, memoised per snapshot: the same page asked for again
+// (many visitors, or the SSR and the browser) costs a map lookup.
+func (r *renderer) documentJSON(d *sdoc) ([]byte, error) {
+	k := renderKey{r.key, d}
+	s := r.snap
+	s.cacheMu.Lock()
+	b, ok := s.rendered[k]
+	s.cacheMu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := json.Marshal(r.document(d))
+	if err != nil {
+		return nil, err
+	}
+	s.cacheMu.Lock()
+	if s.rendered == nil || s.renderBytes+len(b) > maxRenderedBytes {
+		s.rendered, s.renderBytes = map[renderKey][]byte{}, 0
+	}
+	s.rendered[k] = b
+	s.renderBytes += len(b) + len(k.opts)
+	s.cacheMu.Unlock()
+	return b, nil
 }

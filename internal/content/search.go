@@ -62,9 +62,42 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 	return searchSnapshot(snap, p)
 }
 
-// searchSnapshot is the search pipeline over one snapshot: parse, filter, order, page,
-// render.
+// search runs a query without rendering its page (the HTTP handler renders JSON).
+func (s *Service) search(ctx context.Context, p SearchParams) (*searchOutcome, error) {
+	snap, ref, err := s.snapshotFor(ctx, p.Ref)
+	if err != nil {
+		return nil, err
+	}
+	p.Ref = ref
+	if p.Origin == "" {
+		p.Origin = s.opts.PublicURL
+	}
+	return runSearch(snap, p)
+}
+
+// searchSnapshot is the search pipeline over one snapshot, rendered for the Go API.
 func searchSnapshot(snap *snapshot, p SearchParams) (*SearchResult, error) {
+	o, err := runSearch(snap, p)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range o.page {
+		o.res.Results = append(o.res.Results, o.r.document(d))
+	}
+	return o.res, nil
+}
+
+// searchOutcome is a search before its page is rendered: the HTTP layer renders it to
+// JSON through the snapshot's render cache, the Go API to ResultDocuments.
+type searchOutcome struct {
+	snap *snapshot
+	res  *SearchResult // envelope numbers; Results still empty
+	page []*sdoc
+	r    *renderer
+}
+
+// runSearch parses the parameters, then filters, orders and pages.
+func runSearch(snap *snapshot, p SearchParams) (*searchOutcome, error) {
 	if p.Ref == "" {
 		p.Ref = snap.ref
 	}
@@ -98,22 +131,30 @@ func searchSnapshot(snap *snapshot, p SearchParams) (*SearchResult, error) {
 		size = defaultPageSize
 	}
 	size = min(max(size, 1), maxPageSize)
-
-	f := compileFilter(snap, preds)
 	lang := p.Lang
 	if lang == "" {
 		lang = snap.masterLang
 	}
-	if lang != "*" {
-		f.matchers = append(f.matchers, func(d *sdoc) bool { return d.Lang == lang })
+
+	// A snapshot never changes, so the ordered matches of a query are memoised: paging
+	// through a list, or many visitors on one page, filter and sort once.
+	key := resultKey(p.Q, lang, ords)
+	results, ok := snap.cachedResults(key)
+	if !ok {
+		f := compileFilter(snap, preds)
+		if lang != "*" {
+			lang := snap.intern(lang)
+			f.matchers = append(f.matchers, func(d *sdoc) bool { return d.Lang == lang })
+		}
+		results = orderedMatches(snap, f, ords)
+		snap.storeResults(key, results)
 	}
-	results := orderedMatches(snap, f, ords)
 	if p.After != "" {
 		results = afterCursor(snap, results, ords, p.After)
 	}
 
 	total := len(results)
-	res := &SearchResult{
+	o := &searchOutcome{snap: snap, r: r, res: &SearchResult{
 		Page:             page,
 		ResultsPerPage:   size,
 		TotalResultsSize: total,
@@ -121,14 +162,47 @@ func searchSnapshot(snap *snapshot, p SearchParams) (*SearchResult, error) {
 		Results:          []*ResultDocument{},
 		Ref:              p.Ref,
 		Preview:          snap.preview,
-	}
+	}}
 	if start := (page - 1) * size; start < total {
-		for _, d := range results[start:min(start+size, total)] {
-			res.Results = append(res.Results, r.document(d))
-		}
+		o.page = results[start:min(start+size, total)]
 	}
-	res.ResultsSize = len(res.Results)
-	return res, nil
+	o.res.ResultsSize = len(o.page)
+	return o, nil
+}
+
+func resultKey(qs []string, lang string, ords []ordering) string {
+	var b strings.Builder
+	for _, q := range qs {
+		b.WriteString(q)
+		b.WriteByte(0)
+	}
+	b.WriteByte(1)
+	b.WriteString(lang)
+	b.WriteByte(1)
+	b.WriteString(orderingsKey(ords))
+	return b.String()
+}
+
+// maxCachedResultRefs bounds the memory of memoised result lists (pointers, 8 bytes
+// each): 2 million is 16 MB per snapshot, hundreds of distinct queries over 10 000
+// documents.
+const maxCachedResultRefs = 2_000_000
+
+func (s *snapshot) cachedResults(key string) ([]*sdoc, bool) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	r, ok := s.results[key]
+	return r, ok
+}
+
+func (s *snapshot) storeResults(key string, r []*sdoc) {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.results == nil || s.resultRefs+len(r) > maxCachedResultRefs {
+		s.results, s.resultRefs = map[string][]*sdoc{}, 0
+	}
+	s.results[key] = r
+	s.resultRefs += len(r) + 1
 }
 
 // orderedMatches returns the matching documents in order. When the candidates are a
@@ -159,20 +233,20 @@ const maxMemoisedSorts = 64
 
 func (s *snapshot) sorted(listKey string, list []*sdoc, ords []ordering) []*sdoc {
 	key := listKey + "|" + orderingsKey(ords)
-	s.sortsMu.Lock()
+	s.cacheMu.Lock()
 	cached, ok := s.sortsCache[key]
-	s.sortsMu.Unlock()
+	s.cacheMu.Unlock()
 	if ok {
 		return cached
 	}
 	out := append([]*sdoc(nil), list...)
 	sortDocs(out, ords)
-	s.sortsMu.Lock()
+	s.cacheMu.Lock()
 	if s.sortsCache == nil || len(s.sortsCache) >= maxMemoisedSorts {
 		s.sortsCache = map[string][]*sdoc{}
 	}
 	s.sortsCache[key] = out
-	s.sortsMu.Unlock()
+	s.cacheMu.Unlock()
 	return out
 }
 

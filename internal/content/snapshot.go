@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -18,16 +20,25 @@ type snapshot struct {
 	preview    bool
 	masterLang string
 
-	docs       []*sdoc // sorted by id
-	byID       map[string]*sdoc
-	byType     map[string][]*sdoc // each sorted by id
-	byTypeUID  map[string][]*sdoc // key type+"\x00"+uid
-	types      []string
-	tags       []string
-	langs      []string
-	wordsOnce  sync.Once
-	sortsMu    sync.Mutex
-	sortsCache map[string][]*sdoc // memoised orderings of whole type lists, see search.go
+	docs      []*sdoc // sorted by id
+	byID      map[string]*sdoc
+	byType    map[string][]*sdoc // each sorted by id
+	byTypeUID map[string][]*sdoc // key type+"\x00"+uid
+	types     []string
+	tags      []string
+	langs     []string
+	wordsOnce sync.Once
+	vocab     []string          // every word of every document, sorted
+	postings  [][]int32         // postings[i]: indexes of the documents containing vocab[i]
+	interned  map[string]string // type and language strings, shared so == is a pointer check
+
+	// Memoised work; a snapshot never changes, so these never go stale (search.go).
+	cacheMu     sync.Mutex
+	sortsCache  map[string][]*sdoc // sorted whole lists (all documents, one type)
+	results     map[string][]*sdoc // ordered matches per query
+	resultRefs  int
+	rendered    map[renderKey][]byte // document JSON per render options (render.go)
+	renderBytes int
 }
 
 // sdoc is one document of a snapshot.
@@ -39,6 +50,7 @@ type sdoc struct {
 	Slug                string
 	alternates          []*sdoc // other languages of the same document, sorted by lang
 	words               []string
+	idx                 int // position in snapshot.docs
 }
 
 // docRow is a document as stored, with the version the snapshot uses already chosen.
@@ -77,14 +89,15 @@ func buildSnapshot(ref string, preview bool, rows []docRow, masterLang string) (
 		byType:    map[string][]*sdoc{},
 		byTypeUID: map[string][]*sdoc{},
 	}
+	s.interned = map[string]string{}
 	tagSet := map[string]bool{}
 	langCount := map[string]int{}
-	for _, r := range rows {
-		data, err := decodeData(r.Data)
-		if err != nil {
-			return nil, fmt.Errorf("content: document %s: stored data is not a JSON object: %w", r.ID, err)
-		}
-		d := &sdoc{ID: r.ID, UID: r.UID, Type: r.Type, Lang: r.Lang, Tags: r.Tags, First: r.First, Last: r.Last, Data: data}
+	datas, err := decodeAll(rows)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range rows {
+		d := &sdoc{ID: r.ID, UID: r.UID, Type: s.addIntern(r.Type), Lang: s.addIntern(r.Lang), Tags: r.Tags, First: r.First, Last: r.Last, Data: datas[i]}
 		if d.Tags == nil {
 			d.Tags = []string{}
 		}
@@ -102,6 +115,9 @@ func buildSnapshot(ref string, preview bool, rows []docRow, masterLang string) (
 		langCount[d.Lang]++
 	}
 	sort.Slice(s.docs, func(i, j int) bool { return s.docs[i].ID < s.docs[j].ID })
+	for i, d := range s.docs {
+		d.idx = i
+	}
 	for t, list := range s.byType {
 		sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
 		s.types = append(s.types, t)
@@ -132,6 +148,55 @@ func buildSnapshot(ref string, preview bool, rows []docRow, masterLang string) (
 }
 
 const defaultMasterLanguage = "en-gb"
+
+// addIntern files a type or language string while the snapshot is built.
+func (s *snapshot) addIntern(v string) string {
+	if c, ok := s.interned[v]; ok {
+		return c
+	}
+	s.interned[v] = v
+	return v
+}
+
+// intern returns the snapshot's copy of a type or language string (or v itself when no
+// document uses it). Matchers compare against interned strings, so a comparison of
+// equal strings stops at the pointer check. Read-only once the snapshot is built.
+func (s *snapshot) intern(v string) string {
+	if c, ok := s.interned[v]; ok {
+		return c
+	}
+	return v
+}
+
+// decodeAll decodes every row's data, in parallel: it is most of the cost of loading a
+// snapshot.
+func decodeAll(rows []docRow) ([]map[string]any, error) {
+	out := make([]map[string]any, len(rows))
+	workers := min(runtime.GOMAXPROCS(0), 8, max(1, len(rows)/256))
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(rows); i += workers {
+				m, err := decodeData(rows[i].Data)
+				if err != nil {
+					errs[w] = fmt.Errorf("content: document %s: stored data is not a JSON object: %w", rows[i].ID, err)
+					return
+				}
+				out[i] = m
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 // linkAlternates groups documents that name each other in alternate_languages (in
 // either direction, transitively) and gives each the others of its group.
@@ -230,13 +295,68 @@ func asText(v any) string {
 	return ""
 }
 
-// ensureWords computes the full-text word lists of all documents, once per snapshot.
+// ensureWords computes the full-text word lists of all documents and the inverted
+// index over them, once per snapshot, on the first query that needs them.
 func (s *snapshot) ensureWords() {
 	s.wordsOnce.Do(func() {
-		for _, d := range s.docs {
+		index := map[string][]int32{}
+		for i, d := range s.docs {
 			d.words = sortedUnique(collectText(nil, d.Data, ""))
+			for _, w := range d.words {
+				index[w] = append(index[w], int32(i))
+			}
+		}
+		s.vocab = make([]string, 0, len(index))
+		for w := range index {
+			s.vocab = append(s.vocab, w)
+		}
+		sort.Strings(s.vocab)
+		s.postings = make([][]int32, len(s.vocab))
+		for i, w := range s.vocab {
+			s.postings[i] = index[w]
 		}
 	})
+}
+
+// docBits is a set of documents of a snapshot, by index.
+type docBits []uint64
+
+func (b docBits) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+
+// fulltextDocs returns the documents having, for every term, a word that starts with
+// it: the union of the postings of the term's prefix range, intersected across terms.
+func (s *snapshot) fulltextDocs(terms []string) docBits {
+	s.ensureWords()
+	var acc docBits
+	for _, t := range terms {
+		bits := make(docBits, (len(s.docs)+63)/64)
+		for i := sort.SearchStrings(s.vocab, t); i < len(s.vocab) && strings.HasPrefix(s.vocab[i], t); i++ {
+			for _, d := range s.postings[i] {
+				bits[d>>6] |= 1 << (uint(d) & 63)
+			}
+		}
+		if acc == nil {
+			acc = bits
+		} else {
+			for i := range acc {
+				acc[i] &= bits[i]
+			}
+		}
+	}
+	return acc
+}
+
+// docsOf lists the documents of a set in ID order.
+func (s *snapshot) docsOf(bits docBits) []*sdoc {
+	var out []*sdoc
+	for w, word := range bits {
+		for word != 0 {
+			i := w*64 + bitsTrailingZeros(word)
+			out = append(out, s.docs[i])
+			word &= word - 1
+		}
+	}
+	return out
 }
 
 // textSkipKeys hold machine values, not prose, so full-text search ignores them.
@@ -300,6 +420,35 @@ func fieldValues(d *sdoc, fields []string) []any {
 	return cur
 }
 
+// anyFieldValue reports whether test holds for some value at the path, like
+// fieldValues but without allocating: it runs for every candidate of a query.
+func anyFieldValue(d *sdoc, fields []string, test func(any) bool) bool {
+	if len(fields) == 1 && fields[0] == "uid" {
+		return d.UID != "" && test(d.UID)
+	}
+	return visitField(d.Data, fields, test)
+}
+
+func visitField(v any, fields []string, test func(any) bool) bool {
+	if len(fields) == 0 {
+		return v != nil && test(v)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		el, ok := x[fields[0]]
+		return ok && el != nil && visitField(el, fields[1:], test)
+	case []any:
+		for _, el := range x {
+			if m, ok := el.(map[string]any); ok {
+				if visitField(m, fields, test) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 func appendField(dst []any, v any, f string) []any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -350,3 +499,5 @@ func isEmptyValue(v any) bool {
 	}
 	return false
 }
+
+func bitsTrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
