@@ -13,9 +13,18 @@ export function publicUrl(request: Request, path: string): string {
   return publicOrigin(request) + (path.startsWith("/") ? path : `/${path}`);
 }
 
+/**
+ * What a loader knows about its request. `url` is React Router's normalised
+ * URL: on client navigations `request.url` ends in `.data` and carries
+ * `_routes`, so paths and query parameters must be read from `url`.
+ */
+export interface RequestInfo {
+  request: Request;
+  url: URL;
+}
+
 /** The canonical URL of the requested page: public origin + path, no query. */
-export function canonicalUrl(request: Request, keepSearchParams: string[] = []): string {
-  const url = new URL(request.url);
+export function canonicalUrl({ request, url }: RequestInfo, keepSearchParams: string[] = []): string {
   const kept = new URLSearchParams();
   for (const name of keepSearchParams) {
     const value = url.searchParams.get(name);
@@ -27,9 +36,9 @@ export function canonicalUrl(request: Request, keepSearchParams: string[] = []):
 
 /** Head data for a page; the canonical URL comes from the request path. */
 export function pageSeo(
-  request: Request,
+  info: RequestInfo,
   page: Omit<PageSeo, "url">,
   keepSearchParams: string[] = [],
 ): PageSeo {
-  return { ...page, url: canonicalUrl(request, keepSearchParams) };
+  return { ...page, url: canonicalUrl(info, keepSearchParams) };
 }

@@ -14,6 +14,13 @@ import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolv
 import { seoMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
+/**
+ * First segments the Go server owns (API, content API, media, assets, IIIF,
+ * viewer). They never name a page; answering 404 at once also keeps a
+ * misrouted content-API request from calling itself through the catch-all.
+ */
+const RESERVED_FIRST_SEGMENTS = new Set(["api", "content", "media", "assets", "uv", "iiif", "feeds", "healthz", "readyz"]);
+
 const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
 
 function crumbsFor(path: string): Crumb[] {
@@ -27,13 +34,13 @@ function crumbsFor(path: string): Crumb[] {
   return crumbs;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, url }: Route.LoaderArgs) {
   const segments = [params.s1, params.s2, params.s3, params.s4, params.s5, params.s6].filter(
     (s): s is string => typeof s === "string" && s.length > 0,
   );
   const uid = segments[segments.length - 1];
-  if (!uid) throw notFound();
-  const path = normalisePath(new URL(request.url).pathname);
+  if (!uid || RESERVED_FIRST_SEGMENTS.has(segments[0]!)) throw notFound();
+  const path = normalisePath(url.pathname);
   const section = SECTION_INDEXES[path];
 
   const client = createContentClient(request);
@@ -58,7 +65,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     isSection: Boolean(section),
     unavailable: children.unavailable,
     crumbs: crumbsFor(path),
-    seo: pageSeo(request, { title, description: doc?.data.description ?? null }),
+    seo: pageSeo({ request, url }, { title, description: doc?.data.description ?? null }),
   };
 }
 

@@ -17,14 +17,14 @@ import { parsePageParam } from "../lib/paging";
 import { seoMeta, type PageSeo } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-function typeOf(request: Request): CustomTypeName {
-  const first = new URL(request.url).pathname.split("/")[1] ?? "";
+function typeOf(url: URL): CustomTypeName {
+  const first = url.pathname.split("/")[1] ?? "";
   if (!ROUTED_CUSTOM_TYPES.includes(first)) throw new Response("This page could not be found", { status: 404 });
   return first as CustomTypeName;
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const type = typeOf(request);
+export async function loader({ request, params, url }: LoaderFunctionArgs) {
+  const type = typeOf(url);
   const client = createContentClient(request);
   if (params.slug) {
     const doc = requireDocument(await getCustomTypeItem(client, type, params.slug));
@@ -35,10 +35,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       title,
       summary: doc.data.summary,
       body: doc.data.body,
-      seo: pageSeo(request, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+      seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
     };
   }
-  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  const page = parsePageParam(url.searchParams.get("page"));
   if (page === null) throw new Response("This page could not be found", { status: 404 });
   const list = await getCustomTypeList(client, type, page);
   if (!list.unavailable && page > 1 && page > list.value.totalPages) {
@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     page,
     totalPages: list.value.totalPages,
     unavailable: list.unavailable,
-    seo: pageSeo(request, { title: type }, ["page"]),
+    seo: pageSeo({ request, url }, { title: type }, ["page"]),
   };
 }
 

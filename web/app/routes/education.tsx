@@ -12,7 +12,7 @@ import { pageSeo } from "../lib/site.server";
 
 export const EDUCATION_UID = "education";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const client = createContentClient(request);
   const [page, featured] = await Promise.all([getPage(client, EDUCATION_UID), getFeaturedItems(client, 1, 6)]);
   const doc = page.value;
@@ -22,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     body: doc?.data.body ?? [],
     featured: featured.value.results.map(toCard),
     unavailable: page.unavailable || featured.unavailable,
-    seo: pageSeo(request, { title, description: doc?.data.description ?? "Learn about family history with the society." }),
+    seo: pageSeo({ request, url }, { title, description: doc?.data.description ?? "Learn about family history with the society." }),
   };
 }
 

@@ -18,7 +18,7 @@ const TRAIL = [
   { to: "/education", label: "Education" },
 ];
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, url }: Route.LoaderArgs) {
   const client = createContentClient(request);
   if (params.slug) {
     const doc = requireDocument(await getFeaturedItem(client, params.slug));
@@ -29,7 +29,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       summary: doc.data.summary,
       image: doc.data.image,
       body: doc.data.body,
-      seo: pageSeo(request, {
+      seo: pageSeo({ request, url }, {
         title,
         description: asText(doc.data.summary).slice(0, 300) || null,
         image: doc.data.image?.url ?? null,
@@ -37,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       }),
     };
   }
-  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  const page = parsePageParam(url.searchParams.get("page"));
   if (page === null) throw new Response("This page could not be found", { status: 404 });
   const list = await getFeaturedItems(client, page, 12);
   if (!list.unavailable && page > 1 && page > list.value.totalPages) {
@@ -50,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     page,
     totalPages: list.value.totalPages,
     unavailable: list.unavailable,
-    seo: pageSeo(request, { title: "Featured learning", description: "Featured items from the learning hub." }, ["page"]),
+    seo: pageSeo({ request, url }, { title: "Featured learning", description: "Featured items from the learning hub." }, ["page"]),
   };
 }
 

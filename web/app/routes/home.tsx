@@ -14,7 +14,7 @@ import { Link } from "react-router";
 
 export const handle: RouteHandle = { layout: "wide" };
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, url }: Route.LoaderArgs) {
   const client = createContentClient(request);
   const [home, news, events, featured] = await Promise.all([
     getHome(client),
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     events: events.value.map(toCard),
     featured: featured.value.results.map(toCard),
     unavailable: home.unavailable || news.unavailable || events.unavailable || featured.unavailable,
-    seo: pageSeo(request, { title: title || SITE_NAME, description: doc ? asText(doc.data.intro).slice(0, 300) : null }),
+    seo: pageSeo({ request, url }, { title: title || SITE_NAME, description: doc ? asText(doc.data.intro).slice(0, 300) : null }),
   };
 }
 

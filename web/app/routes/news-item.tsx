@@ -7,7 +7,7 @@ import { createContentClient, getNewsItem, requireDocument } from "../lib/conten
 import { seoMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, url }: Route.LoaderArgs) {
   const doc = requireDocument(await getNewsItem(createContentClient(request), params.slug));
   const title = asText(doc.data.title).trim() || doc.uid || "News";
   return {
@@ -16,7 +16,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     image: doc.data.image,
     summary: doc.data.summary,
     body: doc.data.body,
-    seo: pageSeo(request, {
+    seo: pageSeo({ request, url }, {
       title,
       description: asText(doc.data.summary).slice(0, 300) || null,
       image: doc.data.image?.url ?? null,

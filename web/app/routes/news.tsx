@@ -9,8 +9,8 @@ import { parsePageParam } from "../lib/paging";
 import { seoMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+export async function loader({ request, url }: Route.LoaderArgs) {
+  const page = parsePageParam(url.searchParams.get("page"));
   if (page === null) throw new Response("This page could not be found", { status: 404 });
   const news = await getNewsPage(createContentClient(request), page);
   const { totalPages } = news.value;
@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     totalPages,
     unavailable: news.unavailable,
     seo: pageSeo(
-      request,
+      { request, url },
       { title: page > 1 ? `News, page ${page}` : "News", description: "News from the society." },
       ["page"],
     ),

@@ -4,8 +4,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/preview";
 import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ request, url }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const noStore = { "Cache-Control": "no-store" };
   if (params.has("exit")) {
     return redirect("/", { headers: { ...noStore, "Set-Cookie": previewCookie(request, null) } });

@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { canonicalUrl, publicOrigin, publicUrl } from "./site.server";
+
+describe("site URLs", () => {
+  afterEach(() => {
+    delete process.env.LINEAGE_PUBLIC_URL;
+  });
+
+  it("uses LINEAGE_PUBLIC_URL when set", () => {
+    process.env.LINEAGE_PUBLIC_URL = "https://lineage.example/";
+    const request = new Request("http://127.0.0.1:3000/news");
+    expect(publicOrigin(request)).toBe("https://lineage.example");
+    expect(publicUrl(request, "/feeds/news.xml")).toBe("https://lineage.example/feeds/news.xml");
+  });
+
+  it("falls back to the request's origin", () => {
+    expect(publicOrigin(new Request("http://localhost:5173/x"))).toBe("http://localhost:5173");
+  });
+
+  it("builds the canonical URL from the normalised URL, not the .data request", () => {
+    process.env.LINEAGE_PUBLIC_URL = "https://lineage.example";
+    const request = new Request("http://127.0.0.1:3000/news.data?page=2&_routes=routes%2Fnews");
+    const url = new URL("http://127.0.0.1:3000/news?page=2&utm_source=x");
+    expect(canonicalUrl({ request, url })).toBe("https://lineage.example/news");
+    expect(canonicalUrl({ request, url }, ["page"])).toBe("https://lineage.example/news?page=2");
+  });
+});
