@@ -131,14 +131,14 @@ func (u *Uploader) run(ctx context.Context, j job) (Result, error) {
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return Result{}, fmt.Errorf("interrupted with %s of %s on the server; run the same command again to resume (state in %s)",
+			return Result{}, fmt.Errorf("interrupted after the server confirmed %s of %s; run the same command again to resume (state in %s)",
 				formatBytes(st.Offset), formatBytes(id.Size), path)
 		case errors.Is(err, ErrUploadGone):
 			os.Remove(path)
 			return Result{}, fmt.Errorf("%w; the video %s exists without this file: run `lineage video replace %s %s` to send it again",
 				err, st.VideoURI, st.VideoURI, j.path)
 		}
-		return Result{}, fmt.Errorf("%w\nThe %s of %s to %s stopped with %s of %s on the server; run the same command again to resume (state in %s).",
+		return Result{}, fmt.Errorf("%w\nThe %s of %s to %s stopped after the server confirmed %s of %s; run the same command again to resume (state in %s).",
 			err, st.Kind, label, st.VideoURI, formatBytes(st.Offset), formatBytes(id.Size), path)
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -547,7 +547,7 @@ func TestResumeEdgeCases(t *testing.T) {
 		h.up.ChunkSize = 2 * testChunk
 		ctx, cancel := context.WithCancel(context.Background())
 		h.fake.SetTusWrapper(videotest.DropPatchAnswer(1, cancel))
-		if _, err := h.up.Upload(ctx, h.file, "", ""); err == nil || !strings.Contains(err.Error(), "interrupted with 0 B") {
+		if _, err := h.up.Upload(ctx, h.file, "", ""); err == nil || !strings.Contains(err.Error(), "interrupted after the server confirmed 0 B") {
 			t.Fatalf("first run: err = %v", err)
 		}
 		h.fake.SetTusWrapper(nil)
