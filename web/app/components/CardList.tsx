@@ -12,14 +12,16 @@ interface CardListProps {
   empty: string;
   /** Show dates with the time of day (events). */
   withTime?: boolean;
+  /** "list": one per row, image beside the text; "grid": tiles. */
+  variant?: "list" | "grid";
 }
 
 /** Documents as a list of linked cards: title, date, summary, image. */
-export function CardList({ cards, headingLevel = 2, empty, withTime = false }: CardListProps) {
+export function CardList({ cards, headingLevel = 2, empty, withTime = false, variant = "list" }: CardListProps) {
   if (cards.length === 0) return <p className="empty-state">{empty}</p>;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <ul className="card-list" role="list">
+    <ul className={`card-list card-list--${variant}`} role="list">
       {cards.map((card) => {
         const date = withTime ? formatDateTime(card.date) : formatDate(card.date);
         return (

@@ -34,7 +34,7 @@ export default function Education({ loaderData }: Route.ComponentProps) {
     <Article title={title} body={body} kicker={<ContentUnavailable show={unavailable} />}>
       <section aria-labelledby="education-featured" className="section">
         <h2 id="education-featured">Featured from the learning hub</h2>
-        <CardList cards={featured} headingLevel={3} empty="No featured learning items yet." />
+        <CardList variant="grid" cards={featured} headingLevel={3} empty="No featured learning items yet." />
         <p>
           <Link to="/education/learning-hub/featured" className="button">
             All featured learning

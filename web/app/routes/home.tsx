@@ -73,7 +73,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="band" aria-labelledby="home-news">
         <div className="container">
           <h2 id="home-news">Latest news</h2>
-          <CardList cards={news} headingLevel={3} empty="There is no news yet." />
+          <CardList variant="grid" cards={news} headingLevel={3} empty="There is no news yet." />
           <p>
             <Link to="/news" className="button">
               All news
@@ -84,7 +84,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="band band--tinted" aria-labelledby="home-events">
         <div className="container">
           <h2 id="home-events">Upcoming events</h2>
-          <CardList cards={events} headingLevel={3} withTime empty="No upcoming events are planned at the moment." />
+          <CardList variant="grid" cards={events} headingLevel={3} withTime empty="No upcoming events are planned at the moment." />
           <p>
             <Link to="/sog-events" className="button">
               All events
@@ -95,7 +95,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="band" aria-labelledby="home-learning">
         <div className="container">
           <h2 id="home-learning">Featured learning</h2>
-          <CardList cards={featured} headingLevel={3} empty="No featured learning items yet." />
+          <CardList variant="grid" cards={featured} headingLevel={3} empty="No featured learning items yet." />
           <p>
             <Link to="/education/learning-hub/featured" className="button">
               More from the learning hub
