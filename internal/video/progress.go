@@ -42,6 +42,7 @@ type meter struct {
 	total   int64
 	offset  int64
 	samples []sample
+	begun   sample // when and where this run began sending, for the final average
 }
 
 type sample struct {
@@ -53,7 +54,8 @@ const rateWindow = 10 * time.Second
 
 func (m *meter) start(label string, total, offset int64) {
 	m.label, m.total, m.offset = label, total, offset
-	m.samples = []sample{{m.now(), offset}}
+	m.begun = sample{m.now(), offset}
+	m.samples = []sample{m.begun}
 }
 
 func (m *meter) update(offset int64) {
@@ -91,9 +93,18 @@ func (m *meter) percent() int {
 	return int(m.offset * 100 / m.total)
 }
 
-// figures is "42.0 MiB / 100.0 MiB  3.2 MiB/s  18s left".
+// figures is "42.0 MiB / 100.0 MiB  3.2 MiB/s  18s left", and at the end
+// "100.0 MiB / 100.0 MiB  done in 31s, 3.2 MiB/s on average".
 func (m *meter) figures() string {
 	s := formatBytes(m.offset) + " / " + formatBytes(m.total)
+	if m.offset >= m.total {
+		took := m.now().Sub(m.begun.at)
+		if took < 500*time.Millisecond || m.offset <= m.begun.offset {
+			return s + "  done"
+		}
+		avg := float64(m.offset-m.begun.offset) / took.Seconds()
+		return s + "  done in " + formatDuration(took) + ", " + formatBytes(int64(avg)) + "/s on average"
+	}
 	r := m.rate()
 	if r <= 0 {
 		return s + "  -- /s  -- left"
@@ -104,10 +115,11 @@ func (m *meter) figures() string {
 
 // barProgress redraws one line with a carriage return, at most ten times a second.
 type barProgress struct {
-	w     io.Writer
-	meter meter
-	drawn time.Time
-	shown bool // a bar is on the current line
+	w       io.Writer
+	meter   meter
+	drawn   time.Time
+	drawnAt int64 // the offset last drawn
+	shown   bool  // a bar is on the current line
 }
 
 const barWidth = 24
@@ -119,7 +131,7 @@ func (p *barProgress) Start(label string, total, offset int64) {
 
 func (p *barProgress) Update(offset int64) {
 	p.meter.update(offset)
-	if p.meter.now().Sub(p.drawn) >= 100*time.Millisecond || offset == p.meter.total {
+	if p.meter.now().Sub(p.drawn) >= 100*time.Millisecond || (offset == p.meter.total && p.drawnAt != offset) {
 		p.draw()
 	}
 }
@@ -135,7 +147,7 @@ func (p *barProgress) draw() {
 		bar += ">" + strings.Repeat(" ", barWidth-filled-1)
 	}
 	fmt.Fprintf(p.w, "\r\x1b[K%s [%s] %3d%%  %s", m.label, bar, m.percent(), m.figures())
-	p.drawn, p.shown = m.now(), true
+	p.drawn, p.drawnAt, p.shown = m.now(), m.offset, true
 }
 
 func (p *barProgress) Notef(format string, args ...any) {

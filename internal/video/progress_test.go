@@ -50,7 +50,7 @@ func TestBarProgress(t *testing.T) {
 	clock.advance(time.Second)
 	p.Update(100 * mib)
 	p.Finish()
-	if got := out.String(); !strings.Contains(got, "100%") || !strings.HasSuffix(got, "\n") {
+	if got := out.String(); !strings.Contains(got, "100%  100.0 MiB / 100.0 MiB  done in 5s, 20.0 MiB/s on average") || !strings.HasSuffix(got, "\n") {
 		t.Errorf("finish %q", got)
 	}
 }
@@ -91,6 +91,9 @@ func TestLineProgress(t *testing.T) {
 	}
 	if lines[1] != "talk.mp4:  30%  30.0 MiB / 100.0 MiB  10.0 MiB/s  7s left" {
 		t.Errorf("line %q", lines[1])
+	}
+	if last := lines[len(lines)-1]; last != "talk.mp4: 100%  100.0 MiB / 100.0 MiB  done in 8s, 10.0 MiB/s on average" {
+		t.Errorf("last line %q", last)
 	}
 
 	// A quiet half minute gets a line even without a new tenth.
