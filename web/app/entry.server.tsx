@@ -9,6 +9,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+import { isPreviewRequest } from "./lib/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
 
 export const streamTimeout = 5_000;
@@ -23,6 +24,9 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+
+  // Pages showing draft content must never be stored by a shared cache.
+  if (isPreviewRequest(request)) responseHeaders.set("Cache-Control", "private, no-store");
 
   // React Router renders a second time, with the error in context, when the
   // first render throws; a failure then means the error page itself failed.
