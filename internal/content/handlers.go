@@ -12,6 +12,9 @@ import (
 	"strings"
 )
 
+// Patterns are the front-door ServeMux patterns that Handler serves.
+var Patterns = []string{APIPath, APIPath + "/", "/media/"}
+
 // Routes registers the content API and the media files on mux, with their full paths:
 //
 //	GET /content/api/v2                    repository metadata
@@ -23,11 +26,14 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+APIPath+"/{$}", s.handleAPI)
 	mux.HandleFunc("GET "+APIPath+"/documents/search", s.handleSearch)
 	mux.HandleFunc("GET "+APIPath+"/tags", s.handleTags)
+	mux.HandleFunc(APIPath+"/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusNotFound, map[string]string{"type": "api_notfound_error", "message": "No such endpoint: " + r.URL.Path}, "no-store")
+	})
 	mux.Handle("GET /media/", s.MediaHandler())
 }
 
 // Handler returns a handler serving Routes. Mount it without stripping the prefix, at
-// /content/api/v2, /content/api/v2/ and /media/.
+// each of Patterns.
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.Routes(mux)

@@ -43,6 +43,9 @@ func (s *Service) ImportDir(ctx context.Context, dir string) (int, error) {
 }
 
 func readDocumentDir(dir string) ([]Document, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("content: import: %s is not a directory", dir)
+	}
 	var docs []Document
 	files := map[string]string{} // id → file, to name both files of a duplicate
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {

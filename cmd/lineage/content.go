@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"lineage/internal/config"
+	"lineage/internal/content"
+	"lineage/internal/store"
+)
+
+const contentUsage = `usage: lineage content COMMAND [flags]
+
+commands:
+  import DIR             publish every *.json document under DIR (one master-ref move);
+                         media come from DIR/media, or DIR/../media
+  export DIR             write the published documents to DIR/<id>.json and media to DIR/media
+  preview [--ttl 30m]    print a preview token (a ref that sees drafts) for the site's /preview
+
+flags (every command):
+  --data DIR             data directory (env LINEAGE_DATA, default ./data);
+                         env LINEAGE_DATABASE_URL selects PostgreSQL, LINEAGE_PUBLIC_URL the public origin`
+
+// runContent is `lineage content import|export|preview`: the editors' and operators'
+// tools for the content room. It works on the same store as a running server.
+func runContent(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(os.Stderr, contentUsage)
+		if len(args) == 0 {
+			return errors.New("missing command")
+		}
+		return flag.ErrHelp
+	}
+	sub, args := args[0], args[1:]
+	fs := newFlags("content "+sub, map[string]string{"import": "DIR [--data DIR]", "export": "DIR [--data DIR]", "preview": "[--ttl 30m] [--data DIR]"}[sub])
+	cfgFn := config.DataFlags(fs)
+	var ttl time.Duration
+	if sub == "preview" {
+		fs.DurationVar(&ttl, "ttl", content.DefaultPreviewTTL, "how long the preview token is valid")
+	}
+	positional, err := parseInterleaved(fs, args) // video.go
+	if err != nil {
+		return err
+	}
+	want := map[string]int{"import": 1, "export": 1, "preview": 0}
+	n, known := want[sub]
+	if !known {
+		fmt.Fprintln(os.Stderr, contentUsage)
+		return fmt.Errorf("unknown command %q", sub)
+	}
+	if len(positional) != n {
+		fs.Usage()
+		return fmt.Errorf("%s takes %d argument%s, got %d", sub, n, map[bool]string{true: "", false: "s"}[n == 1], len(positional))
+	}
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, RefCheckInterval: -1})
+
+	switch sub {
+	case "import":
+		n, err := svc.ImportDir(ctx, positional[0])
+		if err != nil {
+			return err
+		}
+		info, err := svc.Repository(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("imported %d documents into %s; master ref is now %s\n", n, db.Where, info.MasterRef)
+	case "export":
+		n, err := svc.ExportDir(ctx, positional[0])
+		if err != nil {
+			return err
+		}
+		fmt.Printf("exported %d documents to %s\n", n, positional[0])
+	case "preview":
+		token, err := svc.CreatePreview(ctx, ttl)
+		if err != nil {
+			return err
+		}
+		fmt.Println(token)
+		fmt.Fprintf(os.Stderr, "valid for %s; open %s/preview?token=%s&documentId=<document id>\n",
+			ttl, strings.TrimRight(cfg.PublicURL, "/"), token)
+	}
+	return nil
+}
