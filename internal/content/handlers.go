@@ -27,6 +27,12 @@ func (s *Service) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+APIPath+"/documents/search", s.handleSearch)
 	mux.HandleFunc("GET "+APIPath+"/tags", s.handleTags)
 	mux.HandleFunc(APIPath+"/", func(w http.ResponseWriter, r *http.Request) {
+		switch strings.TrimSuffix(r.URL.Path, "/") {
+		case APIPath, APIPath + "/documents/search", APIPath + "/tags":
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"type": "api_validation_error", "message": "Only GET is allowed"}, "no-store")
+			return
+		}
 		writeJSON(w, http.StatusNotFound, map[string]string{"type": "api_notfound_error", "message": "No such endpoint: " + r.URL.Path}, "no-store")
 	})
 	mux.Handle("GET /media/", s.MediaHandler())

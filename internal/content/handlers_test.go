@@ -222,12 +222,18 @@ func TestHTTP(t *testing.T) {
 			if r := get(t, srv.URL, searchURL(ref)); r.status != 200 {
 				t.Errorf("POST-less GET with only a ref: %d", r.status)
 			}
-			resp, err := http.Post(srv.URL+searchURL(ref), "text/plain", nil)
-			if err == nil {
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusMethodNotAllowed {
-					t.Errorf("POST = %d", resp.StatusCode)
+			for _, p := range []string{searchURL(ref), APIPath, APIPath + "/"} {
+				resp, err := http.Post(srv.URL+p, "text/plain", nil)
+				if err != nil {
+					t.Fatal(err)
 				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") == "" {
+					t.Errorf("POST %s = %d", p, resp.StatusCode)
+				}
+			}
+			if r := get(t, srv.URL, APIPath+"/documents/nope"); r.status != 404 || r.json(t)["type"] != "api_notfound_error" {
+				t.Errorf("unknown endpoint: %d %s", r.status, r.body)
 			}
 		})
 
