@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -151,16 +151,6 @@ func noContent(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// sortedKeys is used where deterministic output matters (tests, exports).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // maxBody is the largest request body any auth endpoint reads.
 const maxBody = 64 << 10
 
@@ -197,7 +187,7 @@ func decodeInput(r *http.Request, dst any) error {
 		r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
 		dec := json.NewDecoder(r.Body)
 		if err := dec.Decode(dst); err != nil {
-			if err.Error() == "EOF" {
+			if errors.Is(err, io.EOF) {
 				return nil // an empty body is an empty object
 			}
 			return invalid("body", "The request body must be a JSON object.")
