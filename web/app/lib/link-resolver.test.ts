@@ -81,7 +81,7 @@ describe("linkResolver", () => {
     expect(linkResolver({ type: "event", uid: "spring-fair" })).toBe("/sog-events/spring-fair");
     expect(linkResolver({ type: "fhwuifhe", uid: "a" })).toBe("/fhwuifhe/a");
     expect(linkResolver({ type: "cwbhvwt", uid: "b" })).toBe("/cwbhvwt/b");
-    expect(linkResolver({ type: "dheyenbvu", uid: "c" })).toBe("/dheyenbvu/c");
+    expect(linkResolver({ type: "dheyenbvu", uid: "c" })).toBe("/dheyenbvu#c");
   });
 
   it("works through asLink for links and documents", () => {

@@ -62,6 +62,12 @@ export const HINTS_TIPS_UIDS: readonly string[] = [
 export const ROUTED_CUSTOM_TYPES: readonly string[] = ["fhwuifhe", "cwbhvwt", "dheyenbvu"];
 
 /**
+ * Custom types whose route has no slug (seed-spec §2 lists only `/dheyenbvu`):
+ * the list page shows each document in full under an anchor named by its uid.
+ */
+export const SINGLE_PAGE_CUSTOM_TYPES: readonly string[] = ["dheyenbvu"];
+
+/**
  * Returns the site path of a document, or null when it has none (then
  * `@prismicio/client` falls back to the document's `url`).
  */
@@ -75,6 +81,7 @@ export function linkResolver(doc: LinkableDocument): string | null {
   if (type === "news_item") return `/news/${uid}`;
   if (type === "feature_item") return `/education/learning-hub/featured/${uid}`;
   if (type === "event") return `/sog-events/${uid}`;
+  if (SINGLE_PAGE_CUSTOM_TYPES.includes(type)) return `/${type}#${uid}`;
   if (ROUTED_CUSTOM_TYPES.includes(type)) return `/${type}/${uid}`;
 
   if (ORGANISATION_UIDS.includes(uid)) return `/about/organisation/${uid}`;

@@ -1,6 +1,7 @@
 // /fhwuifhe, /fhwuifhe/:slug, /cwbhvwt/:slug?, /dheyenbvu: documents of the
 // custom type named after the route's first segment (seed-spec §2 gives no
 // purpose for them). Without a slug the route lists them; with one it shows one.
+// /dheyenbvu has no slug route, so its list shows every document in full.
 import { asText } from "@prismicio/client";
 import { useLoaderData, type LoaderFunctionArgs, type MetaFunction } from "react-router";
 import { Article } from "../components/Article";
@@ -12,7 +13,9 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { toCard } from "../lib/cards";
 import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../lib/content.server";
 import type { CustomTypeName } from "../lib/content-types";
-import { ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
+import { ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../lib/link-resolver";
+import { Body } from "../features/content/Body";
+import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
 import { seoMeta, type PageSeo } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -44,11 +47,21 @@ export async function loader({ request, params, url }: LoaderFunctionArgs) {
   if (!list.unavailable && page > 1 && page > list.value.totalPages) {
     throw new Response("This page could not be found", { status: 404 });
   }
+  const inFull = SINGLE_PAGE_CUSTOM_TYPES.includes(type);
   return {
     kind: "list" as const,
     type,
     title: type,
-    cards: list.value.results.map(toCard),
+    cards: inFull ? [] : list.value.results.map(toCard),
+    documents: inFull
+      ? list.value.results.map((doc) => ({
+          id: doc.id,
+          uid: doc.uid ?? doc.id,
+          title: asText(doc.data.title).trim() || doc.uid || type,
+          summary: doc.data.summary,
+          body: doc.data.body,
+        }))
+      : [],
     page,
     totalPages: list.value.totalPages,
     unavailable: list.unavailable,
@@ -75,7 +88,21 @@ export default function CustomTypePage() {
     <>
       <h1>{data.title}</h1>
       <ContentUnavailable show={data.unavailable} />
-      <CardList cards={data.cards} empty="There is nothing here yet." />
+      {data.documents.length > 0 ? (
+        data.documents.map((doc) => (
+          <article key={doc.id} id={doc.uid} className="article section" aria-labelledby={`${doc.uid}-title`}>
+            <h2 id={`${doc.uid}-title`}>{doc.title}</h2>
+            {doc.summary?.length ? (
+              <div className="lead">
+                <RichText field={doc.summary} />
+              </div>
+            ) : null}
+            <Body slices={doc.body} />
+          </article>
+        ))
+      ) : (
+        <CardList cards={data.cards} empty="There is nothing here yet." />
+      )}
       <Pagination page={data.page} totalPages={data.totalPages} basePath={`/${data.type}`} label="Pages" />
     </>
   );

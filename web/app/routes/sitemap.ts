@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const entries: SitemapEntry[] = STATIC_PATHS.map((path) => ({ loc: publicUrl(request, path) }));
   for (const doc of docs.value) {
     const path = linkResolver(doc);
-    if (!path || !path.startsWith("/")) continue;
+    if (!path || !path.startsWith("/") || path.includes("#")) continue;
     entries.push({ loc: publicUrl(request, path), lastmod: parseContentDate(doc.last_publication_date) });
   }
   return new Response(buildSitemap(entries), {

@@ -1,0 +1,59 @@
+import { matchRoutes, type RouteObject } from "react-router";
+import { describe, expect, it } from "vitest";
+import routes from "./routes";
+
+interface ConfigEntry {
+  id?: string;
+  path?: string;
+  index?: boolean;
+  file: string;
+  children?: ConfigEntry[];
+}
+
+function toRouteObjects(entries: ConfigEntry[]): RouteObject[] {
+  return entries.map((entry) =>
+    entry.index
+      ? { index: true, id: entry.id ?? entry.file }
+      : { path: entry.path, id: entry.id ?? entry.file, children: entry.children ? toRouteObjects(entry.children) : undefined },
+  );
+}
+
+const table = [{ path: "/", id: "root", children: toRouteObjects(routes as unknown as ConfigEntry[]) }];
+
+function leaf(path: string) {
+  const matches = matchRoutes(table, path);
+  const last = matches?.[matches.length - 1];
+  return { id: last?.route.id, params: last?.params };
+}
+
+describe("route table", () => {
+  it.each([
+    ["/", "routes/home.tsx"],
+    ["/preview", "routes/preview.ts"],
+    ["/news", "routes/news.tsx"],
+    ["/news/agm", "routes/news-item.tsx"],
+    ["/education", "routes/education.tsx"],
+    ["/education/learning-hub/featured", "routes/featured.tsx"],
+    ["/education/learning-hub/featured/dna", "routes/featured.tsx"],
+    ["/fhwuifhe", "fhwuifhe-list"],
+    ["/fhwuifhe/a", "fhwuifhe-item"],
+    ["/cwbhvwt", "cwbhvwt"],
+    ["/cwbhvwt/b", "cwbhvwt"],
+    ["/dheyenbvu", "dheyenbvu-list"],
+    ["/feeds/news.xml", "routes/feeds.news-rss.ts"],
+    ["/feeds/news.atom", "routes/feeds.news-atom.ts"],
+    ["/sitemap.xml", "routes/sitemap.ts"],
+    ["/robots.txt", "routes/robots.ts"],
+    ["/learn", "routes/content-page.tsx"],
+    ["/learn/guides/how-to-use-census-records", "routes/content-page.tsx"],
+    ["/a/b/c/d/e/f", "routes/content-page.tsx"],
+    ["/a/b/c/d/e/f/g", "routes/not-found.tsx"],
+    ["/dheyenbvu/c", "routes/content-page.tsx"],
+  ])("%s → %s", (path, id) => {
+    expect(leaf(path).id).toBe(id);
+  });
+
+  it("passes the catch-all's segments as s1…s6", () => {
+    expect(leaf("/about/organisation/governance").params).toMatchObject({ s1: "about", s2: "organisation", s3: "governance" });
+  });
+});
