@@ -32,6 +32,21 @@ func compileFilter(snap *snapshot, preds []predicate) filter {
 		}
 	}
 	for _, p := range preds {
+		if p.name == "fulltext" && p.path.isDocument() {
+			// The inverted index gives the matching set outright: match and narrow with it.
+			var bits docBits
+			if terms := sortedUnique(appendWords(nil, p.args[0].str)); len(terms) > 0 {
+				bits = snap.fulltextDocs(terms)
+			}
+			if bits == nil {
+				f.matchers = append(f.matchers, never)
+				narrow(nil, "")
+				continue
+			}
+			f.matchers = append(f.matchers, func(d *sdoc) bool { return bits.has(d.idx) })
+			narrow(snap.docsOf(bits), "")
+			continue
+		}
 		f.matchers = append(f.matchers, compilePredicate(snap, p))
 		switch {
 		case p.name == "at" && p.path.docField == "type" && p.args[0].kind == valString:
@@ -62,13 +77,6 @@ func compileFilter(snap *snapshot, preds []predicate) filter {
 				}
 			}
 			narrow(dedupe(list), "")
-		case p.name == "fulltext" && p.path.isDocument():
-			terms := sortedUnique(appendWords(nil, p.args[0].str))
-			if len(terms) == 0 {
-				narrow(nil, "")
-			} else {
-				narrow(snap.docsOf(snap.fulltextDocs(terms)), "")
-			}
 		case p.path.isMy():
 			narrow(snap.byType[p.path.myType], "type:"+p.path.myType)
 		}
@@ -151,7 +159,7 @@ func compilePredicate(snap *snapshot, p predicate) matcher {
 		if len(terms) == 0 {
 			return never
 		}
-		if pt.isDocument() {
+		if pt.isDocument() { // compileFilter handles this case with the index
 			bits := snap.fulltextDocs(terms)
 			return func(d *sdoc) bool { return bits.has(d.idx) }
 		}

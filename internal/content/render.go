@@ -131,7 +131,7 @@ func (r *renderer) document(d *sdoc) *ResultDocument {
 		URL:                  r.urlFor(d),
 		Type:                 d.Type,
 		Href:                 r.href(d.ID),
-		Tags:                 d.Tags,
+		Tags:                 append([]string{}, d.Tags...), // callers must not reach the snapshot
 		FirstPublicationDate: formatTime(d.First),
 		LastPublicationDate:  formatTime(d.Last),
 		Slugs:                []string{d.Slug},
@@ -244,7 +244,7 @@ func (r *renderer) docLink(x map[string]any, sel *gqSel, depth int) map[string]a
 		return out
 	}
 	out["type"] = target.Type
-	out["tags"] = target.Tags
+	out["tags"] = append([]string{}, target.Tags...)
 	out["lang"] = target.Lang
 	out["slug"] = target.Slug
 	if target.UID != "" {

@@ -451,9 +451,9 @@ func (s *Service) Repository(ctx context.Context) (*RepositoryInfo, error) {
 	}
 	return &RepositoryInfo{
 		MasterRef:      snap.ref,
-		Types:          snap.types,
-		Tags:           snap.tags,
-		Languages:      langs,
+		Types:          append([]string{}, snap.types...),
+		Tags:           append([]string{}, snap.tags...),
+		Languages:      append([]string{}, langs...),
 		MasterLanguage: snap.masterLang,
 	}, nil
 }
