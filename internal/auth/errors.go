@@ -18,6 +18,7 @@ const (
 	EUNAUTHORIZED = "unauthorized"  // 401
 	EFORBIDDEN    = "forbidden"     // 403
 	ENOTFOUND     = "not_found"     // 404
+	EMETHOD       = "method"        // 405
 	ECONFLICT     = "conflict"      // 409
 	ECSRF         = "csrf"          // 419
 	ETOOMANY      = "too_many"      // 429
@@ -100,6 +101,7 @@ var statusOf = map[string]int{
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	EFORBIDDEN:    http.StatusForbidden,
 	ENOTFOUND:     http.StatusNotFound,
+	EMETHOD:       http.StatusMethodNotAllowed,
 	ECONFLICT:     http.StatusConflict,
 	ECSRF:         419,
 	ETOOMANY:      http.StatusTooManyRequests,

@@ -345,3 +345,16 @@ func TestTokens(t *testing.T) {
 		expect(t, c.do("GET", "/api/user", nil), 401, "Unauthenticated.")
 	})
 }
+
+func TestUnknownRoutesAnswerJSON(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	b := e.browser()
+	r := b.do("POST", "/api/user", nil)
+	expect(t, r, 405, "The POST method is not supported for this URL.")
+	if allow := r.header.Get("Allow"); !strings.Contains(allow, "GET") || !strings.Contains(allow, "PATCH") || !strings.Contains(allow, "DELETE") {
+		t.Errorf("Allow %q", allow)
+	}
+	expect(t, b.do("POST", "/sanctum/csrf-cookie", nil), 405, "The POST method is not supported for this URL.")
+	expect(t, b.do("GET", "/api/user/nothing-here", nil), 404, "Not Found")
+	expect(t, b.do("GET", "/api/tokens/other", nil), 404, "Not Found")
+}

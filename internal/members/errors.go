@@ -14,6 +14,7 @@ const (
 	EINVALID      = "invalid"      // 422
 	EUNAUTHORIZED = "unauthorized" // 401
 	ENOTFOUND     = "not_found"    // 404
+	EMETHOD       = "method"       // 405
 )
 
 // Error is what handlers return to the client.
@@ -36,6 +37,7 @@ var statusOf = map[string]int{
 	EINVALID:      http.StatusUnprocessableEntity,
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	ENOTFOUND:     http.StatusNotFound,
+	EMETHOD:       http.StatusMethodNotAllowed,
 }
 
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {

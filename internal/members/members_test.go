@@ -127,6 +127,20 @@ func TestUnauthenticated(t *testing.T) {
 	}
 }
 
+func TestUnknownRoutesAnswerJSON(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	r := e.do(e.a, "PATCH", "/api/bookmarks", nil)
+	want(t, r, 405)
+	if r.obj(t)["message"] != "The PATCH method is not supported for this URL." {
+		t.Errorf("405 body %s", r.body)
+	}
+	r = e.do(e.a, "GET", "/api/bookmarks/1/extra", nil)
+	want(t, r, 404)
+	if r.obj(t)["message"] != "Not Found" {
+		t.Errorf("404 body %s", r.body)
+	}
+}
+
 func TestBookmarks(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
