@@ -11,7 +11,7 @@ import { SiteShell } from "./components/SiteShell";
 import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
 import { layoutNameFor, layouts } from "./layouts/layouts";
 import { isPreviewRequest } from "./lib/content.server";
-import { seoMeta } from "./lib/seo";
+import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
 
 const FAVICON =
@@ -34,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { origin: publicOrigin(request), preview: isPreviewRequest(request) };
 }
 
-export const meta: Route.MetaFunction = () => seoMeta(null);
+export const meta: Route.MetaFunction = ({ error }) => (error ? routeMeta({ error }) : seoMeta(null));
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageTitle, seoMeta } from "./seo";
+import { pageTitle, routeMeta, seoMeta } from "./seo";
 
 describe("seoMeta", () => {
   it("emits canonical and Open Graph tags", () => {
@@ -21,5 +21,13 @@ describe("seoMeta", () => {
     expect(tags.find((t) => t.name === "description")).toBeUndefined();
     expect(tags.find((t) => t.property === "og:image")).toBeUndefined();
     expect(pageTitle("")).toBe("Lineage | Genealogy and family history society");
+  });
+});
+
+describe("routeMeta", () => {
+  it("titles error pages", () => {
+    expect(routeMeta({ error: { status: 404 } })).toContainEqual({ title: "This page could not be found | Lineage" });
+    expect(routeMeta({ error: new Error("x") })).toContainEqual({ title: "Something went wrong | Lineage" });
+    expect(routeMeta({ loaderData: { seo: { title: "News", url: "https://x.test/news" } } })).toContainEqual({ title: "News | Lineage" });
   });
 });

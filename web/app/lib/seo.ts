@@ -17,6 +17,16 @@ export interface PageSeo {
 
 export type MetaDescriptor = Record<string, string>;
 
+/** Head tags of a route: its page's, or an error title when its boundary shows. */
+export function routeMeta({ loaderData, error }: { loaderData?: unknown; error?: unknown }): MetaDescriptor[] {
+  if (error !== undefined && error !== null) {
+    const status = typeof error === "object" && "status" in error && typeof error.status === "number" ? error.status : 500;
+    const title = status === 404 ? "This page could not be found" : status === 503 ? "Temporarily unavailable" : "Something went wrong";
+    return [{ title: pageTitle(title) }, { name: "robots", content: "noindex" }];
+  }
+  return seoMeta((loaderData as { seo?: PageSeo } | undefined)?.seo);
+}
+
 export function pageTitle(title: string | null | undefined): string {
   const clean = title?.trim();
   return clean && clean !== SITE_NAME ? `${clean} | ${SITE_NAME}` : `${SITE_NAME} | ${SITE_TAGLINE}`;

@@ -11,7 +11,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { toCard } from "../lib/cards";
 import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../lib/content.server";
 import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
-import { seoMeta } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 /**
@@ -69,7 +69,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   const { title, body, children, isSection, unavailable, crumbs } = loaderData;

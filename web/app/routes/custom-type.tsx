@@ -17,7 +17,7 @@ import { ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../lib/link-resol
 import { Body } from "../features/content/Body";
 import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
-import { seoMeta, type PageSeo } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 function typeOf(url: URL): CustomTypeName {
@@ -69,8 +69,7 @@ export async function loader({ request, params, url }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ loaderData }) =>
-  seoMeta((loaderData as { seo?: PageSeo } | undefined)?.seo);
+export const meta: MetaFunction<typeof loader> = routeMeta;
 
 export default function CustomTypePage() {
   const data = useLoaderData<typeof loader>();

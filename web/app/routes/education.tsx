@@ -7,7 +7,7 @@ import { ContentUnavailable } from "../components/ContentUnavailable";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { toCard } from "../lib/cards";
 import { createContentClient, getFeaturedItems, getPage } from "../lib/content.server";
-import { seoMeta } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 export const EDUCATION_UID = "education";
@@ -26,7 +26,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function Education({ loaderData }: Route.ComponentProps) {
   const { title, body, featured, unavailable } = loaderData;

@@ -9,7 +9,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { toCard } from "../lib/cards";
 import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../lib/content.server";
 import { parsePageParam } from "../lib/paging";
-import { seoMeta } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 const BASE = "/education/learning-hub/featured";
@@ -54,7 +54,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function Featured({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "item") {

@@ -8,7 +8,7 @@ import { RichText } from "../features/content/RichText";
 import type { RouteHandle } from "../layouts/layouts";
 import { toCard } from "../lib/cards";
 import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../lib/content.server";
-import { seoMeta, SITE_NAME } from "../lib/seo";
+import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
 
@@ -36,7 +36,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { title, intro, body, news, events, featured, unavailable } = loaderData;

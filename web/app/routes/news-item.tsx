@@ -4,7 +4,7 @@ import { Article } from "../components/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
-import { seoMeta } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 export async function loader({ request, params, url }: Route.LoaderArgs) {
@@ -25,7 +25,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function NewsItem({ loaderData }: Route.ComponentProps) {
   return (

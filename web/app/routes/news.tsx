@@ -6,7 +6,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { toCard } from "../lib/cards";
 import { createContentClient, getNewsPage } from "../lib/content.server";
 import { parsePageParam } from "../lib/paging";
-import { seoMeta } from "../lib/seo";
+import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 export async function loader({ request, url }: Route.LoaderArgs) {
@@ -30,7 +30,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => seoMeta(loaderData?.seo);
+export const meta: Route.MetaFunction = routeMeta;
 
 export default function News({ loaderData }: Route.ComponentProps) {
   const { cards, page, totalPages, unavailable } = loaderData;
