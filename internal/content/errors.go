@@ -35,8 +35,6 @@ const (
 	KindPreviewExpired
 	// KindUnauthorized is a missing or wrong access token in private mode (401).
 	KindUnauthorized
-	// KindNotFound is a missing document for the Go API (never sent by the search endpoint).
-	KindNotFound
 	// KindTooLong is a query string over the size limit (414).
 	KindTooLong
 )
@@ -47,7 +45,7 @@ func (e *Error) status() int {
 	switch e.Kind {
 	case KindInvalid, KindParsing:
 		return http.StatusBadRequest
-	case KindRefNotFound, KindPreviewExpired, KindNotFound:
+	case KindRefNotFound, KindPreviewExpired:
 		return http.StatusNotFound
 	case KindRefExpired:
 		return http.StatusGone
@@ -65,7 +63,7 @@ func (e *Error) errType() string {
 		return "api_validation_error"
 	case KindParsing:
 		return "parsing-error"
-	case KindRefNotFound, KindNotFound:
+	case KindRefNotFound:
 		return "api_notfound_error"
 	case KindRefExpired:
 		return "api_expired_ref_error"

@@ -62,7 +62,7 @@ const (
 var (
 	searchFields = []string{"ref", "q", "lang", "page", "pageSize", "after", "fetch", "fetchLinks",
 		"graphQuery", "orderings", "routes", "brokenRoute", "referer", "access_token"}
-	ignoredFields = []string{"x-c", "x-d", "integrationFieldsRef", "referer"}
+	ignoredFields = []string{"x-c", "x-d", "integrationFieldsRef"}
 	knownFields   = func() map[string]bool {
 		m := map[string]bool{}
 		for _, f := range append(append([]string{}, searchFields...), ignoredFields...) {

@@ -374,9 +374,6 @@ func (r *renderer) selectSlice(m map[string]any, sliceType string, sel *gqSel, d
 	} else {
 		out["items"] = []any{}
 	}
-	if items == nil && out["items"] == nil {
-		out["items"] = []any{}
-	}
 	return out
 }
 

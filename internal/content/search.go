@@ -51,15 +51,11 @@ const (
 
 // Search runs a query on the documents a ref sees.
 func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
-	snap, ref, err := s.snapshotFor(ctx, p.Ref)
+	o, err := s.search(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	p.Ref = ref
-	if p.Origin == "" {
-		p.Origin = s.opts.PublicURL
-	}
-	return searchSnapshot(snap, p)
+	return o.render(), nil
 }
 
 // search runs a query without rendering its page (the HTTP handler renders JSON).
@@ -81,10 +77,15 @@ func searchSnapshot(snap *snapshot, p SearchParams) (*SearchResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	return o.render(), nil
+}
+
+// render turns the page into ResultDocuments.
+func (o *searchOutcome) render() *SearchResult {
 	for _, d := range o.page {
 		o.res.Results = append(o.res.Results, o.r.document(d))
 	}
-	return o.res, nil
+	return o.res
 }
 
 // searchOutcome is a search before its page is rendered: the HTTP layer renders it to

@@ -76,7 +76,7 @@ func (s *Service) state(ctx context.Context, fresh bool) (repoState, error) {
 		return st, nil
 	}
 	s.mu.Unlock()
-	st, err := readState(ctx, s.db, s.db)
+	st, err := readState(ctx, s.db)
 	if err != nil {
 		return st, err
 	}
@@ -291,7 +291,7 @@ func (s *Service) previewSnapshot(ctx context.Context) (*snapshot, error) {
 // it tries again, so the snapshot always matches the state it is filed under.
 func (s *Service) load(ctx context.Context, withDrafts bool) (*snapshot, repoState, error) {
 	for attempt := 0; attempt < 5; attempt++ {
-		before, err := readState(ctx, s.db, s.db)
+		before, err := readState(ctx, s.db)
 		if err != nil {
 			return nil, before, err
 		}
@@ -299,7 +299,7 @@ func (s *Service) load(ctx context.Context, withDrafts bool) (*snapshot, repoSta
 		if err != nil {
 			return nil, before, err
 		}
-		after, err := readState(ctx, s.db, s.db)
+		after, err := readState(ctx, s.db)
 		if err != nil {
 			return nil, before, err
 		}

@@ -347,11 +347,11 @@ func (s *snapshot) fulltextDocs(terms []string) docBits {
 }
 
 // docsOf lists the documents of a set in ID order.
-func (s *snapshot) docsOf(bits docBits) []*sdoc {
+func (s *snapshot) docsOf(set docBits) []*sdoc {
 	var out []*sdoc
-	for w, word := range bits {
+	for w, word := range set {
 		for word != 0 {
-			i := w*64 + bitsTrailingZeros(word)
+			i := w*64 + bits.TrailingZeros64(word)
 			out = append(out, s.docs[i])
 			word &= word - 1
 		}
@@ -499,5 +499,3 @@ func isEmptyValue(v any) bool {
 	}
 	return false
 }
-
-func bitsTrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

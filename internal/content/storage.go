@@ -23,19 +23,13 @@ type repoState struct {
 	revision int64
 }
 
-func readState(ctx context.Context, q queryer, db *store.DB) (repoState, error) {
+func readState(ctx context.Context, db *store.DB) (repoState, error) {
 	var st repoState
-	err := q.QueryRowContext(ctx, db.Rebind("SELECT master_ref, revision FROM content_state WHERE id = 1")).Scan(&st.master, &st.revision)
+	err := db.QueryRowContext(ctx, db.Rebind("SELECT master_ref, revision FROM content_state WHERE id = 1")).Scan(&st.master, &st.revision)
 	if err != nil {
 		return st, fmt.Errorf("content: read state: %w", err)
 	}
 	return st, nil
-}
-
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // loadRows reads the documents a snapshot sees, in one statement so that the result is

@@ -51,7 +51,7 @@ var foldTable = func() map[rune]rune {
 	return m
 }()
 
-// words splits s into lower-cased, accent-folded words of letters and digits.
+// appendWords appends the lower-cased, accent-folded words (letters and digits) of s.
 func appendWords(dst []string, s string) []string {
 	var b strings.Builder
 	flush := func() {
