@@ -287,3 +287,20 @@ func ownerColumn(table string) string {
 	}
 	return "t.user_id"
 }
+
+func TestRegistrationThrottle(t *testing.T) {
+	e := newEnv(t, storetest.SQLite(t))
+	b := e.browser()
+	b.header["X-Forwarded-For"] = "198.51.100.4"
+	for i := 0; i < 10; i++ {
+		expect(t, b.do("POST", "/api/register", map[string]any{"name": "N", "email": "n" + ftoa(float64(i)) + "@example.org",
+			"password": "12345678", "password_confirmation": "12345678"}), 201, "")
+	}
+	r := b.do("POST", "/api/register", map[string]any{"name": "N", "email": "last@example.org", "password": "12345678", "password_confirmation": "12345678"})
+	expect(t, r, 422, "Too many registrations from your address. Please try again later.")
+	if r.header.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+	b.header["X-Forwarded-For"] = "198.51.100.5"
+	expect(t, b.do("POST", "/api/register", map[string]any{"name": "N", "email": "last@example.org", "password": "12345678", "password_confirmation": "12345678"}), 201, "")
+}

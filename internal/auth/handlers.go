@@ -352,6 +352,18 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	if err := fe.err(); err != nil {
 		return err
 	}
+	// Each registration mails a stranger's address: limit them per client address.
+	key := "register:" + clientIP(r)
+	if locked, wait, err := s.tooMany(ctx, key, registerMax); err != nil {
+		return err
+	} else if locked {
+		e := invalid("email", "Too many registrations from your address. Please try again later.")
+		e.RetryAfter = wait
+		return e
+	}
+	if _, err := s.hit(ctx, key, registerDecay); err != nil {
+		return err
+	}
 	u, err := s.CreateUser(ctx, NewUser{Email: in.Email, Name: in.Name, Password: in.Password})
 	if errors.Is(err, ErrEmailTaken) {
 		return invalid("email", "The email has already been taken.")

@@ -12,6 +12,8 @@ const (
 	loginMaxAttempts = 5           // failed sign-ins per email and address …
 	loginDecay       = time.Minute // … per minute (Laravel Breeze's LoginRequest)
 	mailDecay        = time.Minute // one verification or reset mail per address per minute
+	registerMax      = 10          // accounts registered per client address …
+	registerDecay    = time.Hour   // … per hour
 )
 
 // hit counts one event against key in a window of decay and returns the new count.
