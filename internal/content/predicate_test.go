@@ -327,3 +327,56 @@ func TestParseDate(t *testing.T) {
 		t.Error("parseDate(yesterday) accepted")
 	}
 }
+
+// FuzzParseGraphQuery, FuzzParseOrderings and FuzzRoutes: the other query parsers must
+// not panic either, and what they accept must render without panicking.
+func FuzzParseGraphQuery(f *testing.F) {
+	for _, s := range []string{`{ page { title } }`, `{ page { ...pageFields parent { ...on page { title } } } }`,
+		`{ page { body { ...on hero { variation { ...on default { primary { title } items { image } } } } } } }`, "{ a { b # c\n } }"} {
+		f.Add(s)
+	}
+	snap := fuzzSnapshot(f)
+	f.Fuzz(func(t *testing.T, q string) {
+		gq, err := parseGraphQuery(q)
+		if err != nil {
+			if e, ok := AsError(err); !ok || e.Kind != KindParsing {
+				t.Fatalf("error %v is not a parsing error", err)
+			}
+			return
+		}
+		r := &renderer{snap: snap, gq: gq, urls: map[*sdoc]*string{}}
+		for _, d := range snap.docs {
+			r.document(d)
+		}
+	})
+}
+
+func FuzzParseOrderings(f *testing.F) {
+	for _, s := range []string{"[my.page.date desc,document.first_publication_date]", "[[x]]", "[my.p.n asc]"} {
+		f.Add(s)
+	}
+	snap := fuzzSnapshot(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		ords, err := parseOrderings(s)
+		if err != nil {
+			return
+		}
+		sortDocs(append([]*sdoc(nil), snap.docs...), ords)
+	})
+}
+
+func FuzzRoutes(f *testing.F) {
+	f.Add(`[{"type":"page","path":"/:lang?/:uid"}]`)
+	f.Add(`[{"type":"page","path":"/:p/:uid","resolvers":{"p":"g.x"}}]`)
+	snap := fuzzSnapshot(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		routes, err := parseRoutes(s)
+		if err != nil {
+			return
+		}
+		r := &renderer{snap: snap, routes: routes, urls: map[*sdoc]*string{}}
+		for _, d := range snap.docs {
+			r.document(d)
+		}
+	})
+}
