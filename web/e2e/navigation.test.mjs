@@ -1,0 +1,224 @@
+// In the browser, with JavaScript: hydration and client-side navigation, hash scroll
+// with retry, the loading bar on a slow navigation, and the offline notice
+// (seed-spec §2 "Navigation behaviour", §9 constants).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkA11y, setup } from "./harness.mjs";
+import { newsNewestFirst, titleOf } from "./demo.mjs";
+
+const ctx = setup({ name: "navigation" });
+const [first, second] = newsNewestFirst();
+
+/** Waits until React has hydrated the page (its elements carry React's fibre keys). */
+async function waitForHydration(page) {
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector("main a[href], header a[href]");
+      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
+    },
+    null,
+    { timeout: 15_000 },
+  );
+}
+
+/** Counts full-document requests made by the page from now on. */
+function countDocumentRequests(page) {
+  const seen = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "document" && r.frame() === page.mainFrame()) seen.push(r.url());
+  });
+  return seen;
+}
+
+describe("hydration", () => {
+  test("a link click navigates in the browser without reloading the page", async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/news");
+    await waitForHydration(page);
+    await page.evaluate(() => {
+      window.__marker = "still here";
+    });
+    const documents = countDocumentRequests(page);
+    const dataRequests = [];
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname.endsWith(".data")) dataRequests.push(r.url());
+    });
+
+    await page.locator(`main a[href="/news/${first.uid}"]`).first().click();
+    await page.waitForURL(`**/news/${first.uid}`);
+    await page.locator("h1", { hasText: titleOf(first) }).waitFor();
+
+    assert.equal(await page.evaluate(() => window.__marker), "still here", "window state survives: no full reload");
+    assert.deepEqual(documents, [], "no document request after the click");
+    assert.ok(dataRequests.length > 0, "the route's data came from a .data request");
+    assert.match(await page.title(), new RegExp(escapeRegExp(titleOf(first))), "the <title> follows the navigation");
+    const canonical = await page.locator('head link[rel="canonical"]').getAttribute("href");
+    assert.equal(canonical, ctx.server.at(`/news/${first.uid}`), "the canonical link follows the navigation");
+    await checkA11y(page, `/news/${first.uid} (after client navigation)`);
+
+    // Back goes back in the browser too.
+    await page.goBack();
+    await page.waitForURL("**/news");
+    await page.locator("h1", { hasText: "News" }).waitFor();
+    assert.equal(await page.evaluate(() => window.__marker), "still here", "back navigation without reload");
+  });
+
+  test("without a hash a navigation scrolls to the top and focuses <main>", async () => {
+    const page = await ctx.newPage({ viewport: { width: 800, height: 500 } });
+    await ctx.visit(page, "/news");
+    await waitForHydration(page);
+    const link = page.locator(`main a[href="/news/${second.uid}"]`).first();
+    await link.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 200));
+    assert.ok((await page.evaluate(() => window.scrollY)) > 0, "scrolled down before the click");
+    await link.click();
+    await page.waitForURL(`**/news/${second.uid}`);
+    await page.locator("h1", { hasText: titleOf(second) }).waitFor();
+    await page.waitForFunction(() => window.scrollY === 0, null, { timeout: 3_000 });
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    assert.equal(focused, "main-content", "focus moves to <main> for screen readers");
+    await checkA11y(page, `/news/${second.uid}`);
+  });
+});
+
+describe("hash scroll", () => {
+  test("a hash target that appears late is scrolled to by the retry (every 1000 ms)", async () => {
+    const page = await ctx.newPage({ viewport: { width: 800, height: 500 } });
+    await ctx.visit(page, `/news/${first.uid}#late-target`);
+    await waitForHydration(page);
+    // Give the page a long tail so the target is far below the fold, then add the
+    // target 1.5 s later, after the first try and one retry have found nothing.
+    const insertedAt = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const spacer = document.createElement("div");
+          spacer.style.height = "4000px";
+          document.body.append(spacer);
+          setTimeout(() => {
+            const target = document.createElement("h2");
+            target.id = "late-target";
+            target.textContent = "Arrived late";
+            document.body.append(target);
+            const after = document.createElement("div");
+            after.style.height = "4000px";
+            document.body.append(after);
+            resolve(performance.now());
+          }, 1_500);
+        }),
+    );
+    assert.ok(
+      (await page.evaluate(() => document.getElementById("late-target").getBoundingClientRect().top)) > 500,
+      "the target starts below the fold",
+    );
+    await page.waitForFunction(
+      () => {
+        const r = document.getElementById("late-target").getBoundingClientRect();
+        return r.top >= -1 && r.top < window.innerHeight;
+      },
+      null,
+      { timeout: 3_000 },
+    );
+    const elapsed = (await page.evaluate(() => performance.now())) - insertedAt;
+    assert.ok(elapsed <= 3_000, `scrolled within 3 s of the target appearing (${Math.round(elapsed)} ms)`);
+    await checkA11y(page, `/news/${first.uid}#late-target`);
+  });
+
+  test("a hash target that exists is scrolled to at once", async () => {
+    const page = await ctx.newPage({ viewport: { width: 800, height: 500 } });
+    await ctx.visit(page, "/block-showcase#main-content");
+    await waitForHydration(page);
+    const top = await page.evaluate(() => document.getElementById("main-content").getBoundingClientRect().top);
+    assert.ok(Math.abs(top) <= 2, `#main-content at the top of the viewport (top=${top})`);
+  });
+});
+
+describe("loading bar", () => {
+  test("shows after 200 ms on a slow navigation and hides when it is done", async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/news");
+    await waitForHydration(page);
+    const delayMs = 1_500;
+    await page.route(
+      (url) => url.pathname.endsWith(".data"),
+      async (route) => {
+        await new Promise((r) => setTimeout(r, delayMs));
+        await route.continue().catch(() => {});
+      },
+    );
+    const bar = page.locator(".loading-bar");
+    assert.equal(await bar.isHidden(), true, "no bar before navigating");
+
+    const clickedAt = Date.now();
+    await page.locator(`main a[href="/news/${first.uid}"]`).first().click();
+    // Not at once: the bar is throttled by 200 ms so fast navigations show nothing.
+    await page.waitForTimeout(100);
+    assert.equal(await bar.isHidden(), true, "still hidden 100 ms into the navigation");
+    await bar.waitFor({ state: "visible", timeout: delayMs });
+    const shownAfter = Date.now() - clickedAt;
+    assert.ok(shownAfter >= 200, `bar shown after the 200 ms throttle (${shownAfter} ms)`);
+    assert.equal(await page.locator("main").getAttribute("aria-busy"), "true", "<main aria-busy> while loading");
+    await page.locator("[role=status]", { hasText: "Loading page…" }).waitFor({ timeout: 1_000 });
+
+    await page.waitForURL(`**/news/${first.uid}`);
+    await page.locator("h1", { hasText: titleOf(first) }).waitFor();
+    const doneAt = Date.now();
+    await bar.waitFor({ state: "hidden", timeout: 3_000 });
+    const hiddenAfter = Date.now() - doneAt;
+    assert.ok(hiddenAfter <= 2_000, `bar hidden soon after loading ends (${hiddenAfter} ms; hide delay 500 ms)`);
+    assert.equal(await page.locator("main").getAttribute("aria-busy"), null, "<main> no longer busy");
+    await checkA11y(page, `/news/${first.uid} (after a slow navigation)`);
+  });
+
+  test("stays hidden on a fast navigation", async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/news");
+    await waitForHydration(page);
+    let everShown = false;
+    await page.exposeFunction("__barShown", () => {
+      everShown = true;
+    });
+    await page.evaluate(() => {
+      const bar = document.querySelector(".loading-bar");
+      new MutationObserver(() => {
+        if (!bar.hidden) window.__barShown();
+      }).observe(bar, { attributes: true });
+    });
+    // Fulfil the data request from a prefetched copy so the navigation takes no time.
+    const dataUrl = ctx.server.at(`/news/${second.uid}.data`);
+    const res = await fetch(dataUrl);
+    assert.equal(res.status, 200, `GET ${dataUrl}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const headers = Object.fromEntries(res.headers);
+    delete headers["content-encoding"];
+    delete headers["content-length"];
+    await page.route(
+      (url) => url.pathname.endsWith(".data"),
+      (route) => route.fulfill({ status: 200, headers, body }),
+    );
+    await page.locator(`main a[href="/news/${second.uid}"]`).first().click();
+    await page.locator("h1", { hasText: titleOf(second) }).waitFor();
+    await page.waitForTimeout(300);
+    assert.equal(everShown, false, "the bar never showed for a navigation under 200 ms");
+    await checkA11y(page, `/news/${second.uid}`);
+  });
+});
+
+describe("online status", () => {
+  test("an offline notice appears while the browser is offline", async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/");
+    await waitForHydration(page);
+    const notice = page.locator(".online-status", { hasText: "You are offline" });
+    assert.equal(await notice.count(), 0, "no notice while online");
+    await page.context().setOffline(true);
+    await notice.waitFor({ state: "visible", timeout: 3_000 });
+    assert.equal(await page.locator(".online-status").getAttribute("role"), "status", "announced as a status");
+    await checkA11y(page, "/ (offline)");
+    await page.context().setOffline(false);
+    await notice.waitFor({ state: "detached", timeout: 3_000 });
+  });
+});
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
