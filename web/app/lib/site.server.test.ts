@@ -23,5 +23,7 @@ describe("site URLs", () => {
     const url = new URL("http://127.0.0.1:3000/news?page=2&utm_source=x");
     expect(canonicalUrl({ request, url })).toBe("https://lineage.example/news");
     expect(canonicalUrl({ request, url }, ["page"])).toBe("https://lineage.example/news?page=2");
+    expect(canonicalUrl({ request, url: new URL("http://x/learn/guides/") })).toBe("https://lineage.example/learn/guides");
+    expect(canonicalUrl({ request, url: new URL("http://x/") })).toBe("https://lineage.example/");
   });
 });

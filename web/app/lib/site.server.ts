@@ -31,7 +31,8 @@ export function canonicalUrl({ request, url }: RequestInfo, keepSearchParams: st
     if (value) kept.set(name, value);
   }
   const query = kept.toString();
-  return publicOrigin(request) + url.pathname + (query ? `?${query}` : "");
+  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, "") || "/" : url.pathname;
+  return publicOrigin(request) + path + (query ? `?${query}` : "");
 }
 
 /** Head data for a page; the canonical URL comes from the request path. */
