@@ -84,7 +84,7 @@ describe("content service down", () => {
     { timeout: 120_000 },
   );
 
-  const lists = ["/", "/news", "/education", "/education/learning-hub/featured", "/fhwuifhe", "/cwbhvwt", "/dheyenbvu", "/learn/guides"];
+  const lists = ["/", "/news", "/education", "/education/learning-hub/featured", "/fhwuifhe", "/cwbhvwt", "/dheyenbvu"];
   for (const path of lists) {
     test(`${path} renders its empty state with a notice, not a 500`, async () => {
       const page = await ctx.newPage({ javaScriptEnabled: false, baseURL: down.url });
@@ -95,7 +95,13 @@ describe("content service down", () => {
     });
   }
 
-  const singles = [`/news/${newsNewestFirst()[0].uid}`, "/learn/guides/how-to-start-your-family-tree", "/fhwuifhe/handling-original-documents"];
+  // Single documents, section pages with a page document of their own included.
+  const singles = [
+    `/news/${newsNewestFirst()[0].uid}`,
+    "/learn/guides/how-to-start-your-family-tree",
+    "/learn/guides",
+    "/fhwuifhe/handling-original-documents",
+  ];
   for (const path of singles) {
     test(`${path} shows the generic error page (503) with "${GO_HOME}"`, async () => {
       const page = await ctx.newPage({ javaScriptEnabled: false, baseURL: down.url });

@@ -20,8 +20,9 @@ import { chromium } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 
 export const E2E_DIR = path.dirname(fileURLToPath(import.meta.url));
-export const WEB_DIR = path.resolve(E2E_DIR, "..");
-export const ROOT_DIR = path.resolve(WEB_DIR, "..");
+/** The web app under test: web/, or LINEAGE_E2E_WEB (a directory with build/ and node_modules/). */
+export const WEB_DIR = process.env.LINEAGE_E2E_WEB || path.resolve(E2E_DIR, "..");
+export const ROOT_DIR = path.resolve(E2E_DIR, "..", "..");
 /** The binary under test: bin/lineage, or LINEAGE_E2E_BIN (an absolute path). */
 export const BIN = process.env.LINEAGE_E2E_BIN || path.join(ROOT_DIR, "bin", "lineage");
 export const DEMO_CONTENT_DIR = path.join(ROOT_DIR, "demo", "content");
