@@ -67,12 +67,15 @@ export function freePort() {
  * answers 200. `env` is added to the environment (LINEAGE_PUBLIC_URL defaults to
  * the server's own origin).
  */
-export async function startServer({ env = {}, demo = true, name = "lineage", readyTimeoutMs = 90_000 } = {}) {
+export async function startServer({ env = {}, demo = true, name = "lineage", readyTimeoutMs = 90_000, webFlag = true } = {}) {
   requireBuild();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "lineage-e2e-"));
-  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir, "--web", WEB_DIR];
+  // Without webFlag the server finds web/ the way `make run` does: relative to the
+  // repository root it is started in.
+  const args = ["serve", "--addr", `127.0.0.1:${port}`, "--data", dataDir];
+  if (webFlag) args.push("--web", WEB_DIR);
   if (demo) args.push("--demo");
   const childEnv = { ...process.env, LINEAGE_PUBLIC_URL: url, ...env };
   // The suite's own settings must not leak into the server.
@@ -237,6 +240,8 @@ export function setup({ browser = true, env, name } = {}) {
     const res = await page.goto(p, { waitUntil: "load" });
     assert.ok(res, `no response for ${p}`);
     assert.equal(res.status(), status, `status of ${p}`);
+    const blocked = consoleNotes(page).filter((n) => /Content Security Policy/i.test(n));
+    assert.deepEqual(blocked, [], `no Content-Security-Policy violations on ${p}`);
     if (a11y) await checkA11y(page, p);
     return res;
   };

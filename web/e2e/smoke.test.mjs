@@ -1,9 +1,11 @@
-// The harness itself: the server starts, answers health checks, and a page renders.
+// The harness and the front door's basic contracts: health checks, a rendered page,
+// inline scripts that the Content-Security-Policy admits, and `serve` started the way
+// `make run` starts it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setup } from "./harness.mjs";
+import { setup, startServer } from "./harness.mjs";
 
-const ctx = setup();
+const ctx = setup({ name: "smoke" });
 
 test("healthz and readyz answer 200", async () => {
   for (const p of ["/healthz", "/readyz"]) {
@@ -12,8 +14,33 @@ test("healthz and readyz answer 200", async () => {
   }
 });
 
+test("every inline script carries the nonce of the response's Content-Security-Policy", async () => {
+  for (const p of ["/", "/news", "/no-such-page"]) {
+    const res = await fetch(ctx.server.at(p));
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce, `${p}: the CSP names a nonce (${csp})`);
+    const html = await res.text();
+    const inline = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]).filter((attrs) => !/\bsrc=/.test(attrs));
+    assert.ok(inline.length > 0, `${p} has inline scripts (React Router's hydration data)`);
+    const missing = inline.filter((attrs) => !new RegExp(`\\bnonce="${nonce}"`).test(attrs));
+    assert.deepEqual(missing, [], `${p}: inline <script> tags without nonce="${nonce}" are blocked by the browser, so the page never hydrates`);
+  }
+});
+
 test("the home page renders with JavaScript on and passes axe", async () => {
   const page = await ctx.newPage();
   await ctx.visit(page, "/");
   assert.match(await page.title(), /Lineage/);
+});
+
+test("serve started from the repository root with the default --web (as `make run` does) becomes ready", { timeout: 120_000 }, async () => {
+  const srv = await startServer({ name: "default-web", webFlag: false });
+  try {
+    const res = await fetch(srv.at("/"));
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<html lang="en"/);
+  } finally {
+    await srv.stop();
+  }
 });
