@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/content"
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/server"
@@ -24,6 +27,9 @@ type app struct {
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
 	a := &app{}
+	if err := a.addContent(ctx, cfg, db); err != nil {
+		return nil, err
+	}
 	if err := a.addAccounts(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -57,5 +63,22 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	a.mount(accounts.Middleware(area.Handler()), members.Patterns)
 	go outbox.Run(ctx)
 	go accounts.RunSweeper(ctx, 10*time.Minute)
+	return nil
+}
+
+// addContent builds the Prismic-compatible content API and, with --demo, loads the demo
+// editorial set into an empty store.
+func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) error {
+	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir})
+	if cfg.Demo {
+		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
+		if err != nil {
+			return fmt.Errorf("load demo content: %w", err)
+		}
+		if loaded {
+			slog.Info("demo content loaded", "from", cfg.DemoDir)
+		}
+	}
+	a.mount(svc.Handler(), content.Patterns)
 	return nil
 }

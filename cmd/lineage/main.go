@@ -23,6 +23,7 @@ type command struct {
 var commands = map[string]command{
 	"serve":   {runServe, "serve the site, the API and the content API"},
 	"migrate": {runMigrate, "apply database migrations and list their state"},
+	"content": {runContent, "import, export and preview content documents"},
 	"user":    {runUser, "add, list and delete accounts; set roles and passwords"},
 	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 }

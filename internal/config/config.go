@@ -24,6 +24,7 @@ type Config struct {
 	PublicURL   string // public origin, e.g. https://lineage.example.org
 	WebDir      string // the React Router app (web/), holding build/ and node_modules/
 	Demo        bool   // load the demo set into an empty store
+	DemoDir     string // where the demo set lives (demo/ of the repository)
 }
 
 // Store returns the options that open this configuration's database.
@@ -45,18 +46,26 @@ func DataFlags(fs *flag.FlagSet) func() (Config, error) {
 
 // ServeFlags registers the flags of `lineage serve`.
 func ServeFlags(fs *flag.FlagSet) func() (Config, error) {
-	var addr, web string
+	var addr, web, demoDir string
 	var demo bool
 	fs.StringVar(&addr, "addr", env("LINEAGE_ADDR", ":8080"), "listen address; env LINEAGE_ADDR")
 	fs.StringVar(&web, "web", env("LINEAGE_WEB_DIR", "web"), "directory of the web app (with build/ and node_modules/); env LINEAGE_WEB_DIR")
 	fs.BoolVar(&demo, "demo", false, "load the demo content into an empty store")
+	fs.StringVar(&demoDir, "demo-dir", env("LINEAGE_DEMO_DIR", "demo"), "directory of the demo set; env LINEAGE_DEMO_DIR")
 	data := DataFlags(fs)
 	return func() (Config, error) {
 		c, err := data()
 		if err != nil {
 			return c, err
 		}
-		c.Addr, c.WebDir, c.Demo = addr, web, demo
+		c.Addr, c.Demo = addr, demo
+		// The SSR child runs in the web directory, so paths must not depend on ours.
+		if c.WebDir, err = filepath.Abs(web); err != nil {
+			return c, err
+		}
+		if c.DemoDir, err = filepath.Abs(demoDir); err != nil {
+			return c, err
+		}
 		c.ContentAPI = os.Getenv("LINEAGE_CONTENT_API")
 		if _, set := os.LookupEnv("LINEAGE_PUBLIC_URL"); !set {
 			c.PublicURL = "http://" + displayHost(addr)
@@ -76,12 +85,6 @@ func (c Config) validate() error {
 	if c.ContentAPI != "" {
 		if u, err := url.Parse(c.ContentAPI); err != nil || u.Host == "" {
 			return fmt.Errorf("LINEAGE_CONTENT_API must be an absolute URL, got %q", c.ContentAPI)
-		}
-	}
-	if c.WebDir != "" {
-		abs, err := filepath.Abs(c.WebDir)
-		if err == nil {
-			c.WebDir = abs
 		}
 	}
 	return nil
