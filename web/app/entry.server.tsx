@@ -11,6 +11,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPreviewRequest } from "./lib/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
+import { NonceContext, nonceFromRequest } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -40,7 +41,14 @@ export default function handleRequest(
 
     let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
 
-    const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} />, {
+    const nonce = nonceFromRequest(request);
+    const app = (
+      <NonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(app, {
+      nonce,
       [readyOption]() {
         shellRendered = true;
         const body = new PassThrough({

@@ -13,6 +13,7 @@ import { layoutNameFor, layouts } from "./layouts/layouts";
 import { isPreviewRequest } from "./lib/content.server";
 import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
+import { useNonce } from "./lib/nonce";
 
 const FAVICON =
   "data:image/svg+xml," +
@@ -37,6 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ error }) => (error ? routeMeta({ error }) : seoMeta(null));
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -46,11 +48,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
         {/* The Universal Viewer (served by Go from the universalviewer package) for scan viewers. */}
-        <script src="/uv/umd/UV.js" defer />
+        <script src="/uv/umd/UV.js" defer nonce={nonce} />
       </head>
       <body>
         {children}
-        <Scripts />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
