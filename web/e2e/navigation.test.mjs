@@ -203,6 +203,52 @@ describe("loading bar", () => {
   });
 });
 
+describe("chunk load failure", () => {
+  test("a route module that fails to load reloads the page, without a reload loop", async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/news");
+    await waitForHydration(page);
+    const module = await page.evaluate(() => {
+      const routes = window.__reactRouterManifest?.routes ?? {};
+      return Object.values(routes).find((r) => r.id?.includes("news-item"))?.module ?? null;
+    });
+    assert.ok(module, "the news item's route module is in React Router's manifest");
+    // The release "changed": the chunk is gone from the server.
+    await page.route(
+      (url) => url.pathname === module,
+      (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "gone" }),
+    );
+    const documents = countDocumentRequests(page);
+    await page.locator(`main a[href="/news/${first.uid}"]`).first().click();
+    // React Router reloads the page it is on (the new release's HTML names the new
+    // chunks, so the next click works); the app's own handler reloads at most once a
+    // minute for chunk errors no route sees.
+    for (const deadline = Date.now() + 10_000; documents.length === 0 && Date.now() < deadline; ) {
+      await page.waitForTimeout(100);
+    }
+    assert.ok(documents.length >= 1, "the page reloaded");
+    // Then nothing more for a while: no reload loop.
+    const waitQuiet = async () => {
+      let count = -1;
+      while (count !== documents.length) {
+        count = documents.length;
+        await page.waitForTimeout(1_500);
+      }
+    };
+    await waitQuiet();
+    assert.ok(documents.length <= 2, `no reload loop (${documents.length} document loads: ${documents.join(", ")})`);
+    const paths = documents.map((u) => new URL(u).pathname);
+    assert.ok(paths.every((p) => p === "/news" || p === `/news/${first.uid}`), `reloads of the page or its target: ${paths.join(", ")}`);
+    // Whatever was reloaded is server-rendered and readable.
+    assert.equal(await page.locator("h1").count(), 1, "the reloaded page shows its heading");
+    if (documents.length === 2) {
+      const at = await page.evaluate(() => sessionStorage.getItem("lineage:chunk-reload-at"));
+      assert.ok(at && Math.abs(Date.now() - Number(at)) < 60_000, "the throttle timestamp is remembered");
+    }
+    await checkA11y(page, `${new URL(page.url()).pathname} (after a chunk failure)`);
+  });
+});
+
 describe("online status", () => {
   test("an offline notice appears while the browser is offline", async () => {
     const page = await ctx.newPage();
