@@ -8,6 +8,7 @@
 // log lines written during that test (and the page's console errors) are printed.
 
 import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -251,6 +252,7 @@ export function setup({ browser = true, env, name } = {}) {
 const pageNotes = new WeakMap();
 const contextOptions = new WeakMap();
 const a11yContexts = new WeakMap();
+const checkedPages = new WeakMap();
 
 /** Console errors, warnings and page errors seen by a page made with ctx.newPage. */
 export function consoleNotes(page) {
@@ -278,11 +280,23 @@ export function consoleNotes(page) {
  */
 export async function checkA11y(page, name = page.url()) {
   let target = page;
+  const browser = page.context().browser();
+  const html = await page.content();
+  // A page whose DOM (nonces aside) and viewport were already checked in this browser
+  // has the same result; skip the second run.
+  const viewport = page.viewportSize();
+  const key = createHash("sha256")
+    .update(`${page.url()}\n${viewport?.width}x${viewport?.height}\n`)
+    .update(html.replace(/ nonce="[^"]*"/g, ""))
+    .digest("hex");
+  let checked = checkedPages.get(browser);
+  if (!checked) checkedPages.set(browser, (checked = new Set()));
+  if (checked.has(key)) return null;
   const jsDisabled = contextOptions.get(page.context())?.javaScriptEnabled === false;
   if (jsDisabled) {
-    const scratch = await scratchPage(page.context().browser());
+    const scratch = await scratchPage(browser, viewport);
     scratch.state.url = page.url();
-    scratch.state.html = await page.content();
+    scratch.state.html = html;
     await scratch.page.goto(scratch.state.url, { waitUntil: "load" });
     target = scratch.page;
   }
@@ -301,11 +315,12 @@ export async function checkA11y(page, name = page.url()) {
       .join("\n");
     assert.fail(`accessibility: ${bad.length} serious/critical axe violation(s) on ${name}:\n${report}`);
   }
+  checked.add(key);
   return results;
 }
 
 /** One scratch page per browser that serves a given HTML snapshot at a given URL. */
-async function scratchPage(browser) {
+async function scratchPage(browser, viewport) {
   let scratch = a11yContexts.get(browser);
   if (!scratch) {
     const context = await browser.newContext();
@@ -323,6 +338,7 @@ async function scratchPage(browser) {
     scratch = { page, state };
     a11yContexts.set(browser, scratch);
   }
+  if (viewport) await scratch.page.setViewportSize(viewport);
   return scratch;
 }
 
