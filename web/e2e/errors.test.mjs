@@ -4,7 +4,7 @@
 // render (empty state, 200) and single documents that get the generic error page.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { freePort, setup } from "./harness.mjs";
+import { checkA11y, freePort, setup } from "./harness.mjs";
 import { newsNewestFirst } from "./demo.mjs";
 
 const ctx = setup({ name: "errors" });
@@ -59,7 +59,7 @@ describe("not found", () => {
     await page.waitForURL(ctx.server.at("/"));
     await page.locator("main h1").waitFor();
     assert.equal(await page.evaluate(() => window.__marker), 1, "no full reload");
-    await ctx.visit(page, "/", { a11y: true });
+    await checkA11y(page, "/ (after client navigation from a 404)");
   });
 
   test("Go-owned prefixes are not pages", async () => {
