@@ -118,6 +118,7 @@ func (s *Server) pages() http.Handler {
 			// Go compresses once, on the way out.
 			pr.Out.Header.Del("Accept-Encoding")
 			pr.Out.Header.Set(nonceHeader, nonceFrom(pr.In.Context()))
+			s.dropOwnOrigin(pr.Out, pr.In)
 		},
 		FlushInterval: -1, // stream server-rendered HTML as React produces it
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
@@ -142,4 +143,34 @@ func unavailable(w http.ResponseWriter) {
 	w.WriteHeader(http.StatusServiceUnavailable)
 	w.Write([]byte(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lineage is starting</title></head>` +
 		`<body><main><h1>Lineage is starting</h1><p>The site will be back in a moment. Please reload the page.</p></main></body></html>`))
+}
+
+// dropOwnOrigin removes the Origin header of a request that comes from this site.
+//
+// React Router refuses an action (a POST to a page) whose Origin differs from the URL
+// it sees, and behind this proxy it sees its own loopback address, so every same-origin
+// form post would be refused with 400. Go checks the Origin here instead — this site
+// is the request's own host or the public URL's origin — and drops it when it matches,
+// so React Router's check passes; a foreign Origin is passed on unchanged and React
+// Router still refuses it.
+func (s *Server) dropOwnOrigin(out, in *http.Request) {
+	origin := in.Header.Get("Origin")
+	if origin == "" || origin == "null" {
+		return
+	}
+	if s.isOwnOrigin(origin, in.Host) {
+		out.Header.Del("Origin")
+	}
+}
+
+func (s *Server) isOwnOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, host) {
+		return true
+	}
+	pub, err := url.Parse(s.opts.PublicURL)
+	return err == nil && pub.Host != "" && strings.EqualFold(u.Scheme, pub.Scheme) && strings.EqualFold(u.Host, pub.Host)
 }

@@ -180,3 +180,35 @@ func FuzzSafeRelPath(f *testing.F) {
 		}
 	})
 }
+
+func TestDropOwnOrigin(t *testing.T) {
+	s, _ := newTestServer(t, fakePing{}) // public URL https://lineage.example.org
+	tests := []struct {
+		name, host, origin string
+		dropped            bool
+	}{
+		{"OK same host", "127.0.0.1:8080", "http://127.0.0.1:8080", true},
+		{"OK same host, https in front", "127.0.0.1:8080", "https://127.0.0.1:8080", true},
+		{"OK public URL", "10.0.0.5:8080", "https://lineage.example.org", true},
+		{"OK public URL, other case", "10.0.0.5:8080", "https://Lineage.Example.org", true},
+		{"foreign site", "127.0.0.1:8080", "https://evil.example", false},
+		{"other port", "127.0.0.1:8080", "http://127.0.0.1:3000", false},
+		{"public host over http", "10.0.0.5:8080", "http://lineage.example.org", false},
+		{"null", "127.0.0.1:8080", "null", false},
+		{"not a URL", "127.0.0.1:8080", "127.0.0.1:8080", false},
+		{"with a path", "127.0.0.1:8080", "http://127.0.0.1:8080/x", false},
+		{"other scheme", "127.0.0.1:8080", "ftp://127.0.0.1:8080", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := httptest.NewRequest("POST", "/sign-in", nil)
+			in.Host = tt.host
+			in.Header.Set("Origin", tt.origin)
+			out := in.Clone(context.Background())
+			s.dropOwnOrigin(out, in)
+			if got := out.Header.Get("Origin") == ""; got != tt.dropped {
+				t.Fatalf("dropped = %v, want %v", got, tt.dropped)
+			}
+		})
+	}
+}
