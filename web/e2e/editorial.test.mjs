@@ -38,8 +38,18 @@ const routes = [
   {
     path: "/news",
     h1: "News",
-    texts: newest.slice(0, 3).map(titleOf),
-    links: newest.slice(0, 3).map((d) => `/news/${d.uid}`),
+    texts: newest.slice(0, 10).map(titleOf),
+    links: [...newest.slice(0, 10).map((d) => `/news/${d.uid}`), "/news?page=2"],
+    order: newest.slice(0, 10).map(titleOf),
+  },
+  {
+    // Ten to a page, newest first, with a link to the older ones.
+    path: "/news?page=2",
+    h1: "News",
+    canonicalPath: "/news?page=2",
+    texts: newest.slice(10, 20).map(titleOf),
+    links: [...newest.slice(10, 20).map((d) => `/news/${d.uid}`), "/news"],
+    order: newest.slice(10, 20).map(titleOf),
   },
   {
     path: `/news/${newsItem.uid}`,
@@ -110,7 +120,7 @@ describe("editorial routes render on the server (JavaScript disabled)", () => {
       assert.ok(route.texts.length > 0, `the test expects some demo text for ${route.path}`);
       const page = await ctx.newPage({ javaScriptEnabled: false });
       await ctx.visit(page, route.path);
-      await assertDocumentShell(page, ctx.server, route.path);
+      await assertDocumentShell(page, ctx.server, route.path, { canonicalPath: route.canonicalPath });
       const main = page.locator("main");
       assert.equal(await main.count(), 1, `one <main> on ${route.path}`);
       if (route.h1) {
@@ -120,6 +130,11 @@ describe("editorial routes render on the server (JavaScript disabled)", () => {
           [route.h1],
           `exactly one h1, "${route.h1}", on ${route.path}`,
         );
+        assert.ok((await page.title()).includes(route.h1), `<title> of ${route.path} names "${route.h1}"`);
+      }
+      if (route.order) {
+        const cards = (await main.locator(".card__title").allTextContents()).map(normalise);
+        assert.deepEqual(cards, route.order.map(normalise), `${route.path} lists them newest first`);
       }
       const text = normalise(await main.textContent());
       for (const expected of route.texts) {

@@ -347,12 +347,13 @@ async function scratchPage(browser, viewport) {
 // Page facts
 
 /** Checks what every server-rendered page must carry (seed-spec §1, ADR 001). */
-export async function assertDocumentShell(page, server, p) {
+export async function assertDocumentShell(page, server, p, { canonicalPath } = {}) {
   const lang = await page.getAttribute("html", "lang");
   assert.equal(lang, "en", `<html lang> on ${p}`);
+  assert.equal(await page.locator('head link[rel="canonical"]').count(), 1, `one canonical link on ${p}`);
   const canonical = await page.locator('head link[rel="canonical"]').getAttribute("href");
   assert.ok(canonical, `canonical link on ${p}`);
-  const expected = new URL(new URL(p, server.url).pathname, server.url).href;
+  const expected = new URL(canonicalPath ?? new URL(p, server.url).pathname, server.url).href;
   assert.equal(canonical.replace(/\/$/, ""), expected.replace(/\/$/, ""), `canonical link on ${p}`);
   assert.equal(await page.locator('script[src="/uv/umd/UV.js"]').count(), 1, `UV script tag on ${p}`);
   const fontLinks = await page

@@ -149,6 +149,11 @@ describe("queries", () => {
     const home = await client.getSingle("home");
     assert.equal(home.id, demoDoc("home", "home").id);
 
+    // Languages: the master language, "*", and one no document is in.
+    assert.equal((await client.getByUID("news_item", item.uid, { lang: "en-gb" })).id, item.id, "lang=en-gb");
+    assert.equal((await client.getByID(item.id, { lang: "*" })).id, item.id, "lang=*");
+    await assert.rejects(client.getByUID("news_item", item.uid, { lang: "fr-fr" }), prismic.NotFoundError, "lang=fr-fr");
+
     await assert.rejects(client.getByUID("news_item", "no-such-uid"), prismic.NotFoundError);
     await assert.rejects(client.getByID("NoSuchDocument00"), prismic.NotFoundError);
     // A type no document has is not an error: no results, so NotFoundError.
