@@ -68,7 +68,11 @@ func foldLetter(r rune) string {
 	if f, ok := foldBase[r]; ok {
 		return f
 	}
-	return string(unicode.ToLower(r))
+	r = unicode.ToLower(r)
+	if f, ok := foldBase[r]; ok {
+		return f
+	}
+	return string(r)
 }
 
 // isApostrophe covers the marks that join O'Brien and M'Donald.
@@ -178,7 +182,11 @@ func SurnameKey(s string) string {
 		}
 		b.WriteString(w)
 	}
-	return b.String()
+	key := b.String()
+	if strings.HasPrefix(key, "mc") { // "M C Donald" joins into one
+		key = "mac" + key[2:]
+	}
+	return key
 }
 
 // markMacApostrophe rewrites M' at the start of a word (M'Donald, M’Kenzie), the
