@@ -65,11 +65,11 @@ func TestDaitchMokotoff(t *testing.T) {
 		{"Cohen", "456000 556000"},
 		{"Kohn", "560000"},
 		{"Alice", "084000 085000"}, // a first vowel is 0
-		{"Isaiah", "041000"}, // the pair AI before a vowel is 1
+		{"Isaiah", "041000"},       // the pair AI before a vowel is 1
 		{"Mueller", "689000"},
 		{"Müller", "689000"},
 		{"Ashcraft", "045973 049730"}, // SH and C=4 side by side are coded once
-		{"Wałęsa", "784000 786400"}, // Ę is 6 or silent
+		{"Wałęsa", "784000 786400"},   // Ę is 6 or silent
 		{"", ""},
 	}
 	for _, tt := range tests {
