@@ -1,12 +1,12 @@
 import { Link, NavLink } from "react-router";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
 
+// Only areas whose pages exist: the research hub joins when its routes land.
 export const MAIN_NAVIGATION: { to: string; label: string }[] = [
   { to: "/news", label: "News" },
   { to: "/sog-events", label: "Events" },
   { to: "/education", label: "Education" },
   { to: "/learn/guides", label: "Guides" },
-  { to: "/research-hub/our-collections", label: "Research hub" },
   { to: "/about/organisation/governance", label: "About us" },
 ];
 
