@@ -230,6 +230,12 @@ export function setup({ browser = true, env, name } = {}) {
       if (m.type() === "error" || m.type() === "warning") notes.push(`[${m.type()}] ${m.text()}`);
     });
     page.on("pageerror", (e) => notes.push(`[pageerror] ${e.message}`));
+    const failedAssets = [];
+    failedAssetsOf.set(page, failedAssets);
+    page.on("response", (r) => {
+      const u = new URL(r.url());
+      if (u.origin === ctx.server.url && u.pathname.startsWith("/assets/") && r.status() >= 400) failedAssets.push(`${r.status()} ${u.pathname}`);
+    });
     ctx.pages.add(page);
     return page;
   };
@@ -241,6 +247,13 @@ export function setup({ browser = true, env, name } = {}) {
     const res = await page.goto(p, { waitUntil: "load" });
     assert.ok(res, `no response for ${p}`);
     assert.equal(res.status(), status, `status of ${p}`);
+    const assets = failedAssetsOf.get(page) ?? [];
+    assert.deepEqual(
+      assets,
+      [],
+      `build assets of ${p} failed to load: web/build/ does not match the running server ` +
+        "(was it rebuilt during the run, or does the HTML name files the build lacks?)",
+    );
     const blocked = consoleNotes(page).filter((n) => /Content Security Policy/i.test(n));
     assert.deepEqual(blocked, [], `no Content-Security-Policy violations on ${p}`);
     if (a11y) await checkA11y(page, p);
@@ -250,6 +263,7 @@ export function setup({ browser = true, env, name } = {}) {
 }
 
 const pageNotes = new WeakMap();
+const failedAssetsOf = new WeakMap();
 const contextOptions = new WeakMap();
 const a11yContexts = new WeakMap();
 const checkedPages = new WeakMap();
