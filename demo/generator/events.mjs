@@ -1,5 +1,7 @@
-// `event` documents: past and upcoming Society events in 2026 and 2027.
-import { document, image, londonTime, rt, richTextSlice, heroSlice, docLink } from './lib.mjs';
+// `event` documents: past and upcoming Society events in 2026 and 2027, and the
+// `page` that /sog-events/join shows (uid sog-events-join).
+import { document, image, londonTime, rt, richTextSlice, heroSlice, gridSlice, docLink } from './lib.mjs';
+import { page } from './pages.mjs';
 
 const LINEAGE_HOUSE = 'Lineage House, 27 Archive Lane, London EC1';
 
@@ -114,3 +116,41 @@ No booking is needed for the open day itself, but tours are limited and can be r
 `,
   }),
 ];
+
+/** How to join an event and the Society: the page at /sog-events/join. */
+export const eventsJoinPage = page({
+  uid: 'sog-events-join', title: 'How to join an event',
+  description: 'Booking a place at a talk, course or open day, joining online events, getting to Lineage House, and becoming a member.',
+  parent: null, tags: ['events', 'membership'], published: ['2026-01-12', '10:00'], updated: ['2026-10-27', '10:00'],
+  body: [
+    richTextSlice(`
+Everyone is welcome at our events, whether or not you are a member of the Society. This page explains how to book, how to join an event online, and how to find us.
+
+## Booking a place
+
+- **Talks and courses** must be booked in advance, because places are limited. Book at the library welcome desk or by telephone during opening hours.
+- **Members** book free of charge for most talks, and at a reduced price for courses and workshops.
+- **Visitors** pay a small fee, which is set against the cost of membership if you join within a month.
+- **Open days** need no booking, although tours of the library fill up quickly and are reserved on the day.
+
+If you can no longer come, please tell us as soon as you can so that we can offer your place to someone on the waiting list.
+
+## Joining an event online
+
+Online talks take place on a video-meeting service that works in a web browser, on a tablet or on a telephone; you do not need to install anything. Joining instructions are emailed the day before the event to everyone who has booked. Arrive a few minutes early so that we can help if your sound or picture does not work. Recordings of most talks are available to members afterwards.
+
+## Coming to Lineage House
+
+Lineage House is at 27 Archive Lane, London EC1, five minutes' walk from the nearest Underground station. The lecture room and the library are on the ground floor and there is step-free access throughout, an accessible toilet and a hearing loop in the lecture room. Please tell us when you book if you need any other help to take part.
+
+## Becoming a member
+
+Membership of the Society gives you free entry to most talks, reduced prices for courses, free use of the library and the research hub, and the Society's journal. You can join at the welcome desk on the day of any event. New members are invited to one of our [welcome evenings](doc:new-members-welcome-evenings).
+`),
+    gridSlice('Before you come', [
+      { title: 'Our next online talk', text: 'An introduction to DNA for family historians, from your own home.', link: docLink('dna-introduction-december-2026') },
+      { title: 'Start your family tree', text: 'Read our guide before a beginners’ event.', link: docLink('how-to-start-your-family-tree') },
+      { title: 'Book a research-room seat', text: 'Make a day of it: stay on to research in the library.', link: docLink('booking-a-research-room-seat') },
+    ]),
+  ],
+});

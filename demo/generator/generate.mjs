@@ -24,7 +24,7 @@ media('annual-report-2025.pdf', null, 'The Society');
 // after every media file above has been registered.
 const { home } = await import('./home.mjs');
 const { newsItems } = await import('./news.mjs');
-const { events } = await import('./events.mjs');
+const { events, eventsJoinPage } = await import('./events.mjs');
 const { featureItems } = await import('./features.mjs');
 const { guides, hintsTips, learnIndexes } = await import('./learn.mjs');
 const { organisationPages } = await import('./organisation.mjs');
@@ -32,7 +32,7 @@ const { showcase } = await import('./showcase.mjs');
 const { researchRoomNotices, volunteerOpportunities, publications } = await import('./custom.mjs');
 
 const documents = [
-  home, ...newsItems, ...events, ...featureItems,
+  home, ...newsItems, ...events, eventsJoinPage, ...featureItems,
   ...learnIndexes, ...guides, ...hintsTips, ...organisationPages, showcase,
   ...researchRoomNotices, ...volunteerOpportunities, ...publications,
 ];

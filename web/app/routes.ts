@@ -1,7 +1,7 @@
 import { type RouteConfig, index, route } from "@react-router/dev/routes";
 
 // The site's routes (seed-spec §2). Static routes outrank the catch-all, so
-// later issues add their pages (events, research hub, accounts…) here.
+// later issues add their pages (research hub, accounts…) here.
 export default [
   index("routes/home.tsx"),
   route("preview", "routes/preview.ts"),
@@ -18,9 +18,17 @@ export default [
   route("cwbhvwt/:slug?", "routes/custom-type.tsx", { id: "cwbhvwt" }),
   route("dheyenbvu", "routes/custom-type.tsx", { id: "dheyenbvu-list" }),
 
+  // Events: the list (filters, calendar) without a slug, one event with it.
+  // The static join route outranks the slug.
+  route("sog-events/join", "routes/events-join.tsx"),
+  route("sog-events/:slug?", "routes/events.tsx"),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),
+  route("feeds/events.ics", "routes/feeds.events-ics.ts"),
+  // One event: /feeds/events/{uid}.ics (a segment cannot be part param, part text).
+  route("feeds/events/:file", "routes/feeds.event-ics.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
 

@@ -14,11 +14,13 @@ interface ArticleProps {
   body?: BodyField | null;
   /** Shown between the heading and the body, e.g. breadcrumbs or a kicker. */
   kicker?: ReactNode;
+  /** Facts shown under the heading, before the summary (e.g. an event's time and place). */
+  facts?: ReactNode;
   children?: ReactNode;
 }
 
 /** One content document as a page: heading, date, lead image, summary, body. */
-export function Article({ title, date, image, summary, body, kicker, children }: ArticleProps) {
+export function Article({ title, date, image, summary, body, kicker, facts, children }: ArticleProps) {
   const shownDate = formatDate(date);
   return (
     <article className="article">
@@ -30,6 +32,7 @@ export function Article({ title, date, image, summary, body, kicker, children }:
             <time dateTime={date ?? undefined}>{shownDate}</time>
           </p>
         ) : null}
+        {facts}
       </header>
       {summary?.length ? (
         <div className="lead">

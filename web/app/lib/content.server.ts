@@ -166,6 +166,81 @@ export function getUpcomingEvents(client: prismic.Client, count: number, now = n
   );
 }
 
+/** The fields event lists, the calendar and the iCalendar feeds need (no body). */
+export const EVENT_LIST_FIELDS = ["event.title", "event.summary", "event.start", "event.end", "event.location"];
+/** Event lists consider at most this many events, the latest-starting first. */
+export const EVENTS_MAX = 500;
+/** How far before a window an event may start and still reach into it. */
+export const EVENT_LOOKBACK_DAYS = 14;
+
+export interface EventQuery {
+  /** Only events that may take place in [from, to). */
+  window?: { from: Date; to: Date } | null;
+  /** Words that must all be in the title (the content API's fulltext). */
+  titleWords?: string;
+}
+
+/**
+ * Events for the events pages and feeds, latest start first, without their
+ * bodies. The content API narrows by date window and title words; callers
+ * then apply exact overlap and online/in-person rules (lib/events.ts). Pages
+ * after the first are fetched in parallel, up to EVENTS_MAX events.
+ */
+export function getEvents(client: prismic.Client, { window, titleWords }: EventQuery = {}) {
+  const filters: string[] = [];
+  if (window) {
+    filters.push(prismic.filter.dateBefore("my.event.start", window.to));
+    filters.push(prismic.filter.dateAfter("my.event.start", new Date(window.from.getTime() - EVENT_LOOKBACK_DAYS * 86_400_000)));
+  }
+  if (titleWords) filters.push(prismic.filter.fulltext("my.event.title", titleWords));
+  const params = {
+    filters,
+    pageSize: 100,
+    fetch: EVENT_LIST_FIELDS,
+    orderings: [{ field: "my.event.start", direction: "desc" as const }],
+  };
+  return loadContent(
+    client,
+    "events",
+    async () => {
+      const first = await client.getByType("event", params);
+      const lastPage = Math.min(first.total_pages, Math.ceil(EVENTS_MAX / params.pageSize));
+      const rest = await Promise.all(
+        Array.from({ length: Math.max(0, lastPage - 1) }, (_, i) => client.getByType("event", { ...params, page: i + 2 })),
+      );
+      return [first, ...rest].flatMap((r) => r.results) as unknown as EventDocument[];
+    },
+    [] as EventDocument[],
+  );
+}
+
+/** The first and the last event by start: the span the calendar and month filter offer. */
+export function getEventBounds(client: prismic.Client) {
+  const edge = async (direction: "asc" | "desc") =>
+    (
+      (
+        await client.getByType("event", {
+          pageSize: 1,
+          fetch: ["event.start", "event.end"],
+          orderings: [{ field: "my.event.start", direction }],
+        })
+      ).results[0] as unknown as EventDocument | undefined
+    ) ?? null;
+  return loadContent(
+    client,
+    "event bounds",
+    async () => {
+      const [first, last] = await Promise.all([edge("asc"), edge("desc")]);
+      return { first, last };
+    },
+    { first: null, last: null } as { first: EventDocument | null; last: EventDocument | null },
+  );
+}
+
+export function getEvent(client: prismic.Client, uid: string) {
+  return loadContent(client, `event ${uid}`, () => getByUID<EventDocument>(client, "event", uid), null);
+}
+
 export function getFeaturedItems(client: prismic.Client, page = 1, pageSize = 12) {
   return loadContent(
     client,

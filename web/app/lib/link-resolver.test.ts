@@ -84,6 +84,15 @@ describe("linkResolver", () => {
     expect(linkResolver({ type: "dheyenbvu", uid: "c" })).toBe("/dheyenbvu#c");
   });
 
+  it("places the events join page at /sog-events/join, not at its generic path", () => {
+    expect(linkResolver({ type: "page", uid: "sog-events-join" })).toBe("/sog-events/join");
+    expect(linkResolver({ type: "page", uid: "sog-events-join", data: { parent: { uid: "about" } } })).toBe("/sog-events/join");
+    // Only a page: another type with that uid keeps its own rule.
+    expect(linkResolver({ type: "news_item", uid: "sog-events-join" })).toBe("/news/sog-events-join");
+    // Names on the object prototype are not routed pages.
+    expect(linkResolver({ type: "page", uid: "constructor" })).toBe("/constructor");
+  });
+
   it("works through asLink for links and documents", () => {
     const link = { link_type: "Document" as const, id: "X", type: "news_item", uid: "n1", tags: [] as string[], lang: "en-gb", isBroken: false };
     expect(asLink(link, { linkResolver })).toBe("/news/n1");

@@ -67,6 +67,17 @@ export const ROUTED_CUSTOM_TYPES: readonly string[] = ["fhwuifhe", "cwbhvwt", "d
  */
 export const SINGLE_PAGE_CUSTOM_TYPES: readonly string[] = ["dheyenbvu"];
 
+/** Uid of the `page` that /sog-events/join shows (seed-spec §2: "events list, event, join"). */
+export const EVENTS_JOIN_UID = "sog-events-join";
+
+/**
+ * `page` documents that a route of their own shows instead of the catch-all,
+ * by uid. Their generic path (`/{uid}`) is then a 404, so each has one address.
+ */
+export const ROUTED_PAGE_PATHS: Readonly<Record<string, string>> = {
+  [EVENTS_JOIN_UID]: "/sog-events/join",
+};
+
 /**
  * Returns the site path of a document, or null when it has none (then
  * `@prismicio/client` falls back to the document's `url`).
@@ -83,6 +94,7 @@ export function linkResolver(doc: LinkableDocument): string | null {
   if (type === "event") return `/sog-events/${uid}`;
   if (SINGLE_PAGE_CUSTOM_TYPES.includes(type)) return `/${type}#${uid}`;
   if (ROUTED_CUSTOM_TYPES.includes(type)) return `/${type}/${uid}`;
+  if (type === "page" && Object.hasOwn(ROUTED_PAGE_PATHS, uid)) return ROUTED_PAGE_PATHS[uid]!;
 
   if (ORGANISATION_UIDS.includes(uid)) return `/about/organisation/${uid}`;
   if (GOVERNANCE_UIDS.includes(uid)) return `/about/organisation/governance/${uid}`;

@@ -16,4 +16,9 @@ describe("paging", () => {
     expect(pageHref("/news", 1)).toBe("/news");
     expect(pageHref("/news", 2)).toBe("/news?page=2");
   });
+  it("keeps a list's own query and fragment", () => {
+    expect(pageHref("/sog-events?month=2026-12", 1)).toBe("/sog-events?month=2026-12");
+    expect(pageHref("/sog-events?month=2026-12", 3)).toBe("/sog-events?month=2026-12&page=3");
+    expect(pageHref("/sog-events#past", 2)).toBe("/sog-events?page=2#past");
+  });
 });

@@ -5,9 +5,16 @@ import { buildSitemap, type SitemapEntry } from "../lib/feeds";
 import { linkResolver, ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
 import { publicUrl } from "../lib/site.server";
 
-const STATIC_PATHS = ["/", "/news", "/education", "/education/learning-hub/featured", ...ROUTED_CUSTOM_TYPES.map((t) => `/${t}`)];
-// Only types whose pages exist: add "event" together with the /sog-events/:slug route.
-const LISTED_TYPES = ["page", "news_item", "feature_item", ...ROUTED_CUSTOM_TYPES];
+const STATIC_PATHS = [
+  "/",
+  "/news",
+  "/sog-events",
+  "/education",
+  "/education/learning-hub/featured",
+  ...ROUTED_CUSTOM_TYPES.map((t) => `/${t}`),
+];
+// Only types whose pages exist. The `page` sog-events-join resolves to /sog-events/join.
+const LISTED_TYPES = ["page", "news_item", "event", "feature_item", ...ROUTED_CUSTOM_TYPES];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const docs = await getAllOfTypes(createContentClient(), LISTED_TYPES);

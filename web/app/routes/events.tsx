@@ -1,0 +1,199 @@
+// /sog-events/:slug? — without a slug the events list (filters, upcoming and
+// past events, a month calendar); with one, the event. /sog-events/join is a
+// route of its own (routes/events-join.tsx).
+import { asText } from "@prismicio/client";
+import { Link } from "react-router";
+import type { Route } from "./+types/events";
+import { Article } from "../components/Article";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { ContentUnavailable } from "../components/ContentUnavailable";
+import { Pagination } from "../components/Pagination";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { EventCalendar } from "../features/events/EventCalendar";
+import { EventFacts } from "../features/events/EventFacts";
+import { EventFilters } from "../features/events/EventFilters";
+import { EventList } from "../features/events/EventList";
+import eventsCss from "../features/events/events.css?url";
+import { createContentClient, getEvent, requireDocument } from "../lib/content.server";
+import {
+  EVENTS_ICS_PATH,
+  EVENTS_PATH,
+  eventIcsPath,
+  isPlausibleUid,
+  isUpcoming,
+  parseEventFilters,
+  toEventListItem,
+  toEventSummary,
+} from "../lib/events";
+import { loadEventList } from "../lib/events-list.server";
+import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../lib/link-resolver";
+import { monthLabel } from "../lib/london-time";
+import { routeMeta, type MetaDescriptor } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+const JOIN_PATH = ROUTED_PAGE_PATHS[EVENTS_JOIN_UID]!;
+const TRAIL = [{ to: "/", label: "Home" }];
+const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle = { auth: false as const };
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: eventsCss },
+  { rel: "alternate", type: "text/calendar", title: "Upcoming events (iCalendar)", href: EVENTS_ICS_PATH },
+];
+
+export async function loader({ request, params, url }: Route.LoaderArgs) {
+  const client = createContentClient(request);
+  const now = new Date();
+
+  if (params.slug !== undefined) {
+    if (!isPlausibleUid(params.slug)) throw notFound();
+    const doc = requireDocument(await getEvent(client, params.slug));
+    const summary = toEventSummary(doc);
+    const title = asText(doc.data.title).trim() || doc.uid || "Event";
+    return {
+      kind: "item" as const,
+      title,
+      facts: summary ? toEventListItem(summary, now) : null,
+      finished: summary ? !isUpcoming(summary, now) : false,
+      summary: doc.data.summary,
+      body: doc.data.body,
+      icsHref: eventIcsPath(doc.uid ?? params.slug),
+      seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+    };
+  }
+
+  const filters = parseEventFilters(url.searchParams);
+  if (!filters) throw notFound();
+  const view = await loadEventList(client, filters, now);
+  if (!view) throw notFound();
+  const base = filters.month ? `Events in ${monthLabel(filters.month)}` : "Events";
+  const title = filters.page > 1 ? `${base}, page ${filters.page}` : base;
+  return {
+    kind: "list" as const,
+    title,
+    ...view,
+    seo: pageSeo(
+      { request, url },
+      { title, description: "Talks, courses, workshops and open days of the Society, in London and online." },
+      ["month", "page"],
+    ),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  const tags: MetaDescriptor[] = routeMeta(args);
+  const data = args.loaderData;
+  if (!args.error && data?.kind === "item") {
+    tags.push({ tagName: "link", rel: "alternate", type: "text/calendar", title: `${data.title} (iCalendar)`, href: data.icsHref });
+  }
+  return tags;
+};
+
+export default function Events({ loaderData }: Route.ComponentProps) {
+  return loaderData.kind === "item" ? <EventPage data={loaderData} /> : <EventsList data={loaderData} />;
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function EventPage({ data }: { data: Extract<LoaderData, { kind: "item" }> }) {
+  return (
+    <Article
+      title={data.title}
+      summary={data.summary}
+      body={data.body}
+      kicker={<Breadcrumbs items={[...TRAIL, { to: EVENTS_PATH, label: "Events" }]} />}
+      facts={
+        <>
+          {data.facts ? <EventFacts event={data.facts} className="event-facts--page" /> : null}
+          {data.finished ? (
+            <p className="notice event-notice">This event has finished.</p>
+          ) : (
+            <ul role="list" className="events-actions">
+              <li>
+                {/* A file download, not a page: a plain link, not a router <Link>. */}
+                <a href={data.icsHref} className="button button--primary">
+                  Add to calendar<span className="visually-hidden">: {data.title}</span>
+                </a>
+              </li>
+              <li>
+                <Link to={JOIN_PATH} className="button">
+                  How to join
+                </Link>
+              </li>
+            </ul>
+          )}
+        </>
+      }
+    >
+      <p>
+        <Link to={EVENTS_PATH}>All events</Link>
+      </p>
+    </Article>
+  );
+}
+
+function EventsList({ data }: { data: Extract<LoaderData, { kind: "list" }> }) {
+  const { upcoming, past, page } = data;
+  const onFirstPage = page === 1;
+  return (
+    <>
+      <Breadcrumbs items={TRAIL} />
+      <h1>{data.title}</h1>
+      <div className="events-intro">
+        <p className="lead">Talks, courses, workshops and open days, at Lineage House in London and online.</p>
+        <ul role="list" className="events-actions">
+          <li>
+            <Link to={JOIN_PATH} className="button button--primary">
+              How to join an event
+            </Link>
+          </li>
+          <li>
+            {/* A calendar feed, not a page: a plain link. */}
+            <a href={EVENTS_ICS_PATH} className="button">
+              Subscribe to the calendar (iCalendar)
+            </a>
+          </li>
+        </ul>
+      </div>
+      <nav className="events-contents" aria-label="On this page">
+        <ul role="list">
+          {onFirstPage ? (
+            <li>
+              <a href="#upcoming">Upcoming events</a>
+            </li>
+          ) : null}
+          <li>
+            <a href="#past">Past events</a>
+          </li>
+          <li>
+            <a href="#calendar">Calendar</a>
+          </li>
+        </ul>
+      </nav>
+      <EventFilters action={EVENTS_PATH} filters={data.filters} monthOptions={data.monthOptions} filtered={data.filtered} />
+      <ContentUnavailable show={data.unavailable} />
+      <p className="event-results" role="status">
+        {data.resultText}
+      </p>
+      {onFirstPage ? (
+        <section id="upcoming" className="section" aria-labelledby="upcoming-title">
+          <h2 id="upcoming-title">Upcoming events</h2>
+          <EventList
+            events={upcoming}
+            empty={data.filtered ? "No upcoming events match these filters." : "No upcoming events are planned at the moment."}
+          />
+        </section>
+      ) : null}
+      <section id="past" className="section" aria-labelledby="past-title">
+        <h2 id="past-title">{onFirstPage ? "Past events" : `Past events, page ${page} of ${data.totalPages}`}</h2>
+        <EventList events={past} empty={data.filtered ? "No past events match these filters." : "There are no past events yet."} />
+        <Pagination page={page} totalPages={data.totalPages} basePath={`${data.pagingBase}#past`} label="Past events pages" />
+      </section>
+      <EventCalendar calendar={data.calendar} links={data.calendarLinks} />
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
