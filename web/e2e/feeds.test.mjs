@@ -63,6 +63,8 @@ function expectedPath(doc) {
       // No slug route: one page shows them all, each at #uid.
       return "/dheyenbvu";
   }
+  // The page that /sog-events/join shows (seed-spec §2 route; docs/web.md).
+  if (uid === "sog-events-join") return "/sog-events/join";
   if (org.includes(uid)) return `/about/organisation/${uid}`;
   if (gov.includes(uid)) return `/about/organisation/governance/${uid}`;
   if (guides.includes(uid)) return `/learn/guides/${uid}`;
