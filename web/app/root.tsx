@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, useMatches, useRouteError, useRouteLoaderData } from "react-router";
+import { Links, Meta, Outlet, Scripts, useMatches, useRouteError, useRouteLoaderData, type ShouldRevalidateFunction } from "react-router";
 import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import fontLatin400 from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-400-normal.woff2?url";
@@ -10,6 +10,9 @@ import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
 import { SiteShell } from "./components/SiteShell";
 import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
 import { layoutNameFor, layouts } from "./layouts/layouts";
+import { getAuth } from "./lib/auth/context";
+import { authMiddleware } from "./lib/auth/root-middleware.server";
+import { publicAuthState } from "./lib/auth/user";
 import { isPreviewRequest } from "./lib/content.server";
 import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
@@ -31,9 +34,25 @@ export const links: Route.LinksFunction = () => [
   { rel: "alternate", type: "application/atom+xml", title: "News (Atom)", href: "/feeds/news.atom" },
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
-  return { origin: publicOrigin(request), preview: isPreviewRequest(request) };
+// Auth state for every request (seed-spec §2, §4): read before any loader runs, and
+// page access levels (route `handle.auth`) enforced on the server. lib/auth/access.ts.
+export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const auth = getAuth(context);
+  return {
+    origin: publicOrigin(request),
+    preview: isPreviewRequest(request),
+    auth: publicAuthState(auth.state),
+    // The CSRF token server-rendered forms carry (components/CsrfField.tsx).
+    csrf: auth.formToken(),
+  };
 }
+
+// The header shows who is signed in: read it again on every page change, not only
+// after forms (the data request runs the middleware anyway).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 
 export const meta: Route.MetaFunction = ({ error }) => (error ? routeMeta({ error }) : seoMeta(null));
 

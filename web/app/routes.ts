@@ -23,6 +23,17 @@ export default [
   route("sog-events/join", "routes/events-join.tsx"),
   route("sog-events/:slug?", "routes/events.tsx"),
 
+  // Sign-in and accounts (issue 3). Access levels are in each module's `handle`
+  // (lib/auth/access.ts): a route that declares none requires sign-in.
+  route("sign-in", "routes/sign-in.tsx"),
+  route("sign-out", "routes/sign-out.tsx"),
+  route("register", "routes/register.tsx"),
+  route("verify-email", "routes/verify-email.tsx"),
+  route("forgot-password", "routes/forgot-password.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
+  route("login-required", "routes/login-required.tsx"),
+  route("veryconnect-auth", "routes/veryconnect-auth.tsx"),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),

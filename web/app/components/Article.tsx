@@ -16,11 +16,13 @@ interface ArticleProps {
   kicker?: ReactNode;
   /** Facts shown under the heading, before the summary (e.g. an event's time and place). */
   facts?: ReactNode;
+  /** Controls for the page as a whole, at the end of the header (e.g. the bookmark toggle). */
+  actions?: ReactNode;
   children?: ReactNode;
 }
 
 /** One content document as a page: heading, date, lead image, summary, body. */
-export function Article({ title, date, image, summary, body, kicker, facts, children }: ArticleProps) {
+export function Article({ title, date, image, summary, body, kicker, facts, actions, children }: ArticleProps) {
   const shownDate = formatDate(date);
   return (
     <article className="article">
@@ -33,6 +35,7 @@ export function Article({ title, date, image, summary, body, kicker, facts, chil
           </p>
         ) : null}
         {facts}
+        {actions}
       </header>
       {summary?.length ? (
         <div className="lead">

@@ -1,4 +1,5 @@
 import { Link, NavLink } from "react-router";
+import { AccountNav } from "../features/auth/AccountNav";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
 
 // Only areas whose pages exist: the research hub joins when its routes land.
@@ -29,6 +30,7 @@ export function SiteHeader() {
             ))}
           </ul>
         </nav>
+        <AccountNav />
       </div>
     </header>
   );

@@ -13,6 +13,7 @@ import { createContentClient, getPage, getPagesByUIDs, requireDocument } from ".
 import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
 
 /**
  * First segments the Go server owns (API, content API, media, assets, IIIF,
@@ -33,6 +34,9 @@ function crumbsFor(path: string): Crumb[] {
   }
   return crumbs;
 }
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url }: Route.LoaderArgs) {
   const segments = [params.s1, params.s2, params.s3, params.s4, params.s5, params.s6].filter(

@@ -19,12 +19,16 @@ import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
 
 function typeOf(url: URL): CustomTypeName {
   const first = url.pathname.split("/")[1] ?? "";
   if (!ROUTED_CUSTOM_TYPES.includes(first)) throw new Response("This page could not be found", { status: 404 });
   return first as CustomTypeName;
 }
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url }: LoaderFunctionArgs) {
   const type = typeOf(url);

@@ -11,12 +11,16 @@ import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
 
 const BASE = "/education/learning-hub/featured";
 const TRAIL = [
   { to: "/", label: "Home" },
   { to: "/education", label: "Education" },
 ];
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url }: Route.LoaderArgs) {
   const client = createContentClient(request);

@@ -6,13 +6,15 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { Body } from "../features/content/Body";
 import { RichText } from "../features/content/RichText";
 import type { RouteHandle } from "../layouts/layouts";
+import type { AuthHandle } from "../lib/auth/access";
 import { toCard } from "../lib/cards";
 import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../lib/content.server";
 import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
 
-export const handle: RouteHandle = { layout: "wide" };
+// Public (lib/auth/access.ts; the default is sign-in required).
+export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const client = createContentClient(request);

@@ -6,6 +6,10 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url }: Route.LoaderArgs) {
   const doc = requireDocument(await getNewsItem(createContentClient(request), params.slug));

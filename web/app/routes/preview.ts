@@ -3,6 +3,10 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/preview";
 import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
+import type { AuthHandle } from "../lib/auth/access";
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const params = url.searchParams;

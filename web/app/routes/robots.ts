@@ -1,5 +1,9 @@
 import type { Route } from "./+types/robots";
 import { publicUrl } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
 
 export function loader({ request }: Route.LoaderArgs) {
   const body = [

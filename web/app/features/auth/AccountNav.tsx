@@ -1,0 +1,71 @@
+// The header's account control: "Sign in" for visitors; for members a menu (a
+// <details> disclosure, so it works without JavaScript) with the account pages and
+// the sign-out button.
+import { useEffect, useRef } from "react";
+import { Form, Link, useLocation } from "react-router";
+import { CsrfField } from "../../components/forms/Forms";
+import { signInPath } from "../../lib/auth/access";
+import { useAuth } from "./useAuth";
+import styles from "./AccountNav.module.css";
+
+/** Pages of the sign-in flow: the header's sign-in link does not send visitors back to them. */
+const AUTH_PAGES = /^\/(sign-in|sign-out|register|verify-email|forgot-password|reset-password|login-required|veryconnect-auth)(\/|$)/;
+
+export function AccountNav() {
+  const auth = useAuth();
+  const location = useLocation();
+  const menu = useRef<HTMLDetailsElement>(null);
+
+  // Close the menu when the page changes.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [location.key]);
+
+  if (!auth.loggedIn || !auth.user) {
+    const here = location.pathname + location.search;
+    const to = AUTH_PAGES.test(location.pathname) ? "/sign-in" : signInPath(here);
+    return (
+      <Link to={to} className={styles.signIn}>
+        Sign in
+      </Link>
+    );
+  }
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLDetailsElement>) => {
+    if (event.key === "Escape" && menu.current?.open) {
+      menu.current.open = false;
+      menu.current.querySelector("summary")?.focus();
+    }
+  };
+
+  return (
+    <details ref={menu} className={styles.menu} onKeyDown={onKeyDown}>
+      <summary className={styles.summary}>Your account</summary>
+      <div className={styles.panel}>
+        <p className={styles.who}>
+          Signed in as <strong>{auth.user.name}</strong>
+        </p>
+        <ul className={styles.links}>
+          <li>
+            <Link to="/user-account">Profile and settings</Link>
+          </li>
+          <li>
+            <Link to="/user-account#bookmarks">Bookmarks</Link>
+          </li>
+          <li>
+            <Link to="/user-account#reading-lists">Reading lists</Link>
+          </li>
+          <li>
+            <Link to="/user-account#saved-searches">Saved searches</Link>
+          </li>
+        </ul>
+        <Form method="post" action="/sign-out">
+          <CsrfField />
+          <button type="submit" className={`button ${styles.signOut}`} disabled={auth.busy}>
+            {auth.busy ? "Signing out…" : "Sign out"}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

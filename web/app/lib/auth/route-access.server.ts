@@ -1,0 +1,64 @@
+// Which routes a URL matches, with their handles, on the server. Middleware receives
+// no matches, so the root middleware matches the URL itself against the same route
+// table the server uses (the server build), to read each route's `handle.auth`.
+import { matchRoutes, type RouteObject } from "react-router";
+import { accessLevelOf, type AccessLevel } from "./access";
+
+/** The part of a server build's route table this module reads. */
+export interface BuildRoute {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  module: { handle?: unknown; default?: unknown };
+}
+
+export interface RouteAccess {
+  level: AccessLevel;
+  /** True when the deepest match is a resource route (no component: feeds, sitemap…). */
+  resource: boolean;
+}
+
+type Tree = RouteObject & { handle?: unknown; resource?: boolean };
+
+export function buildRouteTree(routes: Record<string, BuildRoute | undefined>): RouteObject[] {
+  const byParent = new Map<string | undefined, BuildRoute[]>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const list = byParent.get(route.parentId) ?? [];
+    list.push(route);
+    byParent.set(route.parentId, list);
+  }
+  const build = (parentId: string | undefined): RouteObject[] =>
+    (byParent.get(parentId) ?? []).map((route) => {
+      const common = {
+        id: route.id,
+        path: route.path,
+        caseSensitive: route.caseSensitive,
+        handle: route.module.handle,
+        resource: !route.module.default,
+      };
+      if (route.index) return { ...common, index: true } as Tree;
+      return { ...common, children: build(route.id) } as Tree;
+    });
+  return build(undefined);
+}
+
+/** The access level of a path in a route tree; an unmatched path counts as public (404). */
+export function routeAccess(tree: RouteObject[], pathname: string): RouteAccess {
+  const matches = matchRoutes(tree, pathname);
+  if (!matches?.length) return { level: "public", resource: false };
+  const routes = matches.map((m) => m.route as Tree);
+  return { level: accessLevelOf(routes.map((r) => r.handle)), resource: Boolean(routes[routes.length - 1]?.resource) };
+}
+
+let tree: Promise<RouteObject[]> | null = null;
+
+/** The access level of a path in this server's route table. */
+export async function serverRouteAccess(pathname: string): Promise<RouteAccess> {
+  tree ??= import("virtual:react-router/server-build").then((build) =>
+    buildRouteTree(build.routes as unknown as Record<string, BuildRoute>),
+  );
+  return routeAccess(await tree, pathname);
+}

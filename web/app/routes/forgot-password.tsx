@@ -1,0 +1,84 @@
+// /forgot-password: asks for the address and has the Go API mail a reset link to
+// /reset-password. Public: a signed-in member without a password (external sign-in)
+// sets one this way.
+import { useRef } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/forgot-password";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import styles from "../features/auth/auth.module.css";
+import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../lib/auth/context";
+import { privateMeta } from "../lib/auth/meta";
+import { failure, text, thrown } from "../lib/auth/results.server";
+import type { FormResult } from "../lib/form-result";
+
+export const handle: AuthHandle = { auth: false };
+
+export function loader({ url }: Route.LoaderArgs) {
+  return { email: url.searchParams.get("email") ?? "" };
+}
+
+export const meta = privateMeta("Reset your password");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const auth = getAuth(context);
+  const email = text(form, "email").trim();
+  try {
+    const response = await auth.api.call<{ message: string }>("POST", "/api/forgot-password", { json: { email }, session: false });
+    if (response.status === 202) return { ok: true, message: response.body?.message, values: { email } } satisfies FormResult;
+    return data({ ...failure(response, "POST /api/forgot-password"), values: { email } } satisfies FormResult, { status: response.status });
+  } catch (error) {
+    return data({ ...thrown(error, "POST /api/forgot-password"), values: { email } } satisfies FormResult, { status: 502 });
+  }
+}
+
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as FormResult | undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+  useFocusFirstError(formRef, result);
+
+  if (result?.ok) {
+    return (
+      <div className={styles.page}>
+        <h1>Check your email</h1>
+        <FormStatus result={result} />
+        <p>The link works once and for 60 minutes. No email? Look in your spam or junk folder.</p>
+        <p>
+          <Link to="/sign-in">Back to sign in</Link>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className={styles.page}>
+      <h1>Reset your password</h1>
+      <p className={styles.lede}>Tell us your email address and we will send you a link to choose a new password.</p>
+      <ErrorSummary result={result} fields={["email"]} />
+      <Form method="post" className={formStyles.form} ref={formRef} noValidate>
+        <CsrfField />
+        <Field
+          name="email"
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          spellCheck={false}
+          defaultValue={result?.values?.email ?? loaderData.email}
+          errors={result?.errors?.email}
+          autoFocus={Boolean(result?.errors?.email)}
+        />
+        <div className={formStyles.actions}>
+          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+            {busy ? "Sending…" : "Send me the link"}
+          </button>
+          <Link to="/sign-in">Back to sign in</Link>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

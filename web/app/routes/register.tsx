@@ -1,0 +1,118 @@
+// /register (guest only): name, email, password. The Go API mails a link to
+// /verify-email; the account can sign in once the link is followed.
+import { useRef } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/register";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import styles from "../features/auth/auth.module.css";
+import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../lib/auth/context";
+import { privateMeta } from "../lib/auth/meta";
+import { failure, text, thrown } from "../lib/auth/results.server";
+import { firstErrorField, type FormResult } from "../lib/form-result";
+
+export const handle: AuthHandle = { auth: "guest" };
+
+const FIELDS = ["name", "email", "password", "password_confirmation"] as const;
+
+export function loader() {
+  return null;
+}
+
+export const meta = privateMeta("Create an account");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const auth = getAuth(context);
+  const values = { name: text(form, "name"), email: text(form, "email").trim() };
+  // Registration needs no session: the call is stateless (no cookie, so no CSRF token).
+  try {
+    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/register", {
+      json: { ...values, password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
+      session: false,
+    });
+    if (response.status === 201) {
+      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? values.email } } satisfies FormResult;
+    }
+    return data({ ...failure(response, "POST /api/register"), values } satisfies FormResult, { status: response.status });
+  } catch (error) {
+    return data({ ...thrown(error, "POST /api/register"), values } satisfies FormResult, { status: 502 });
+  }
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const result = actionData as FormResult | undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+  useFocusFirstError(formRef, result);
+
+  if (result?.ok) {
+    return (
+      <div className={styles.page}>
+        <h1>Check your email</h1>
+        <FormStatus result={result} />
+        <p>
+          We sent the link to <strong>{result.values?.email}</strong>. Open it to confirm your address; then you can
+          sign in. The link works for 24 hours.
+        </p>
+        <p>
+          No email after a few minutes? Look in your spam or junk folder, or{" "}
+          <Link to="/sign-in">go to sign in</Link> and ask for the link again.
+        </p>
+      </div>
+    );
+  }
+
+  const first = firstErrorField(result?.errors, FIELDS);
+  return (
+    <div className={styles.page}>
+      <h1>Create an account</h1>
+      <p className={styles.lede}>
+        An account keeps your bookmarks, reading lists and saved searches. Already have one?{" "}
+        <Link to="/sign-in">Sign in</Link>.
+      </p>
+      <ErrorSummary result={result} fields={FIELDS} />
+      <Form method="post" className={formStyles.form} ref={formRef} noValidate>
+        <CsrfField />
+        <Field name="name" label="Your name" autoComplete="name" defaultValue={result?.values?.name} errors={result?.errors?.name} autoFocus={first === "name"} />
+        <Field
+          name="email"
+          label="Email address"
+          type="email"
+          autoComplete="email"
+          spellCheck={false}
+          hint="We will send a link to this address to confirm it is yours."
+          defaultValue={result?.values?.email}
+          errors={result?.errors?.email}
+          autoFocus={first === "email"}
+        />
+        <Field
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters. A few words strung together make a strong password that is easy to remember."
+          errors={result?.errors?.password}
+          autoFocus={first === "password"}
+        />
+        <Field
+          name="password_confirmation"
+          label="Type the password again"
+          type="password"
+          autoComplete="new-password"
+          errors={result?.errors?.password_confirmation}
+          autoFocus={first === "password_confirmation"}
+        />
+        <div className={formStyles.actions}>
+          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+            {busy ? "Creating your account…" : "Create account"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

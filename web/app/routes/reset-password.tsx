@@ -1,0 +1,120 @@
+// /reset-password?token=…&email=… — the page the reset mail links to: a new password
+// twice, sent with the link's token to POST /api/reset-password. The address in the
+// link is only shown, never trusted.
+import { useRef } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import styles from "../features/auth/auth.module.css";
+import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../lib/auth/context";
+import { privateMeta } from "../lib/auth/meta";
+import { failure, text, thrown } from "../lib/auth/results.server";
+import { firstErrorField, type FormResult } from "../lib/form-result";
+
+export const handle: AuthHandle = { auth: false };
+
+const FIELDS = ["password", "password_confirmation"] as const;
+
+export function loader({ url }: Route.LoaderArgs) {
+  return { token: url.searchParams.get("token") ?? "", email: url.searchParams.get("email") ?? "" };
+}
+
+export const meta = privateMeta("Choose a new password");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const auth = getAuth(context);
+  try {
+    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/reset-password", {
+      json: { token: text(form, "token"), password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
+      session: false,
+    });
+    if (response.status === 200) {
+      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? "" } } satisfies FormResult;
+    }
+    return data(failure(response, "POST /api/reset-password"), { status: response.status });
+  } catch (error) {
+    return data(thrown(error, "POST /api/reset-password"), { status: 502 });
+  }
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as FormResult | undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+  useFocusFirstError(formRef, result);
+
+  if (result?.ok) {
+    const email = result.values?.email ?? "";
+    return (
+      <div className={styles.page}>
+        <h1>Password changed</h1>
+        <FormStatus result={result} />
+        <p>
+          <Link to={email ? `/sign-in?${new URLSearchParams({ email })}` : "/sign-in"} className="button button--primary">
+            Sign in
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (!loaderData.token) {
+    return (
+      <div className={styles.page}>
+        <h1>Choose a new password</h1>
+        <p>
+          This link is incomplete. Please open the link from the email again, or{" "}
+          <Link to="/forgot-password">ask for a new link</Link>.
+        </p>
+      </div>
+    );
+  }
+  const first = firstErrorField(result?.errors, FIELDS);
+  return (
+    <div className={styles.page}>
+      <h1>Choose a new password</h1>
+      {loaderData.email ? (
+        <p className={styles.lede}>
+          For the account <strong>{loaderData.email}</strong>.
+        </p>
+      ) : null}
+      <ErrorSummary result={result} fields={FIELDS} />
+      {result?.errors?.token ? (
+        <p>
+          <Link to="/forgot-password">Ask for a new link</Link>
+        </p>
+      ) : null}
+      <Form method="post" className={formStyles.form} ref={formRef} noValidate>
+        <CsrfField />
+        <input type="hidden" name="token" value={loaderData.token} />
+        <Field
+          name="password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters."
+          errors={result?.errors?.password}
+          autoFocus={first === "password"}
+        />
+        <Field
+          name="password_confirmation"
+          label="Type the new password again"
+          type="password"
+          autoComplete="new-password"
+          errors={result?.errors?.password_confirmation}
+          autoFocus={first === "password_confirmation"}
+        />
+        <div className={formStyles.actions}>
+          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+            {busy ? "Saving…" : "Save the new password"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };

@@ -1,0 +1,100 @@
+// /verify-email?token=… — the page the registration (and email change) mail links
+// to. The visitor confirms with a button, so a mail scanner that opens links does
+// not use up the single-use token; the action calls POST /api/email/verify.
+import { data, Form, Link, useNavigation } from "react-router";
+import type { Route } from "./+types/verify-email";
+import { CsrfField, ErrorSummary, FormStatus, formStyles } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import styles from "../features/auth/auth.module.css";
+import { useAuth } from "../features/auth/useAuth";
+import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../lib/auth/context";
+import { privateMeta } from "../lib/auth/meta";
+import { failure, text, thrown } from "../lib/auth/results.server";
+import type { FormResult } from "../lib/form-result";
+
+// Public: a signed-in member confirming a new address follows the same link.
+export const handle: AuthHandle = { auth: false };
+
+export function loader({ url }: Route.LoaderArgs) {
+  return { token: url.searchParams.get("token") ?? "" };
+}
+
+export const meta = privateMeta("Confirm your email address");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const auth = getAuth(context);
+  try {
+    // The token is the proof; no session is needed, so the call is stateless.
+    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/email/verify", {
+      json: { token: text(form, "token") },
+      session: false,
+    });
+    if (response.status === 200) {
+      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? "" } } satisfies FormResult;
+    }
+    return data(failure(response, "POST /api/email/verify"), { status: response.status });
+  } catch (error) {
+    return data(thrown(error, "POST /api/email/verify"), { status: 502 });
+  }
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const result = actionData as FormResult | undefined;
+  const auth = useAuth();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+
+  if (result?.ok) {
+    const email = result.values?.email ?? "";
+    return (
+      <div className={styles.page}>
+        <h1>Email address confirmed</h1>
+        <FormStatus result={result} />
+        {auth.loggedIn ? (
+          <p>
+            <Link to="/user-account" className="button button--primary">
+              Go to your account
+            </Link>
+          </p>
+        ) : (
+          <p>
+            <Link to={email ? `/sign-in?${new URLSearchParams({ email })}` : "/sign-in"} className="button button--primary">
+              Sign in
+            </Link>
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      <h1>Confirm your email address</h1>
+      <ErrorSummary result={result} fields={[]} />
+      {loaderData.token ? (
+        <Form method="post" className={formStyles.form}>
+          <CsrfField />
+          <input type="hidden" name="token" value={loaderData.token} />
+          <p className={styles.lede}>Press the button to confirm that this email address is yours.</p>
+          <div className={formStyles.actions}>
+            <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+              {busy ? "Confirming…" : "Confirm my email address"}
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <p>This link is incomplete. Please open the link from the email again, or copy all of it into the address bar.</p>
+      )}
+      {result && !result.ok ? (
+        <p>
+          Links work once and for 24 hours. To get a new one, <Link to="/sign-in">go to sign in</Link> and sign in with
+          your address: we will offer to send the link again.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
