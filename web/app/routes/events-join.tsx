@@ -11,9 +11,10 @@ import { EVENTS_PATH } from "../lib/events";
 import { EVENTS_JOIN_UID } from "../lib/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
+import type { AuthHandle } from "../lib/auth/access";
 
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
-export const handle = { auth: false as const };
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const doc = requireDocument(await getPage(createContentClient(request), EVENTS_JOIN_UID));

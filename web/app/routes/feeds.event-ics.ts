@@ -3,12 +3,13 @@ import type { Route } from "./+types/feeds.event-ics";
 import { createContentClient, getEvent } from "../lib/content.server";
 import { isPlausibleUid } from "../lib/events";
 import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
+import type { AuthHandle } from "../lib/auth/access";
 
 const notFound = () =>
   new Response("This page could not be found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
-export const handle = { auth: false as const };
+export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const uid = /^(.+)\.ics$/.exec(params.file ?? "")?.[1];

@@ -32,7 +32,7 @@ export function EventCalendar({ calendar, links }: EventCalendarProps) {
           <li>
             {links.previous && calendar.previous ? (
               <Link to={links.previous} className="button" rel="prev">
-                <span aria-hidden="true">← </span>
+                <span aria-hidden="true">←</span>
                 <span className="visually-hidden">Previous month: </span>
                 {monthLabel(calendar.previous)}
               </Link>
@@ -50,7 +50,7 @@ export function EventCalendar({ calendar, links }: EventCalendarProps) {
               <Link to={links.next} className="button" rel="next">
                 <span className="visually-hidden">Next month: </span>
                 {monthLabel(calendar.next)}
-                <span aria-hidden="true"> →</span>
+                <span aria-hidden="true">→</span>
               </Link>
             ) : null}
           </li>
