@@ -3,7 +3,7 @@
 // `make run` starts it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { setup, startServer } from "./harness.mjs";
+import { checkA11y, setup, startServer } from "./harness.mjs";
 
 const ctx = setup({ name: "smoke" });
 
@@ -32,6 +32,24 @@ test("the home page renders with JavaScript on and passes axe", async () => {
   const page = await ctx.newPage();
   await ctx.visit(page, "/");
   assert.match(await page.title(), /Lineage/);
+});
+
+test("checkA11y itself fails on a serious violation, with and without JavaScript", async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const page = await ctx.newPage({ javaScriptEnabled });
+    await ctx.visit(page, "/news");
+    // A second, unchecked DOM: an image without alt text and unreadable grey on white.
+    await page.evaluate(() => {
+      const main = document.querySelector("main");
+      main.insertAdjacentHTML("beforeend", '<img src="/media/dna.svg"><p style="color:#eee;background:#fff">faint</p>');
+    });
+    await assert.rejects(checkA11y(page, "/news with a planted violation"), (err) => {
+      assert.match(err.message, /image-alt/, "names the rule");
+      assert.match(err.message, /color-contrast/, "names the rule");
+      assert.match(err.message, /main > img|img/, "names the element");
+      return true;
+    });
+  }
 });
 
 test("serve started from the repository root with the default --web (as `make run` does) becomes ready", { timeout: 120_000 }, async () => {
