@@ -87,6 +87,8 @@ export async function startServer({ env = {}, demo = true, name = "lineage", rea
 
   const logs = [];
   const child = spawn(BIN, args, { cwd: ROOT_DIR, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  liveServers.add(child);
+  child.on("exit", () => liveServers.delete(child));
   const collect = (stream) => {
     let rest = "";
     stream.setEncoding("utf8");
@@ -146,6 +148,21 @@ export async function startServer({ env = {}, demo = true, name = "lineage", rea
   }
   await server.stop();
   throw new Error(`e2e: ${name} not ready after ${readyTimeoutMs} ms (last /readyz: ${last}):\n${logs.join("\n")}`);
+}
+
+// Servers must not outlive the test process, even when it is interrupted or dies of an
+// uncaught error (the `after` hook does not run then). SIGKILL cannot be caught; a
+// server left behind that way stops when its --data directory's owner cleans /tmp.
+const liveServers = new Set();
+function killServers() {
+  for (const child of liveServers) child.kill("SIGTERM");
+}
+process.on("exit", killServers);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.once(signal, () => {
+    killServers();
+    process.kill(process.pid, signal);
+  });
 }
 
 /** Launches headless Debian Chromium with a fresh profile. */
