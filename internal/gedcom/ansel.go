@@ -173,40 +173,50 @@ func encodeANSEL(dst []byte, s string) (out []byte, subst int) {
 		return append(dst, s...), 0
 	}
 	d := norm.NFD.String(s)
-	var marks []byte
-	var base []byte
-	flush := func() {
-		dst = append(dst, marks...)
-		dst = append(dst, base...)
-		marks, base = marks[:0], base[:0]
-	}
-	for _, r := range d {
-		if unicode.Is(unicode.Mn, r) && len(base) > 0 {
-			if b, ok := anselEncodeCmb[r]; ok {
-				marks = append(marks, b)
-			} else {
-				subst++
+	// Each cluster is a base character and the combining marks after it.
+	for len(d) > 0 {
+		base, n := utf8.DecodeRuneInString(d)
+		d = d[n:]
+		var marks []rune
+		for len(d) > 0 {
+			m, n := utf8.DecodeRuneInString(d)
+			if !unicode.Is(unicode.Mn, m) {
+				break
 			}
-			continue
+			marks = append(marks, m)
+			d = d[n:]
 		}
-		flush()
-		switch {
-		case r < 0x80:
-			base = append(base, byte(r))
+		if unicode.Is(unicode.Mn, base) {
+			// A mark with nothing before it: ANSEL writes it before a space.
+			marks = append([]rune{base}, marks...)
+			base = ' '
+		}
+		// A mark ANSEL lacks may belong to a letter it has precomposed (O with horn is Ơ,
+		// 0xAC): fold such marks into the base.
+		var codes []byte
+		for _, m := range marks {
+			if b, ok := anselEncodeCmb[m]; ok {
+				codes = append(codes, b)
+				continue
+			}
+			c := []rune(norm.NFC.String(string([]rune{base, m})))
+			if _, ok := anselEncode[c[0]]; len(c) == 1 && ok {
+				base = c[0]
+				continue
+			}
+			subst++
+		}
+		dst = append(dst, codes...)
+		switch b, ok := anselEncode[base]; {
+		case base < 0x80:
+			dst = append(dst, byte(base))
+		case ok:
+			dst = append(dst, b)
 		default:
-			if b, ok := anselEncode[r]; ok {
-				base = append(base, b)
-			} else if b, ok := anselEncodeCmb[r]; ok {
-				// A combining mark with no letter before it (as decodeANSEL leaves
-				// them at the end of a line, after a space).
-				marks = append(marks, b)
-			} else {
-				base = append(base, '?')
-				subst++
-			}
+			dst = append(dst, '?')
+			subst++
 		}
 	}
-	flush()
 	return dst, subst
 }
 

@@ -486,6 +486,9 @@ func parseLine(b []byte) (pl parsed, msg string) {
 			return pl, "a cross-reference identifier with no tag"
 		}
 	}
+	if b[j] == '@' {
+		return pl, "a tag cannot start with @ in " + quoteShort(b)
+	}
 	k := j
 	for k < len(b) && b[k] != ' ' && b[k] != '\t' {
 		k++

@@ -346,16 +346,10 @@ func (w *Writer) ident(s string) string {
 }
 
 func validTagString(t string) bool {
-	if t == "" {
+	if t == "" || t[0] == '@' {
 		return false
 	}
-	for i := 0; i < len(t); i++ {
-		c := t[i]
-		if c <= ' ' || c == '@' || c == 0x7F {
-			return false
-		}
-	}
-	return true
+	return strings.IndexAny(t, " \t\r\n") < 0
 }
 
 // splitValue cuts an escaped value into pieces for one line and CONC lines: the first
