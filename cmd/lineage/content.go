@@ -17,7 +17,7 @@ import (
 const contentUsage = `usage: lineage content COMMAND [flags]
 
 commands:
-  import DIR             publish every *.json document under DIR (one master-ref move);
+  import DIR [--draft]   publish every *.json document under DIR (one master-ref move), or with --draft save them as drafts;
                          media come from DIR/media, or DIR/../media
   export DIR             write the published documents to DIR/<id>.json and media to DIR/media
   preview [--ttl 30m]    print a preview token (a ref that sees drafts) for the site's /preview
@@ -37,9 +37,13 @@ func runContent(ctx context.Context, args []string) error {
 		return flag.ErrHelp
 	}
 	sub, args := args[0], args[1:]
-	fs := newFlags("content "+sub, map[string]string{"import": "DIR [--data DIR]", "export": "DIR [--data DIR]", "preview": "[--ttl 30m] [--data DIR]"}[sub])
+	fs := newFlags("content "+sub, map[string]string{"import": "DIR [--draft] [--data DIR]", "export": "DIR [--data DIR]", "preview": "[--ttl 30m] [--data DIR]"}[sub])
 	cfgFn := config.DataFlags(fs)
 	var ttl time.Duration
+	var draft bool
+	if sub == "import" {
+		fs.BoolVar(&draft, "draft", false, "save the documents as drafts (seen only through preview tokens) instead of publishing them")
+	}
 	if sub == "preview" {
 		fs.DurationVar(&ttl, "ttl", content.DefaultPreviewTTL, "how long the preview token is valid")
 	}
@@ -70,6 +74,14 @@ func runContent(ctx context.Context, args []string) error {
 
 	switch sub {
 	case "import":
+		if draft {
+			n, err := svc.ImportDraftsDir(ctx, positional[0])
+			if err != nil {
+				return err
+			}
+			fmt.Printf("saved %d drafts into %s; preview them with `lineage content preview`\n", n, db.Where)
+			return nil
+		}
 		n, err := svc.ImportDir(ctx, positional[0])
 		if err != nil {
 			return err

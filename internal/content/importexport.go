@@ -42,6 +42,36 @@ func (s *Service) ImportDir(ctx context.Context, dir string) (int, error) {
 	return len(docs), nil
 }
 
+// ImportDraftsDir saves every document of dir as a draft instead of publishing it:
+// only preview refs see the result, and the master ref does not move. Files are checked
+// first as in ImportDir, so one bad file means nothing is saved. Media are copied as in
+// ImportDir.
+func (s *Service) ImportDraftsDir(ctx context.Context, dir string) (int, error) {
+	docs, err := readDocumentDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	if len(docs) == 0 {
+		return 0, fmt.Errorf("content: import %s: no .json documents found", dir)
+	}
+	for i := range docs {
+		if err := docs[i].normalize(); err != nil {
+			return 0, &Error{Kind: KindInvalid, Message: fmt.Sprintf("content: draft %s: %v", docName(docs[i]), err)}
+		}
+	}
+	if media := findMediaDir(dir); media != "" && s.opts.DataDir != "" {
+		if err := copyTree(media, MediaDir(s.opts.DataDir)); err != nil {
+			return 0, fmt.Errorf("content: import media from %s: %w", media, err)
+		}
+	}
+	for _, d := range docs {
+		if _, err := s.SaveDraft(ctx, d); err != nil {
+			return 0, err
+		}
+	}
+	return len(docs), nil
+}
+
 func readDocumentDir(dir string) ([]Document, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("content: import: %s is not a directory", dir)

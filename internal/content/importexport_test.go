@@ -189,3 +189,38 @@ func TestImportDemoContent(t *testing.T) {
 		}
 	}
 }
+
+func TestImportDraftsDir(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		svc := New(db, Options{DataDir: t.TempDir(), PublicURL: "http://localhost:8080", RefCheckInterval: -1})
+		if _, err := svc.Publish(ctx, Document{ID: "about", UID: "about", Type: "page", Lang: "en-gb", Data: json.RawMessage(`{"title":"Published"}`)}); err != nil {
+			t.Fatal(err)
+		}
+		before, err := svc.Repository(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "about.json"), []byte(`{"id":"about","uid":"about","type":"page","lang":"en-gb","tags":[],"data":{"title":"Draft"}}`), 0o644)
+		n, err := svc.ImportDraftsDir(ctx, dir)
+		if err != nil || n != 1 {
+			t.Fatalf("n=%d err=%v", n, err)
+		}
+		after, _ := svc.Repository(ctx)
+		if after.MasterRef != before.MasterRef {
+			t.Fatal("saving drafts moved the master ref")
+		}
+		docs, err := svc.Export(ctx)
+		if err != nil || len(docs) != 1 || !strings.Contains(string(docs[0].Data), "Published") {
+			t.Fatalf("published content changed: %+v %v", docs, err)
+		}
+		t.Run("ErrInvalid", func(t *testing.T) {
+			bad := t.TempDir()
+			os.WriteFile(filepath.Join(bad, "x.json"), []byte(`{"id":"x"`), 0o644)
+			if _, err := svc.ImportDraftsDir(ctx, bad); err == nil || !strings.Contains(err.Error(), "x.json") {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	})
+}
