@@ -9,7 +9,7 @@ import (
 )
 
 const head551 = "0 HEAD\n1 GEDC\n2 VERS 5.5.1\n2 FORM LINEAGE-LINKED\n1 CHAR UTF-8\n" // lines 1–5
-const head70 = "0 HEAD\n1 GEDC\n2 VERS 7.0\n"                                          // lines 1–3
+const head70 = "0 HEAD\n1 GEDC\n2 VERS 7.0\n"                                         // lines 1–3
 
 // Well-formed input: what each construct reads as.
 func TestReadSyntax(t *testing.T) {
