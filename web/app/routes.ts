@@ -33,6 +33,11 @@ export default [
   route("reset-password", "routes/reset-password.tsx"),
   route("login-required", "routes/login-required.tsx"),
   route("veryconnect-auth", "routes/veryconnect-auth.tsx"),
+  route("bookmarks", "routes/bookmarks.tsx"),
+  route("user-account", "routes/user-account.tsx"),
+  route("user-account/data", "routes/user-account.data.ts"),
+  route("user-account/delete", "routes/user-account.delete.tsx"),
+  route("user-account/reading-lists/:id", "routes/user-account.reading-list.tsx"),
 
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),

@@ -8,6 +8,8 @@ import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
 import { CardList } from "../components/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../lib/cards";
 import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../lib/content.server";
 import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
@@ -38,7 +40,7 @@ function crumbsFor(path: string): Crumb[] {
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, params, url }: Route.LoaderArgs) {
+export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const segments = [params.s1, params.s2, params.s3, params.s4, params.s5, params.s6].filter(
     (s): s is string => typeof s === "string" && s.length > 0,
   );
@@ -70,15 +72,21 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
     unavailable: children.unavailable,
     crumbs: crumbsFor(path),
     seo: pageSeo({ request, url }, { title, description: doc?.data.description ?? null }),
+    bookmark: await bookmarkState(context, url.pathname),
   };
 }
 
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
-  const { title, body, children, isSection, unavailable, crumbs } = loaderData;
+  const { title, body, children, isSection, unavailable, crumbs, bookmark } = loaderData;
   return (
-    <Article title={title} body={body} kicker={<Breadcrumbs items={crumbs} />}>
+    <Article
+      title={title}
+      body={body}
+      kicker={<Breadcrumbs items={crumbs} />}
+      actions={<BookmarkToggle state={bookmark} title={title} />}
+    >
       {isSection ? (
         <section className="section" aria-label={`${title}: pages`}>
           <ContentUnavailable show={unavailable} />

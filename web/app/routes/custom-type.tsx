@@ -10,6 +10,8 @@ import { CardList } from "../components/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../lib/cards";
 import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../lib/content.server";
 import type { CustomTypeName } from "../lib/content-types";
@@ -30,10 +32,11 @@ function typeOf(url: URL): CustomTypeName {
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, params, url }: LoaderFunctionArgs) {
+export async function loader({ request, params, url, context }: LoaderFunctionArgs) {
   const type = typeOf(url);
   const client = createContentClient(request);
   if (params.slug) {
+    const bookmark = bookmarkState(context, url.pathname);
     const doc = requireDocument(await getCustomTypeItem(client, type, params.slug));
     const title = asText(doc.data.title).trim() || doc.uid || type;
     return {
@@ -43,6 +46,7 @@ export async function loader({ request, params, url }: LoaderFunctionArgs) {
       summary: doc.data.summary,
       body: doc.data.body,
       seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+      bookmark: await bookmark,
     };
   }
   const page = parsePageParam(url.searchParams.get("page"));
@@ -83,6 +87,7 @@ export default function CustomTypePage() {
         title={data.title}
         summary={data.summary}
         body={data.body}
+        actions={<BookmarkToggle state={data.bookmark} title={data.title} />}
         kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: `/${data.type}`, label: data.type }]} />}
       />
     );

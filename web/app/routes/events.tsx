@@ -9,6 +9,8 @@ import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { EventCalendar } from "../features/events/EventCalendar";
 import { EventFacts } from "../features/events/EventFacts";
 import { EventFilters } from "../features/events/EventFilters";
@@ -44,12 +46,13 @@ export const links: Route.LinksFunction = () => [
   { rel: "alternate", type: "text/calendar", title: "Upcoming events (iCalendar)", href: EVENTS_ICS_PATH },
 ];
 
-export async function loader({ request, params, url }: Route.LoaderArgs) {
+export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const client = createContentClient(request);
   const now = new Date();
 
   if (params.slug !== undefined) {
     if (!isPlausibleUid(params.slug)) throw notFound();
+    const bookmark = bookmarkState(context, url.pathname);
     const doc = requireDocument(await getEvent(client, params.slug));
     const summary = toEventSummary(doc);
     const title = asText(doc.data.title).trim() || doc.uid || "Event";
@@ -62,6 +65,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
       body: doc.data.body,
       icsHref: eventIcsPath(doc.uid ?? params.slug),
       seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+      bookmark: await bookmark,
     };
   }
 
@@ -105,6 +109,7 @@ function EventPage({ data }: { data: Extract<LoaderData, { kind: "item" }> }) {
       summary={data.summary}
       body={data.body}
       kicker={<Breadcrumbs items={[...TRAIL, { to: EVENTS_PATH, label: "Events" }]} />}
+      actions={<BookmarkToggle state={data.bookmark} title={data.title} />}
       facts={
         <>
           {data.facts ? <EventFacts event={data.facts} className="event-facts--page" /> : null}

@@ -6,6 +6,8 @@ import { CardList } from "../components/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../lib/cards";
 import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../lib/content.server";
 import { parsePageParam } from "../lib/paging";
@@ -22,9 +24,10 @@ const TRAIL = [
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, params, url }: Route.LoaderArgs) {
+export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const client = createContentClient(request);
   if (params.slug) {
+    const bookmark = bookmarkState(context, url.pathname);
     const doc = requireDocument(await getFeaturedItem(client, params.slug));
     const title = asText(doc.data.title).trim() || doc.uid || "Featured";
     return {
@@ -39,6 +42,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
         image: doc.data.image?.url ?? null,
         type: "article",
       }),
+      bookmark: await bookmark,
     };
   }
   const page = parsePageParam(url.searchParams.get("page"));
@@ -68,6 +72,7 @@ export default function Featured({ loaderData }: Route.ComponentProps) {
         summary={loaderData.summary}
         image={loaderData.image}
         body={loaderData.body}
+        actions={<BookmarkToggle state={loaderData.bookmark} title={loaderData.title} />}
         kicker={<Breadcrumbs items={[...TRAIL, { to: BASE, label: "Featured learning" }]} />}
       />
     );

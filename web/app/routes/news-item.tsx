@@ -3,6 +3,8 @@ import type { Route } from "./+types/news-item";
 import { Article } from "../components/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -11,7 +13,8 @@ import type { AuthHandle } from "../lib/auth/access";
 // Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, params, url }: Route.LoaderArgs) {
+export async function loader({ request, params, url, context }: Route.LoaderArgs) {
+  const bookmark = bookmarkState(context, url.pathname);
   const doc = requireDocument(await getNewsItem(createContentClient(request), params.slug));
   const title = asText(doc.data.title).trim() || doc.uid || "News";
   return {
@@ -26,6 +29,7 @@ export async function loader({ request, params, url }: Route.LoaderArgs) {
       image: doc.data.image?.url ?? null,
       type: "article",
     }),
+    bookmark: await bookmark,
   };
 }
 
@@ -35,6 +39,7 @@ export default function NewsItem({ loaderData }: Route.ComponentProps) {
   return (
     <Article
       {...loaderData}
+      actions={<BookmarkToggle state={loaderData.bookmark} title={loaderData.title} />}
       kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/news", label: "News" }]} />}
     />
   );

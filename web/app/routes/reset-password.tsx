@@ -90,6 +90,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <Form method="post" className={formStyles.form} ref={formRef} noValidate>
         <CsrfField />
         <input type="hidden" name="token" value={loaderData.token} />
+        {/* For password managers: which account the new password belongs to. */}
+        <input type="text" name="username" autoComplete="username" value={loaderData.email} readOnly hidden />
         <Field
           name="password"
           label="New password"

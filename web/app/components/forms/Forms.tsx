@@ -130,13 +130,17 @@ export function useFocusFirstError(formRef: RefObject<HTMLElement | null>, resul
   const seen = useRef<FormResult | undefined>(undefined);
   useEffect(() => {
     if (!result || result.ok || seen.current === result) return;
-    seen.current = result;
-    const root = formRef.current;
-    if (!root) return;
-    const target =
-      root.querySelector<HTMLElement>('[aria-invalid="true"]') ??
-      root.querySelector<HTMLElement>("[data-error-summary]") ??
-      document.querySelector<HTMLElement>("[data-error-summary]");
-    target?.focus();
+    // After the site shell's own after-navigation focus (a form post is a navigation),
+    // which runs in a parent's effect, so after this one.
+    const timer = window.setTimeout(() => {
+      seen.current = result;
+      const root = formRef.current;
+      const target =
+        root?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+        root?.querySelector<HTMLElement>("[data-error-summary]") ??
+        document.querySelector<HTMLElement>("[data-error-summary]");
+      target?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
   }, [formRef, result]);
 }

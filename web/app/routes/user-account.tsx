@@ -1,0 +1,72 @@
+// /user-account (sign-in required): profile and settings, bookmarks, reading lists,
+// saved searches, search history, and the member's data (issue 3 §3). Every form
+// posts here with an `intent`; features/members/account-actions.server.ts runs it.
+import { data } from "react-router";
+import type { Route } from "./+types/user-account";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import {
+  BookmarksSection,
+  DataSection,
+  ProfileSection,
+  ReadingListsSection,
+  SavedSearchesSection,
+  SearchHistorySection,
+} from "../features/members/AccountSections";
+import { ACCOUNT_INTENTS, runAccountAction } from "../features/members/account-actions.server";
+import { loadAccountArea } from "../features/members/api.server";
+import styles from "../features/members/account.module.css";
+import { getAuth } from "../lib/auth/context";
+import { privateMeta } from "../lib/auth/meta";
+
+// Sign-in required: the default, so no `handle.auth`.
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = getAuth(context);
+  const user = auth.state.user!;
+  return { user, ...(await loadAccountArea(context)) };
+}
+
+export const meta = privateMeta("Your account");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const result = await runAccountAction(context, await request.formData(), ACCOUNT_INTENTS);
+  return data(result, { status: result.ok ? 200 : 422 });
+}
+
+const SECTIONS = [
+  ["profile", "Profile and settings"],
+  ["bookmarks", "Bookmarks"],
+  ["reading-lists", "Reading lists"],
+  ["saved-searches", "Saved searches"],
+  ["search-history", "Search history"],
+  ["your-data", "Your data"],
+] as const;
+
+export default function UserAccount({ loaderData }: Route.ComponentProps) {
+  const { user, bookmarks, readingLists, savedSearches, history } = loaderData;
+  return (
+    <div className={styles.page}>
+      <h1>Your account</h1>
+      <p>
+        Signed in as <strong>{user.name}</strong> ({user.email}).
+      </p>
+      <nav aria-label="Sections of your account" className={styles.toc}>
+        <ul>
+          {SECTIONS.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#${id}`}>{label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <ProfileSection user={user} />
+      <BookmarksSection bookmarks={bookmarks} lists={readingLists} />
+      <ReadingListsSection lists={readingLists} />
+      <SavedSearchesSection searches={savedSearches} />
+      <SearchHistorySection history={history} />
+      <DataSection />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
