@@ -69,7 +69,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 // addContent builds the Prismic-compatible content API and, with --demo, loads the demo
 // editorial set into an empty store.
 func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) error {
-	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir})
+	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken})
 	if cfg.Demo {
 		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
 		if err != nil {

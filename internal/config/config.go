@@ -21,10 +21,13 @@ type Config struct {
 	DataDir     string // SQLite database, files, mail
 	DatabaseURL string // postgres://… selects PostgreSQL
 	ContentAPI  string // Prismic v2 endpoint the web app reads; empty = our own
-	PublicURL   string // public origin, e.g. https://lineage.example.org
-	WebDir      string // the React Router app (web/), holding build/ and node_modules/
-	Demo        bool   // load the demo set into an empty store
-	DemoDir     string // where the demo set lives (demo/ of the repository)
+	// ContentToken, when set, makes our content API private (access_token required) and
+	// is what the web app sends to whichever content API it reads.
+	ContentToken string
+	PublicURL    string // public origin, e.g. https://lineage.example.org
+	WebDir       string // the React Router app (web/), holding build/ and node_modules/
+	Demo         bool   // load the demo set into an empty store
+	DemoDir      string // where the demo set lives (demo/ of the repository)
 }
 
 // Store returns the options that open this configuration's database.
@@ -67,6 +70,7 @@ func ServeFlags(fs *flag.FlagSet) func() (Config, error) {
 			return c, err
 		}
 		c.ContentAPI = os.Getenv("LINEAGE_CONTENT_API")
+		c.ContentToken = os.Getenv("LINEAGE_CONTENT_TOKEN")
 		if _, set := os.LookupEnv("LINEAGE_PUBLIC_URL"); !set {
 			c.PublicURL = "http://" + displayHost(addr)
 		}
