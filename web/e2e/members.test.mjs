@@ -211,6 +211,78 @@ describe("registration and the account area", () => {
     await page.locator("#reading-lists").getByText("You have no reading lists yet.").waitFor();
   });
 
+  test("a forgotten password: the mailed link sets a new one, and the old one stops working", { timeout: 60_000 }, async () => {
+    const member = addMember();
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/sign-in");
+    await page.getByRole("link", { name: "Forgotten your password?" }).click();
+    await page.getByRole("heading", { level: 1, name: "Reset your password" }).waitFor();
+    await checkA11y(page, "/forgot-password");
+    await page.getByLabel("Email address").fill(member.email);
+    await page.getByRole("button", { name: "Send me the link" }).click();
+    await page.getByText("If an account uses that address, we have emailed it a link to reset the password.").waitFor();
+    await checkA11y(page, "/forgot-password (sent)");
+
+    const link = await mailedLink(member.email, "/reset-password?token=");
+    await ctx.visit(page, link);
+    await page.getByText(member.email).waitFor();
+    const fresh = "a brand new passphrase";
+    await page.getByLabel("New password", { exact: true }).fill(fresh);
+    await page.getByLabel("Type the new password again").fill("something else");
+    await page.getByRole("button", { name: "Save the new password" }).click();
+    await page.getByText("The password field confirmation does not match.").first().waitFor();
+    await checkA11y(page, "/reset-password (error)");
+    await page.getByLabel("New password", { exact: true }).fill(fresh);
+    await page.getByLabel("Type the new password again").fill(fresh);
+    await page.getByRole("button", { name: "Save the new password" }).click();
+    await page.getByText("Your password has been reset. You can now sign in.").waitFor();
+    await checkA11y(page, "/reset-password (done)");
+
+    await page.getByRole("link", { name: "Sign in", exact: true }).last().click();
+    await page.waitForURL((u) => u.pathname === "/sign-in");
+    await fillSignIn(page, member.email, PASSWORD);
+    await page.getByText("These credentials do not match our records.").first().waitFor();
+    await fillSignIn(page, member.email, fresh);
+    await page.waitForURL((u) => u.pathname === "/");
+  });
+
+  test("profile: change the name; download my data; delete the account after confirming", { timeout: 60_000 }, async () => {
+    const member = addMember("Mary Somerville");
+    const page = await ctx.newPage();
+    await signIn(page, member.email, "/user-account");
+    await waitForHydration(page);
+    await page.getByLabel("Name", { exact: true }).fill("Mary Fairfax Somerville");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await page.getByText("Your name has been saved.").waitFor();
+    await page.locator("#profile dd").getByText("Mary Fairfax Somerville", { exact: true }).waitFor();
+
+    // Download my data: a JSON file of the account.
+    const answer = await page.context().request.get("/user-account/data");
+    assert.equal(answer.status(), 200);
+    assert.match(answer.headers()["content-disposition"] ?? "", /attachment; filename="lineage-my-data.json"/);
+    const exported = await answer.json();
+    assert.equal(exported.user.email, member.email);
+    assert.ok(Array.isArray(exported.bookmarks));
+
+    // Delete: a confirmation page first; a wrong password is refused.
+    await page.getByRole("link", { name: "Delete my account…" }).click();
+    await page.getByRole("heading", { level: 1, name: "Delete your account" }).waitFor();
+    await checkA11y(page, "/user-account/delete");
+    await page.getByLabel("Your password").fill("not it");
+    await page.getByRole("button", { name: "Delete my account permanently" }).click();
+    await page.getByText("The password is incorrect.").first().waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "password");
+    await checkA11y(page, "/user-account/delete (error)");
+    await page.getByLabel("Your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Delete my account permanently" }).click();
+    await page.waitForURL((u) => u.pathname === "/sign-in");
+    await page.getByText("Your account has been deleted.").waitFor();
+    await page.locator("header").getByRole("link", { name: "Sign in" }).waitFor();
+    await checkA11y(page, "/sign-in?notice=account-deleted");
+    await fillSignIn(page, member.email);
+    await page.getByText("These credentials do not match our records.").first().waitFor();
+  });
+
   test("validation errors from the API are shown at their fields and take focus", async () => {
     const member = addMember();
     const page = await ctx.newPage();

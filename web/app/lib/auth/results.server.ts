@@ -57,7 +57,7 @@ export async function memberCall<T = unknown>(
   auth: AuthSession,
   form: FormData,
   call: MemberCall,
-  log: Logger = console,
+  log: Logger = auth.log,
 ): Promise<MemberCallResult<T>> {
   const token = form.get(CSRF_FIELD);
   const csrf = typeof token === "string" && token ? token : null;
@@ -74,7 +74,7 @@ export async function memberCall<T = unknown>(
 }
 
 /** A read as the signed-in member; null (logged) when it fails. */
-export async function memberRead<T>(auth: AuthSession, path: string, log: Logger = console): Promise<T | null> {
+export async function memberRead<T>(auth: AuthSession, path: string, log: Logger = auth.log): Promise<T | null> {
   try {
     const response = await auth.request<T>("GET", path);
     if (response.status === 200) return response.body;

@@ -25,7 +25,7 @@ export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthCon
   };
 }
 
-type Logger = Pick<Console, "error" | "warn">;
+export type Logger = Pick<Console, "error" | "warn">;
 
 export class AuthSession {
   state: AuthState;
@@ -34,7 +34,8 @@ export class AuthSession {
   constructor(
     readonly api: ApiClient,
     readonly strategy: Strategy,
-    private readonly log: Logger = console,
+    /** Where auth failures are logged (console unless a test says otherwise). */
+    readonly log: Logger = console,
   ) {
     this.state = loggedOutState(strategy.name);
     this.hadSession = strategy.hasCredentials() || api.jar.has(SESSION_COOKIE);
