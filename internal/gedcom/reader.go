@@ -24,7 +24,7 @@ type Options struct {
 	// MaxLineBytes is the longest physical line kept (default 1 MiB); the rest of a longer
 	// line is dropped with a warning.
 	MaxLineBytes int
-	// MaxRecordBytes bounds the memory of one record: its lines' bytes plus 64 per line
+	// MaxRecordBytes bounds the memory of one record: its lines' bytes plus 200 per line
 	// (default 64 MiB). The rest of a larger record is dropped with a warning.
 	MaxRecordBytes int
 	// MaxWarnings is how many warnings Warnings keeps (default 1000; -1 keeps none).
@@ -38,8 +38,8 @@ const (
 	defaultMaxLine    = 1 << 20
 	defaultMaxRecord  = 64 << 20
 	defaultMaxWarning = 1000
-	lineOverhead      = 64 // bytes charged per line against MaxRecordBytes
-	maxLevel          = 99 // GEDCOM 5.5.1: levels are 0–99
+	lineOverhead      = 200 // bytes charged per line against MaxRecordBytes: about what a line costs in memory
+	maxLevel          = 99  // GEDCOM 5.5.1: levels are 0–99
 	prescanLines      = 2000
 	prescanBytes      = 256 << 10
 )

@@ -144,9 +144,9 @@ func TestReadBadInput(t *testing.T) {
 			[]string{`0 @N1@ NOTE "` + strings.Repeat("x", 28) + `"`, "0 @I1@ INDI"},
 			[]string{"line 6: line longer than 40 bytes; the rest of it is dropped"}},
 		{"record too large", head551 + "0 @N1@ NOTE a\n1 CONT b\n1 CONT c\n1 CONT d\n1 CONT e\n1 CONT f\n2 SOUR x\n1 CONT g\n0 @I1@ INDI\n0 TRLR\n",
-			Options{MaxRecordBytes: 400}, // HEAD is 377; the note's lines are 77, then 72 each
+			Options{MaxRecordBytes: 1100}, // HEAD is 1057; the note's lines are 213, then 208 each
 			[]string{`0 @N1@ NOTE "a\nb\nc\nd\ne"`, "0 @I1@ INDI"},
-			[]string{"line 11: the record that starts on line 6 is larger than 400 bytes; the rest of it is dropped"}},
+			[]string{"line 11: the record that starts on line 6 is larger than 1100 bytes; the rest of it is dropped"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
