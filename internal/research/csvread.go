@@ -1,0 +1,629 @@
+package research
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"lineage/internal/gendate"
+	"lineage/internal/names"
+)
+
+// The canonical CSV layout (docs/research.md): one row per person in a record.
+var (
+	recordFields   = []string{"record_id", "record_type", "date", "place", "transcript", "source", "access", "image"}
+	personFields   = []string{"role", "surname", "given_names", "sex", "age"}
+	requiredFields = []string{"record_id", "record_type", "date", "place", "role", "surname", "given_names"}
+)
+
+// Limits on what one record may hold, so that one bad file cannot bloat the store.
+const (
+	MaxPersons       = 255 // persons per record (search_keys ids leave 8 bits for the position)
+	maxNameLen       = 200
+	maxFieldLen      = 2000
+	maxTranscriptLen = 100_000
+)
+
+// RowError is a row an import could not take, with its line in the file.
+type RowError struct {
+	Line    int    `json:"line"`
+	Record  string `json:"record,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e RowError) Error() string {
+	if e.Record != "" {
+		return fmt.Sprintf("line %d (record %s): %s", e.Line, e.Record, e.Message)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+}
+
+// FieldSpec says where a field's value comes from: one column, several columns joined,
+// or a fixed value; Default replaces an empty result and Map rewrites values (keys
+// compared case-insensitively).
+type FieldSpec struct {
+	Column  string            `json:"column,omitempty"`
+	Columns []string          `json:"columns,omitempty"`
+	Join    *string           `json:"join,omitempty"`
+	Value   *string           `json:"value,omitempty"`
+	Default string            `json:"default,omitempty"`
+	Map     map[string]string `json:"map,omitempty"`
+}
+
+// UnmarshalJSON accepts a bare string as the name of a column.
+func (f *FieldSpec) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = FieldSpec{Column: s}
+		return nil
+	}
+	type plain FieldSpec
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return fmt.Errorf("a field is a column name or an object with column, columns, join, value, default, map: %w", err)
+	}
+	*f = FieldSpec(p)
+	return nil
+}
+
+func (f FieldSpec) validate(name string) error {
+	set := 0
+	if f.Column != "" {
+		set++
+	}
+	if len(f.Columns) > 0 {
+		set++
+	}
+	if f.Value != nil {
+		set++
+	}
+	if set != 1 {
+		return fmt.Errorf("field %q: give exactly one of column, columns or value", name)
+	}
+	for _, c := range f.Columns {
+		if strings.TrimSpace(c) == "" {
+			return fmt.Errorf("field %q: an empty column name", name)
+		}
+	}
+	return nil
+}
+
+// Mapping adapts another CSV layout to the canonical one (docs/research.md). Without
+// Persons, rows are one per person as in the canonical layout and Fields may rename any
+// canonical column; with Persons, each row is a whole record and each entry of Persons
+// says where one person's fields are.
+type Mapping struct {
+	Delimiter string                 `json:"delimiter,omitempty"`
+	Fields    map[string]FieldSpec   `json:"fields,omitempty"`
+	Persons   []map[string]FieldSpec `json:"persons,omitempty"`
+}
+
+// ParseMapping reads and checks a mapping file.
+func ParseMapping(r io.Reader) (*Mapping, error) {
+	dec := json.NewDecoder(io.LimitReader(r, 1<<20))
+	dec.DisallowUnknownFields()
+	var m Mapping
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("mapping: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("mapping: more than one JSON value")
+	}
+	return &m, m.validate()
+}
+
+func (m *Mapping) validate() error {
+	if m.Delimiter != "" {
+		r, n := utf8.DecodeRuneInString(m.Delimiter)
+		if n != len(m.Delimiter) || r == utf8.RuneError || r == '"' || r == '\r' || r == '\n' {
+			return fmt.Errorf("mapping: delimiter must be one character other than a quote or newline, got %q", m.Delimiter)
+		}
+	}
+	allowed := recordFields
+	if len(m.Persons) == 0 {
+		allowed = append(slices.Clone(recordFields), personFields...)
+	}
+	for _, k := range sortedKeys(m.Fields) {
+		if !slices.Contains(allowed, k) {
+			if slices.Contains(personFields, k) {
+				return fmt.Errorf("mapping: %q belongs in persons when persons is given", k)
+			}
+			return fmt.Errorf("mapping: unknown field %q (fields are %s)", k, strings.Join(allowed, ", "))
+		}
+		if err := m.Fields[k].validate(k); err != nil {
+			return fmt.Errorf("mapping: %w", err)
+		}
+	}
+	if len(m.Persons) > MaxPersons {
+		return fmt.Errorf("mapping: at most %d persons", MaxPersons)
+	}
+	for i, p := range m.Persons {
+		if len(p) == 0 {
+			return fmt.Errorf("mapping: person %d has no fields", i+1)
+		}
+		for _, k := range sortedKeys(p) {
+			if !slices.Contains(personFields, k) {
+				return fmt.Errorf("mapping: person %d: unknown field %q (fields are %s)", i+1, k, strings.Join(personFields, ", "))
+			}
+			if err := p[k].validate(k); err != nil {
+				return fmt.Errorf("mapping: person %d: %w", i+1, err)
+			}
+		}
+		if _, ok := p["surname"]; !ok {
+			if _, ok := p["given_names"]; !ok {
+				return fmt.Errorf("mapping: person %d needs surname or given_names", i+1)
+			}
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// boundField is a FieldSpec with its columns found in the header.
+type boundField struct {
+	spec FieldSpec
+	cols []int
+}
+
+func (b *boundField) value(row []string) string {
+	if b == nil {
+		return ""
+	}
+	var v string
+	switch {
+	case b.spec.Value != nil:
+		v = *b.spec.Value
+	case len(b.cols) == 1:
+		v = strings.TrimSpace(row[b.cols[0]])
+	default:
+		join := " "
+		if b.spec.Join != nil {
+			join = *b.spec.Join
+		}
+		var parts []string
+		for _, c := range b.cols {
+			if s := strings.TrimSpace(row[c]); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		v = strings.Join(parts, join)
+	}
+	if len(b.spec.Map) > 0 {
+		for k, to := range b.spec.Map {
+			if strings.EqualFold(strings.TrimSpace(k), v) {
+				v = to
+				break
+			}
+		}
+	}
+	if v == "" {
+		v = b.spec.Default
+	}
+	return v
+}
+
+// headerKey normalises a header cell: "Given Names" and "given_names" are one column.
+func headerKey(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "_")
+}
+
+// RecordReader reads records from a CSV stream in the canonical layout or through a
+// Mapping. Rows of one record must be adjacent. A record with any bad row is rejected
+// whole, so that nothing is half-imported.
+type RecordReader struct {
+	csv      *csv.Reader
+	mapping  *Mapping
+	header   []string
+	fields   map[string]*boundField
+	persons  []map[string]*boundField
+	pending  []string // a row read ahead that starts the next record
+	pendLine int
+	eof      bool
+	// Notes are observations that are not errors: unparseable dates kept as text,
+	// ignored columns.
+	Notes []RowError
+}
+
+// NewRecordReader reads the header and binds the layout (m may be nil for the
+// canonical layout). Errors here concern the whole file.
+func NewRecordReader(r io.Reader, m *Mapping) (*RecordReader, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	cr.ReuseRecord = false
+	if m != nil && m.Delimiter != "" {
+		cr.Comma, _ = utf8.DecodeRuneInString(m.Delimiter)
+	}
+	rr := &RecordReader{csv: cr, mapping: m, fields: map[string]*boundField{}}
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, errors.New("the file is empty: it needs a header row")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	rr.header = header
+	index := map[string]int{}
+	for i, h := range header {
+		k := headerKey(h)
+		if k == "" {
+			continue
+		}
+		if _, dup := index[k]; dup {
+			return nil, fmt.Errorf("header: column %q appears twice", h)
+		}
+		index[k] = i
+	}
+	bind := func(name string, spec FieldSpec) (*boundField, error) {
+		b := &boundField{spec: spec}
+		cols := spec.Columns
+		if spec.Column != "" {
+			cols = []string{spec.Column}
+		}
+		for _, c := range cols {
+			i, ok := index[headerKey(c)]
+			if !ok {
+				return nil, fmt.Errorf("field %s: the header has no column %q", name, c)
+			}
+			b.cols = append(b.cols, i)
+		}
+		return b, nil
+	}
+	perRow := m == nil || len(m.Persons) == 0
+	canonical := recordFields
+	if perRow {
+		canonical = append(slices.Clone(recordFields), personFields...)
+	}
+	for _, name := range canonical {
+		if m != nil {
+			if spec, ok := m.Fields[name]; ok {
+				b, err := bind(name, spec)
+				if err != nil {
+					return nil, err
+				}
+				rr.fields[name] = b
+				continue
+			}
+		}
+		if i, ok := index[name]; ok {
+			rr.fields[name] = &boundField{spec: FieldSpec{Column: name}, cols: []int{i}}
+		}
+	}
+	if m == nil {
+		var absent []string
+		for _, f := range requiredFields {
+			if rr.fields[f] == nil {
+				absent = append(absent, f)
+			}
+		}
+		if len(absent) > 0 {
+			return nil, fmt.Errorf("header: missing column%s %s (the canonical columns are %s; use a mapping file for other layouts)",
+				plural(len(absent)), strings.Join(absent, ", "), strings.Join(append(slices.Clone(requiredFields), "sex", "age", "transcript", "source", "access", "image"), ", "))
+		}
+		for i, h := range header {
+			if k := headerKey(h); k != "" && rr.fields[k] == nil {
+				rr.Notes = append(rr.Notes, RowError{Line: 1, Message: fmt.Sprintf("column %d %q is not a canonical column and is ignored", i+1, h)})
+			}
+		}
+	} else if perRow {
+		if rr.fields["record_id"] == nil {
+			return nil, errors.New("mapping: one row per person needs record_id (or give persons for one row per record)")
+		}
+		if rr.fields["surname"] == nil && rr.fields["given_names"] == nil {
+			return nil, errors.New("mapping: map surname or given_names")
+		}
+	}
+	if m != nil {
+		for i, p := range m.Persons {
+			bp := map[string]*boundField{}
+			for _, name := range sortedKeys(p) {
+				b, err := bind(fmt.Sprintf("persons[%d].%s", i+1, name), p[name])
+				if err != nil {
+					return nil, err
+				}
+				bp[name] = b
+			}
+			rr.persons = append(rr.persons, bp)
+		}
+	}
+	return rr, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// row reads the next data row; blank rows are skipped.
+func (rr *RecordReader) row() ([]string, int, *RowError, error) {
+	for {
+		row, err := rr.csv.Read()
+		line, _ := rr.csv.FieldPos(0)
+		if err == io.EOF {
+			return nil, 0, nil, io.EOF
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, pe.StartLine, &RowError{Line: pe.StartLine, Message: pe.Err.Error()}, nil
+			}
+			return nil, 0, nil, err
+		}
+		blank := true
+		for _, c := range row {
+			if strings.TrimSpace(c) != "" {
+				blank = false
+				break
+			}
+		}
+		if blank {
+			continue
+		}
+		if len(row) != len(rr.header) {
+			return nil, line, &RowError{Line: line, Message: fmt.Sprintf("has %d fields, the header has %d", len(row), len(rr.header))}, nil
+		}
+		if !utf8.ValidString(strings.Join(row, "")) {
+			return nil, line, &RowError{Line: line, Message: "is not valid UTF-8 text"}, nil
+		}
+		return row, line, nil, nil
+	}
+}
+
+// Next returns the next record, or the errors of a rejected record (rec nil), or
+// io.EOF at the end.
+func (rr *RecordReader) Next() (rec *RecordInput, errs []RowError, err error) {
+	if rr.mapping != nil && len(rr.mapping.Persons) > 0 {
+		return rr.nextWide()
+	}
+	return rr.nextPerRow()
+}
+
+// nextWide reads one row as one whole record.
+func (rr *RecordReader) nextWide() (*RecordInput, []RowError, error) {
+	row, line, rowErr, err := rr.row()
+	if err != nil {
+		return nil, nil, err
+	}
+	if rowErr != nil {
+		return nil, []RowError{*rowErr}, nil
+	}
+	rec := &RecordInput{Line: line, Lines: []int{line}}
+	var errs []RowError
+	rr.recordFields(rec, row, line, &errs, true)
+	if rec.Key == "" {
+		rec.Key = fmt.Sprintf("line-%d", line)
+	}
+	for _, bp := range rr.persons {
+		p := Person{
+			Role:       bp["role"].value(row),
+			Surname:    bp["surname"].value(row),
+			GivenNames: bp["given_names"].value(row),
+			Sex:        bp["sex"].value(row),
+			Age:        bp["age"].value(row),
+		}
+		if p.Surname == "" && p.GivenNames == "" {
+			continue
+		}
+		if e := checkPerson(&p); e != "" {
+			errs = append(errs, RowError{Line: line, Record: rec.Key, Message: e})
+		}
+		rec.Persons = append(rec.Persons, p)
+	}
+	if rec.Type == "" {
+		errs = append(errs, RowError{Line: line, Record: rec.Key, Message: "record_type is empty"})
+	}
+	if len(rec.Persons) == 0 && len(errs) == 0 {
+		errs = append(errs, RowError{Line: line, Record: rec.Key, Message: "names nobody: every person's surname and given names are empty"})
+	}
+	if len(errs) > 0 {
+		return nil, errs, nil
+	}
+	return rec, nil, nil
+}
+
+// nextPerRow gathers the adjacent rows that share a record_id.
+func (rr *RecordReader) nextPerRow() (*RecordInput, []RowError, error) {
+	var first []string
+	var firstLine int
+	if rr.pending != nil {
+		first, firstLine = rr.pending, rr.pendLine
+		rr.pending = nil
+	} else {
+		if rr.eof {
+			return nil, nil, io.EOF
+		}
+		row, line, rowErr, err := rr.row()
+		if err != nil {
+			return nil, nil, err
+		}
+		if rowErr != nil {
+			return nil, []RowError{*rowErr}, nil
+		}
+		first, firstLine = row, line
+	}
+	key := rr.fields["record_id"].value(first)
+	rec := &RecordInput{Line: firstLine, Key: key}
+	var errs []RowError
+	if key == "" {
+		return nil, []RowError{{Line: firstLine, Message: "record_id is empty"}}, nil
+	}
+	rows := [][]string{first}
+	lines := []int{firstLine}
+	for {
+		row, line, rowErr, err := rr.row()
+		if err == io.EOF {
+			rr.eof = true
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if rowErr != nil {
+			// A broken row cannot be assigned to a record: reject it alone.
+			errs = append(errs, *rowErr)
+			continue
+		}
+		if rr.fields["record_id"].value(row) != key {
+			rr.pending, rr.pendLine = row, line
+			break
+		}
+		rows = append(rows, row)
+		lines = append(lines, line)
+	}
+	rec.Lines = lines
+	var recErrs []RowError
+	for i, row := range rows {
+		rr.recordFields(rec, row, lines[i], &recErrs, i == 0)
+		p := Person{
+			Role:       rr.fields["role"].value(row),
+			Surname:    rr.fields["surname"].value(row),
+			GivenNames: rr.fields["given_names"].value(row),
+			Sex:        rr.fields["sex"].value(row),
+			Age:        rr.fields["age"].value(row),
+		}
+		if p.Surname == "" && p.GivenNames == "" {
+			recErrs = append(recErrs, RowError{Line: lines[i], Record: key, Message: "the person has neither surname nor given names"})
+			continue
+		}
+		if e := checkPerson(&p); e != "" {
+			recErrs = append(recErrs, RowError{Line: lines[i], Record: key, Message: e})
+		}
+		rec.Persons = append(rec.Persons, p)
+	}
+	if rec.Type == "" {
+		recErrs = append(recErrs, RowError{Line: firstLine, Record: key, Message: "record_type is empty"})
+	}
+	if len(rec.Persons) > MaxPersons {
+		recErrs = append(recErrs, RowError{Line: firstLine, Record: key, Message: fmt.Sprintf("has %d persons; a record may have at most %d", len(rec.Persons), MaxPersons)})
+	}
+	if len(recErrs) > 0 {
+		// The record is rejected whole; say which of its lines were fine too.
+		bad := map[int]bool{}
+		for _, e := range recErrs {
+			bad[e.Line] = true
+		}
+		for _, l := range lines {
+			if !bad[l] {
+				recErrs = append(recErrs, RowError{Line: l, Record: key, Message: "skipped with the rest of its record"})
+			}
+		}
+		sort.SliceStable(recErrs, func(i, j int) bool { return recErrs[i].Line < recErrs[j].Line })
+		return nil, append(errs, recErrs...), nil
+	}
+	if len(errs) > 0 {
+		// Broken rows inside the record's run: report them, keep the record.
+		rr.Notes = append(rr.Notes, errs...)
+	}
+	return rec, nil, nil
+}
+
+// recordFields reads the record-level fields of one row into rec. Rows after the
+// first may repeat them or leave them empty; a different value is an error (images
+// add up instead).
+func (rr *RecordReader) recordFields(rec *RecordInput, row []string, line int, errs *[]RowError, first bool) {
+	set := func(name string, dst *string, limit int) {
+		v := rr.fields[name].value(row)
+		if len(v) > limit {
+			*errs = append(*errs, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("%s is longer than %d characters", name, limit)})
+			return
+		}
+		switch {
+		case v == "":
+		case *dst == "":
+			*dst = v
+		case *dst != v:
+			*errs = append(*errs, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("%s %q differs from %q on line %d of the same record", name, v, *dst, rec.Line)})
+		}
+	}
+	if first && rr.fields["record_id"] != nil {
+		rec.Key = rr.fields["record_id"].value(row)
+		if len(rec.Key) > maxNameLen {
+			*errs = append(*errs, RowError{Line: line, Message: fmt.Sprintf("record_id is longer than %d characters", maxNameLen)})
+		}
+	}
+	rt := rec.Type
+	set("record_type", &rt, maxNameLen)
+	if rt != rec.Type {
+		if normaliseRecordType(rt) == "" {
+			*errs = append(*errs, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("record_type %q has no letters", rt)})
+		}
+		rec.Type = rt
+	}
+	before := rec.Date
+	set("date", &rec.Date, maxNameLen)
+	if rec.Date != before {
+		if _, err := gendate.Parse(rec.Date); err != nil {
+			rr.Notes = append(rr.Notes, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("date %q is kept as text but cannot be searched by year: %v", rec.Date, err)})
+		}
+	}
+	set("place", &rec.Place, maxFieldLen)
+	set("transcript", &rec.Transcript, maxTranscriptLen)
+	set("source", &rec.Source, maxFieldLen)
+	acc := rec.Access
+	set("access", &acc, maxNameLen)
+	if acc != rec.Access {
+		switch strings.ToLower(acc) {
+		case AccessPublic, AccessMembers:
+			rec.Access = strings.ToLower(acc)
+		default:
+			*errs = append(*errs, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("access %q must be public or members", acc)})
+		}
+	}
+	if img := rr.fields["image"].value(row); img != "" {
+		for _, one := range strings.FieldsFunc(img, func(r rune) bool { return r == '|' || r == ';' }) {
+			one = strings.TrimSpace(one)
+			if len(one) > maxFieldLen {
+				*errs = append(*errs, RowError{Line: line, Record: rec.Key, Message: "an image reference is too long"})
+				continue
+			}
+			if one != "" && !slices.Contains(rec.Images, one) {
+				rec.Images = append(rec.Images, one)
+			}
+		}
+	}
+}
+
+// checkPerson normalises a person's sex and role and checks lengths; it returns a
+// message for a bad person.
+func checkPerson(p *Person) string {
+	if len(p.Surname) > maxNameLen || len(p.GivenNames) > maxNameLen || len(p.Role) > maxNameLen || len(p.Age) > maxNameLen {
+		return fmt.Sprintf("a name, role or age is longer than %d characters", maxNameLen)
+	}
+	if names.Fold(p.Surname) == "" && names.Fold(p.GivenNames) == "" && !names.Uncertain(p.Surname+p.GivenNames) {
+		return fmt.Sprintf("the name %q has no letters", strings.TrimSpace(p.GivenNames+" "+p.Surname))
+	}
+	switch strings.ToLower(strings.TrimSpace(p.Sex)) {
+	case "":
+		p.Sex = ""
+	case "m", "male", "man", "son", "s":
+		p.Sex = "M"
+	case "f", "female", "woman", "dau", "daughter", "d":
+		p.Sex = "F"
+	case "u", "unknown", "?":
+		p.Sex = "U"
+	default:
+		return fmt.Sprintf("sex %q must be M, F or U", p.Sex)
+	}
+	p.Role = normaliseRole(p.Role)
+	return ""
+}

@@ -1,0 +1,187 @@
+package research
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+
+	"lineage/internal/names"
+	"lineage/internal/store"
+)
+
+// nameDict assigns dictionary ids to surnames and given names during an import,
+// remembering them so that each distinct name costs one lookup per import.
+type nameDict struct {
+	db       *store.DB
+	variants *names.SurnameVariants
+	given    *names.GivenNames
+	surnames map[string]int64 // surname key → id
+	givens   map[string]int64 // folded given names → id
+}
+
+func newNameDict(db *store.DB, v *names.SurnameVariants, g *names.GivenNames) *nameDict {
+	return &nameDict{db: db, variants: v, given: g, surnames: map[string]int64{}, givens: map[string]int64{}}
+}
+
+// surnameKey is the dictionary key of a surname as written ("" when it has no letters).
+func surnameKey(s string) string { return names.SurnameKey(s) }
+
+// givenKey is the dictionary key of given names as written: folded, one space between
+// names ("" when there are none).
+func givenKey(s string) string { return names.Fold(s) }
+
+// givenInits returns the letters a first given name answers to as an initial: its own
+// first letter and the first letters of its groups' keys (Betty answers to B and E).
+func givenInits(g *names.GivenNames, first string) string {
+	if first == "" {
+		return ""
+	}
+	letters := []byte{first[0]}
+	if len(first) > 1 {
+		for _, k := range g.Groups(first) {
+			if k != "" && !slices.Contains(letters, k[0]) {
+				letters = append(letters, k[0])
+			}
+		}
+	}
+	slices.Sort(letters)
+	return string(letters)
+}
+
+// resolve fills the ids of the given surname and given-name keys, adding the ones the
+// dictionary lacks (with their phonetic codes).
+func (d *nameDict) resolve(ctx context.Context, tx *sql.Tx, surnameKeys, givenKeys []string) error {
+	if err := d.resolveSurnames(ctx, tx, surnameKeys); err != nil {
+		return err
+	}
+	return d.resolveGivens(ctx, tx, givenKeys)
+}
+
+func missing(keys []string, have map[string]int64) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if k == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if _, ok := have[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// lookup reads the ids of keys from a dictionary table in chunks.
+func (d *nameDict) lookup(ctx context.Context, tx *sql.Tx, table string, keys []string, into map[string]int64) error {
+	for len(keys) > 0 {
+		n := min(len(keys), 500)
+		chunk := keys[:n]
+		keys = keys[n:]
+		args := make([]any, len(chunk))
+		for i, k := range chunk {
+			args[i] = k
+		}
+		rows, err := tx.QueryContext(ctx, d.db.Rebind(`SELECT folded, id FROM `+table+` WHERE folded IN (`+placeholders(len(chunk))+`)`), args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k string
+			var id int64
+			if err := rows.Scan(&k, &id); err != nil {
+				rows.Close()
+				return err
+			}
+			into[k] = id
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *nameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string) error {
+	need := missing(keys, d.surnames)
+	if len(need) == 0 {
+		return nil
+	}
+	if err := d.lookup(ctx, tx, "surnames", need, d.surnames); err != nil {
+		return err
+	}
+	for _, k := range missing(need, d.surnames) {
+		keys := d.variants.Keys(k)
+		var id int64
+		err := tx.QueryRowContext(ctx, d.db.Rebind(`INSERT INTO surnames (folded, variant, soundex) VALUES (?, ?, ?)
+			ON CONFLICT (folded) DO NOTHING RETURNING id`), k, keys.Variant, keys.Soundex).Scan(&id)
+		if err == sql.ErrNoRows { // another import added it
+			if err := d.lookup(ctx, tx, "surnames", []string{k}, d.surnames); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("add surname %q: %w", k, err)
+		}
+		for _, c := range surnameCodes(keys) {
+			if _, err := tx.ExecContext(ctx, d.db.Rebind(`INSERT INTO surname_codes (code, surname_id) VALUES (?, ?) ON CONFLICT DO NOTHING`), c, id); err != nil {
+				return err
+			}
+		}
+		d.surnames[k] = id
+	}
+	return nil
+}
+
+// surnameCodes are the rows of surname_codes for a surname's keys: 'd' + each
+// Daitch–Mokotoff code, 'm' + each Double Metaphone code.
+func surnameCodes(k names.Keys) []string {
+	var out []string
+	for _, c := range k.DM {
+		out = append(out, "d"+c)
+	}
+	for _, c := range []string{k.MetaphonePrimary, k.MetaphoneAlt} {
+		if c != "" && !slices.Contains(out, "m"+c) {
+			out = append(out, "m"+c)
+		}
+	}
+	return out
+}
+
+func (d *nameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string) error {
+	need := missing(keys, d.givens)
+	if len(need) == 0 {
+		return nil
+	}
+	if err := d.lookup(ctx, tx, "given_names", need, d.givens); err != nil {
+		return err
+	}
+	for _, k := range missing(need, d.givens) {
+		first, _, _ := strings.Cut(k, " ")
+		var id int64
+		err := tx.QueryRowContext(ctx, d.db.Rebind(`INSERT INTO given_names (folded, first, inits) VALUES (?, ?, ?)
+			ON CONFLICT (folded) DO NOTHING RETURNING id`), k, first, givenInits(d.given, first)).Scan(&id)
+		if err == sql.ErrNoRows {
+			if err := d.lookup(ctx, tx, "given_names", []string{k}, d.givens); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("add given names %q: %w", k, err)
+		}
+		d.givens[k] = id
+	}
+	return nil
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}

@@ -1,0 +1,234 @@
+package research
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Patterns are the front-door ServeMux patterns that Handler serves.
+var Patterns = []string{"/api/research/", "/api/search"}
+
+func (s *Service) routes() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/research/search", s.handleSearch)
+	mux.HandleFunc("GET /api/research/count", s.handleCount)
+	mux.HandleFunc("GET /api/research/records/{id}", s.handleRecord)
+	mux.HandleFunc("GET /api/research/collections", s.handleCollections)
+	mux.HandleFunc("GET /api/research/collections/{slug}", s.handleCollection)
+	mux.HandleFunc("GET /api/research/places", s.handlePlaces)
+	mux.HandleFunc("GET /api/search", s.handleGlobal)
+	s.mux = mux
+}
+
+// Handler serves the JSON API. Wrap it in auth's middleware so that Membership can
+// see who is signed in.
+func (s *Service) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := s.mux.Handler(r); pattern != "" {
+			s.mux.ServeHTTP(w, r)
+			return
+		}
+		// No route: answer in JSON; 405 with Allow when the path takes GET.
+		probe := r.Clone(r.Context())
+		probe.Method = http.MethodGet
+		if _, pattern := s.mux.Handler(probe); pattern != "" && r.Method != http.MethodGet {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
+			return
+		}
+		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+	})
+}
+
+func (s *Service) isMember(r *http.Request) bool {
+	return s.members != nil && s.members.IsMember(r)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	// Answers depend on who asks (the paywall), so no shared cache may keep them.
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// writeInvalid answers 422 in the Laravel shape the rest of the API uses.
+func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
+	msg := firstMessage(errs)
+	n := 0
+	for _, v := range errs {
+		n += len(v)
+	}
+	if n > 1 {
+		msg += " (and " + strconv.Itoa(n-1) + " more error" + map[bool]string{true: "", false: "s"}[n == 2] + ")"
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
+}
+
+// writeErr maps the room's errors to statuses, in one place.
+func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
+	var ep *errPlan
+	var tb *ErrTooBroad
+	switch {
+	case errors.Is(err, ErrNotFound):
+		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+	case errors.Is(err, ErrBadCursor):
+		writeInvalid(w, FieldErrors{"after": {"This page link has expired: run the search again."}})
+	case errors.As(err, &ep):
+		writeInvalid(w, ep.fields)
+	case errors.As(err, &tb):
+		writeInvalid(w, FieldErrors{"query": {tb.Message}})
+	case errors.Is(err, context.Canceled):
+		// The client went away.
+	default:
+		s.log.Error("research: request failed", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery, "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
+	}
+}
+
+func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q, errs := ParseQuery(r.URL.Query())
+	if errs != nil {
+		writeInvalid(w, errs)
+		return
+	}
+	res, err := s.Search(r.Context(), q, s.isMember(r))
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	v.Del("after")
+	q, errs := ParseQuery(v)
+	if errs != nil {
+		writeInvalid(w, errs)
+		return
+	}
+	total, exact, err := s.Count(r.Context(), q)
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact})
+}
+
+func (s *Service) handleRecord(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.writeErr(w, r, ErrNotFound)
+		return
+	}
+	d, err := s.Record(r.Context(), id, s.isMember(r))
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+func (s *Service) handleCollections(w http.ResponseWriter, r *http.Request) {
+	all, err := s.Collections(r.Context())
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	kind := r.URL.Query().Get("kind")
+	out := []*Collection{}
+	for _, c := range all {
+		if kind == "" || c.Kind == kind {
+			out = append(out, c)
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": out})
+}
+
+func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	var after int64
+	limit := DefaultLimit
+	errs := FieldErrors{}
+	if a := v.Get("after"); a != "" {
+		n, err := strconv.ParseInt(a, 10, 64)
+		if err != nil || n < 0 {
+			errs.add("after", "This page link has expired: open the collection again.")
+		}
+		after = n
+	}
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > MaxLimit {
+			errs.add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
+		}
+		limit = n
+	}
+	if len(errs) > 0 {
+		writeInvalid(w, errs)
+		return
+	}
+	d, err := s.Collection(r.Context(), r.PathValue("slug"), after, limit)
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, d)
+}
+
+func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	if q := strings.TrimSpace(v.Get("q")); q != "" {
+		if len(q) > maxQueryText {
+			writeInvalid(w, FieldErrors{"q": {"The place may be at most 200 characters."}})
+			return
+		}
+		ps, err := s.PlacesNamed(r.Context(), q, 20)
+		if err != nil {
+			s.writeErr(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": ps})
+		return
+	}
+	var parent int64
+	if p := v.Get("parent"); p != "" {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 {
+			writeInvalid(w, FieldErrors{"parent": {"The parent must be a place id."}})
+			return
+		}
+		parent = n
+	}
+	ps, err := s.Places(r.Context(), parent)
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": ps})
+}
+
+func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if q == "" {
+		writeInvalid(w, FieldErrors{"q": {"Enter something to search for."}})
+		return
+	}
+	if len(q) > maxQueryText {
+		writeInvalid(w, FieldErrors{"q": {"The search may be at most 200 characters."}})
+		return
+	}
+	res, err := s.Global(r.Context(), q, s.isMember(r))
+	if err != nil {
+		s.writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}

@@ -1,0 +1,821 @@
+package research
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"lineage/internal/gendate"
+	"lineage/internal/store"
+)
+
+// ImportOptions configure ImportRecords.
+type ImportOptions struct {
+	Collection string // slug; created when missing
+	Kind       string // for a new collection (default record_set)
+	Title      string // for a new collection (default the slug)
+	Access     string // for a new collection: public (default) or members
+	// Strict refuses the whole file when any row is bad; the source must then be an
+	// io.ReadSeeker, read once to check and again to import.
+	Strict    bool
+	BatchSize int // records per transaction; default 2000
+	// Bulk drops the search index's secondary indexes for the import and rebuilds them
+	// at the end (much faster for a load larger than what the store holds; searches
+	// meanwhile are slow). BulkAuto decides by the source's size when it can.
+	Bulk     BulkMode
+	Progress func(ImportProgress) // called after each batch
+}
+
+// BulkMode chooses how an import maintains the search index.
+type BulkMode int
+
+const (
+	BulkAuto BulkMode = iota // bulk when the caller's size hint says the load is large
+	BulkOff
+	BulkOn
+)
+
+// ImportProgress is reported after every batch.
+type ImportProgress struct {
+	Records, Added, Updated, Unchanged, Skipped int
+}
+
+// MaxReportedErrors bounds the bad rows an ImportReport lists (ErrorCount has them all).
+const MaxReportedErrors = 1000
+
+// ImportReport says what an import did.
+type ImportReport struct {
+	Collection        string        `json:"collection"`
+	CollectionCreated bool          `json:"collection_created"`
+	Records           int           `json:"records"` // records read, good or bad
+	Added             int           `json:"added"`
+	Updated           int           `json:"updated"`
+	Unchanged         int           `json:"unchanged"`
+	Skipped           int           `json:"skipped"` // records rejected for bad rows
+	ErrorCount        int           `json:"error_count"`
+	Errors            []RowError    `json:"errors"` // at most MaxReportedErrors
+	Notes             []RowError    `json:"notes"`  // at most MaxReportedErrors
+	Bulk              bool          `json:"bulk"`
+	Elapsed           time.Duration `json:"elapsed"`
+}
+
+func (r *ImportReport) addErrors(errs []RowError) {
+	r.ErrorCount += len(errs)
+	for _, e := range errs {
+		if len(r.Errors) < MaxReportedErrors {
+			r.Errors = append(r.Errors, e)
+		}
+	}
+}
+
+// ErrStrict is returned by a strict import that found bad rows (the report lists
+// them); nothing was written.
+var ErrStrict = errors.New("the file has bad rows; nothing was imported (--strict)")
+
+// ImportRecords reads records from src (the canonical CSV, or another layout through
+// m) into a collection. It streams, writing BatchSize records per transaction; a record
+// with a bad row is skipped whole and reported with its line numbers. Re-importing a
+// file is idempotent: records are matched by record_id within the collection, unchanged
+// ones are left alone and changed ones updated in place. sizeHint (bytes, 0 if unknown)
+// lets BulkAuto decide.
+func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, opts ImportOptions, sizeHint int64) (*ImportReport, error) {
+	start := time.Now()
+	if err := s.Init(ctx); err != nil {
+		return nil, err
+	}
+	rep := &ImportReport{Collection: opts.Collection}
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 2000
+	}
+	if opts.Strict {
+		rs, ok := src.(io.ReadSeeker)
+		if !ok {
+			return nil, errors.New("a strict import needs a file it can read twice")
+		}
+		if err := strictCheck(rs, m, rep); err != nil {
+			return rep, err
+		}
+		if rep.ErrorCount > 0 {
+			rep.Elapsed = time.Since(start)
+			return rep, ErrStrict
+		}
+		rep.Records, rep.Notes = 0, nil
+		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+			return rep, err
+		}
+	}
+	rr, err := NewRecordReader(src, m)
+	if err != nil {
+		return rep, err
+	}
+	coll, created, err := s.EnsureCollection(ctx, NewCollection{Slug: opts.Collection, Kind: opts.Kind, Title: opts.Title, Access: opts.Access})
+	if err != nil {
+		return rep, err
+	}
+	rep.CollectionCreated = created
+	st := &importState{
+		s: s, coll: coll, run: time.Now().UnixNano(),
+		dict:   newNameDict(s.db, s.variants, s.given),
+		places: newPlaceResolver(s.db, nil),
+	}
+	rep.Bulk = opts.Bulk == BulkOn || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
+	if rep.Bulk {
+		if err := s.dropSearchIndexes(ctx); err != nil {
+			return rep, err
+		}
+		defer func() {
+			// Rebuild even when the import failed half-way: the committed batches stay.
+			if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx)); err != nil {
+				s.log.Error("research: rebuild search indexes", "err", err)
+			}
+		}()
+	}
+	batch := make([]*RecordInput, 0, opts.BatchSize)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := st.write(ctx, batch, rep); err != nil {
+			return err
+		}
+		batch = batch[:0]
+		if opts.Progress != nil {
+			opts.Progress(ImportProgress{Records: rep.Records, Added: rep.Added, Updated: rep.Updated, Unchanged: rep.Unchanged, Skipped: rep.Skipped})
+		}
+		return nil
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		rec, errs, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return rep, err
+		}
+		rep.Records++
+		if errs != nil {
+			rep.Skipped++
+			rep.addErrors(errs)
+			continue
+		}
+		batch = append(batch, rec)
+		if len(batch) == cap(batch) {
+			if err := flush(); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return rep, err
+	}
+	if rep.Added > 0 || rep.Updated > 0 {
+		if err := s.refreshSummary(ctx, coll.ID); err != nil {
+			return rep, err
+		}
+	}
+	for _, n := range rr.Notes {
+		if len(rep.Notes) < MaxReportedErrors {
+			rep.Notes = append(rep.Notes, n)
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+// strictCheck reads the whole source without writing, collecting bad rows and
+// record_ids that appear twice.
+func strictCheck(src io.Reader, m *Mapping, rep *ImportReport) error {
+	rr, err := NewRecordReader(src, m)
+	if err != nil {
+		return err
+	}
+	type seen struct {
+		h    uint64
+		line int
+		key  string
+	}
+	var keys []seen
+	for {
+		rec, errs, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		rep.Records++
+		if errs != nil {
+			rep.Skipped++
+			rep.addErrors(errs)
+			continue
+		}
+		h := fnv.New64a()
+		h.Write([]byte(rec.Key))
+		keys = append(keys, seen{h.Sum64(), rec.Line, ""})
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].h != keys[j].h {
+			return keys[i].h < keys[j].h
+		}
+		return keys[i].line < keys[j].line
+	})
+	var dups []RowError
+	for i := 1; i < len(keys); i++ {
+		if keys[i].h == keys[i-1].h {
+			dups = append(dups, RowError{Line: keys[i].line, Message: fmt.Sprintf("this record_id was used for another record at line %d; the rows of one record must be together", keys[i-1].line)})
+		}
+	}
+	sort.Slice(dups, func(i, j int) bool { return dups[i].Line < dups[j].Line })
+	rep.addErrors(dups)
+	rep.Notes = rr.Notes
+	return nil
+}
+
+// importState is what one import carries from batch to batch.
+type importState struct {
+	s      *Service
+	coll   *Collection
+	run    int64
+	dict   *nameDict
+	places *placeResolver
+}
+
+// prepared is a record made ready for the store.
+type prepared struct {
+	rec       *RecordInput
+	typeID    int64
+	hasDate   bool
+	lo, hi    int
+	kind      int
+	placeID   int64
+	countyID  int64
+	surnames  []string // surname key per person
+	givens    []string // given key per person
+	roleIDs   []int64
+	persons   string // JSON
+	images    string // JSON
+	hash      string
+	access    int
+	id        int64
+	oldID     int64 // the stored record it replaces
+	duplicate bool  // its record_id was already imported by this run
+}
+
+// Date quality and span classes of search_keys (see 00005_research.sql).
+const (
+	spanShort   = 0
+	spanLong    = 1
+	spanNone    = 2
+	shortDays   = 4018 // 11 years: the longest range a span-0 row may cover
+	dqNone      = 0
+	dqExact     = 1
+	dqLoose     = 2
+	maxKeyWidth = 256 // persons per record in search_keys ids
+)
+
+func spanOf(has bool, lo, hi int) int {
+	switch {
+	case !has:
+		return spanNone
+	case hi-lo <= shortDays:
+		return spanShort
+	}
+	return spanLong
+}
+
+func dqOf(has bool, kind gendate.Kind) int {
+	switch {
+	case !has:
+		return dqNone
+	case kind == gendate.Exact:
+		return dqExact
+	}
+	return dqLoose
+}
+
+// decadeOf is the decade facet of a date range: the decade of its middle day; 0 for
+// no date.
+func decadeOf(has bool, lo, hi int) int {
+	if !has {
+		return 0
+	}
+	y, _, _ := gendate.JDNToGregorian(lo + (hi-lo)/2)
+	return floorDiv(y, 10) * 10
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// recordHash fingerprints what an import stores of a record, so that re-importing an
+// unchanged record writes nothing.
+func recordHash(r *RecordInput) string {
+	b, _ := json.Marshal([]any{r.Type, r.Date, r.Place, r.Transcript, r.Source, r.Access, r.Images, r.Persons})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:12])
+}
+
+// prepare resolves everything of a batch that needs the database: vocabularies,
+// places and name dictionaries.
+func (st *importState) prepare(ctx context.Context, tx *sql.Tx, batch []*RecordInput, pendTypes, pendRoles map[string]int64) ([]*prepared, error) {
+	s := st.s
+	out := make([]*prepared, len(batch))
+	var skeys, gkeys []string
+	for i, rec := range batch {
+		p := &prepared{rec: rec, hash: recordHash(rec), access: accessCode(rec.Access)}
+		var err error
+		if p.typeID, err = s.types.ensure(ctx, s.db, tx, normaliseRecordType(rec.Type), rec.Type, pendTypes); err != nil {
+			return nil, err
+		}
+		if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
+			p.hasDate, p.lo, p.hi, p.kind = true, d.Range.Earliest, d.Range.Latest, int(d.Kind)
+		} else {
+			p.kind = int(d.Kind)
+		}
+		place, err := st.places.resolve(ctx, rec.Place)
+		if err != nil {
+			return nil, fmt.Errorf("place %q: %w", rec.Place, err)
+		}
+		if place != nil {
+			p.placeID, p.countyID = place.ID, place.CountyID
+			if place.Kind == PlaceCounty {
+				p.countyID = place.ID
+			}
+		}
+		for _, person := range rec.Persons {
+			sk, gk := surnameKey(person.Surname), givenKey(person.GivenNames)
+			p.surnames = append(p.surnames, sk)
+			p.givens = append(p.givens, gk)
+			rid, err := s.roles.ensure(ctx, s.db, tx, person.Role, person.Role, pendRoles)
+			if err != nil {
+				return nil, err
+			}
+			p.roleIDs = append(p.roleIDs, rid)
+			skeys = append(skeys, sk)
+			gkeys = append(gkeys, gk)
+		}
+		pj, _ := json.Marshal(rec.Persons)
+		p.persons = string(pj)
+		imgs := rec.Images
+		if imgs == nil {
+			imgs = []string{}
+		}
+		ij, _ := json.Marshal(imgs)
+		p.images = string(ij)
+		out[i] = p
+	}
+	if err := st.dict.resolve(ctx, tx, skeys, gkeys); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// write stores one batch in one transaction.
+func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *ImportReport) error {
+	s := st.s
+	pendTypes, pendRoles := map[string]int64{}, map[string]int64{}
+	var added, updated, unchanged int
+	var dupErrs []RowError
+	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+		added, updated, unchanged, dupErrs = 0, 0, 0, nil
+		st.places.tx = tx
+		defer func() { st.places.tx = nil }()
+		preps, err := st.prepare(ctx, tx, batch, pendTypes, pendRoles)
+		if err != nil {
+			return err
+		}
+		existing, err := st.existing(ctx, tx, preps)
+		if err != nil {
+			return err
+		}
+		inBatch := map[string]int{}
+		var fresh, changed []*prepared
+		for _, p := range preps {
+			if first, ok := inBatch[p.rec.Key]; ok {
+				p.duplicate = true
+				dupErrs = append(dupErrs, RowError{Line: p.rec.Line, Record: p.rec.Key, Message: fmt.Sprintf("this record_id was used for another record at line %d; the rows of one record must be together", first)})
+				continue
+			}
+			inBatch[p.rec.Key] = p.rec.Line
+			old, ok := existing[p.rec.Key]
+			switch {
+			case !ok:
+				fresh = append(fresh, p)
+			case old.run == st.run:
+				p.duplicate = true
+				dupErrs = append(dupErrs, RowError{Line: p.rec.Line, Record: p.rec.Key, Message: "this record_id was used for another record earlier in the file; the rows of one record must be together"})
+			case old.hash == p.hash:
+				unchanged++
+			default:
+				p.oldID, p.id = old.id, old.id
+				changed = append(changed, p)
+			}
+		}
+		if err := st.allocate(ctx, tx, fresh); err != nil {
+			return err
+		}
+		stats := map[statCell]int{}
+		if len(changed) > 0 {
+			if err := st.retire(ctx, tx, changed, stats); err != nil {
+				return err
+			}
+		}
+		if err := st.insert(ctx, tx, fresh, changed, stats); err != nil {
+			return err
+		}
+		if err := s.applyStats(ctx, tx, stats); err != nil {
+			return err
+		}
+		added, updated = len(fresh), len(changed)
+		if added > 0 || updated > 0 {
+			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET record_count = record_count + ?, updated_at = ? WHERE id = ?`),
+				added, s.Now().Unix(), st.coll.ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.types.remember(ctx, s.db, pendTypes); err != nil {
+		return err
+	}
+	if err := s.roles.remember(ctx, s.db, pendRoles); err != nil {
+		return err
+	}
+	rep.Added += added
+	rep.Updated += updated
+	rep.Unchanged += unchanged
+	rep.Skipped += len(dupErrs)
+	rep.addErrors(dupErrs)
+	return nil
+}
+
+type storedRecord struct {
+	id   int64
+	hash string
+	run  int64
+}
+
+// existing finds the batch's records already in the collection.
+func (st *importState) existing(ctx context.Context, tx *sql.Tx, preps []*prepared) (map[string]storedRecord, error) {
+	out := map[string]storedRecord{}
+	for i := 0; i < len(preps); i += 500 {
+		chunk := preps[i:min(i+500, len(preps))]
+		args := []any{st.coll.ID}
+		for _, p := range chunk {
+			args = append(args, p.rec.Key)
+		}
+		rows, err := tx.QueryContext(ctx, st.s.db.Rebind(`SELECT key, id, hash, import_run FROM records WHERE collection_id = ? AND key IN (`+placeholders(len(chunk))+`)`), args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var k string
+			var r storedRecord
+			if err := rows.Scan(&k, &r.id, &r.hash, &r.run); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[k] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// allocate gives new records their ids.
+func (st *importState) allocate(ctx context.Context, tx *sql.Tx, fresh []*prepared) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	db := st.s.db
+	if db.Dialect == store.Postgres {
+		rows, err := tx.QueryContext(ctx, `SELECT nextval(pg_get_serial_sequence('records', 'id')) FROM generate_series(1, $1)`, len(fresh))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		i := 0
+		for rows.Next() {
+			if err := rows.Scan(&fresh[i].id); err != nil {
+				return err
+			}
+			i++
+		}
+		return rows.Err()
+	}
+	// SQLite: the transaction holds the write lock, so the next ids are ours.
+	var maxID, seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM records`).Scan(&maxID); err != nil {
+		return err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'records'`).Scan(&seq); err != nil {
+		return err
+	}
+	next := max(maxID, seq) + 1
+	for _, p := range fresh {
+		p.id = next
+		next++
+	}
+	return nil
+}
+
+// statCell is one cell of name_stats.
+type statCell struct {
+	surname, collection, typ int64
+	decade                   int
+	county                   int64
+}
+
+// retire removes what changed records had in the index and the statistics, before
+// they are written again.
+func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepared, stats map[statCell]int) error {
+	db := st.s.db
+	for _, p := range changed {
+		var typ, county int64
+		var lo, hi sql.NullInt64
+		if err := tx.QueryRowContext(ctx, db.Rebind(`SELECT type_id, county_id, jdn_lo, jdn_hi FROM records WHERE id = ?`), p.oldID).Scan(&typ, &county, &lo, &hi); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, db.Rebind(`SELECT DISTINCT surname_id FROM search_keys WHERE id >= ? AND id < ? AND surname_id <> 0`), p.oldID*maxKeyWidth, (p.oldID+1)*maxKeyWidth)
+		if err != nil {
+			return err
+		}
+		dec := decadeOf(lo.Valid, int(lo.Int64), int(hi.Int64))
+		for rows.Next() {
+			var sid int64
+			if err := rows.Scan(&sid); err != nil {
+				rows.Close()
+				return err
+			}
+			stats[statCell{sid, st.coll.ID, typ, dec, county}]--
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM search_keys WHERE id >= ? AND id < ?`), p.oldID*maxKeyWidth, (p.oldID+1)*maxKeyWidth); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM record_events WHERE record_id = ?`), p.oldID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insert writes new and changed records, their events and search keys, and adds to
+// the statistics.
+func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []*prepared, stats map[statCell]int) error {
+	s := st.s
+	coll := st.coll.ID
+	recordRow := func(p *prepared) []any {
+		var lo, hi any
+		if p.hasDate {
+			lo, hi = p.lo, p.hi
+		}
+		return []any{p.id, coll, p.rec.Key, p.typeID, p.rec.Date, lo, hi, p.kind, p.placeID, p.countyID,
+			p.rec.Place, p.rec.Transcript, p.rec.Source, p.access, p.images, p.persons, p.hash, st.run}
+	}
+	var newRows [][]any
+	for _, p := range fresh {
+		newRows = append(newRows, recordRow(p))
+	}
+	if err := s.insertRows(ctx, tx, "records", recordCols, newRows); err != nil {
+		return err
+	}
+	for _, p := range changed {
+		r := recordRow(p)
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE records SET type_id = ?, date_text = ?, jdn_lo = ?, jdn_hi = ?, date_kind = ?,
+			place_id = ?, county_id = ?, place_text = ?, transcript = ?, source = ?, access = ?, images = ?, persons = ?, hash = ?, import_run = ?
+			WHERE id = ?`), append(r[3:], p.id)...); err != nil {
+			return err
+		}
+	}
+	var events, keys [][]any
+	for _, p := range slices.Concat(fresh, changed) {
+		var lo, hi any
+		if p.hasDate {
+			lo, hi = p.lo, p.hi
+		}
+		events = append(events, []any{p.id, 0, -1, p.typeID, 0, p.rec.Date, lo, hi, p.placeID})
+		span, dq := spanOf(p.hasDate, p.lo, p.hi), dqOf(p.hasDate, gendate.Kind(p.kind))
+		klo, khi := p.lo, p.hi
+		if !p.hasDate {
+			klo, khi = 0, 0
+		}
+		dec := decadeOf(p.hasDate, p.lo, p.hi)
+		seen := map[int64]bool{}
+		for i := range p.rec.Persons {
+			sid, gid := st.dict.surnames[p.surnames[i]], st.dict.givens[p.givens[i]]
+			keys = append(keys, []any{p.id*maxKeyWidth + int64(i), sid, span, klo, khi, dq, gid, p.placeID, p.countyID, coll, p.typeID, p.roleIDs[i]})
+			if sid != 0 && !seen[sid] {
+				seen[sid] = true
+				stats[statCell{sid, coll, p.typeID, dec, p.countyID}]++
+			}
+		}
+	}
+	if err := s.insertRows(ctx, tx, "record_events", eventCols, events); err != nil {
+		return err
+	}
+	return s.insertRows(ctx, tx, "search_keys", keyCols, keys)
+}
+
+var (
+	recordCols = []string{"id", "collection_id", "key", "type_id", "date_text", "jdn_lo", "jdn_hi", "date_kind", "place_id", "county_id",
+		"place_text", "transcript", "source", "access", "images", "persons", "hash", "import_run"}
+	eventCols = []string{"record_id", "seq", "person_seq", "type_id", "role_id", "date_text", "jdn_lo", "jdn_hi", "place_id"}
+	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
+)
+
+// insertRows writes rows with multi-row INSERTs of at most ~30 000 parameters.
+func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	per := max(1, min(500, 30000/len(cols)))
+	one := "(" + placeholders(len(cols)) + ")"
+	var stmt *sql.Stmt
+	stmtRows := 0
+	defer func() {
+		if stmt != nil {
+			stmt.Close()
+		}
+	}()
+	args := make([]any, 0, per*len(cols))
+	for i := 0; i < len(rows); i += per {
+		chunk := rows[i:min(i+per, len(rows))]
+		if stmt == nil || stmtRows != len(chunk) {
+			if stmt != nil {
+				stmt.Close()
+			}
+			q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
+			var err error
+			if stmt, err = tx.PrepareContext(ctx, s.db.Rebind(q)); err != nil {
+				return err
+			}
+			stmtRows = len(chunk)
+		}
+		args = args[:0]
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// applyStats adds the deltas to name_stats and drops cells that reach zero.
+func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
+	var rows [][]any
+	negative := false
+	for c, n := range stats {
+		if n == 0 {
+			continue
+		}
+		if n < 0 {
+			negative = true
+		}
+		rows = append(rows, []any{c.surname, c.collection, c.typ, c.decade, c.county, n})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	// Deterministic order keeps concurrent imports from deadlocking on PostgreSQL.
+	sort.Slice(rows, func(i, j int) bool {
+		for k := 0; k < 5; k++ {
+			a, b := fmt.Sprint(rows[i][k]), fmt.Sprint(rows[j][k])
+			if a != b {
+				return a < b
+			}
+		}
+		return false
+	})
+	cols := "(surname_id, collection_id, type_id, decade, county_id, records)"
+	per := 1000
+	for i := 0; i < len(rows); i += per {
+		chunk := rows[i:min(i+per, len(rows))]
+		var args []any
+		for _, r := range chunk {
+			args = append(args, r...)
+		}
+		q := `INSERT INTO name_stats ` + cols + ` VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", ") +
+			` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(q), args...); err != nil {
+			return fmt.Errorf("name_stats: %w", err)
+		}
+	}
+	if negative {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_stats WHERE records <= 0`); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Bulk loading: the secondary indexes that random inserts make slow are dropped for
+// the import and built again, sorted, at its end.
+var bulkIndexes = map[store.Dialect][][2]string{
+	store.SQLite: {
+		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id,
+    jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
+		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
+		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
+	},
+	store.Postgres: {
+		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
+    INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
+		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
+		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
+	},
+}
+
+// bulkWorthIt guesses whether an import of size bytes is larger than a quarter of the
+// records the store holds (about 60 bytes of CSV per person, 2.5 persons a record).
+func (s *Service) bulkWorthIt(ctx context.Context, size int64) bool {
+	var n int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM records`).Scan(&n); err != nil {
+		return false
+	}
+	incoming := size / 150
+	return incoming > 50_000 && incoming*4 > n
+}
+
+func (s *Service) dropSearchIndexes(ctx context.Context) error {
+	for _, ix := range bulkIndexes[s.db.Dialect] {
+		if _, err := s.db.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuildSearchIndexes creates the indexes dropSearchIndexes dropped (and any that a
+// crashed bulk import left missing) and refreshes the planner's statistics.
+func (s *Service) rebuildSearchIndexes(ctx context.Context) error {
+	for _, ix := range bulkIndexes[s.db.Dialect] {
+		if _, err := s.db.ExecContext(ctx, ix[1]); err != nil {
+			return fmt.Errorf("%s: %w", ix[0], err)
+		}
+	}
+	return s.Analyze(ctx)
+}
+
+// RepairIndexes recreates search indexes that an interrupted bulk import left
+// missing; it does nothing when they are all there.
+func (s *Service) RepairIndexes(ctx context.Context) error {
+	for _, ix := range bulkIndexes[s.db.Dialect] {
+		if _, err := s.db.ExecContext(ctx, ix[1]); err != nil {
+			return fmt.Errorf("%s: %w", ix[0], err)
+		}
+	}
+	return nil
+}
+
+// Analyze refreshes the query planner's statistics of the research tables (and, on
+// PostgreSQL, the visibility map that index-only scans rely on).
+func (s *Service) Analyze(ctx context.Context) error {
+	if s.db.Dialect == store.Postgres {
+		for _, t := range []string{"search_keys", "records", "record_events", "surnames", "surname_codes", "given_names", "name_stats", "places"} {
+			if _, err := s.db.ExecContext(ctx, `VACUUM (ANALYZE) `+t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// A sampled ANALYZE: exact statistics of ten million rows are not worth a minute.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 2000`); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `ANALYZE`)
+	return err
+}

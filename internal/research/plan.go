@@ -1,0 +1,769 @@
+package research
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"lineage/internal/gendate"
+	"lineage/internal/names"
+)
+
+// Points of each field's match quality (package doc, "Ranking").
+const (
+	ptsSurnameExact    = 40
+	ptsSurnameVariant  = 30
+	ptsSurnamePhonetic = 20
+	ptsGivenExact      = 20
+	ptsGivenVariant    = 15
+	ptsGivenInitial    = 10
+	ptsYearExact       = 15
+	ptsYearNear        = 10
+	ptsYearLoose       = 6
+	ptsPlaceIn         = 15
+	ptsPlaceBroader    = 7
+)
+
+// plan is a query resolved against the dictionaries and the gazetteer: every
+// condition is a set of small integers, checked the same way by SQL (where) and Go
+// (match).
+type plan struct {
+	q     *Query
+	empty bool // a condition matches nothing
+
+	surname bool
+	sPts    map[int64]int // surname id → points
+	sFolded map[int64]string
+
+	given bool
+	gPts  map[int64]int // given-names id → points; id 0 (none recorded) scores 0
+
+	year       bool
+	lo, hi     int // days a record's range must overlap
+	exLo, exHi int // the year asked for itself (exLo > exHi: no such level)
+
+	place      bool
+	inPlaces   map[int64]bool
+	inCounties map[int64]bool
+	broader    map[int64]bool
+
+	colls, types, roles []int64 // nil: any
+
+	rel       bool
+	relS      map[int64]bool // relative's surname ids (nil: not asked)
+	relG      map[int64]bool // relative's given-names ids (nil: not asked)
+	relEither bool           // one word: the relative's surname or given name
+	relRoles  []int64        // nil: any role
+}
+
+// keyRow is one row of search_keys.
+type keyRow struct {
+	id                                  int64
+	surname, given, place, county, coll int64
+	typ, role                           int64
+	span, dq                            int
+	lo, hi                              int
+}
+
+func (r *keyRow) record() int64 { return r.id / maxKeyWidth }
+func (r *keyRow) seq() int      { return int(r.id % maxKeyWidth) }
+
+const keyRowCols = `k.id, k.surname_id, k.given_id, k.place_id, k.county_id, k.collection_id, k.type_id, k.role_id, k.span, k.dq, k.jdn_lo, k.jdn_hi`
+
+func scanKeyRow(rows *sql.Rows, r *keyRow) error {
+	return rows.Scan(&r.id, &r.surname, &r.given, &r.place, &r.county, &r.coll, &r.typ, &r.role, &r.span, &r.dq, &r.lo, &r.hi)
+}
+
+// errPlan is a problem with a query found while resolving it (an unknown place or
+// collection), reported like a validation error.
+type errPlan struct{ fields FieldErrors }
+
+func (e *errPlan) Error() string { return "query: " + firstMessage(e.fields) }
+
+func firstMessage(f FieldErrors) string {
+	for _, k := range sortedKeys(f) {
+		if len(f[k]) > 0 {
+			return f[k][0]
+		}
+	}
+	return "invalid query"
+}
+
+// plan resolves a parsed query.
+func (s *Service) plan(ctx context.Context, q *Query) (*plan, error) {
+	p := &plan{q: q, exLo: 1, exHi: 0}
+	errs := FieldErrors{}
+	var err error
+	if q.Surname != "" {
+		p.surname = true
+		if p.sPts, p.sFolded, err = s.resolveSurname(ctx, q.SurnameMode, q.Surname); err != nil {
+			return nil, err
+		}
+		if len(p.sPts) == 0 {
+			p.empty = true
+		}
+	}
+	if q.Given != "" {
+		p.given = true
+		if p.gPts, err = s.resolveGiven(ctx, q.Given); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case q.Year != 0:
+		p.year = true
+		r := gendate.Years(q.Year-q.YearPM, q.Year+q.YearPM)
+		ex := gendate.Years(q.Year, q.Year)
+		p.lo, p.hi, p.exLo, p.exHi = r.Earliest, r.Latest, ex.Earliest, ex.Latest
+	case q.Decade != 0:
+		p.year = true
+		r := gendate.Years(q.Decade, q.Decade+9)
+		p.lo, p.hi = r.Earliest, r.Latest
+	}
+	if q.Place != "" {
+		p.place = true
+		if err := s.resolvePlace(ctx, p, q.Place); err != nil {
+			var ep *errPlan
+			if errors.As(err, &ep) {
+				for k, v := range ep.fields {
+					errs[k] = v
+				}
+			} else {
+				return nil, err
+			}
+		}
+	}
+	if len(q.Collections) > 0 {
+		byslug := map[string]int64{}
+		all, err := s.Collections(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range all {
+			byslug[c.Slug] = c.ID
+		}
+		for _, slug := range q.Collections {
+			id, ok := byslug[slug]
+			if !ok {
+				errs.add("collection", "There is no collection %q.", slug)
+				continue
+			}
+			p.colls = append(p.colls, id)
+		}
+	}
+	vocabIDs := func(v *vocab, slugs []string) ([]int64, error) {
+		out := []int64{}
+		for _, slug := range slugs {
+			id, err := v.id(ctx, s.db, slug)
+			if err != nil {
+				return nil, err
+			}
+			if id != 0 {
+				out = append(out, id)
+			}
+		}
+		if len(out) == 0 {
+			p.empty = true
+		}
+		return out, nil
+	}
+	if len(q.RecordTypes) > 0 {
+		if p.types, err = vocabIDs(s.types, q.RecordTypes); err != nil {
+			return nil, err
+		}
+	}
+	if len(q.Roles) > 0 {
+		if p.roles, err = vocabIDs(s.roles, q.Roles); err != nil {
+			return nil, err
+		}
+	}
+	if q.Relative != "" {
+		p.rel = true
+		if err := s.resolveRelative(ctx, p, q.Relative, q.RelativeRole); err != nil {
+			return nil, err
+		}
+	}
+	if len(errs) > 0 {
+		return nil, &errPlan{errs}
+	}
+	return p, nil
+}
+
+// foldPattern folds a wildcard pattern like a surname key, keeping * and ?.
+func foldPattern(pat string) string {
+	var b strings.Builder
+	for _, r := range pat {
+		switch {
+		case r == '*' || r == '?':
+			b.WriteRune(r)
+		default:
+			b.WriteString(strings.ReplaceAll(names.Fold(string(r)), " ", ""))
+		}
+	}
+	out := b.String()
+	if strings.HasPrefix(out, "mc") {
+		out = "mac" + out[2:]
+	}
+	return out
+}
+
+// globMatch reports whether s matches a folded pattern of * and ?.
+func globMatch(pat, s string) bool {
+	p, t := []rune(pat), []rune(s)
+	pi, ti, star, mark := 0, 0, -1, 0
+	for ti < len(t) {
+		switch {
+		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
+			pi++
+			ti++
+		case pi < len(p) && p[pi] == '*':
+			star, mark = pi, ti
+			pi++
+		case star >= 0:
+			pi = star + 1
+			mark++
+			ti = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(p) && p[pi] == '*' {
+		pi++
+	}
+	return pi == len(p)
+}
+
+// resolveSurname finds the dictionary's surnames a mode accepts, with their points.
+func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[int64]int, map[int64]string, error) {
+	pts, folded := map[int64]int{}, map[int64]string{}
+	collect := func(q string, args []any, score func(f, variant, soundex string) int) error {
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var f, v, sx string
+			if err := rows.Scan(&id, &f, &v, &sx); err != nil {
+				return err
+			}
+			if n := score(f, v, sx); n > pts[id] {
+				pts[id], folded[id] = n, f
+			}
+		}
+		return rows.Err()
+	}
+	if mode == ModeWildcard {
+		pat := foldPattern(text)
+		prefix := pat
+		if i := strings.IndexAny(pat, "*?"); i >= 0 {
+			prefix = pat[:i]
+		}
+		q, args := `SELECT id, folded, variant, soundex FROM surnames`, []any{}
+		if prefix != "" {
+			q += ` WHERE folded >= ? AND folded < ?`
+			args = append(args, prefix, prefixEnd(prefix))
+		}
+		return pts, folded, collect(q, args, func(f, _, _ string) int {
+			if globMatch(pat, f) {
+				return ptsSurnameExact
+			}
+			return 0
+		})
+	}
+	k := s.variants.Keys(text)
+	score := func(f, v, sx string) int {
+		switch {
+		case f == k.Folded:
+			return ptsSurnameExact
+		case v == k.Variant && mode != ModeExact:
+			return ptsSurnameVariant
+		case mode == ModeSoundex && sx == k.Soundex:
+			return ptsSurnamePhonetic
+		case mode == ModePhonetic:
+			return ptsSurnamePhonetic // only reached for rows found by code
+		}
+		return 0
+	}
+	cols := `SELECT id, folded, variant, soundex FROM surnames`
+	var err error
+	switch mode {
+	case ModeExact:
+		err = collect(cols+` WHERE folded = ?`, []any{k.Folded}, score)
+	case ModeVariants:
+		err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, score)
+	case ModeSoundex:
+		err = collect(cols+` WHERE folded = ? OR variant = ? OR soundex = ?`, []any{k.Folded, k.Variant, k.Soundex}, score)
+	case ModePhonetic:
+		if err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, score); err != nil {
+			break
+		}
+		codes := surnameCodes(k)
+		if len(codes) == 0 {
+			break
+		}
+		args := make([]any, len(codes))
+		for i, c := range codes {
+			args[i] = c
+		}
+		err = collect(`SELECT s.id, s.folded, s.variant, s.soundex FROM surname_codes c JOIN surnames s ON s.id = c.surname_id
+			WHERE c.code IN (`+placeholders(len(codes))+`)`, args, score)
+	}
+	for id, n := range pts {
+		if n == 0 {
+			delete(pts, id)
+			delete(folded, id)
+		}
+	}
+	return pts, folded, err
+}
+
+// prefixEnd is the smallest string greater than every string starting with prefix
+// (prefix is ASCII or folded letters).
+func prefixEnd(prefix string) string {
+	r, size := utf8.DecodeLastRuneInString(prefix)
+	return prefix[:len(prefix)-size] + string(r+1)
+}
+
+// givenPairPoints is the quality of one matched pair of given names.
+func givenPairPoints(a, b string) int {
+	switch {
+	case a == b:
+		return ptsGivenExact
+	case len(a) == 1 || len(b) == 1:
+		return ptsGivenInitial
+	}
+	return ptsGivenVariant
+}
+
+// matchGiven compares the given names a searcher typed with the ones recorded (both
+// folded, split into names). The first names must match (the same, variants, or an
+// initial); each later name searched for must match a later recorded name in order,
+// or the record must have run out of names (a missing middle name scores as an
+// initial). It returns the points of the worst pair.
+func matchGiven(g *names.GivenNames, query, recorded []string) (int, bool) {
+	if len(query) == 0 {
+		return 0, true
+	}
+	if len(recorded) == 0 || !g.Match(query[0], recorded[0]) {
+		return 0, false
+	}
+	pts := givenPairPoints(query[0], recorded[0])
+	j := 1
+	for _, qn := range query[1:] {
+		k := j
+		for k < len(recorded) && !g.Match(qn, recorded[k]) {
+			k++
+		}
+		switch {
+		case k < len(recorded):
+			pts = min(pts, givenPairPoints(qn, recorded[k]))
+			j = k + 1
+		case j >= len(recorded):
+			pts = min(pts, ptsGivenInitial)
+		default:
+			return 0, false
+		}
+	}
+	return pts, true
+}
+
+// resolveGiven finds the dictionary's given names that match, with their points.
+func (s *Service) resolveGiven(ctx context.Context, text string) (map[int64]int, error) {
+	query := strings.Fields(names.Fold(text))
+	out := map[int64]int{}
+	if len(query) == 0 {
+		return out, nil
+	}
+	q0 := query[0]
+	var rows *sql.Rows
+	var err error
+	if len(q0) == 1 {
+		rows, err = s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE inits LIKE ? OR first = ?`), "%"+q0+"%", q0)
+	} else {
+		firsts := s.given.Variants(q0)
+		firsts = append(firsts, q0[:1])
+		for _, k := range s.given.Groups(q0) {
+			if !slices.Contains(firsts, k[:1]) {
+				firsts = append(firsts, k[:1])
+			}
+		}
+		args := make([]any, len(firsts))
+		for i, f := range firsts {
+			args[i] = f
+		}
+		rows, err = s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE first IN (`+placeholders(len(firsts))+`)`), args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var f string
+		if err := rows.Scan(&id, &f); err != nil {
+			return nil, err
+		}
+		if pts, ok := matchGiven(s.given, query, strings.Fields(f)); ok {
+			out[id] = pts
+		}
+	}
+	return out, rows.Err()
+}
+
+// resolvePlace fills the place sets of p, or reports an unknown place.
+func (s *Service) resolvePlace(ctx context.Context, p *plan, text string) error {
+	pr := newPlaceResolver(s.db, nil)
+	found, err := pr.findPlaces(ctx, text)
+	if err != nil {
+		return err
+	}
+	if len(found) == 0 {
+		return &errPlan{FieldErrors{"place": {"No place called " + strconv.Quote(text) + " is known. Try the town or county alone."}}}
+	}
+	p.inPlaces, p.inCounties, p.broader = map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
+	for _, q := range found {
+		if err := pr.withAncestors(ctx, q); err != nil {
+			return err
+		}
+		for _, a := range q.ancestors {
+			p.broader[a] = true
+		}
+		switch q.Kind {
+		case PlaceCounty:
+			p.inCounties[q.ID] = true
+		case PlaceCountry:
+			rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM places WHERE kind = 'county' AND country_id = ?`), q.ID)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return err
+				}
+				p.inCounties[id] = true
+			}
+			rows.Close()
+			desc, err := pr.descendants(ctx, q.ID)
+			if err != nil {
+				return err
+			}
+			// Places under the country but in no county.
+			for _, id := range desc {
+				d, err := pr.get(ctx, id)
+				if err != nil {
+					return err
+				}
+				if d.CountyID == 0 && d.Kind != PlaceCounty {
+					p.inPlaces[id] = true
+				}
+			}
+		default:
+			desc, err := pr.descendants(ctx, q.ID)
+			if err != nil {
+				return err
+			}
+			for _, id := range desc {
+				p.inPlaces[id] = true
+			}
+		}
+	}
+	for id := range p.inPlaces {
+		delete(p.broader, id)
+	}
+	return nil
+}
+
+// resolveRelative fills the relative's name sets: "Given Surname", "Surname, Given",
+// or one word that may be either.
+func (s *Service) resolveRelative(ctx context.Context, p *plan, text, role string) error {
+	var surname, given string
+	if a, b, ok := strings.Cut(text, ","); ok {
+		surname, given = strings.TrimSpace(a), strings.TrimSpace(b)
+	} else {
+		words := strings.Fields(text)
+		switch len(words) {
+		case 0:
+		case 1:
+			surname, given, p.relEither = words[0], words[0], true
+		default:
+			surname, given = words[len(words)-1], strings.Join(words[:len(words)-1], " ")
+		}
+	}
+	if surnameKey(surname) != "" {
+		pts, _, err := s.resolveSurname(ctx, ModeVariants, surname)
+		if err != nil {
+			return err
+		}
+		p.relS = map[int64]bool{}
+		for id := range pts {
+			p.relS[id] = true
+		}
+	}
+	if names.Fold(given) != "" {
+		pts, err := s.resolveGiven(ctx, given)
+		if err != nil {
+			return err
+		}
+		p.relG = map[int64]bool{}
+		for id := range pts {
+			p.relG[id] = true
+		}
+	}
+	if role != "" {
+		p.relRoles = []int64{}
+		for _, r := range relativeRoles[role] {
+			id, err := s.roles.id(ctx, s.db, r)
+			if err != nil {
+				return err
+			}
+			if id != 0 {
+				p.relRoles = append(p.relRoles, id)
+			}
+		}
+	}
+	return nil
+}
+
+// --- SQL -------------------------------------------------------------------------
+
+// inList writes "col IN (…)" with literal integers ("1 = 0" for an empty set).
+func inList(col string, ids []int64) string {
+	if len(ids) == 0 {
+		return "1 = 0"
+	}
+	if len(ids) == 1 {
+		return col + " = " + strconv.FormatInt(ids[0], 10)
+	}
+	var b strings.Builder
+	b.WriteString(col)
+	b.WriteString(" IN (")
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func setIDs(m map[int64]bool) []int64 {
+	out := make([]int64, 0, len(m))
+	for id := range m {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func ptsIDs(m map[int64]int, want func(int) bool) []int64 {
+	out := []int64{}
+	for id, n := range m {
+		if want(n) {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// overlapSQL is the year condition for one span class ("" when the class cannot
+// match).
+func (p *plan) overlapSQL(span int) string {
+	switch span {
+	case spanShort:
+		return "k.span = 0 AND k.jdn_lo >= " + itoa(p.lo-shortDays) + " AND k.jdn_lo <= " + itoa(p.hi) + " AND k.jdn_hi >= " + itoa(p.lo)
+	case spanLong:
+		return "k.span = 1 AND k.jdn_lo <= " + itoa(p.hi) + " AND k.jdn_hi >= " + itoa(p.lo)
+	}
+	return "k.span = 2"
+}
+
+// conds are the conditions besides the surname and the year, joined by AND.
+func (p *plan) conds() []string {
+	var c []string
+	if p.colls != nil {
+		c = append(c, inList("k.collection_id", p.colls))
+	}
+	if p.types != nil {
+		c = append(c, inList("k.type_id", p.types))
+	}
+	if p.roles != nil {
+		c = append(c, inList("k.role_id", p.roles))
+	}
+	if p.given {
+		c = append(c, "("+inList("k.given_id", ptsIDs(p.gPts, func(int) bool { return true }))+" OR k.given_id = 0)")
+	}
+	if p.place {
+		c = append(c, "("+p.placeSQL(ptsPlaceIn)+" OR "+p.placeSQL(ptsPlaceBroader)+" OR k.place_id = 0)")
+	}
+	if p.rel {
+		c = append(c, p.relativeSQL())
+	}
+	return c
+}
+
+// placeSQL is the condition of one place level.
+func (p *plan) placeSQL(level int) string {
+	switch level {
+	case ptsPlaceIn:
+		var or []string
+		if len(p.inCounties) > 0 {
+			or = append(or, inList("k.county_id", setIDs(p.inCounties)))
+		}
+		if len(p.inPlaces) > 0 {
+			or = append(or, inList("k.place_id", setIDs(p.inPlaces)))
+		}
+		if len(or) == 0 {
+			return "1 = 0"
+		}
+		return "(" + strings.Join(or, " OR ") + ")"
+	case ptsPlaceBroader:
+		return inList("k.place_id", setIDs(p.broader))
+	}
+	return "k.place_id = 0"
+}
+
+// relativeSQL requires another person of the same record to be the relative.
+func (p *plan) relativeSQL() string {
+	var who []string
+	if p.relRoles != nil {
+		who = append(who, inList("r.role_id", p.relRoles))
+	}
+	var s, g string
+	if p.relS != nil {
+		s = inList("r.surname_id", setIDs(p.relS))
+	}
+	if p.relG != nil {
+		g = inList("r.given_id", setIDs(p.relG))
+	}
+	switch {
+	case p.relEither && s != "" && g != "":
+		who = append(who, "("+s+" OR "+g+")")
+	case p.relEither && s != "":
+		who = append(who, s)
+	case p.relEither && g != "":
+		who = append(who, g)
+	case s == "" && g == "":
+		who = append(who, "1 = 0")
+	default:
+		if s != "" {
+			who = append(who, s)
+		}
+		if g != "" {
+			who = append(who, g)
+		}
+	}
+	return "EXISTS (SELECT 1 FROM search_keys r WHERE r.id >= (k.id / 256) * 256 AND r.id < (k.id / 256) * 256 + 256 AND r.id <> k.id AND " +
+		strings.Join(who, " AND ") + ")"
+}
+
+// --- Go ------------------------------------------------------------------------------
+
+// score checks a row against every condition except the relative's and returns its
+// points; it agrees with the SQL conditions exactly (TestBroadAgreesWithBounded).
+func (p *plan) score(r *keyRow) (int, bool) {
+	pts := 0
+	if p.surname {
+		n, ok := p.sPts[r.surname]
+		if !ok {
+			return 0, false
+		}
+		pts += n
+	}
+	if p.colls != nil && !slices.Contains(p.colls, r.coll) {
+		return 0, false
+	}
+	if p.types != nil && !slices.Contains(p.types, r.typ) {
+		return 0, false
+	}
+	if p.roles != nil && !slices.Contains(p.roles, r.role) {
+		return 0, false
+	}
+	if p.given && r.given != 0 {
+		n, ok := p.gPts[r.given]
+		if !ok {
+			return 0, false
+		}
+		pts += n
+	}
+	if p.year {
+		n, ok := p.yearPoints(r)
+		if !ok {
+			return 0, false
+		}
+		pts += n
+	}
+	if p.place {
+		n, ok := p.placePoints(r)
+		if !ok {
+			return 0, false
+		}
+		pts += n
+	}
+	return pts, true
+}
+
+func (p *plan) yearPoints(r *keyRow) (int, bool) {
+	switch {
+	case r.span == spanNone:
+		return 0, true
+	case r.lo > p.hi || r.hi < p.lo:
+		return 0, false
+	case r.dq == dqExact && r.lo >= p.exLo && r.hi <= p.exHi:
+		return ptsYearExact, true
+	case r.dq == dqExact:
+		return ptsYearNear, true
+	}
+	return ptsYearLoose, true
+}
+
+func (p *plan) placePoints(r *keyRow) (int, bool) {
+	switch {
+	case p.inCounties[r.county] || p.inPlaces[r.place]:
+		return ptsPlaceIn, true
+	case p.broader[r.place]:
+		return ptsPlaceBroader, true
+	case r.place == 0:
+		return 0, true
+	}
+	return 0, false
+}
+
+// relativeOK checks the relative condition of row r against the rows of its record.
+func (p *plan) relativeOK(r *keyRow, recordRows []keyRow) bool {
+	if !p.rel {
+		return true
+	}
+	for i := range recordRows {
+		o := &recordRows[i]
+		if o.id == r.id {
+			continue
+		}
+		if p.relRoles != nil && !slices.Contains(p.relRoles, o.role) {
+			continue
+		}
+		sOK, gOK := p.relS != nil && p.relS[o.surname], p.relG != nil && p.relG[o.given]
+		var ok bool
+		switch {
+		case p.relEither:
+			ok = sOK || gOK
+		default:
+			ok = (p.relS == nil || sOK) && (p.relG == nil || gOK) && (p.relS != nil || p.relG != nil)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

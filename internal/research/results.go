@@ -1,0 +1,264 @@
+package research
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"strconv"
+
+	"lineage/internal/gendate"
+)
+
+// Result is one record in a search's results. For a requester who is not a member, a
+// members-only record is a teaser: Date, Place and every person but the matched one
+// are withheld.
+type Result struct {
+	ID              int64    `json:"id"`
+	RecordType      string   `json:"record_type"`
+	RecordTypeLabel string   `json:"record_type_label"`
+	Collection      string   `json:"collection"`
+	CollectionTitle string   `json:"collection_title"`
+	Date            *string  `json:"date"`
+	Year            *int     `json:"year"`
+	Place           *string  `json:"place"`
+	Persons         []Person `json:"persons"`
+	Match           int      `json:"match"` // index in Persons of the person the search matched
+	Score           int      `json:"score"`
+	Access          string   `json:"access"`
+	Teaser          bool     `json:"teaser"`
+}
+
+// storedRecordRow is what results and record pages read of a record.
+type storedRecordRow struct {
+	id, coll, typ   int64
+	dateText        string
+	lo, hi          sql.NullInt64
+	placeID         int64
+	placeText       string
+	transcript      string
+	source          string
+	access          int
+	images, persons string
+}
+
+const storedRecordCols = `id, collection_id, type_id, date_text, jdn_lo, jdn_hi, place_id, place_text, transcript, source, access, images, persons`
+
+func scanStoredRecord(row interface{ Scan(...any) error }) (*storedRecordRow, error) {
+	r := &storedRecordRow{}
+	err := row.Scan(&r.id, &r.coll, &r.typ, &r.dateText, &r.lo, &r.hi, &r.placeID, &r.placeText, &r.transcript, &r.source, &r.access, &r.images, &r.persons)
+	return r, err
+}
+
+// statedYear is the year a record's date is shown under: the first year of what was
+// written (1850 for ABT 1850 and for BET 1850 AND 1855); nil when it has none.
+func statedYear(text string) *int {
+	d, err := gendate.Parse(text)
+	if err != nil || !d.HasRange() {
+		return nil
+	}
+	y, _, _ := gendate.JDNToGregorian(d.Stated.Earliest)
+	return &y
+}
+
+// results turns hits into the API's results, in order.
+func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Result, error) {
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.row.record()
+	}
+	recs := map[int64]*storedRecordRow{}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+storedRecordCols+` FROM records WHERE `+inList("id", ids))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		r, err := scanStoredRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		recs[r.id] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	colls, err := s.collectionsByID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, 0, len(hits))
+	for _, h := range hits {
+		r := recs[h.row.record()]
+		if r == nil {
+			continue // deleted meanwhile
+		}
+		c := colls[r.coll]
+		if c == nil {
+			continue
+		}
+		var persons []Person
+		if err := json.Unmarshal([]byte(r.persons), &persons); err != nil {
+			return nil, err
+		}
+		res := Result{
+			ID: r.id, RecordType: s.types.slug(ctx, s.db, r.typ), RecordTypeLabel: s.types.labelOf(ctx, s.db, r.typ),
+			Collection: c.Slug, CollectionTitle: c.Title, Year: statedYear(r.dateText),
+			Persons: persons, Match: h.row.seq(), Score: h.score, Access: accessName(max(r.access, accessCode(c.Access))),
+		}
+		if res.Match >= len(persons) {
+			res.Match = 0
+		}
+		if res.Access == AccessMembers && !member {
+			res.Teaser = true
+			if len(persons) > 0 {
+				res.Persons = []Person{{Role: persons[res.Match].Role, Surname: persons[res.Match].Surname, GivenNames: persons[res.Match].GivenNames}}
+			}
+			res.Match = 0
+		} else {
+			date, place := r.dateText, r.placeText
+			res.Date, res.Place = &date, &place
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// facetsOf counts the hits' records by collection, type, decade and county.
+func (s *Service) facetsOf(ctx context.Context, hits []hit) (Facets, error) {
+	type key struct {
+		facet int
+		id    int64
+	}
+	counts := map[key]int64{}
+	for _, h := range hits {
+		r := &h.row
+		counts[key{0, r.coll}]++
+		counts[key{1, r.typ}]++
+		counts[key{2, int64(decadeOf(r.span != spanNone, r.lo, r.hi))}]++
+		counts[key{3, r.county}]++
+	}
+	return s.facetValues(ctx, func(yield func(facet int, id int64, n int64)) {
+		for k, n := range counts {
+			yield(k.facet, k.id, n)
+		}
+	})
+}
+
+// facetValues labels and orders facet counts given as (facet, id, count): facet 0
+// collection, 1 record type, 2 decade, 3 county.
+func (s *Service) facetValues(ctx context.Context, each func(func(facet int, id int64, n int64))) (Facets, error) {
+	f := emptyFacets()
+	colls, err := s.collectionsByID(ctx)
+	if err != nil {
+		return f, err
+	}
+	var counties []int64
+	each(func(facet int, id int64, n int64) {
+		if facet == 3 && id != 0 {
+			counties = append(counties, id)
+		}
+	})
+	countyNames := map[int64]string{}
+	if len(counties) > 0 {
+		rows, err := s.db.QueryContext(ctx, `SELECT id, name FROM places WHERE `+inList("id", counties))
+		if err != nil {
+			return f, err
+		}
+		for rows.Next() {
+			var id int64
+			var name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return f, err
+			}
+			countyNames[id] = name
+		}
+		rows.Close()
+	}
+	each(func(facet int, id int64, n int64) {
+		switch facet {
+		case 0:
+			if c := colls[id]; c != nil {
+				f.Collection = append(f.Collection, FacetValue{c.Slug, c.Title, n})
+			}
+		case 1:
+			f.RecordType = append(f.RecordType, FacetValue{s.types.slug(ctx, s.db, id), s.types.labelOf(ctx, s.db, id), n})
+		case 2:
+			if id == 0 {
+				f.Decade = append(f.Decade, FacetValue{"", "No date", n})
+			} else {
+				f.Decade = append(f.Decade, FacetValue{strconv.FormatInt(id, 10), strconv.FormatInt(id, 10) + "s", n})
+			}
+		case 3:
+			if id == 0 {
+				f.County = append(f.County, FacetValue{"", "No county", n})
+			} else {
+				f.County = append(f.County, FacetValue{strconv.FormatInt(id, 10), countyNames[id], n})
+			}
+		}
+	})
+	byCount := func(a, b FacetValue) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Label, b.Label), cmp.Compare(a.Value, b.Value))
+	}
+	slices.SortFunc(f.Collection, byCount)
+	slices.SortFunc(f.RecordType, byCount)
+	slices.SortFunc(f.County, byCount)
+	slices.SortFunc(f.Decade, func(a, b FacetValue) int {
+		if (a.Value == "") != (b.Value == "") {
+			if a.Value == "" {
+				return 1
+			}
+			return -1
+		}
+		ai, _ := strconv.Atoi(a.Value)
+		bi, _ := strconv.Atoi(b.Value)
+		return cmp.Compare(ai, bi)
+	})
+	return f, nil
+}
+
+// statsTotals counts a broad surname search from name_stats.
+func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, error) {
+	ids := ptsIDs(p.sPts, func(int) bool { return true })
+	q := `SELECT collection_id, type_id, decade, county_id, SUM(records) FROM name_stats WHERE ` + inList("surname_id", ids)
+	if p.colls != nil {
+		q += ` AND ` + inList("collection_id", p.colls)
+	}
+	if p.types != nil {
+		q += ` AND ` + inList("type_id", p.types)
+	}
+	q += ` GROUP BY collection_id, type_id, decade, county_id`
+	rows, err := s.db.QueryContext(ctx, q)
+	if err != nil {
+		return 0, emptyFacets(), err
+	}
+	defer rows.Close()
+	type key struct {
+		facet int
+		id    int64
+	}
+	counts := map[key]int64{}
+	var total int64
+	for rows.Next() {
+		var coll, typ, dec, county, n int64
+		if err := rows.Scan(&coll, &typ, &dec, &county, &n); err != nil {
+			return 0, emptyFacets(), err
+		}
+		total += n
+		counts[key{0, coll}] += n
+		counts[key{1, typ}] += n
+		counts[key{2, dec}] += n
+		counts[key{3, county}] += n
+	}
+	if err := rows.Err(); err != nil {
+		return 0, emptyFacets(), err
+	}
+	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
+		for k, n := range counts {
+			yield(k.facet, k.id, n)
+		}
+	})
+	return total, f, err
+}

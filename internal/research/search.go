@@ -1,0 +1,403 @@
+package research
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SearchResult is the answer of /api/research/search (docs/research.md).
+type SearchResult struct {
+	Total int64 `json:"total"`
+	// TotalExact is false when the search was too broad to count exactly: Total is
+	// then an estimate (from name statistics) or a lower bound.
+	TotalExact  bool     `json:"total_exact"`
+	Results     []Result `json:"results"`
+	Facets      Facets   `json:"facets"`
+	FacetsExact bool     `json:"facets_exact"`
+	Next        *string  `json:"next"`
+}
+
+// Facets count the matching records by collection, record type, decade and county.
+type Facets struct {
+	Collection []FacetValue `json:"collection"`
+	RecordType []FacetValue `json:"record_type"`
+	Decade     []FacetValue `json:"decade"`
+	County     []FacetValue `json:"county"`
+}
+
+// FacetValue is one value of a facet: Value is what the matching query parameter
+// takes (collection slug, record type, decade year, county place id).
+type FacetValue struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+	Count int64  `json:"count"`
+}
+
+// ErrBadCursor is returned for an `after` cursor that does not belong to the query.
+var ErrBadCursor = errors.New("the cursor does not belong to this search")
+
+// ErrTooBroad is returned for a search that cannot be answered without reading too
+// much: the message says how to narrow it.
+type ErrTooBroad struct{ Message string }
+
+func (e *ErrTooBroad) Error() string { return e.Message }
+
+// hit is a matching record: the row of its key person (the best-scoring one, then the
+// first in the record) and the sort key of that row.
+type hit struct {
+	row   keyRow
+	score int
+	key   sortKey
+}
+
+// sortKey orders hits: by score (relevance only), names (name only), then undated
+// last, day, and row id (record id, then position).
+type sortKey struct {
+	Score   int    `json:"s,omitempty"`
+	SF      string `json:"a,omitempty"`
+	GF      string `json:"b,omitempty"`
+	Missing int    `json:"m,omitempty"`
+	JDN     int    `json:"j,omitempty"`
+	ID      int64  `json:"i"`
+}
+
+func compareKeys(sort string, a, b *sortKey) int {
+	switch sort {
+	case SortRelevance:
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+	case SortName:
+		if c := cmp.Compare(a.SF, b.SF); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.GF, b.GF); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.Missing, b.Missing); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.JDN, b.JDN); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+func rowKey(r *keyRow, score int) sortKey {
+	k := sortKey{Score: score, ID: r.id, JDN: r.lo}
+	if r.span == spanNone {
+		k.Missing, k.JDN = 1, 0
+	}
+	return k
+}
+
+type cursor struct {
+	F string  `json:"f"`
+	K sortKey `json:"k"`
+}
+
+func encodeCursor(q *Query, k sortKey) string {
+	b, _ := json.Marshal(cursor{F: strconv.FormatUint(q.fingerprint(), 36), K: k})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(q *Query) (*sortKey, error) {
+	if q.After == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(q.After)
+	if err != nil {
+		return nil, ErrBadCursor
+	}
+	var c cursor
+	if err := json.Unmarshal(b, &c); err != nil || c.F != strconv.FormatUint(q.fingerprint(), 36) {
+		return nil, ErrBadCursor
+	}
+	return &c.K, nil
+}
+
+// Search runs a query. member says whether the requester sees members-only records
+// in full.
+func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchResult, error) {
+	out, err := s.execute(ctx, q, true)
+	if err != nil {
+		return nil, err
+	}
+	res := &SearchResult{Total: out.total, TotalExact: out.totalExact, Facets: out.facets, FacetsExact: out.facetsExact, Results: []Result{}}
+	if len(out.page) > 0 {
+		if res.Results, err = s.results(ctx, out.page, member); err != nil {
+			return nil, err
+		}
+	}
+	if out.next != nil {
+		c := encodeCursor(q, *out.next)
+		res.Next = &c
+	}
+	return res, nil
+}
+
+// Count answers how many records a query finds, cheaply: no results, no facets.
+func (s *Service) Count(ctx context.Context, q *Query) (total int64, exact bool, err error) {
+	out, err := s.execute(ctx, q, false)
+	if err != nil {
+		return 0, false, err
+	}
+	return out.total, out.totalExact, nil
+}
+
+type outcome struct {
+	total       int64
+	totalExact  bool
+	facets      Facets
+	facetsExact bool
+	page        []hit
+	next        *sortKey
+}
+
+func emptyFacets() Facets {
+	return Facets{Collection: []FacetValue{}, RecordType: []FacetValue{}, Decade: []FacetValue{}, County: []FacetValue{}}
+}
+
+func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, error) {
+	after, err := decodeCursor(q)
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.plan(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	out := &outcome{totalExact: true, facetsExact: true, facets: emptyFacets()}
+	if p.empty {
+		return out, nil
+	}
+	rows, complete, err := s.candidates(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if complete {
+		hits := s.bestPerRecord(p, rows)
+		out.total = int64(len(hits))
+		if !full {
+			return out, nil
+		}
+		if out.facets, err = s.facetsOf(ctx, hits); err != nil {
+			return nil, err
+		}
+		if q.Sort == SortName {
+			if err := s.nameKeys(ctx, p, hits); err != nil {
+				return nil, err
+			}
+		}
+		slices.SortFunc(hits, func(a, b hit) int { return compareKeys(q.Sort, &a.key, &b.key) })
+		start := 0
+		if after != nil {
+			start, _ = slices.BinarySearchFunc(hits, *after, func(h hit, k sortKey) int {
+				if compareKeys(q.Sort, &h.key, &k) <= 0 {
+					return -1
+				}
+				return 1
+			})
+		}
+		end := min(start+q.Limit, len(hits))
+		out.page = hits[start:end]
+		if end < len(hits) {
+			out.next = &hits[end-1].key
+		}
+		return out, nil
+	}
+
+	// Broad: too many candidates to score in memory.
+	out.totalExact, out.facetsExact = false, false
+	if statsEligible(p) {
+		if out.total, out.facets, err = s.statsTotals(ctx, p); err != nil {
+			return nil, err
+		}
+		// One spelling: exact. Several: a record holding two of them counts twice.
+		out.totalExact = len(p.sPts) == 1
+		out.facetsExact = out.totalExact
+	} else {
+		out.total = int64(len(s.bestPerRecord(p, rows)))
+	}
+	if !full {
+		return out, nil
+	}
+	if !p.surname {
+		return nil, &ErrTooBroad{fmt.Sprintf("More than %d records match. Enter a surname, or narrow the search by collection, year or place.", s.cap)}
+	}
+	page, next, err := s.stream(ctx, p, after)
+	if err != nil {
+		return nil, err
+	}
+	out.page, out.next = page, next
+	return out, nil
+}
+
+// statsEligible reports whether name_stats can count a query: a surname with at most
+// collection and record-type filters.
+func statsEligible(p *plan) bool {
+	return p.surname && !p.given && !p.year && !p.place && p.roles == nil && !p.rel
+}
+
+// candidates reads up to Cap+1 matching rows; complete is false when there are more.
+func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, error) {
+	var selects []string
+	conds := p.conds()
+	where := func(extra ...string) string {
+		c := append(slices.Clone(extra), conds...)
+		if len(c) == 0 {
+			return ""
+		}
+		return " WHERE " + strings.Join(c, " AND ")
+	}
+	if p.surname {
+		ids := ptsIDs(p.sPts, func(int) bool { return true })
+		sur := inList("k.surname_id", ids)
+		if p.year {
+			for _, span := range []int{spanShort, spanLong, spanNone} {
+				selects = append(selects, `SELECT `+keyRowCols+` FROM search_keys k`+where(sur, p.overlapSQL(span)))
+			}
+		} else {
+			selects = append(selects, `SELECT `+keyRowCols+` FROM search_keys k`+where(sur))
+		}
+	} else {
+		// Without a surname the records are found through their collection, type,
+		// date and place, and their persons through the primary key.
+		var rc []string
+		if p.colls != nil {
+			rc = append(rc, inList("rec.collection_id", p.colls))
+		}
+		if p.types != nil {
+			rc = append(rc, inList("rec.type_id", p.types))
+		}
+		yearCond := ""
+		if p.year {
+			yearCond = "(" + p.overlapSQL(spanShort) + " OR " + p.overlapSQL(spanLong) + " OR k.span = 2)"
+		}
+		join := `SELECT ` + keyRowCols + ` FROM records rec JOIN search_keys k ON k.id >= rec.id * 256 AND k.id < rec.id * 256 + 256`
+		all := append(rc, conds...)
+		if yearCond != "" {
+			all = append(all, yearCond)
+		}
+		if len(all) > 0 {
+			join += " WHERE " + strings.Join(all, " AND ")
+		}
+		selects = append(selects, join)
+	}
+	query := strings.Join(selects, " UNION ALL ")
+	if len(selects) > 1 {
+		query = `SELECT * FROM (` + query + `) u`
+	}
+	query += ` LIMIT ` + itoa(s.cap+1)
+	rows, err := s.db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	var out []keyRow
+	for rows.Next() {
+		var r keyRow
+		if err := scanKeyRow(rows, &r); err != nil {
+			return nil, false, err
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	if len(out) > s.cap {
+		return out, false, nil
+	}
+	return out, true, nil
+}
+
+// bestPerRecord keeps each record's key person: the best score, then the first in
+// the record. The rows passed every SQL condition.
+func (s *Service) bestPerRecord(p *plan, rows []keyRow) []hit {
+	best := map[int64]int{}
+	var hits []hit
+	for _, r := range rows {
+		pts, ok := p.score(&r)
+		if !ok {
+			s.log.Error("research: a row the SQL conditions accepted fails the Go ones", "row", r.id, "query", p.q.Values().Encode())
+			continue
+		}
+		rec := r.record()
+		i, seen := best[rec]
+		if seen {
+			h := &hits[i]
+			if pts < h.score || (pts == h.score && r.id > h.row.id) {
+				continue
+			}
+			h.row, h.score, h.key = r, pts, rowKey(&r, pts)
+			continue
+		}
+		best[rec] = len(hits)
+		hits = append(hits, hit{row: r, score: pts, key: rowKey(&r, pts)})
+	}
+	return hits
+}
+
+// nameKeys fills the surname and given-name sort keys of hits.
+func (s *Service) nameKeys(ctx context.Context, p *plan, hits []hit) error {
+	sids, gids := map[int64]bool{}, map[int64]bool{}
+	for _, h := range hits {
+		if _, ok := p.sFolded[h.row.surname]; !ok && h.row.surname != 0 {
+			sids[h.row.surname] = true
+		}
+		if h.row.given != 0 {
+			gids[h.row.given] = true
+		}
+	}
+	sf, err := s.dictNames(ctx, "surnames", setIDs(sids))
+	if err != nil {
+		return err
+	}
+	for id, f := range p.sFolded {
+		sf[id] = f
+	}
+	gf, err := s.dictNames(ctx, "given_names", setIDs(gids))
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		hits[i].key.SF, hits[i].key.GF = sf[hits[i].row.surname], gf[hits[i].row.given]
+		if hits[i].row.surname == 0 {
+			hits[i].key.SF = "\U0010FFFF" // no surname sorts last
+		}
+	}
+	return nil
+}
+
+// dictNames reads the folded names of dictionary ids.
+func (s *Service) dictNames(ctx context.Context, table string, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	for i := 0; i < len(ids); i += 1000 {
+		rows, err := s.db.QueryContext(ctx, `SELECT id, folded FROM `+table+` WHERE `+inList("id", ids[i:min(i+1000, len(ids))]))
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var f string
+			if err := rows.Scan(&id, &f); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = f
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,131 @@
+package research
+
+import (
+	"slices"
+	"time"
+)
+
+// Collection kinds (seed spec §1). Family trees arrive with their own room.
+const (
+	KindRecordSet     = "record_set"
+	KindIndex         = "index"
+	KindMemorialCards = "memorial_cards"
+	KindBirthBriefs   = "birth_briefs"
+	KindArchive       = "archive"
+	KindLibrary       = "library"
+)
+
+// Kinds lists the collection kinds in the order the hub presents them.
+var Kinds = []string{KindRecordSet, KindIndex, KindMemorialCards, KindBirthBriefs, KindArchive, KindLibrary}
+
+// ValidKind reports whether k is one of Kinds.
+func ValidKind(k string) bool { return slices.Contains(Kinds, k) }
+
+// Access levels of collections and records.
+const (
+	AccessPublic  = "public"
+	AccessMembers = "members"
+)
+
+func accessCode(a string) int {
+	if a == AccessMembers {
+		return 1
+	}
+	return 0
+}
+
+func accessName(c int) string {
+	if c == 1 {
+		return AccessMembers
+	}
+	return AccessPublic
+}
+
+// Collection is a set of records or catalogue items the society publishes together.
+type Collection struct {
+	ID          int64     `json:"-"`
+	Slug        string    `json:"slug"`
+	Kind        string    `json:"kind"`
+	Title       string    `json:"title"`
+	Description string    `json:"description"`
+	Access      string    `json:"access"`
+	Count       int64     `json:"count"` // records, or catalogue items for library and archive
+	CreatedAt   time.Time `json:"created_at"`
+	UpdatedAt   time.Time `json:"updated_at"`
+}
+
+// Person is one person named in a record.
+type Person struct {
+	Role       string `json:"role"`
+	Surname    string `json:"surname"`
+	GivenNames string `json:"given_names"`
+	Sex        string `json:"sex,omitempty"`
+	Age        string `json:"age,omitempty"`
+}
+
+// Name is the person's name as written, given names first.
+func (p Person) Name() string {
+	switch {
+	case p.GivenNames == "":
+		return p.Surname
+	case p.Surname == "":
+		return p.GivenNames
+	}
+	return p.GivenNames + " " + p.Surname
+}
+
+// RecordInput is one record as an import reads it, before it is stored.
+type RecordInput struct {
+	Line       int    // the first line of the record in its file
+	Lines      []int  // every line of the record
+	Key        string // the source's record_id
+	Type       string
+	Date       string
+	Place      string
+	Transcript string
+	Source     string
+	Access     string // "", public or members ("" = the collection's)
+	Images     []string
+	Persons    []Person
+}
+
+// Role names every import and the demo use; others are accepted as written.
+const (
+	RolePrincipal = "principal"
+	RoleFather    = "father"
+	RoleMother    = "mother"
+	RoleSpouse    = "spouse"
+	RoleWitness   = "witness"
+)
+
+// relativeRoles are the roles a relative search (relative_role) accepts.
+var relativeRoles = map[string][]string{
+	"father": {"father"},
+	"mother": {"mother"},
+	"spouse": {"spouse", "husband", "wife", "groom", "bride"},
+}
+
+// LibraryItem is an entry of the library catalogue.
+type LibraryItem struct {
+	ID         int64  `json:"id"`
+	Collection string `json:"collection"`
+	Key        string `json:"key"`
+	Title      string `json:"title"`
+	Authors    string `json:"authors"`
+	Year       int    `json:"year,omitempty"`
+	Publisher  string `json:"publisher"`
+	Subjects   string `json:"subjects"`
+	Shelfmark  string `json:"shelfmark"`
+}
+
+// ArchiveItem is an entry of the archive catalogue, at any level of its hierarchy.
+type ArchiveItem struct {
+	ID          int64  `json:"id"`
+	Collection  string `json:"collection"`
+	Reference   string `json:"reference"`
+	Title       string `json:"title"`
+	Date        string `json:"date"`
+	Level       string `json:"level"`
+	Description string `json:"description"`
+	Parent      string `json:"parent,omitempty"` // the parent's reference
+}

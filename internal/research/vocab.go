@@ -1,0 +1,175 @@
+package research
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"unicode"
+
+	"lineage/internal/names"
+	"lineage/internal/store"
+)
+
+// recordTypeAliases are the spellings transcribers use for the common record types.
+var recordTypeAliases = map[string]string{
+	"bap": "baptism", "bapt": "baptism", "baptisms": "baptism", "baptised": "baptism", "baptized": "baptism",
+	"christening": "baptism", "chr": "baptism", "chris": "baptism", "baptismus": "baptism",
+	"mar": "marriage", "marr": "marriage", "marriages": "marriage", "married": "marriage", "matrimonium": "marriage",
+	"bur": "burial", "burials": "burial", "buried": "burial", "sepultura": "burial",
+	"wills": "will", "testament": "will", "probate": "will",
+	"apprentice": "apprenticeship", "apprenticeships": "apprenticeship", "indenture": "apprenticeship",
+	"memorial": "memorial_card", "memorial_cards": "memorial_card", "mortuary_card": "memorial_card",
+	"birth_briefs": "birth_brief", "censuses": "census",
+}
+
+// recordTypeLabels are the labels of the types the hub knows; others are labelled as
+// first written.
+var recordTypeLabels = map[string]string{
+	"baptism": "Baptism", "marriage": "Marriage", "burial": "Burial", "will": "Will",
+	"apprenticeship": "Apprenticeship", "census": "Census", "memorial_card": "Memorial card",
+	"birth_brief": "Birth brief", "birth": "Birth", "death": "Death", "banns": "Banns",
+}
+
+// vocabSlug normalises a record type or role as written: lower case, accents folded,
+// words joined by underscores ("Memorial Card" → memorial_card).
+func vocabSlug(s string) string {
+	f := names.Fold(s)
+	return strings.ReplaceAll(f, " ", "_")
+}
+
+// normaliseRecordType maps a record type as written to its slug.
+func normaliseRecordType(s string) string {
+	slug := vocabSlug(s)
+	if a, ok := recordTypeAliases[slug]; ok {
+		return a
+	}
+	return slug
+}
+
+// normaliseRole maps a role as written to its slug; empty is principal.
+func normaliseRole(s string) string {
+	slug := vocabSlug(s)
+	if slug == "" {
+		return RolePrincipal
+	}
+	return slug
+}
+
+func vocabLabel(slug, written string, known map[string]string) string {
+	if l, ok := known[slug]; ok {
+		return l
+	}
+	w := strings.TrimSpace(written)
+	if w == "" {
+		w = strings.ReplaceAll(slug, "_", " ")
+	}
+	r := []rune(strings.ToLower(w))
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// vocab is a small table of slugs (record_types, person_roles) with a process-wide
+// cache: rows are only ever added, so a cached id never goes stale.
+type vocab struct {
+	table string
+	known map[string]string
+	mu    sync.RWMutex
+	ids   map[string]int64
+	slugs map[int64]string
+	label map[int64]string
+}
+
+func newVocab(table string, known map[string]string) *vocab {
+	return &vocab{table: table, known: known, ids: map[string]int64{}, slugs: map[int64]string{}, label: map[int64]string{}}
+}
+
+// load reads the whole table (it is small).
+func (v *vocab) load(ctx context.Context, q queryer) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, slug, label FROM `+v.table)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for rows.Next() {
+		var id int64
+		var slug, label string
+		if err := rows.Scan(&id, &slug, &label); err != nil {
+			return err
+		}
+		v.ids[slug], v.slugs[id], v.label[id] = id, slug, label
+	}
+	return rows.Err()
+}
+
+// id returns the id of a slug, 0 when the table does not have it.
+func (v *vocab) id(ctx context.Context, db *store.DB, slug string) (int64, error) {
+	v.mu.RLock()
+	id, ok := v.ids[slug]
+	v.mu.RUnlock()
+	if ok {
+		return id, nil
+	}
+	if err := v.load(ctx, db); err != nil {
+		return 0, err
+	}
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.ids[slug], nil
+}
+
+// ensure returns the id of a slug, adding it inside tx when it is new. New ids are
+// cached only by remember after the transaction commits.
+func (v *vocab) ensure(ctx context.Context, db *store.DB, tx *sql.Tx, slug, written string, pending map[string]int64) (int64, error) {
+	v.mu.RLock()
+	id, ok := v.ids[slug]
+	v.mu.RUnlock()
+	if ok {
+		return id, nil
+	}
+	if id, ok := pending[slug]; ok {
+		return id, nil
+	}
+	err := tx.QueryRowContext(ctx, db.Rebind(`INSERT INTO `+v.table+` (slug, label) VALUES (?, ?)
+		ON CONFLICT (slug) DO NOTHING RETURNING id`), slug, vocabLabel(slug, written, v.known)).Scan(&id)
+	if err == sql.ErrNoRows {
+		err = tx.QueryRowContext(ctx, db.Rebind(`SELECT id FROM `+v.table+` WHERE slug = ?`), slug).Scan(&id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	pending[slug] = id
+	return id, nil
+}
+
+// remember caches ids added by a committed transaction.
+func (v *vocab) remember(ctx context.Context, db *store.DB, pending map[string]int64) error {
+	if len(pending) == 0 {
+		return nil
+	}
+	return v.load(ctx, db)
+}
+
+// slug and labelOf name an id (loading the table when it is unknown).
+func (v *vocab) slug(ctx context.Context, db *store.DB, id int64) string {
+	v.mu.RLock()
+	s, ok := v.slugs[id]
+	v.mu.RUnlock()
+	if !ok && id != 0 {
+		if v.load(ctx, db) == nil {
+			v.mu.RLock()
+			s = v.slugs[id]
+			v.mu.RUnlock()
+		}
+	}
+	return s
+}
+
+func (v *vocab) labelOf(ctx context.Context, db *store.DB, id int64) string {
+	v.slug(ctx, db, id)
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.label[id]
+}
