@@ -1,0 +1,41 @@
+// Every route of app/routes.ts declares its access level on purpose: the default is
+// "sign-in required", so a public page that forgets `handle.auth` would send its
+// readers to the sign-in page. This test lists the routes that do require sign-in;
+// adding one means adding it here.
+import { describe, expect, it } from "vitest";
+import routes from "../../routes";
+import { accessLevelOf } from "./access";
+
+interface ConfigEntry {
+  path?: string;
+  index?: boolean;
+  file: string;
+  children?: ConfigEntry[];
+}
+
+const SIGN_IN_REQUIRED = new Set([
+  "routes/bookmarks.tsx",
+  "routes/user-account.tsx",
+  "routes/user-account.data.ts",
+  "routes/user-account.delete.tsx",
+  "routes/user-account.reading-list.tsx",
+]);
+const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
+
+function files(entries: ConfigEntry[]): string[] {
+  return entries.flatMap((e) => [e.file, ...(e.children ? files(e.children) : [])]);
+}
+
+const modules = import.meta.glob<{ handle?: unknown }>("../../routes/*.{ts,tsx}");
+
+describe("access level of every route", () => {
+  const all = [...new Set(files(routes as unknown as ConfigEntry[]))];
+  it.each(all)("%s", async (file) => {
+    const load = modules[`../../${file}`];
+    expect(load, `module of ${file}`).toBeDefined();
+    const mod = await load!();
+    const level = accessLevelOf([mod.handle]);
+    const expected = SIGN_IN_REQUIRED.has(file) ? "required" : GUEST_ONLY.has(file) ? "guest" : "public";
+    expect(level, `${file}: declare its handle.auth, or list it here if it needs sign-in`).toBe(expected);
+  });
+});
