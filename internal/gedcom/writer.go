@@ -148,7 +148,7 @@ func (w *Writer) Close() error {
 		return w.err
 	}
 	if w.err == nil {
-		w.emit("0 TRLR")
+		w.emit([]byte("0 TRLR"))
 	}
 	w.closed = true
 	if w.err == nil {
@@ -197,70 +197,78 @@ func (w *Writer) writeLine(l *Line, depth int) error {
 	if l.Pointer != "" && l.Value != "" {
 		return fmt.Errorf("%w: %s has both a pointer and a value", ErrBadLine, l.Tag)
 	}
-	prefix := strconv.Itoa(depth)
+	b := strconv.AppendInt(w.line[:0], int64(depth), 10)
 	if l.Xref != "" {
-		prefix += " @" + w.ident(l.Xref) + "@"
+		b = append(b, " @"...)
+		b = append(b, w.ident(l.Xref)...)
+		b = append(b, '@')
 	}
-	prefix += " " + l.Tag
+	b = append(b, ' ')
+	b = append(b, l.Tag...)
 	if l.Pointer != "" {
-		w.emit(prefix + " @" + w.ident(l.Pointer) + "@")
+		b = append(b, " @"...)
+		b = append(b, w.ident(l.Pointer)...)
+		b = append(b, '@')
+		w.line = b
+		w.emit(b)
 		return w.err
 	}
 	v := l.Value
 	if strings.IndexByte(v, '\r') >= 0 {
 		v = strings.ReplaceAll(strings.ReplaceAll(v, "\r\n", "\n"), "\r", "\n")
 	}
-	contPrefix := strconv.Itoa(depth+1) + " CONT"
-	concPrefix := strconv.Itoa(depth+1) + " CONC"
-	first := true
-	for {
+	for first := true; ; first = false {
 		part, rest, more := strings.Cut(v, "\n")
 		esc := w.escape(part)
-		p := contPrefix
-		if first {
-			p = prefix
+		if !first {
+			b = strconv.AppendInt(b[:0], int64(depth+1), 10)
+			b = append(b, " CONT"...)
 		}
-		if w.opts.MaxLineLength > 0 {
-			chunks := splitValue(esc, w.opts.MaxLineLength-utf8.RuneCountInString(p)-1,
-				w.opts.MaxLineLength-len(concPrefix)-1)
-			w.emitValue(p, chunks[0])
+		if w.opts.MaxLineLength > 0 && utf8.RuneCount(b)+1+utf8.RuneCountInString(esc) > w.opts.MaxLineLength {
+			concLen := len(strconv.Itoa(depth+1)) + len(" CONC")
+			chunks := splitValue(esc, w.opts.MaxLineLength-utf8.RuneCount(b)-1, w.opts.MaxLineLength-concLen-1)
+			b = w.emitValue(b, chunks[0])
 			for _, c := range chunks[1:] {
-				w.emitValue(concPrefix, c)
+				b = strconv.AppendInt(b[:0], int64(depth+1), 10)
+				b = append(b, " CONC"...)
+				b = w.emitValue(b, c)
 			}
 		} else {
-			w.emitValue(p, esc)
+			b = w.emitValue(b, esc)
 		}
 		if !more {
 			break
 		}
-		first = false
 		v = rest
 	}
+	w.line = b
 	return w.err
 }
 
-func (w *Writer) emitValue(prefix, value string) {
-	if value == "" {
-		w.emit(prefix)
-		return
+// emitValue writes prefix and value as one line; it returns the buffer for reuse.
+func (w *Writer) emitValue(prefix []byte, value string) []byte {
+	if value != "" {
+		prefix = append(prefix, ' ')
+		prefix = append(prefix, value...)
 	}
-	w.emit(prefix + " " + value)
+	w.emit(prefix)
+	return prefix
 }
 
 // emit writes one physical line in the output encoding.
-func (w *Writer) emit(s string) {
+func (w *Writer) emit(s []byte) {
 	if w.err != nil {
 		return
 	}
 	switch w.opts.Encoding {
 	case ANSEL:
 		var n int
-		w.enc, n = encodeANSEL(w.enc[:0], s)
+		w.enc, n = encodeANSEL(w.enc[:0], string(s))
 		w.subst += n
 		w.bw.Write(w.enc)
 	case ASCII:
 		w.enc = w.enc[:0]
-		for _, r := range s {
+		for _, r := range string(s) {
 			if r >= 0x80 {
 				r = '?'
 				w.subst++
@@ -269,7 +277,7 @@ func (w *Writer) emit(s string) {
 		}
 		w.bw.Write(w.enc)
 	default:
-		w.bw.WriteString(s)
+		w.bw.Write(s)
 	}
 	if _, err := w.bw.WriteString(w.opts.LineEnding); err != nil {
 		w.err = err
