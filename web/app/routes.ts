@@ -34,6 +34,7 @@ export default [
   route("login-required", "routes/login-required.tsx"),
   route("veryconnect-auth", "routes/veryconnect-auth.tsx"),
   route("bookmarks", "routes/bookmarks.tsx"),
+  route("saved-searches", "routes/saved-searches.tsx"),
   route("user-account", "routes/user-account.tsx"),
   route("user-account/data", "routes/user-account.data.ts"),
   route("user-account/delete", "routes/user-account.delete.tsx"),

@@ -4,7 +4,8 @@ import type { RouterContextProvider } from "react-router";
 import { getAuth } from "../../lib/auth/context";
 import { memberCall, memberRead, text } from "../../lib/auth/results.server";
 import type { FormResult } from "../../lib/form-result";
-import type { Bookmark, ReadingList } from "./types";
+import { searchFromUrl } from "./searches";
+import type { Bookmark, ReadingList, SavedSearch } from "./types";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -146,6 +147,15 @@ const handlers: Record<string, Handler> = {
     return { ok: true, intent, target: item, moved, message: `Moved “${title}” to position ${to + 1} of ${ids.length}.` };
   },
 
+  async "saved-create"(context, form, intent) {
+    const name = text(form, "name");
+    const search = searchFromUrl(text(form, "url"));
+    if (!search) return { ...missing(intent), values: { name } };
+    const done = await memberCall<SavedSearch>(getAuth(context), form, { method: "POST", path: "/api/saved-searches", json: { name, ...search } });
+    if (!done.ok) return { ...done.result, intent, values: { name } };
+    return { ok: true, intent, message: `Saved the search as “${done.body?.name ?? name}”. Find it under Saved searches in your account.` };
+  },
+
   async "saved-rename"(context, form, intent) {
     const search = id(form);
     if (!search) return missing(intent);
@@ -198,5 +208,7 @@ export const ACCOUNT_INTENTS = [
   "history-clear",
   "history-delete",
 ] as const;
+
+export const SAVED_SEARCH_INTENTS = ["saved-create"] as const;
 
 export const READING_LIST_INTENTS = ["list-rename", "list-delete", "list-add", "item-remove", "item-move"] as const;

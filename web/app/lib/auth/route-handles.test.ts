@@ -15,6 +15,7 @@ interface ConfigEntry {
 
 const SIGN_IN_REQUIRED = new Set([
   "routes/bookmarks.tsx",
+  "routes/saved-searches.tsx",
   "routes/user-account.tsx",
   "routes/user-account.data.ts",
   "routes/user-account.delete.tsx",
