@@ -72,8 +72,8 @@ func openConformance(t testing.TB, rel string, opts *Options) *Reader {
 // header facts, and in strict mode too unless it is expected to warn.
 func TestConformanceRead(t *testing.T) {
 	files := conformanceFiles(t)
-	if len(files) < 78 {
-		t.Fatalf("%d conformance files, want at least 78", len(files))
+	if len(files) < 79 {
+		t.Fatalf("%d conformance files, want at least 79", len(files))
 	}
 	for _, rel := range files {
 		t.Run(rel, func(t *testing.T) {
