@@ -97,7 +97,8 @@ func BenchmarkReadANSEL(b *testing.B) {
 	}
 }
 
-// memSampler wraps a reader and samples the heap every 64 reads.
+// memSampler wraps a reader and, every 64 reads, collects garbage and samples the live
+// heap: what the Reader holds, not what the collector has yet to free.
 type memSampler struct {
 	r    io.Reader
 	n    int
@@ -112,17 +113,13 @@ func (m *memSampler) Read(p []byte) (int, error) {
 	return m.r.Read(p)
 }
 
-func (m *memSampler) sample() {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	m.peak = max(m.peak, ms.HeapInuse)
-}
+func (m *memSampler) sample() { m.peak = max(m.peak, heapNow()) }
 
 func heapNow() uint64 {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapInuse
+	return ms.HeapAlloc
 }
 
 // readSampled reads everything from src and returns the peak heap growth over the start
@@ -152,16 +149,16 @@ func readSampled(t *testing.T, src io.Reader, opts *Options) (peak uint64, recor
 	return m.peak - base, records, r
 }
 
-// Memory does not grow with the file: a 300 000-person file (about 145 MB, generated as it
-// is read) is read in a few megabytes.
+// Memory does not grow with the file: a 300 000-person file (160 MB, generated as it is
+// read) is read with the live heap growing by well under a megabyte.
 func TestMemoryBoundedByRecord(t *testing.T) {
 	peak, n, r := readSampled(t, newPeopleGen(300_000), nil)
-	t.Logf("%d records, %d bytes read, peak heap growth %.1f MB", n, r.Offset(), float64(peak)/1e6)
+	t.Logf("%d records, %d bytes read, peak live heap growth %.1f MB", n, r.Offset(), float64(peak)/1e6)
 	if n != 450_021 {
 		t.Errorf("%d records", n)
 	}
-	if peak > 32<<20 {
-		t.Errorf("peak heap growth %d bytes", peak)
+	if peak > 8<<20 {
+		t.Errorf("peak live heap growth %d bytes", peak)
 	}
 }
 
@@ -206,17 +203,17 @@ func TestMemoryBoundedHostile(t *testing.T) {
 	}{
 		{"one long line", &endless{head: head551 + "0 @N1@ NOTE ", chunk: []byte(strings.Repeat("x", 4096)), n: size}, nil, 16 << 20},
 		{"one huge record", &endless{head: head551 + "0 @N1@ NOTE x\n", chunk: []byte(strings.Repeat("1 CONT some text\n2 SOUR @S1@\n", 100)), n: size},
-			&Options{MaxRecordBytes: 4 << 20}, 48 << 20},
+			&Options{MaxRecordBytes: 4 << 20}, 16 << 20},
 		{"garbage", &endless{head: head551, chunk: []byte(strings.Repeat("garbage garbage\n", 100)), n: size}, nil, 16 << 20},
 		{"deep nesting", &endless{head: head551 + "0 @I1@ INDI\n", chunk: []byte(deepChunk()), n: size},
-			&Options{MaxRecordBytes: 4 << 20}, 48 << 20},
+			&Options{MaxRecordBytes: 4 << 20}, 16 << 20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			peak, n, r := readSampled(t, c.src, c.opts)
-			t.Logf("%d records, %d warnings, peak heap growth %.1f MB", n, r.WarningCount(), float64(peak)/1e6)
+			t.Logf("%d records, %d warnings, peak live heap growth %.1f MB", n, r.WarningCount(), float64(peak)/1e6)
 			if peak > c.limit {
-				t.Errorf("peak heap growth %.1f MB", float64(peak)/1e6)
+				t.Errorf("peak live heap growth %.1f MB", float64(peak)/1e6)
 			}
 			if r.WarningCount() == 0 {
 				t.Error("no warning")
