@@ -58,6 +58,9 @@ func OpenGEDZIP(ra io.ReaderAt, size int64, opts *Options) (*Reader, error) {
 	}
 	r.closer = rc
 	r.files = zr
+	if ged.UncompressedSize64 <= 1<<62 {
+		r.size = int64(ged.UncompressedSize64)
+	}
 	return r, nil
 }
 
@@ -104,6 +107,9 @@ func Open(path string, opts *Options) (*Reader, error) {
 		return nil, err
 	}
 	r.closer = f
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		r.size = st.Size()
+	}
 	return r, nil
 }
 

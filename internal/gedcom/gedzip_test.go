@@ -147,6 +147,9 @@ func TestGEDZIPWrite(t *testing.T) {
 	if n := len(readAllFrom(t, r2)); n != len(recs) {
 		t.Errorf("Open: %d records", n)
 	}
+	if r2.Size() <= 0 || r2.Offset() != r2.Size() {
+		t.Errorf("GEDZIP: Offset %d, Size %d", r2.Offset(), r2.Size())
+	}
 	if err := r2.Close(); err != nil {
 		t.Error(err)
 	}

@@ -72,6 +72,7 @@ type Reader struct {
 	sc       *lineScanner
 	closer   io.Closer
 	files    fs.FS // the GEDZIP archive, or nil
+	size     int64 // the input's size when known (Open, OpenGEDZIP), else -1
 	enc      Encoding
 	version  Version // the rules in force (5.5.1 when the file does not say)
 	header   *Header
@@ -111,7 +112,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // opts may be nil. The error is an I/O error or, in strict mode, a *SyntaxError; a file
 // that does not start with HEAD is read anyway (with a warning).
 func NewReader(r io.Reader, opts *Options) (*Reader, error) {
-	rd := &Reader{tags: make(map[string]string, 256)}
+	rd := &Reader{tags: make(map[string]string, 256), size: -1}
 	if opts != nil {
 		rd.opts = *opts
 	}
@@ -300,6 +301,10 @@ func (r *Reader) WarningCount() int { return r.nWarn }
 // Offset is the number of bytes read from the input so far (ahead of the records returned
 // by up to one buffer), for progress reports.
 func (r *Reader) Offset() int64 { return r.count.n }
+
+// Size is the number of bytes Offset will reach at the end, when known: the file's size
+// for Open, the uncompressed size of gedcom.ged for a GEDZIP archive; -1 for NewReader.
+func (r *Reader) Size() int64 { return r.size }
 
 // Close closes the file or archive member the Reader opened (Open, OpenGEDZIP); it does
 // nothing for a Reader made by NewReader.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -357,8 +359,13 @@ func TestRecordsIterator(t *testing.T) {
 	if errs != 1 {
 		t.Errorf("%d errors", errs)
 	}
-	if r.Offset() == 0 {
-		t.Error("Offset 0")
+	if r.Offset() == 0 || r.Size() != -1 {
+		t.Errorf("Offset %d, Size %d", r.Offset(), r.Size())
+	}
+	f := openConformance(t, "gedcom70/maximal70.ged", nil)
+	readAllFrom(t, f)
+	if st, err := os.Stat(filepath.Join(conformanceDir(t), "gedcom70/maximal70.ged")); err != nil || f.Size() != st.Size() || f.Offset() != f.Size() {
+		t.Errorf("file: Offset %d, Size %d", f.Offset(), f.Size())
 	}
 }
 
