@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"lineage/internal/auth"
@@ -14,13 +15,15 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/mail"
 	"lineage/internal/members"
+	"lineage/internal/research"
 	"lineage/internal/server"
 	"lineage/internal/store"
 )
 
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
-	mounts []server.Mount
+	mounts   []server.Mount
+	accounts *auth.Service // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -31,6 +34,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addAccounts(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addResearch(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -59,6 +65,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	accounts := auth.New(db, auth.Options{PublicURL: cfg.PublicURL, Mailer: outbox, Log: log, OIDC: oidc})
 	area := members.New(db, accounts, log)
 	accounts.AddExporter(area)
+	a.accounts = accounts
 	a.mount(accounts.Handler(), auth.Patterns)
 	a.mount(accounts.Middleware(area.Handler()), members.Patterns)
 	go outbox.Run(ctx)
@@ -81,4 +88,44 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 	}
 	a.mount(svc.Handler(), content.Patterns)
 	return nil
+}
+
+// demoResearchRecords is how many generated records serve --demo loads into an empty
+// research hub: enough to search, quick to load.
+const demoResearchRecords = 3000
+
+// addResearch builds the research hub's API behind the accounts middleware, so that
+// members see members-only records in full; with --demo an empty hub gets generated
+// records and a small library and archive.
+func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) error {
+	svc := research.New(db, research.Options{Members: memberCheck{}, Log: slog.Default()})
+	if err := svc.Init(ctx); err != nil {
+		return fmt.Errorf("research: %w", err)
+	}
+	if err := svc.RepairIndexes(ctx); err != nil {
+		return fmt.Errorf("research: %w", err)
+	}
+	if cfg.Demo {
+		has, err := svc.HasRecords(ctx)
+		if err != nil {
+			return err
+		}
+		if !has {
+			if err := svc.LoadDemo(ctx, demoResearchRecords, 1, nil); err != nil {
+				return fmt.Errorf("load demo records: %w", err)
+			}
+			slog.Info("demo research records loaded", "records", demoResearchRecords)
+		}
+	}
+	a.mount(a.accounts.Middleware(svc.Handler()), research.Patterns)
+	return nil
+}
+
+// memberCheck is the research room's Membership: a signed-in account whose scope
+// includes the member role (every role's does) sees members-only records in full.
+type memberCheck struct{}
+
+func (memberCheck) IsMember(r *http.Request) bool {
+	u := auth.UserFrom(r.Context())
+	return u != nil && slices.Contains(u.Scope, auth.RoleMember)
 }

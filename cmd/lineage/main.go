@@ -26,6 +26,8 @@ var commands = map[string]command{
 	"content": {runContent, "import, export and preview content documents"},
 	"user":    {runUser, "add, list and delete accounts; set roles and passwords"},
 	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
+	"import":  {runImport, "import index records (CSV) into the research hub"},
+	"demo":    {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
 }
 
 func main() {

@@ -382,8 +382,10 @@ func (rr *RecordReader) row() ([]string, int, *RowError, error) {
 		if len(row) != len(rr.header) {
 			return nil, line, &RowError{Line: line, Message: fmt.Sprintf("has %d fields, the header has %d", len(row), len(rr.header))}, nil
 		}
-		if !utf8.ValidString(strings.Join(row, "")) {
+		if joined := strings.Join(row, ""); !utf8.ValidString(joined) {
 			return nil, line, &RowError{Line: line, Message: "is not valid UTF-8 text"}, nil
+		} else if strings.ContainsRune(joined, 0) {
+			return nil, line, &RowError{Line: line, Message: "contains a NUL character"}, nil
 		}
 		return row, line, nil, nil
 	}

@@ -80,11 +80,7 @@ func (d *nameDict) lookup(ctx context.Context, tx *sql.Tx, table string, keys []
 		n := min(len(keys), 500)
 		chunk := keys[:n]
 		keys = keys[n:]
-		args := make([]any, len(chunk))
-		for i, k := range chunk {
-			args[i] = k
-		}
-		rows, err := tx.QueryContext(ctx, d.db.Rebind(`SELECT folded, id FROM `+table+` WHERE folded IN (`+placeholders(len(chunk))+`)`), args...)
+		rows, err := tx.QueryContext(ctx, `SELECT folded, id FROM `+table+` WHERE `+inStrings("folded", chunk))
 		if err != nil {
 			return err
 		}
@@ -184,4 +180,23 @@ func placeholders(n int) string {
 		return ""
 	}
 	return strings.Repeat("?, ", n-1) + "?"
+}
+
+// inStrings writes "col IN ('a', 'b')" with quoted literals ("1 = 0" when empty):
+// cheaper than parameters on SQLite (see insertRows). Strings never hold NUL.
+func inStrings(col string, vals []string) string {
+	if len(vals) == 0 {
+		return "1 = 0"
+	}
+	var b strings.Builder
+	b.WriteString(col)
+	b.WriteString(" IN (")
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeLiteral(&b, v)
+	}
+	b.WriteByte(')')
+	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -128,17 +129,25 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		dict:   newNameDict(s.db, s.variants, s.given),
 		places: newPlaceResolver(s.db, nil),
 	}
+	finishBulk := func() error { return nil }
 	rep.Bulk = opts.Bulk == BulkOn || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
 	if rep.Bulk {
 		if err := s.dropSearchIndexes(ctx); err != nil {
 			return rep, err
 		}
+		rebuilt := false
 		defer func() {
 			// Rebuild even when the import failed half-way: the committed batches stay.
-			if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx)); err != nil {
-				s.log.Error("research: rebuild search indexes", "err", err)
+			if !rebuilt {
+				if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx)); err != nil {
+					s.log.Error("research: rebuild search indexes", "err", err)
+				}
 			}
 		}()
+		finishBulk = func() error {
+			rebuilt = true
+			return s.rebuildSearchIndexes(ctx)
+		}
 	}
 	batch := make([]*RecordInput, 0, opts.BatchSize)
 	flush := func() error {
@@ -179,6 +188,9 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		}
 	}
 	if err := flush(); err != nil {
+		return rep, err
+	}
+	if err := finishBulk(); err != nil {
 		return rep, err
 	}
 	if rep.Added > 0 || rep.Updated > 0 {
@@ -395,6 +407,12 @@ func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *Imp
 	var dupErrs []RowError
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
+		if s.db.Dialect == store.SQLite {
+			// Multi-row INSERTs keep a statement journal; in memory it costs no I/O.
+			if _, err := tx.ExecContext(ctx, `PRAGMA temp_store = MEMORY`); err != nil {
+				return err
+			}
+		}
 		st.places.tx = tx
 		defer func() { st.places.tx = nil }()
 		preps, err := st.prepare(ctx, tx, batch, pendTypes, pendRoles)
@@ -480,11 +498,11 @@ func (st *importState) existing(ctx context.Context, tx *sql.Tx, preps []*prepar
 	out := map[string]storedRecord{}
 	for i := 0; i < len(preps); i += 500 {
 		chunk := preps[i:min(i+500, len(preps))]
-		args := []any{st.coll.ID}
-		for _, p := range chunk {
-			args = append(args, p.rec.Key)
+		ks := make([]string, len(chunk))
+		for j, p := range chunk {
+			ks[j] = p.rec.Key
 		}
-		rows, err := tx.QueryContext(ctx, st.s.db.Rebind(`SELECT key, id, hash, import_run FROM records WHERE collection_id = ? AND key IN (`+placeholders(len(chunk))+`)`), args...)
+		rows, err := tx.QueryContext(ctx, `SELECT key, id, hash, import_run FROM records WHERE collection_id = `+i64toa(st.coll.ID)+` AND `+inStrings("key", ks))
 		if err != nil {
 			return nil, err
 		}
@@ -650,43 +668,79 @@ var (
 	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
 
-// insertRows writes rows with multi-row INSERTs of at most ~30 000 parameters.
+// insertRows writes rows with multi-row INSERTs.
+//
+// On SQLite the values are written into the statement as literals: the driver
+// prepares every statement afresh and matches each parameter to its argument by a
+// linear search, so literals are cheaper than parameters. INSERT OR FAIL spares SQLite
+// a statement journal (a failure aborts the whole transaction anyway).
 func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	per := max(1, min(500, 30000/len(cols)))
-	one := "(" + placeholders(len(cols)) + ")"
-	var stmt *sql.Stmt
-	stmtRows := 0
-	defer func() {
-		if stmt != nil {
-			stmt.Close()
+	head := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	if s.db.Dialect == store.SQLite {
+		head = "INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+		var b strings.Builder
+		for i := 0; i < len(rows); i += sqliteRowsPerInsert {
+			b.Reset()
+			b.WriteString(head)
+			for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteByte('(')
+				for k, v := range r {
+					if k > 0 {
+						b.WriteByte(',')
+					}
+					writeLiteral(&b, v)
+				}
+				b.WriteByte(')')
+			}
+			if _, err := tx.ExecContext(ctx, b.String()); err != nil {
+				return fmt.Errorf("insert into %s: %w", table, err)
+			}
 		}
-	}()
+		return nil
+	}
+	per := max(1, min(1000, 30000/len(cols)))
+	one := "(" + placeholders(len(cols)) + ")"
 	args := make([]any, 0, per*len(cols))
 	for i := 0; i < len(rows); i += per {
 		chunk := rows[i:min(i+per, len(rows))]
-		if stmt == nil || stmtRows != len(chunk) {
-			if stmt != nil {
-				stmt.Close()
-			}
-			q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
-			var err error
-			if stmt, err = tx.PrepareContext(ctx, s.db.Rebind(q)); err != nil {
-				return err
-			}
-			stmtRows = len(chunk)
-		}
+		q := head + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
 		args = args[:0]
 		for _, r := range chunk {
 			args = append(args, r...)
 		}
-		if _, err := stmt.ExecContext(ctx, args...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(q), args...); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 	}
 	return nil
+}
+
+// sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).
+const sqliteRowsPerInsert = 200
+
+// writeLiteral writes a value as an SQLite literal. Strings never hold NUL (the CSV
+// reader refuses it).
+func writeLiteral(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("NULL")
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case string:
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(x, "'", "''"))
+		b.WriteByte('\'')
+	default:
+		panic(fmt.Sprintf("research: no SQL literal for %T", v))
+	}
 }
 
 // applyStats adds the deltas to name_stats and drops cells that reach zero.
@@ -708,24 +762,33 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell
 	// Deterministic order keeps concurrent imports from deadlocking on PostgreSQL.
 	sort.Slice(rows, func(i, j int) bool {
 		for k := 0; k < 5; k++ {
-			a, b := fmt.Sprint(rows[i][k]), fmt.Sprint(rows[j][k])
+			a, b := toInt64(rows[i][k]), toInt64(rows[j][k])
 			if a != b {
 				return a < b
 			}
 		}
 		return false
 	})
-	cols := "(surname_id, collection_id, type_id, decade, county_id, records)"
-	per := 1000
-	for i := 0; i < len(rows); i += per {
-		chunk := rows[i:min(i+per, len(rows))]
-		var args []any
-		for _, r := range chunk {
-			args = append(args, r...)
+	head := `INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES `
+	var b strings.Builder
+	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
+		b.Reset()
+		b.WriteString(head)
+		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for k, v := range r {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				writeLiteral(&b, v)
+			}
+			b.WriteByte(')')
 		}
-		q := `INSERT INTO name_stats ` + cols + ` VALUES ` + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(chunk)), ", ") +
-			` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(q), args...); err != nil {
+		b.WriteString(` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`)
+		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
 			return fmt.Errorf("name_stats: %w", err)
 		}
 	}
@@ -735,6 +798,16 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell
 		}
 	}
 	return nil
+}
+
+func toInt64(v any) int64 {
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	case int64:
+		return x
+	}
+	return 0
 }
 
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for

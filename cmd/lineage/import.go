@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/term"
+
+	"lineage/internal/config"
+	"lineage/internal/research"
+	"lineage/internal/store"
+)
+
+// importKinds are the things `lineage import` reads; later issues add theirs here
+// (GEDCOM family trees, scanned images).
+var importKinds = map[string]struct {
+	run     func(ctx context.Context, args []string) error
+	usage   string
+	summary string
+}{
+	"records": {runImportRecords, importRecordsUsage, "index records from the canonical CSV, or another layout through --mapping"},
+}
+
+const importRecordsUsage = "--collection SLUG [flags] FILE.csv"
+
+func importUsage() string {
+	var b strings.Builder
+	b.WriteString("usage: lineage import KIND [flags] FILE\n\nkinds:\n")
+	kinds := make([]string, 0, len(importKinds))
+	for k := range importKinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "  %-9s %s\n            %s\n", k, importKinds[k].usage, importKinds[k].summary)
+	}
+	b.WriteString("\nRun 'lineage import KIND -h' for its flags. Every kind takes --data DIR (or\nLINEAGE_DATA / LINEAGE_DATABASE_URL) like serve, and works while a server runs.")
+	return b.String()
+}
+
+// runImport is `lineage import KIND …`.
+func runImport(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(os.Stderr, importUsage())
+		if len(args) == 0 {
+			return errors.New("missing kind")
+		}
+		return flag.ErrHelp
+	}
+	k, ok := importKinds[args[0]]
+	if !ok {
+		fmt.Fprintln(os.Stderr, importUsage())
+		return fmt.Errorf("unknown kind %q", args[0])
+	}
+	return k.run(ctx, args[1:])
+}
+
+// runImportRecords is `lineage import records --collection SLUG FILE.csv`.
+func runImportRecords(ctx context.Context, args []string) error {
+	fs := newFlags("import records", importRecordsUsage)
+	cfgFn := config.DataFlags(fs)
+	var opts research.ImportOptions
+	var mappingPath, bulk string
+	var quiet bool
+	fs.StringVar(&opts.Collection, "collection", "", "slug of the collection (created when missing; required)")
+	fs.StringVar(&opts.Kind, "kind", "", "kind of a new collection: "+strings.Join(research.Kinds, ", ")+" (default record_set)")
+	fs.StringVar(&opts.Title, "title", "", "title of a new collection (default the slug)")
+	fs.StringVar(&opts.Access, "access", "", "access of a new collection: public (default) or members")
+	fs.StringVar(&mappingPath, "mapping", "", "a JSON mapping file for another CSV layout (docs/research.md)")
+	fs.BoolVar(&opts.Strict, "strict", false, "import nothing if any row is bad (default: skip bad records and report them)")
+	fs.IntVar(&opts.BatchSize, "batch", 2000, "records per transaction")
+	fs.StringVar(&bulk, "bulk", "auto", "rebuild the search index after the load instead of updating it row by row: auto, on or off")
+	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 1 {
+		fs.Usage()
+		return errors.New("give one CSV file")
+	}
+	if opts.Collection == "" {
+		fs.Usage()
+		return errors.New("--collection is required")
+	}
+	switch bulk {
+	case "auto":
+		opts.Bulk = research.BulkAuto
+	case "on":
+		opts.Bulk = research.BulkOn
+	case "off":
+		opts.Bulk = research.BulkOff
+	default:
+		return fmt.Errorf("--bulk must be auto, on or off")
+	}
+	var mapping *research.Mapping
+	if mappingPath != "" {
+		f, err := os.Open(mappingPath)
+		if err != nil {
+			return err
+		}
+		mapping, err = research.ParseMapping(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", mappingPath, err)
+		}
+	}
+	f, err := os.Open(positional[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := research.New(db, research.Options{})
+
+	counter := &countingReader{r: f}
+	var src io.Reader = counter
+	if opts.Strict {
+		src = &countingReadSeeker{countingReader: counter, s: f}
+	}
+	bar := newProgressBar(os.Stderr, st.Size(), !quiet)
+	opts.Progress = func(p research.ImportProgress) { bar.update(counter.n.Load(), p.Records) }
+	rep, err := svc.ImportRecords(ctx, src, mapping, opts, st.Size())
+	bar.done()
+	if rep != nil {
+		printImportReport(os.Stderr, positional[0], rep)
+	}
+	return err
+}
+
+func printImportReport(w io.Writer, file string, rep *research.ImportReport) {
+	created := ""
+	if rep.CollectionCreated {
+		created = " (new collection)"
+	}
+	rate := 0.0
+	if s := rep.Elapsed.Seconds(); s > 0 {
+		rate = float64(rep.Records) / s
+	}
+	fmt.Fprintf(w, "%s → %s%s: %d records read in %s (%.0f records/s): %d added, %d updated, %d unchanged, %d skipped\n",
+		file, rep.Collection, created, rep.Records, rep.Elapsed.Round(time.Millisecond), rate, rep.Added, rep.Updated, rep.Unchanged, rep.Skipped)
+	if rep.Bulk {
+		fmt.Fprintln(w, "bulk load: the search index was rebuilt after the load")
+	}
+	show := func(title string, rows []research.RowError, total int) {
+		if total == 0 {
+			return
+		}
+		fmt.Fprintf(w, "%s (%d):\n", title, total)
+		for i, e := range rows {
+			if i == 50 {
+				fmt.Fprintf(w, "  … and %d more\n", total-50)
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", e.Error())
+		}
+	}
+	show("bad rows", rep.Errors, rep.ErrorCount)
+	show("notes", rep.Notes, len(rep.Notes))
+}
+
+// countingReader counts the bytes read, for the progress bar.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+type countingReadSeeker struct {
+	*countingReader
+	s io.Seeker
+}
+
+func (c *countingReadSeeker) Seek(off int64, whence int) (int64, error) {
+	n, err := c.s.Seek(off, whence)
+	c.n.Store(n)
+	return n, err
+}
+
+// progressBar draws one line on a terminal; elsewhere it stays silent.
+type progressBar struct {
+	w     io.Writer
+	total int64
+	on    bool
+	start time.Time
+	last  time.Time
+}
+
+func newProgressBar(f *os.File, total int64, want bool) *progressBar {
+	return &progressBar{w: f, total: total, on: want && term.IsTerminal(int(f.Fd())), start: time.Now()}
+}
+
+func (b *progressBar) update(bytes int64, records int) {
+	if !b.on || time.Since(b.last) < 200*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	frac := 0.0
+	if b.total > 0 {
+		frac = min(1, float64(bytes)/float64(b.total))
+	}
+	const width = 30
+	filled := int(frac * width)
+	rate := float64(records) / max(time.Since(b.start).Seconds(), 0.001)
+	fmt.Fprintf(b.w, "\r[%s%s] %3.0f%% %d records, %.0f/s ", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), frac*100, records, rate)
+}
+
+func (b *progressBar) done() {
+	if b.on {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}

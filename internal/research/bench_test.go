@@ -1,0 +1,31 @@
+package research_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"lineage/internal/research"
+	"lineage/internal/store/storetest"
+)
+
+// BenchmarkImportSQLite measures importing generated baptisms into SQLite (records/s
+// is reported; `make bench-search` measures the whole pipeline at scale).
+func BenchmarkImportSQLite(b *testing.B) {
+	c := research.DemoCollections()[0]
+	var buf bytes.Buffer
+	if err := research.WriteDemoCSV(&buf, c, 50_000, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s := research.New(storetest.SQLite(b), research.Options{Log: quietLog()})
+		b.StartTimer()
+		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOn}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(rep.Added)/rep.Elapsed.Seconds(), "records/s")
+	}
+}
