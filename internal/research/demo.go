@@ -57,7 +57,7 @@ type demoPerson struct {
 
 type demoRecord struct {
 	typ, date, place, transcript, source, image string
-	persons                                    []demoPerson
+	persons                                     []demoPerson
 }
 
 // weighted picks from a list with cumulative weights.
