@@ -50,6 +50,9 @@ type plan struct {
 	inPlaces   map[int64]bool
 	inCounties map[int64]bool
 	broader    map[int64]bool
+	// estCounties are the counties the place's records can be in (for estimates from
+	// name_stats); nil when the place is not within counties.
+	estCounties map[int64]bool
 
 	colls, types, roles []int64 // nil: any
 
@@ -72,10 +75,23 @@ type keyRow struct {
 func (r *keyRow) record() int64 { return r.id / maxKeyWidth }
 func (r *keyRow) seq() int      { return int(r.id % maxKeyWidth) }
 
-const keyRowCols = `k.id, k.surname_id, k.given_id, k.place_id, k.county_id, k.collection_id, k.type_id, k.role_id, k.span, k.dq, k.jdn_lo, k.jdn_hi`
+// keyRowCols selects a search_keys row packed into five integers: converting each
+// column costs more than the arithmetic (ids are below 2^31, day numbers positive and
+// below 2^31, collections below 2^23, types and roles below 2^16).
+const keyRowCols = `k.id, k.surname_id * 4294967296 + k.given_id, k.place_id * 4294967296 + k.county_id, ` +
+	`k.collection_id * 1099511627776 + k.type_id * 16777216 + k.role_id * 256 + k.span * 16 + k.dq, k.jdn_lo * 4294967296 + k.jdn_hi`
 
 func scanKeyRow(rows *sql.Rows, r *keyRow) error {
-	return rows.Scan(&r.id, &r.surname, &r.given, &r.place, &r.county, &r.coll, &r.typ, &r.role, &r.span, &r.dq, &r.lo, &r.hi)
+	var sg, pc, m, lh int64
+	if err := rows.Scan(&r.id, &sg, &pc, &m, &lh); err != nil {
+		return err
+	}
+	r.surname, r.given = sg>>32, sg&0xffffffff
+	r.place, r.county = pc>>32, pc&0xffffffff
+	r.coll, r.typ, r.role = m>>40, (m>>24)&0xffff, (m>>8)&0xffff
+	r.span, r.dq = int((m>>4)&0xf), int(m&0xf)
+	r.lo, r.hi = int(lh>>32), int(lh&0xffffffff)
+	return nil
 }
 
 // errPlan is a problem with a query found while resolving it (an unknown place or
@@ -427,7 +443,16 @@ func (s *Service) resolvePlace(ctx context.Context, p *plan, text string) error 
 		return &errPlan{FieldErrors{"place": {"No place called " + strconv.Quote(text) + " is known. Try the town or county alone."}}}
 	}
 	p.inPlaces, p.inCounties, p.broader = map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
+	p.estCounties = map[int64]bool{}
 	for _, q := range found {
+		switch {
+		case q.Kind == PlaceCounty:
+			p.estCounties[q.ID] = true
+		case q.Kind == PlacePlace && q.CountyID != 0 && p.estCounties != nil:
+			p.estCounties[q.CountyID] = true
+		default:
+			p.estCounties = nil // a country, or a place in no county: no bound
+		}
 		if err := pr.withAncestors(ctx, q); err != nil {
 			return err
 		}
@@ -477,6 +502,11 @@ func (s *Service) resolvePlace(ctx context.Context, p *plan, text string) error 
 	}
 	for id := range p.inPlaces {
 		delete(p.broader, id)
+	}
+	if p.estCounties != nil {
+		for id := range p.inCounties {
+			p.estCounties[id] = true
+		}
 	}
 	return nil
 }

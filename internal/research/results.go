@@ -229,6 +229,15 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 	if p.types != nil {
 		q += ` AND ` + inList("type_id", p.types)
 	}
+	if p.year {
+		// For estimates (estimate): the decades the year range touches, and undated.
+		y1, _, _ := gendate.JDNToGregorian(p.lo)
+		y2, _, _ := gendate.JDNToGregorian(p.hi)
+		q += ` AND (decade = 0 OR (decade >= ` + itoa(floorDiv(y1, 10)*10) + ` AND decade <= ` + itoa(floorDiv(y2, 10)*10) + `))`
+	}
+	if p.place && p.estCounties != nil {
+		q += ` AND (county_id = 0 OR ` + inList("county_id", setIDs(p.estCounties)) + `)`
+	}
 	q += ` GROUP BY collection_id, type_id, decade, county_id`
 	rows, err := s.db.QueryContext(ctx, q)
 	if err != nil {

@@ -179,9 +179,22 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	if p.empty {
 		return out, nil
 	}
-	rows, complete, err := s.candidates(ctx, p)
-	if err != nil {
-		return nil, err
+	// Count first (index only): reading rows into memory is the expensive part, and a
+	// broad search would read Cap of them for nothing.
+	complete := true
+	if p.surname {
+		n, err := s.countRows(ctx, p, s.cap+1)
+		if err != nil {
+			return nil, err
+		}
+		complete = n <= s.cap
+	}
+	var rows []keyRow
+	if complete {
+		var err error
+		if rows, complete, err = s.candidates(ctx, p); err != nil {
+			return nil, err
+		}
 	}
 	if complete {
 		hits := s.bestPerRecord(p, rows)
@@ -197,21 +210,7 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 				return nil, err
 			}
 		}
-		slices.SortFunc(hits, func(a, b hit) int { return compareKeys(q.Sort, &a.key, &b.key) })
-		start := 0
-		if after != nil {
-			start, _ = slices.BinarySearchFunc(hits, *after, func(h hit, k sortKey) int {
-				if compareKeys(q.Sort, &h.key, &k) <= 0 {
-					return -1
-				}
-				return 1
-			})
-		}
-		end := min(start+q.Limit, len(hits))
-		out.page = hits[start:end]
-		if end < len(hits) {
-			out.next = &hits[end-1].key
-		}
+		out.page, out.next = pageOf(q.Sort, hits, after, q.Limit)
 		return out, nil
 	}
 
@@ -224,8 +223,8 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 		// One spelling: exact. Several: a record holding two of them counts twice.
 		out.totalExact = len(p.sPts) == 1
 		out.facetsExact = out.totalExact
-	} else {
-		out.total = int64(len(s.bestPerRecord(p, rows)))
+	} else if out.total, out.facets, err = s.estimate(ctx, p); err != nil {
+		return nil, err
 	}
 	if !full {
 		return out, nil
@@ -241,14 +240,72 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	return out, nil
 }
 
+// pageOf picks the page after the cursor from unsorted hits: only the page is sorted.
+func pageOf(sort string, hits []hit, after *sortKey, limit int) ([]hit, *sortKey) {
+	var rest []int
+	for i := range hits {
+		if after == nil || compareKeys(sort, &hits[i].key, after) > 0 {
+			rest = append(rest, i)
+		}
+	}
+	// A max-heap of the limit+1 smallest keys.
+	top := make([]int, 0, limit+1)
+	less := func(a, b int) bool { return compareKeys(sort, &hits[a].key, &hits[b].key) < 0 }
+	for _, i := range rest {
+		if len(top) < limit+1 {
+			top = append(top, i)
+			for c := len(top) - 1; c > 0; {
+				p := (c - 1) / 2
+				if !less(top[p], top[c]) {
+					break
+				}
+				top[p], top[c] = top[c], top[p]
+				c = p
+			}
+			continue
+		}
+		if !less(i, top[0]) {
+			continue
+		}
+		top[0] = i
+		for p := 0; ; {
+			c := 2*p + 1
+			if c >= len(top) {
+				break
+			}
+			if c+1 < len(top) && less(top[c], top[c+1]) {
+				c++
+			}
+			if !less(top[p], top[c]) {
+				break
+			}
+			top[p], top[c] = top[c], top[p]
+			p = c
+		}
+	}
+	slices.SortFunc(top, func(a, b int) int { return compareKeys(sort, &hits[a].key, &hits[b].key) })
+	var next *sortKey
+	if len(top) > limit {
+		top = top[:limit]
+		next = &hits[top[limit-1]].key
+	}
+	page := make([]hit, len(top))
+	for i, j := range top {
+		page[i] = hits[j]
+	}
+	return page, next
+}
+
 // statsEligible reports whether name_stats can count a query: a surname with at most
 // collection and record-type filters.
 func statsEligible(p *plan) bool {
 	return p.surname && !p.given && !p.year && !p.place && p.roles == nil && !p.rel
 }
 
-// candidates reads up to Cap+1 matching rows; complete is false when there are more.
-func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, error) {
+// candidateSQL selects proj from every matching search_keys row (k): one index range
+// per surname id and span when there is a surname, else the records of the chosen
+// collections, types, dates and places joined to their persons.
+func candidateSQL(p *plan, proj string) string {
 	var selects []string
 	conds := p.conds()
 	where := func(extra ...string) string {
@@ -259,45 +316,47 @@ func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, erro
 		return " WHERE " + strings.Join(c, " AND ")
 	}
 	if p.surname {
-		ids := ptsIDs(p.sPts, func(int) bool { return true })
-		sur := inList("k.surname_id", ids)
+		sur := inList("k.surname_id", ptsIDs(p.sPts, func(int) bool { return true }))
 		if p.year {
 			for _, span := range []int{spanShort, spanLong, spanNone} {
-				selects = append(selects, `SELECT `+keyRowCols+` FROM search_keys k`+where(sur, p.overlapSQL(span)))
+				selects = append(selects, `SELECT `+proj+` FROM search_keys k`+where(sur, p.overlapSQL(span)))
 			}
 		} else {
-			selects = append(selects, `SELECT `+keyRowCols+` FROM search_keys k`+where(sur))
+			selects = append(selects, `SELECT `+proj+` FROM search_keys k`+where(sur))
 		}
-	} else {
-		// Without a surname the records are found through their collection, type,
-		// date and place, and their persons through the primary key.
-		var rc []string
-		if p.colls != nil {
-			rc = append(rc, inList("rec.collection_id", p.colls))
-		}
-		if p.types != nil {
-			rc = append(rc, inList("rec.type_id", p.types))
-		}
-		yearCond := ""
-		if p.year {
-			yearCond = "(" + p.overlapSQL(spanShort) + " OR " + p.overlapSQL(spanLong) + " OR k.span = 2)"
-		}
-		join := `SELECT ` + keyRowCols + ` FROM records rec JOIN search_keys k ON k.id >= rec.id * 256 AND k.id < rec.id * 256 + 256`
-		all := append(rc, conds...)
-		if yearCond != "" {
-			all = append(all, yearCond)
-		}
-		if len(all) > 0 {
-			join += " WHERE " + strings.Join(all, " AND ")
-		}
-		selects = append(selects, join)
+		return strings.Join(selects, " UNION ALL ")
 	}
-	query := strings.Join(selects, " UNION ALL ")
-	if len(selects) > 1 {
+	var rc []string
+	if p.colls != nil {
+		rc = append(rc, inList("rec.collection_id", p.colls))
+	}
+	if p.types != nil {
+		rc = append(rc, inList("rec.type_id", p.types))
+	}
+	if p.year {
+		rc = append(rc, "("+p.overlapSQL(spanShort)+" OR "+p.overlapSQL(spanLong)+" OR k.span = 2)")
+	}
+	join := `SELECT ` + proj + ` FROM records rec JOIN search_keys k ON k.id >= rec.id * 256 AND k.id < rec.id * 256 + 256`
+	if all := append(rc, conds...); len(all) > 0 {
+		join += " WHERE " + strings.Join(all, " AND ")
+	}
+	return join
+}
+
+// countRows counts matching search_keys rows, stopping at limit, without reading them.
+func (s *Service) countRows(ctx context.Context, p *plan, limit int) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+candidateSQL(p, "1 AS one")+` LIMIT `+itoa(limit)+`) c`).Scan(&n)
+	return n, err
+}
+
+// candidates reads up to Cap+1 matching rows; complete is false when there are more.
+func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, error) {
+	query := candidateSQL(p, keyRowCols)
+	if strings.Contains(query, " UNION ALL ") {
 		query = `SELECT * FROM (` + query + `) u`
 	}
-	query += ` LIMIT ` + itoa(s.cap+1)
-	rows, err := s.db.QueryContext(ctx, query)
+	rows, err := s.db.QueryContext(ctx, query+` LIMIT `+itoa(s.cap+1))
 	if err != nil {
 		return nil, false, err
 	}
@@ -313,10 +372,44 @@ func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, erro
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	if len(out) > s.cap {
-		return out, false, nil
+	return out, len(out) <= s.cap, nil
+}
+
+// estimate guesses the total and facets of a broad search that name_stats cannot
+// count exactly: the matching persons are counted (up to a limit) in the index, turned
+// into records by the records-per-person ratio of a sample, and spread over facets as
+// name_stats spreads the surnames' records.
+func (s *Service) estimate(ctx context.Context, p *plan) (int64, Facets, error) {
+	rows, err := s.countRows(ctx, p, 50*s.cap)
+	if err != nil {
+		return 0, emptyFacets(), err
 	}
-	return out, true, nil
+	var sampleRows, sampleRecs int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(DISTINCT rid) FROM (`+candidateSQL(p, "k.id / 256 AS rid")+` LIMIT 2000) c`).Scan(&sampleRows, &sampleRecs); err != nil {
+		return 0, emptyFacets(), err
+	}
+	total := int64(rows)
+	if sampleRows > 0 {
+		total = int64(float64(rows) * float64(sampleRecs) / float64(sampleRows))
+	}
+	if !p.surname {
+		return total, emptyFacets(), nil
+	}
+	statsTotal, f, err := s.statsTotals(ctx, p)
+	if err != nil || statsTotal == 0 {
+		return total, emptyFacets(), err
+	}
+	scale := float64(total) / float64(statsTotal)
+	for _, list := range []*[]FacetValue{&f.Collection, &f.RecordType, &f.Decade, &f.County} {
+		kept := (*list)[:0]
+		for _, v := range *list {
+			if v.Count = int64(float64(v.Count)*scale + 0.5); v.Count > 0 {
+				kept = append(kept, v)
+			}
+		}
+		*list = kept
+	}
+	return total, f, nil
 }
 
 // bestPerRecord keeps each record's key person: the best score, then the first in

@@ -35,7 +35,7 @@ type Options struct {
 }
 
 // DefaultCap is Options.Cap's default.
-const DefaultCap = 20_000
+const DefaultCap = 10_000
 
 // Service is the research room.
 type Service struct {
