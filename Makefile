@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e bench deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e bench bench-search deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 deps: $(WEB_DEPS)
@@ -50,6 +50,12 @@ test-e2e: build
 ## bench: content search latency and page throughput, written to docs/benchmarks.md
 bench: build
 	scripts/bench
+
+## bench-search: research search latency (p50/p95/p99) and import throughput on SQLite and
+## PostgreSQL with 1 000 000 generated records (BENCH_RECORDS=10000000 for the 10-million
+## target), written to docs/benchmarks-search.md
+bench-search:
+	scripts/bench-search
 
 vet:
 	$(GO) vet ./...

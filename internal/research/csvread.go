@@ -229,14 +229,14 @@ func headerKey(s string) string {
 // Mapping. Rows of one record must be adjacent. A record with any bad row is rejected
 // whole, so that nothing is half-imported.
 type RecordReader struct {
-	csv      *csv.Reader
-	mapping  *Mapping
-	header   []string
-	fields   map[string]*boundField
-	persons  []map[string]*boundField
-	pending  []string // a row read ahead that starts the next record
-	pendLine int
-	eof      bool
+	csv        *csv.Reader
+	mapping    *Mapping
+	header     []string
+	fields     map[string]*boundField
+	persons    []map[string]*boundField
+	pending    *csvRow // a row read ahead that starts the next record
+	poisonNext bool    // an unreadable row came just before the next record
+	eof        bool
 	// Notes are observations that are not errors: unparseable dates kept as text,
 	// ignored columns.
 	Notes []RowError
@@ -354,23 +354,31 @@ func plural(n int) string {
 	return "s"
 }
 
-// row reads the next data row; blank rows are skipped.
-func (rr *RecordReader) row() ([]string, int, *RowError, error) {
+// csvRow is one data row: its fields, or why it could not be read.
+type csvRow struct {
+	fields []string
+	line   int
+	err    *RowError // the row could not be read
+	key    string    // its record_id; "" when empty or unreadable
+}
+
+// read reads the next data row; blank rows are skipped.
+func (rr *RecordReader) read() (*csvRow, error) {
 	for {
-		row, err := rr.csv.Read()
+		fields, err := rr.csv.Read()
 		line, _ := rr.csv.FieldPos(0)
 		if err == io.EOF {
-			return nil, 0, nil, io.EOF
+			return nil, io.EOF
 		}
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, pe.StartLine, &RowError{Line: pe.StartLine, Message: pe.Err.Error()}, nil
+				return &csvRow{line: pe.StartLine, err: &RowError{Line: pe.StartLine, Message: pe.Err.Error()}}, nil
 			}
-			return nil, 0, nil, err
+			return nil, err
 		}
 		blank := true
-		for _, c := range row {
+		for _, c := range fields {
 			if strings.TrimSpace(c) != "" {
 				blank = false
 				break
@@ -379,15 +387,31 @@ func (rr *RecordReader) row() ([]string, int, *RowError, error) {
 		if blank {
 			continue
 		}
-		if len(row) != len(rr.header) {
-			return nil, line, &RowError{Line: line, Message: fmt.Sprintf("has %d fields, the header has %d", len(row), len(rr.header))}, nil
+		r := &csvRow{fields: fields, line: line}
+		joined := strings.Join(fields, "")
+		switch {
+		case len(fields) != len(rr.header):
+			r.err = &RowError{Line: line, Message: fmt.Sprintf("has %d fields, the header has %d", len(fields), len(rr.header))}
+		case !utf8.ValidString(joined):
+			r.err = &RowError{Line: line, Message: "is not valid UTF-8 text"}
+		case strings.ContainsRune(joined, 0):
+			r.err = &RowError{Line: line, Message: "contains a NUL character"}
 		}
-		if joined := strings.Join(row, ""); !utf8.ValidString(joined) {
-			return nil, line, &RowError{Line: line, Message: "is not valid UTF-8 text"}, nil
-		} else if strings.ContainsRune(joined, 0) {
-			return nil, line, &RowError{Line: line, Message: "contains a NUL character"}, nil
+		// The record a row belongs to, even when the row is broken, as long as its
+		// record_id cell can be read.
+		if b := rr.fields["record_id"]; b != nil {
+			if r.err == nil {
+				r.key = b.value(fields)
+			} else if len(b.cols) == 1 && b.cols[0] < len(fields) {
+				if c := fields[b.cols[0]]; utf8.ValidString(c) && !strings.ContainsRune(c, 0) {
+					r.key = strings.TrimSpace(c)
+				}
+			}
 		}
-		return row, line, nil, nil
+		if r.err != nil {
+			r.err.Record = r.key
+		}
+		return r, nil
 	}
 }
 
@@ -402,13 +426,14 @@ func (rr *RecordReader) Next() (rec *RecordInput, errs []RowError, err error) {
 
 // nextWide reads one row as one whole record.
 func (rr *RecordReader) nextWide() (*RecordInput, []RowError, error) {
-	row, line, rowErr, err := rr.row()
+	r, err := rr.read()
 	if err != nil {
 		return nil, nil, err
 	}
-	if rowErr != nil {
-		return nil, []RowError{*rowErr}, nil
+	if r.err != nil {
+		return nil, []RowError{*r.err}, nil
 	}
+	row, line := r.fields, r.line
 	rec := &RecordInput{Line: line, Lines: []int{line}}
 	var errs []RowError
 	rr.recordFields(rec, row, line, &errs, true)
@@ -443,36 +468,40 @@ func (rr *RecordReader) nextWide() (*RecordInput, []RowError, error) {
 	return rec, nil, nil
 }
 
-// nextPerRow gathers the adjacent rows that share a record_id.
+// nextPerRow gathers the adjacent rows that share a record_id. A row that cannot be
+// read, or has no record_id, cannot be told apart from its neighbours: the records on
+// both sides of it are rejected with it, so that none is imported without a row of
+// its own.
 func (rr *RecordReader) nextPerRow() (*RecordInput, []RowError, error) {
-	var first []string
-	var firstLine int
-	if rr.pending != nil {
-		first, firstLine = rr.pending, rr.pendLine
-		rr.pending = nil
-	} else {
+	first := rr.pending
+	rr.pending = nil
+	if first == nil {
 		if rr.eof {
 			return nil, nil, io.EOF
 		}
-		row, line, rowErr, err := rr.row()
+		r, err := rr.read()
+		if err == io.EOF {
+			rr.eof = true
+			return nil, nil, io.EOF
+		}
 		if err != nil {
 			return nil, nil, err
 		}
-		if rowErr != nil {
-			return nil, []RowError{*rowErr}, nil
+		first = r
+	}
+	poisoned := rr.poisonNext
+	rr.poisonNext = false
+	if first.key == "" {
+		rr.poisonNext = true
+		if first.err != nil {
+			return nil, []RowError{*first.err}, nil
 		}
-		first, firstLine = row, line
+		return nil, []RowError{{Line: first.line, Message: "record_id is empty"}}, nil
 	}
-	key := rr.fields["record_id"].value(first)
-	rec := &RecordInput{Line: firstLine, Key: key}
-	var errs []RowError
-	if key == "" {
-		return nil, []RowError{{Line: firstLine, Message: "record_id is empty"}}, nil
-	}
-	rows := [][]string{first}
-	lines := []int{firstLine}
+	key := first.key
+	rows := []*csvRow{first}
 	for {
-		row, line, rowErr, err := rr.row()
+		r, err := rr.read()
 		if err == io.EOF {
 			rr.eof = true
 			break
@@ -480,63 +509,65 @@ func (rr *RecordReader) nextPerRow() (*RecordInput, []RowError, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if rowErr != nil {
-			// A broken row cannot be assigned to a record: reject it alone.
-			errs = append(errs, *rowErr)
+		if r.key == key {
+			rows = append(rows, r)
 			continue
 		}
-		if rr.fields["record_id"].value(row) != key {
-			rr.pending, rr.pendLine = row, line
-			break
-		}
-		rows = append(rows, row)
-		lines = append(lines, line)
+		rr.pending = r
+		break
 	}
-	rec.Lines = lines
+	rec := &RecordInput{Line: first.line, Key: key}
 	var recErrs []RowError
-	for i, row := range rows {
-		rr.recordFields(rec, row, lines[i], &recErrs, i == 0)
+	if poisoned {
+		recErrs = append(recErrs, RowError{Line: first.line, Record: key, Message: "skipped: the row before it could not be read and may belong to this record"})
+	}
+	if rr.pending != nil && rr.pending.key == "" {
+		recErrs = append(recErrs, RowError{Line: first.line, Record: key, Message: fmt.Sprintf("skipped: the row after it (line %d) could not be read and may belong to this record", rr.pending.line)})
+	}
+	for _, r := range rows {
+		rec.Lines = append(rec.Lines, r.line)
+		if r.err != nil {
+			recErrs = append(recErrs, *r.err)
+			continue
+		}
+		rr.recordFields(rec, r.fields, r.line, &recErrs, r == first)
 		p := Person{
-			Role:       rr.fields["role"].value(row),
-			Surname:    rr.fields["surname"].value(row),
-			GivenNames: rr.fields["given_names"].value(row),
-			Sex:        rr.fields["sex"].value(row),
-			Age:        rr.fields["age"].value(row),
+			Role:       rr.fields["role"].value(r.fields),
+			Surname:    rr.fields["surname"].value(r.fields),
+			GivenNames: rr.fields["given_names"].value(r.fields),
+			Sex:        rr.fields["sex"].value(r.fields),
+			Age:        rr.fields["age"].value(r.fields),
 		}
 		if p.Surname == "" && p.GivenNames == "" {
-			recErrs = append(recErrs, RowError{Line: lines[i], Record: key, Message: "the person has neither surname nor given names"})
+			recErrs = append(recErrs, RowError{Line: r.line, Record: key, Message: "the person has neither surname nor given names"})
 			continue
 		}
 		if e := checkPerson(&p); e != "" {
-			recErrs = append(recErrs, RowError{Line: lines[i], Record: key, Message: e})
+			recErrs = append(recErrs, RowError{Line: r.line, Record: key, Message: e})
 		}
 		rec.Persons = append(rec.Persons, p)
 	}
-	if rec.Type == "" {
-		recErrs = append(recErrs, RowError{Line: firstLine, Record: key, Message: "record_type is empty"})
+	if rec.Type == "" && len(recErrs) == 0 {
+		recErrs = append(recErrs, RowError{Line: first.line, Record: key, Message: "record_type is empty"})
 	}
 	if len(rec.Persons) > MaxPersons {
-		recErrs = append(recErrs, RowError{Line: firstLine, Record: key, Message: fmt.Sprintf("has %d persons; a record may have at most %d", len(rec.Persons), MaxPersons)})
+		recErrs = append(recErrs, RowError{Line: first.line, Record: key, Message: fmt.Sprintf("has %d persons; a record may have at most %d", len(rec.Persons), MaxPersons)})
 	}
-	if len(recErrs) > 0 {
-		// The record is rejected whole; say which of its lines were fine too.
-		bad := map[int]bool{}
-		for _, e := range recErrs {
-			bad[e.Line] = true
+	if len(recErrs) == 0 {
+		return rec, nil, nil
+	}
+	// The record is rejected whole; say which of its lines were fine too.
+	bad := map[int]bool{}
+	for _, e := range recErrs {
+		bad[e.Line] = true
+	}
+	for _, l := range rec.Lines {
+		if !bad[l] {
+			recErrs = append(recErrs, RowError{Line: l, Record: key, Message: "skipped with the rest of its record"})
 		}
-		for _, l := range lines {
-			if !bad[l] {
-				recErrs = append(recErrs, RowError{Line: l, Record: key, Message: "skipped with the rest of its record"})
-			}
-		}
-		sort.SliceStable(recErrs, func(i, j int) bool { return recErrs[i].Line < recErrs[j].Line })
-		return nil, append(errs, recErrs...), nil
 	}
-	if len(errs) > 0 {
-		// Broken rows inside the record's run: report them, keep the record.
-		rr.Notes = append(rr.Notes, errs...)
-	}
-	return rec, nil, nil
+	sort.SliceStable(recErrs, func(i, j int) bool { return recErrs[i].Line < recErrs[j].Line })
+	return nil, recErrs, nil
 }
 
 // recordFields reads the record-level fields of one row into rec. Rows after the

@@ -1,0 +1,365 @@
+package research_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"lineage/internal/research"
+	"lineage/internal/store"
+	"lineage/internal/store/storetest"
+)
+
+const header = "record_id,record_type,date,place,role,surname,given_names,sex,age,transcript,source,access,image\n"
+
+// TestImportBadRows: every bad row is reported with its line; a record with a bad row
+// is skipped whole; the good records around it are imported.
+func TestImportBadRows(t *testing.T) {
+	tests := []struct {
+		name  string
+		rows  string
+		lines []int  // lines reported, in order
+		msg   string // part of the first message
+		good  int    // records imported
+		skip  int    // records skipped
+	}{
+		{"empty record_id: the records on both sides may own the row", ",baptism,1850,Guildford,principal,Badrow,John,,,,,,\n", []int{2, 3, 4}, "record_id is empty", 0, 3},
+		{"empty record_type", "X1,,1850,Guildford,principal,Badrow,John,,,,,,\n", []int{3}, "record_type is empty", 2, 1},
+		{"bad sex", "X1,baptism,1850,Guildford,principal,Badrow,John,Q,,,,,\n", []int{3}, `sex "Q"`, 2, 1},
+		{"bad access", "X1,baptism,1850,Guildford,principal,Badrow,John,,,,,secret,\n", []int{3}, `access "secret"`, 2, 1},
+		{"too few fields", "X1,baptism,1850,Guildford,principal,Badrow\n", []int{3}, "has 6 fields, the header has 13", 2, 1},
+		{"no name", "X1,baptism,1850,Guildford,principal,,,,,,,,\n", []int{3}, "neither surname nor given names", 2, 1},
+		{"a name of marks only", "X1,baptism,1850,Guildford,principal,---,...,,,,,,\n", []int{3}, "has no letters", 2, 1},
+		{"too long", "X1,baptism,1850,Guildford,principal," + strings.Repeat("a", 201) + ",John,,,,,,\n", []int{3}, "longer than 200", 2, 1},
+		{"not UTF-8", "X1,baptism,1850,Guildford,principal,Bad\xffrow,John,,,,,,\n", []int{3}, "UTF-8", 2, 1},
+		{"NUL", "X1,baptism,1850,Guildford,principal,Bad\x00row,John,,,,,,\n", []int{3}, "NUL", 2, 1},
+		{"two dates in one record: the whole record goes",
+			"X1,baptism,1850,Guildford,principal,Badrow,John,,,,,,\nX1,baptism,1851,,father,Badrow,William,,,,,,\nX1,baptism,,,mother,Badrow,Mary,,,,,,\n",
+			[]int{3, 4, 5}, "skipped with the rest of its record", 2, 1},
+		{"a bad person: the whole record goes",
+			"X1,baptism,1850,Guildford,principal,Badrow,John,,,,,,\nX1,baptism,,,father,Badrow,William,Z,,,,,\n",
+			[]int{3, 4}, "skipped with the rest of its record", 2, 1},
+		{"record_id used again later", "X1,baptism,1850,Guildford,principal,Other,Person,,,,,,\nG1,baptism,1851,Guildford,principal,Badrow,John,,,,,,\n", []int{4}, "used for another record", 3, 1},
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		for i, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				slug := "bad-" + strings.Repeat("x", i+1)
+				csv := header +
+					"G1,baptism,1850,Guildford,principal,Goodrow,Anne,F,,,,,\n" +
+					tc.rows +
+					"G2,baptism,1850,Guildford,principal,Goodrow,Jane,F,,,,,\n"
+				rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: slug})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var lines []int
+				for _, e := range rep.Errors {
+					lines = append(lines, e.Line)
+				}
+				if !slicesEqual(lines, tc.lines) {
+					t.Errorf("lines %v, want %v (%v)", lines, tc.lines, rep.Errors)
+				}
+				found := false
+				for _, e := range rep.Errors {
+					if strings.Contains(e.Message, tc.msg) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no message containing %q in %v", tc.msg, rep.Errors)
+				}
+				if rep.Added != tc.good || rep.Skipped != tc.skip {
+					t.Errorf("added %d skipped %d, want %d and %d", rep.Added, rep.Skipped, tc.good, tc.skip)
+				}
+				// Nothing of the bad record is searchable.
+				res := search(t, s, "surname=Badrow&surname_mode=exact&collection="+slug, true)
+				if res.Total != 0 {
+					t.Errorf("a skipped record was imported: %v", keys(t, s, res))
+				}
+			})
+		}
+	})
+}
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestImportFileErrors(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		for name, csv := range map[string]string{
+			"empty file":       "",
+			"missing columns":  "record_id,surname\nA,Smith\n",
+			"duplicate column": "record_id,record_type,date,place,role,surname,given_names,Surname\n",
+		} {
+			if _, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "files"}); err == nil {
+				t.Errorf("%s: no error", name)
+			}
+		}
+		if _, err := importString(t, s, header, nil, research.ImportOptions{Collection: "Not A Slug"}); err == nil {
+			t.Error("a bad slug: no error")
+		}
+	})
+}
+
+func TestImportStrict(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		data, err := os.ReadFile("testdata/tricky.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := string(data) + "B99,baptism,1850,Guildford,principal,Smith,John,X,,,,,\nB1,baptism,1850,,principal,Again,Dup,,,,,,\n"
+		rep, err := s.ImportRecords(context.Background(), strings.NewReader(bad), nil, research.ImportOptions{Collection: "strict", Strict: true}, 0)
+		if !errors.Is(err, research.ErrStrict) {
+			t.Fatalf("err %v", err)
+		}
+		if rep.ErrorCount != 2 || rep.Errors[0].Line != 28 || rep.Errors[1].Line != 29 {
+			t.Errorf("errors %v", rep.Errors)
+		}
+		if _, err := s.CollectionBySlug(context.Background(), "strict"); !errors.Is(err, research.ErrNotFound) {
+			t.Errorf("a strict import that failed created its collection: %v", err)
+		}
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("records after a refused strict import: %d %v", n, err)
+		}
+		// The same file without the bad rows imports.
+		rep, err = s.ImportRecords(context.Background(), strings.NewReader(string(data)), nil, research.ImportOptions{Collection: "strict", Strict: true}, 0)
+		if err != nil || rep.Added != 22 {
+			t.Fatalf("%v %+v", err, rep)
+		}
+	})
+}
+
+// TestImportIdempotent: importing the same file again changes nothing; a changed
+// record is updated in place, and name_stats stays equal to a recount.
+func TestImportIdempotent(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := fixture(t, db, 1000)
+		before := search(t, s, "surname=Smyth&surname_mode=exact", true).Results[0].ID
+		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
+		if rep.Added != 0 || rep.Updated != 0 || rep.Unchanged != 22 {
+			t.Errorf("re-import: %+v", rep)
+		}
+		data, _ := os.ReadFile("testdata/tricky.csv")
+		changed := strings.Replace(string(data), "B2,bapt.,1851,", "B2,bapt.,1852,", 1)
+		changed = strings.Replace(changed, "B4,baptism,,,principal,Smith,,", "B4,baptism,,,principal,Smithson,Abel,", 1)
+		rep, err := importString(t, s, changed, nil, research.ImportOptions{Collection: "surrey-baptisms"})
+		if err != nil || rep.Updated != 2 || rep.Unchanged != 20 || rep.Added != 0 {
+			t.Fatalf("changed: %v %+v", err, rep)
+		}
+		res := search(t, s, "surname=Smyth&surname_mode=exact&year=1852", true)
+		if len(res.Results) != 1 || res.Results[0].ID != before {
+			t.Errorf("the changed record keeps its id and is found by its new date: %+v", res.Results)
+		}
+		if n := search(t, s, "surname=Smyth&surname_mode=exact&year=1851", true).Total; n != 0 {
+			t.Errorf("found by its old date: %d", n)
+		}
+		if got := keys(t, s, search(t, s, "surname=Smithson&surname_mode=exact", true)); len(got) != 1 || got[0] != "B4" {
+			t.Errorf("new surname: %v", got)
+		}
+		c, _ := s.CollectionBySlug(context.Background(), "surrey-baptisms")
+		if c.Count != 22 {
+			t.Errorf("count %d", c.Count)
+		}
+		checkStats(t, db)
+	})
+}
+
+// checkStats recounts name_stats from the index and the records.
+func checkStats(t *testing.T, db *store.DB) {
+	t.Helper()
+	type cell struct {
+		s, c, ty, d, co int64
+	}
+	want := map[cell]int64{}
+	rows, err := db.Query(`SELECT DISTINCT k.surname_id, r.collection_id, r.type_id, r.jdn_lo, r.jdn_hi, r.county_id, r.id
+		FROM search_keys k JOIN records r ON r.id = k.id / 256 WHERE k.surname_id <> 0`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var c cell
+		var lo, hi *int64
+		var id int64
+		if err := rows.Scan(&c.s, &c.c, &c.ty, &lo, &hi, &c.co, &id); err != nil {
+			t.Fatal(err)
+		}
+		if lo != nil {
+			c.d = research.DecadeOf(*lo, *hi)
+		}
+		want[c]++
+	}
+	rows.Close()
+	got := map[cell]int64{}
+	rows, err = db.Query(`SELECT surname_id, collection_id, type_id, decade, county_id, records FROM name_stats`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c cell
+		var n int64
+		if err := rows.Scan(&c.s, &c.c, &c.ty, &c.d, &c.co, &n); err != nil {
+			t.Fatal(err)
+		}
+		got[c] = n
+	}
+	if len(got) != len(want) {
+		t.Errorf("name_stats has %d cells, a recount %d", len(got), len(want))
+	}
+	for c, n := range want {
+		if got[c] != n {
+			t.Errorf("name_stats %+v = %d, a recount says %d", c, got[c], n)
+		}
+	}
+}
+
+func TestImportMapping(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		wide := "Entry;Date of baptism;Parish;County;Child;Sex;Surname;Father;Mother;Notes\n" +
+			"1;12 Mar 1850;St Mary;Surrey;John;M;Smith;William;Mary;son of a labourer\n" +
+			"2;xiij Jan 1851;Holy Trinity;Surrey;Ann;F;Jones;;Sarah;base born\n"
+		m, err := research.ParseMapping(strings.NewReader(`{
+			"delimiter": ";",
+			"fields": {"record_id": "Entry", "record_type": {"value": "baptism"}, "date": "Date of baptism",
+			           "place": {"columns": ["Parish", "County"], "join": ", "}, "transcript": "Notes"},
+			"persons": [
+				{"role": {"value": "principal"}, "given_names": "Child", "surname": "Surname", "sex": "Sex"},
+				{"role": {"value": "father"}, "given_names": "Father", "surname": "Surname", "sex": {"value": "M"}},
+				{"role": {"value": "mother"}, "given_names": "Mother"}
+			]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := importString(t, s, wide, m, research.ImportOptions{Collection: "wide"})
+		if err != nil || rep.Added != 2 || rep.ErrorCount != 0 {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		if len(rep.Notes) != 1 || rep.Notes[0].Line != 3 || !strings.Contains(rep.Notes[0].Message, "xiij Jan 1851") {
+			t.Errorf("the unreadable date is kept and noted: %+v", rep.Notes)
+		}
+		res := search(t, s, "surname=Smith&given=John&relative=William&relative_role=father&place=Surrey&year=1850", true)
+		if len(res.Results) != 1 || *res.Results[0].Place != "St Mary, Surrey" || len(res.Results[0].Persons) != 3 {
+			t.Fatalf("%+v", res.Results)
+		}
+		res = search(t, s, "surname=Jones", true)
+		if len(res.Results) != 1 || *res.Results[0].Date != "xiij Jan 1851" || res.Results[0].Year != nil {
+			t.Errorf("kept as text, no year: %+v", res.Results)
+		}
+		if n := search(t, s, "surname=Jones&year=1851", true).Total; n != 1 {
+			t.Errorf("an undated record is kept by a year search (lower score): %d", n)
+		}
+		// One row per person with renamed columns.
+		m, err = research.ParseMapping(strings.NewReader(`{"fields": {"record_id": "Ref", "surname": "Family name", "given_names": "Forenames", "record_type": {"value": "burial"}}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err = importString(t, s, "Ref,Family name,Forenames,Role,Date\nA1,Brown,Ann,,1 Jan 1800\nA1,Brown,Tom,father,\n", m, research.ImportOptions{Collection: "renamed"})
+		if err != nil || rep.Added != 1 {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		if res := search(t, s, "surname=Brown&role=father&record_type=burial", true); len(res.Results) != 1 {
+			t.Errorf("renamed columns: %+v", res)
+		}
+		// A mapping naming a column the file lacks.
+		m, _ = research.ParseMapping(strings.NewReader(`{"fields": {"record_id": "Ref", "surname": "Nope", "record_type": {"value": "x"}}}`))
+		if _, err := importString(t, s, "Ref,Family name\nA1,Brown\n", m, research.ImportOptions{Collection: "renamed"}); err == nil || !strings.Contains(err.Error(), `"Nope"`) {
+			t.Errorf("missing column: %v", err)
+		}
+	})
+}
+
+func TestParseMappingErrors(t *testing.T) {
+	for name, js := range map[string]string{
+		"not JSON":             `{`,
+		"unknown top key":      `{"colums": {}}`,
+		"unknown field":        `{"fields": {"surnme": "X"}}`,
+		"person field at top":  `{"fields": {"surname": "X"}, "persons": [{"given_names": "Y"}]}`,
+		"two sources":          `{"fields": {"surname": {"column": "X", "value": "Y"}}}`,
+		"no source":            `{"fields": {"surname": {"default": "Y"}}}`,
+		"nameless person":      `{"persons": [{"role": {"value": "x"}}]}`,
+		"empty person":         `{"persons": [{}]}`,
+		"bad delimiter":        `{"delimiter": "ab"}`,
+		"quote delimiter":      `{"delimiter": "\""}`,
+		"unknown spec key":     `{"fields": {"surname": {"colum": "X"}}}`,
+		"two values":           `{} {}`,
+		"empty column in list": `{"fields": {"place": {"columns": ["A", " "]}}}`,
+	} {
+		if _, err := research.ParseMapping(strings.NewReader(js)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestBulkImport: a bulk load rebuilds the indexes and finds the same records.
+func TestBulkImport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Title: "Surrey baptisms", Bulk: research.BulkOn})
+		if !rep.Bulk || rep.Added != 22 {
+			t.Fatalf("%+v", rep)
+		}
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+			t.Errorf("after a bulk load: %v", got)
+		}
+		checkStats(t, db)
+	})
+}
+
+func slicesEqualS(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDemoGenerate: the generator's output imports without a bad row.
+func TestDemoGenerate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		var reps []*research.ImportReport
+		if err := s.LoadDemo(context.Background(), 1500, 7, func(_ string, rep *research.ImportReport) { reps = append(reps, rep) }); err != nil {
+			t.Fatal(err)
+		}
+		total := 0
+		for _, rep := range reps {
+			if rep.ErrorCount != 0 {
+				t.Errorf("%s: %v", rep.Collection, rep.Errors)
+			}
+			total += rep.Added
+		}
+		if total != 1500 {
+			t.Errorf("%d records", total)
+		}
+		all, _ := s.Collections(context.Background())
+		if len(all) != 10 {
+			t.Errorf("%d collections", len(all))
+		}
+		g, err := s.Global(context.Background(), "parish registers", false)
+		if err != nil || g.Library.Total == 0 {
+			t.Errorf("library: %v %+v", err, g.Library)
+		}
+		checkStats(t, db)
+	})
+}
