@@ -131,11 +131,17 @@ func ParseQuery(v url.Values) (*Query, FieldErrors) {
 		*l.dst = vals
 	}
 	for i, s := range q.RecordTypes {
-		q.RecordTypes[i] = normaliseRecordType(s)
+		if q.RecordTypes[i] = normaliseRecordType(s); q.RecordTypes[i] == "" {
+			errs.add("record_type", "A record type must contain letters.")
+		}
 	}
 	for i, s := range q.Roles {
+		if vocabSlug(s) == "" {
+			errs.add("role", "A role must contain letters.")
+		}
 		q.Roles[i] = normaliseRole(s)
 	}
+	q.RecordTypes, q.Roles = dedupe(q.RecordTypes), dedupe(q.Roles)
 
 	// Surname and its mode.
 	wild := strings.ContainsAny(q.Surname, "*?")
@@ -241,6 +247,17 @@ func ParseQuery(v url.Values) (*Query, FieldErrors) {
 		return nil, errs
 	}
 	return q, nil
+}
+
+// dedupe drops repeated values, keeping the first of each.
+func dedupe(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func isDigits(s string) bool {

@@ -34,8 +34,27 @@ var recordTypeLabels = map[string]string{
 // vocabSlug normalises a record type or role as written: lower case, accents folded,
 // words joined by underscores ("Memorial Card" → memorial_card).
 func vocabSlug(s string) string {
-	f := names.Fold(s)
-	return strings.ReplaceAll(f, " ", "_")
+	var words []string
+	var w strings.Builder
+	flush := func() {
+		if w.Len() > 0 {
+			words = append(words, w.String())
+			w.Reset()
+		}
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsDigit(r) && r < 128:
+			w.WriteRune(r)
+		case unicode.IsLetter(r):
+			w.WriteString(strings.ReplaceAll(names.Fold(string(r)), " ", ""))
+		case r == '\'' || r == '’':
+		default:
+			flush()
+		}
+	}
+	flush()
+	return strings.Join(words, "_")
 }
 
 // normaliseRecordType maps a record type as written to its slug.
