@@ -89,7 +89,7 @@ func TestAPI(t *testing.T) {
 
 		t.Run("validation", func(t *testing.T) {
 			for path, field := range map[string]string{
-				"/api/research/search?surname=Smith&year_pm=3&year=1850":    "year_pm",
+				"/api/research/search?surname=Smith&year_pm=3&year=1850": "year_pm",
 				"/api/research/search":                                      "surname",
 				"/api/research/search?surname=Smith&after=xyz":              "after",
 				"/api/research/search?surname=Smith&place=Atlantis":         "place",
