@@ -238,10 +238,19 @@ describe("chunk load failure", () => {
     const page = await ctx.newPage();
     await ctx.visit(page, "/news");
     await waitForHydration(page);
-    const module = await page.evaluate(() => {
-      const routes = window.__reactRouterManifest?.routes ?? {};
-      return Object.values(routes).find((r) => r.id?.includes("news-item"))?.module ?? null;
-    });
+    // React Router discovers routes lazily (the links on the page are looked up through
+    // /__manifest after hydration), so wait for the news item's route to arrive.
+    const module = await page
+      .waitForFunction(
+        () => {
+          const routes = window.__reactRouterManifest?.routes ?? {};
+          return Object.values(routes).find((r) => r.id?.includes("news-item"))?.module ?? null;
+        },
+        null,
+        { timeout: 10_000 },
+      )
+      .then((handle) => handle.jsonValue())
+      .catch(() => null);
     assert.ok(module, "the news item's route module is in React Router's manifest");
     // The release "changed": the chunk is gone from the server.
     await page.route(
