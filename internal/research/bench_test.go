@@ -6,23 +6,29 @@ import (
 	"testing"
 
 	"lineage/internal/research"
+	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
 
-// BenchmarkImportSQLite measures importing generated baptisms into SQLite (records/s
-// is reported; `make bench-search` measures the whole pipeline at scale).
-func BenchmarkImportSQLite(b *testing.B) {
+// BenchmarkImportSQLite and BenchmarkImportPostgres measure importing generated
+// baptisms (records/s is reported; `make bench-search` measures the whole pipeline
+// at scale).
+func BenchmarkImportSQLite(b *testing.B) { benchImport(b, storetest.SQLite) }
+
+func BenchmarkImportPostgres(b *testing.B) { benchImport(b, storetest.Postgres) }
+
+func benchImport(b *testing.B, open func(testing.TB) *store.DB) {
 	c := research.DemoCollections()[0]
 	var buf bytes.Buffer
-	if err := research.WriteDemoCSV(&buf, c, 50_000, 1); err != nil {
+	if err := research.WriteDemoCSV(&buf, c, 20_000, 1); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := research.New(storetest.SQLite(b), research.Options{Log: quietLog()})
+		s := research.New(open(b), research.Options{Log: quietLog()})
 		b.StartTimer()
-		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOn}, 0)
+		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOff}, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -109,28 +109,34 @@ func (d *nameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []strin
 	if err := d.lookup(ctx, tx, "surnames", need, d.surnames); err != nil {
 		return err
 	}
-	for _, k := range missing(need, d.surnames) {
-		keys := d.variants.Keys(k)
-		var id int64
-		err := tx.QueryRowContext(ctx, d.db.Rebind(`INSERT INTO surnames (folded, variant, soundex) VALUES (?, ?, ?)
-			ON CONFLICT (folded) DO NOTHING RETURNING id`), k, keys.Variant, keys.Soundex).Scan(&id)
-		if err == sql.ErrNoRows { // another import added it
-			if err := d.lookup(ctx, tx, "surnames", []string{k}, d.surnames); err != nil {
-				return err
-			}
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("add surname %q: %w", k, err)
-		}
-		for _, c := range surnameCodes(keys) {
-			if _, err := tx.ExecContext(ctx, d.db.Rebind(`INSERT INTO surname_codes (code, surname_id) VALUES (?, ?) ON CONFLICT DO NOTHING`), c, id); err != nil {
-				return err
-			}
-		}
-		d.surnames[k] = id
+	// Add the new ones together, then read their ids.
+	add := missing(need, d.surnames)
+	if len(add) == 0 {
+		return nil
 	}
-	return nil
+	rows := make([][]any, len(add))
+	nk := make([]names.Keys, len(add))
+	for i, k := range add {
+		nk[i] = d.variants.Keys(k)
+		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
+	}
+	if err := insertMany(ctx, d.db, tx, "surnames", []string{"folded", "variant", "soundex"}, rows, true); err != nil {
+		return err
+	}
+	if err := d.lookup(ctx, tx, "surnames", add, d.surnames); err != nil {
+		return err
+	}
+	var codes [][]any
+	for i, k := range add {
+		id, ok := d.surnames[k]
+		if !ok {
+			return fmt.Errorf("add surname %q: no id", k)
+		}
+		for _, c := range surnameCodes(nk[i]) {
+			codes = append(codes, []any{c, id})
+		}
+	}
+	return insertMany(ctx, d.db, tx, "surname_codes", []string{"code", "surname_id"}, codes, true)
 }
 
 // surnameCodes are the rows of surname_codes for a surname's keys: 'd' + each
@@ -156,21 +162,25 @@ func (d *nameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string)
 	if err := d.lookup(ctx, tx, "given_names", need, d.givens); err != nil {
 		return err
 	}
-	for _, k := range missing(need, d.givens) {
+	add := missing(need, d.givens)
+	if len(add) == 0 {
+		return nil
+	}
+	rows := make([][]any, len(add))
+	for i, k := range add {
 		first, _, _ := strings.Cut(k, " ")
-		var id int64
-		err := tx.QueryRowContext(ctx, d.db.Rebind(`INSERT INTO given_names (folded, first, inits) VALUES (?, ?, ?)
-			ON CONFLICT (folded) DO NOTHING RETURNING id`), k, first, givenInits(d.given, first)).Scan(&id)
-		if err == sql.ErrNoRows {
-			if err := d.lookup(ctx, tx, "given_names", []string{k}, d.givens); err != nil {
-				return err
-			}
-			continue
+		rows[i] = []any{k, first, givenInits(d.given, first)}
+	}
+	if err := insertMany(ctx, d.db, tx, "given_names", []string{"folded", "first", "inits"}, rows, true); err != nil {
+		return err
+	}
+	if err := d.lookup(ctx, tx, "given_names", add, d.givens); err != nil {
+		return err
+	}
+	for _, k := range add {
+		if _, ok := d.givens[k]; !ok {
+			return fmt.Errorf("add given names %q: no id", k)
 		}
-		if err != nil {
-			return fmt.Errorf("add given names %q: %w", k, err)
-		}
-		d.givens[k] = id
 	}
 	return nil
 }

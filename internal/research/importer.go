@@ -129,6 +129,9 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		dict:   newNameDict(s.db, s.variants, s.given),
 		places: newPlaceResolver(s.db, nil),
 	}
+	if err := st.places.preload(ctx); err != nil {
+		return rep, err
+	}
 	finishBulk := func() error { return nil }
 	rep.Bulk = opts.Bulk == BulkOn || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
 	if rep.Bulk {
@@ -668,57 +671,100 @@ var (
 	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
 
-// insertRows writes rows with multi-row INSERTs.
+// insertRows writes rows with multi-row INSERTs (see insertMany).
+func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	return insertMany(ctx, s.db, tx, table, cols, rows, false)
+}
+
+// insertMany writes rows as fast as each database takes them. ignoreConflicts skips
+// rows that would break a unique constraint.
 //
 // On SQLite the values are written into the statement as literals: the driver
 // prepares every statement afresh and matches each parameter to its argument by a
-// linear search, so literals are cheaper than parameters. INSERT OR FAIL spares SQLite
-// a statement journal (a failure aborts the whole transaction anyway).
-func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+// linear search, so literals are cheaper than parameters. INSERT OR FAIL (or IGNORE)
+// spares SQLite a statement journal; a failure aborts the whole transaction anyway.
+//
+// On PostgreSQL each column travels as one array parameter and unnest turns them into
+// rows: one statement, parsed once, whatever the number of rows.
+func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, cols []string, rows [][]any, ignoreConflicts bool) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	head := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
-	if s.db.Dialect == store.SQLite {
-		head = "INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	if db.Dialect == store.Postgres {
+		args := make([]any, len(cols))
+		types := make([]string, len(cols))
+		for j := range cols {
+			args[j], types[j] = pgColumn(rows, j)
+		}
 		var b strings.Builder
-		for i := 0; i < len(rows); i += sqliteRowsPerInsert {
-			b.Reset()
-			b.WriteString(head)
-			for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteByte('(')
-				for k, v := range r {
-					if k > 0 {
-						b.WriteByte(',')
-					}
-					writeLiteral(&b, v)
-				}
-				b.WriteByte(')')
+		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
+		for j, t := range types {
+			if j > 0 {
+				b.WriteString(", ")
 			}
-			if _, err := tx.ExecContext(ctx, b.String()); err != nil {
-				return fmt.Errorf("insert into %s: %w", table, err)
-			}
+			fmt.Fprintf(&b, "$%d::%s[]", j+1, t)
+		}
+		b.WriteString(")")
+		if ignoreConflicts {
+			b.WriteString(" ON CONFLICT DO NOTHING")
+		}
+		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
 	}
-	per := max(1, min(1000, 30000/len(cols)))
-	one := "(" + placeholders(len(cols)) + ")"
-	args := make([]any, 0, per*len(cols))
-	for i := 0; i < len(rows); i += per {
-		chunk := rows[i:min(i+per, len(rows))]
-		q := head + strings.TrimSuffix(strings.Repeat(one+", ", len(chunk)), ", ")
-		args = args[:0]
-		for _, r := range chunk {
-			args = append(args, r...)
+	head := "INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	if ignoreConflicts {
+		head = "INSERT OR IGNORE INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	}
+	var b strings.Builder
+	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
+		b.Reset()
+		b.WriteString(head)
+		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for k, v := range r {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				writeLiteral(&b, v)
+			}
+			b.WriteByte(')')
 		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(q), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 	}
 	return nil
+}
+
+// pgColumn gathers column j of rows into a typed array for unnest: text for strings,
+// bigint (with NULLs) for integers.
+func pgColumn(rows [][]any, j int) (any, string) {
+	for _, r := range rows {
+		if _, ok := r[j].(string); ok {
+			out := make([]string, len(rows))
+			for i, r := range rows {
+				out[i], _ = r[j].(string)
+			}
+			return out, "text"
+		}
+	}
+	out := make([]*int64, len(rows))
+	for i, r := range rows {
+		switch x := r[j].(type) {
+		case int:
+			v := int64(x)
+			out[i] = &v
+		case int64:
+			v := x
+			out[i] = &v
+		}
+	}
+	return out, "bigint"
 }
 
 // sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).

@@ -161,14 +161,46 @@ func (s *Service) ensureGazetteer(ctx context.Context) error {
 // placeResolver finds and creates places inside one transaction, remembering what it
 // has seen so that an import asks the database once per distinct place text.
 type placeResolver struct {
-	db    *store.DB
-	tx    *sql.Tx
-	byID  map[int64]*Place
-	texts map[string]*Place // folded place text → place (nil: no place)
+	db     *store.DB
+	tx     *sql.Tx
+	byID   map[int64]*Place
+	texts  map[string]*Place   // folded place text → place (nil: no place)
+	loaded bool                // names holds the whole gazetteer (preload)
+	names  map[string][]*Place // folded name → places, by id
 }
 
 func newPlaceResolver(db *store.DB, tx *sql.Tx) *placeResolver {
-	return &placeResolver{db: db, tx: tx, byID: map[int64]*Place{}, texts: map[string]*Place{}}
+	return &placeResolver{db: db, tx: tx, byID: map[int64]*Place{}, texts: map[string]*Place{}, names: map[string][]*Place{}}
+}
+
+// preload reads the whole gazetteer, so that an import resolves places in memory and
+// asks the database only to add new ones.
+func (pr *placeResolver) preload(ctx context.Context) error {
+	rows, err := pr.q().QueryContext(ctx, `SELECT `+placeColumns+` FROM places ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		p, err := scanPlace(rows)
+		if err != nil {
+			return err
+		}
+		pr.remember(p)
+	}
+	pr.loaded = true
+	return rows.Err()
+}
+
+func (pr *placeResolver) remember(p *Place) {
+	pr.byID[p.ID] = p
+	k := placeKey(p.Name)
+	for _, q := range pr.names[k] {
+		if q.ID == p.ID {
+			return
+		}
+	}
+	pr.names[k] = append(pr.names[k], p)
 }
 
 const placeColumns = `id, name, kind, parent_id, county_id, country_id, lat, lon`
@@ -202,6 +234,19 @@ func (pr *placeResolver) q() queryer {
 
 // byFolded lists the places with a folded name, optionally under one parent.
 func (pr *placeResolver) byFolded(ctx context.Context, folded string, parent int64, anyParent bool) ([]*Place, error) {
+	if pr.loaded {
+		var out []*Place
+		for _, p := range pr.names[folded] {
+			if anyParent || p.ParentID == parent {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	}
+	return pr.dbByFolded(ctx, folded, parent, anyParent)
+}
+
+func (pr *placeResolver) dbByFolded(ctx context.Context, folded string, parent int64, anyParent bool) ([]*Place, error) {
 	q := `SELECT ` + placeColumns + ` FROM places WHERE folded = ?`
 	args := []any{folded}
 	if !anyParent {
@@ -219,7 +264,7 @@ func (pr *placeResolver) byFolded(ctx context.Context, folded string, parent int
 		if err != nil {
 			return nil, err
 		}
-		pr.byID[p.ID] = p
+		pr.remember(p)
 		out = append(out, p)
 	}
 	return out, rows.Err()
@@ -286,7 +331,7 @@ func (pr *placeResolver) child(ctx context.Context, parent int64, name, kind str
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (parent_id, folded) DO NOTHING RETURNING id`),
 		strings.TrimSpace(name), folded, kind, parent, county, country, lat, lon).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) { // another import added it meanwhile
-		found, err := pr.byFolded(ctx, folded, parent, false)
+		found, err := pr.dbByFolded(ctx, folded, parent, false)
 		if err != nil || len(found) == 0 {
 			return nil, false, fmt.Errorf("place %q: %v", name, err)
 		}
@@ -296,7 +341,7 @@ func (pr *placeResolver) child(ctx context.Context, parent int64, name, kind str
 		return nil, false, err
 	}
 	p := &Place{ID: id, Name: strings.TrimSpace(name), Kind: kind, ParentID: parent, CountyID: county, CountryID: country, Lat: lat, Lon: lon}
-	pr.byID[id] = p
+	pr.remember(p)
 	return p, true, nil
 }
 

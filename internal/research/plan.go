@@ -257,7 +257,7 @@ func globMatch(pat, s string) bool {
 func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[int64]int, map[int64]string, error) {
 	pts, folded := map[int64]int{}, map[int64]string{}
 	collect := func(q string, args []any, score func(f, variant, soundex string) int) error {
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
+		rows, err := s.q(ctx).QueryContext(ctx, s.db.Rebind(q), args...)
 		if err != nil {
 			return err
 		}
@@ -400,7 +400,7 @@ func (s *Service) resolveGiven(ctx context.Context, text string) (map[int64]int,
 	var rows *sql.Rows
 	var err error
 	if len(q0) == 1 {
-		rows, err = s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE inits LIKE ? OR first = ?`), "%"+q0+"%", q0)
+		rows, err = s.q(ctx).QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE inits LIKE ? OR first = ?`), "%"+q0+"%", q0)
 	} else {
 		firsts := s.given.Variants(q0)
 		firsts = append(firsts, q0[:1])
@@ -413,7 +413,7 @@ func (s *Service) resolveGiven(ctx context.Context, text string) (map[int64]int,
 		for i, f := range firsts {
 			args[i] = f
 		}
-		rows, err = s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE first IN (`+placeholders(len(firsts))+`)`), args...)
+		rows, err = s.q(ctx).QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE first IN (`+placeholders(len(firsts))+`)`), args...)
 	}
 	if err != nil {
 		return nil, err
@@ -463,7 +463,7 @@ func (s *Service) resolvePlace(ctx context.Context, p *plan, text string) error 
 		case PlaceCounty:
 			p.inCounties[q.ID] = true
 		case PlaceCountry:
-			rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM places WHERE kind = 'county' AND country_id = ?`), q.ID)
+			rows, err := s.q(ctx).QueryContext(ctx, s.db.Rebind(`SELECT id FROM places WHERE kind = 'county' AND country_id = ?`), q.ID)
 			if err != nil {
 				return err
 			}
@@ -619,7 +619,12 @@ func (p *plan) overlapSQL(span int) string {
 	return "k.span = 2"
 }
 
-// conds are the conditions besides the surname and the year, joined by AND.
+// conds are the conditions besides the surname and the year, joined by AND. The
+// relative's condition is not among them: it concerns the other rows of a record, and
+// PostgreSQL's planner cannot estimate a correlated range over the primary key (it
+// guesses thousands of rows for a record's 256 ids, and compiles the query to machine
+// code for the imagined cost). It is checked in Go on the candidates' records
+// (relativeOK), the same way on both databases.
 func (p *plan) conds() []string {
 	var c []string
 	if p.colls != nil {
@@ -636,9 +641,6 @@ func (p *plan) conds() []string {
 	}
 	if p.place {
 		c = append(c, "("+p.placeSQL(ptsPlaceIn)+" OR "+p.placeSQL(ptsPlaceBroader)+" OR k.place_id = 0)")
-	}
-	if p.rel {
-		c = append(c, p.relativeSQL())
 	}
 	return c
 }
@@ -662,40 +664,6 @@ func (p *plan) placeSQL(level int) string {
 		return inList("k.place_id", setIDs(p.broader))
 	}
 	return "k.place_id = 0"
-}
-
-// relativeSQL requires another person of the same record to be the relative.
-func (p *plan) relativeSQL() string {
-	var who []string
-	if p.relRoles != nil {
-		who = append(who, inList("r.role_id", p.relRoles))
-	}
-	var s, g string
-	if p.relS != nil {
-		s = inList("r.surname_id", setIDs(p.relS))
-	}
-	if p.relG != nil {
-		g = inList("r.given_id", setIDs(p.relG))
-	}
-	switch {
-	case p.relEither && s != "" && g != "":
-		who = append(who, "("+s+" OR "+g+")")
-	case p.relEither && s != "":
-		who = append(who, s)
-	case p.relEither && g != "":
-		who = append(who, g)
-	case s == "" && g == "":
-		who = append(who, "1 = 0")
-	default:
-		if s != "" {
-			who = append(who, s)
-		}
-		if g != "" {
-			who = append(who, g)
-		}
-	}
-	return "EXISTS (SELECT 1 FROM search_keys r WHERE r.id >= (k.id / 256) * 256 AND r.id < (k.id / 256) * 256 + 256 AND r.id <> k.id AND " +
-		strings.Join(who, " AND ") + ")"
 }
 
 // --- Go ------------------------------------------------------------------------------

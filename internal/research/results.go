@@ -69,7 +69,7 @@ func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Resul
 		ids[i] = h.row.record()
 	}
 	recs := map[int64]*storedRecordRow{}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+storedRecordCols+` FROM records WHERE `+inList("id", ids))
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT `+storedRecordCols+` FROM records WHERE `+inList("id", ids))
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (s *Service) facetValues(ctx context.Context, each func(func(facet int, id 
 	})
 	countyNames := map[int64]string{}
 	if len(counties) > 0 {
-		rows, err := s.db.QueryContext(ctx, `SELECT id, name FROM places WHERE `+inList("id", counties))
+		rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, name FROM places WHERE `+inList("id", counties))
 		if err != nil {
 			return f, err
 		}
@@ -239,7 +239,7 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 		q += ` AND (county_id = 0 OR ` + inList("county_id", setIDs(p.estCounties)) + `)`
 	}
 	q += ` GROUP BY collection_id, type_id, decade, county_id`
-	rows, err := s.db.QueryContext(ctx, q)
+	rows, err := s.q(ctx).QueryContext(ctx, q)
 	if err != nil {
 		return 0, emptyFacets(), err
 	}

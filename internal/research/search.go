@@ -3,6 +3,7 @@ package research
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"lineage/internal/store"
 )
 
 // SearchResult is the answer of /api/research/search (docs/research.md).
@@ -127,6 +130,11 @@ func decodeCursor(q *Query) (*sortKey, error) {
 // Search runs a query. member says whether the requester sees members-only records
 // in full.
 func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchResult, error) {
+	ctx, done, err := s.withConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	out, err := s.execute(ctx, q, true)
 	if err != nil {
 		return nil, err
@@ -166,11 +174,46 @@ func emptyFacets() Facets {
 	return Facets{Collection: []FacetValue{}, RecordType: []FacetValue{}, Decade: []FacetValue{}, County: []FacetValue{}}
 }
 
+// connKey carries the connection a search runs on (see withConn).
+type connKey struct{}
+
+// q is where a search sends its queries: its own connection on PostgreSQL, the pool
+// on SQLite.
+func (s *Service) q(ctx context.Context) queryer {
+	if c, ok := ctx.Value(connKey{}).(*sql.Conn); ok {
+		return c
+	}
+	return s.db
+}
+
+// withConn gives a PostgreSQL search one connection with just-in-time compilation
+// off: the planner's costs for index range scans over millions of rows cross
+// jit_above_cost, and compiling a query takes longer than running it.
+func (s *Service) withConn(ctx context.Context) (context.Context, func(), error) {
+	if _, ok := ctx.Value(connKey{}).(*sql.Conn); ok || s.db.Dialect != store.Postgres {
+		return ctx, func() {}, nil
+	}
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := c.ExecContext(ctx, `SET jit = off`); err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return context.WithValue(ctx, connKey{}, c), func() { c.Close() }, nil
+}
+
 func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, error) {
 	after, err := decodeCursor(q)
 	if err != nil {
 		return nil, err
 	}
+	ctx, done, err := s.withConn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	p, err := s.plan(ctx, q)
 	if err != nil {
 		return nil, err
@@ -194,6 +237,11 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 		var err error
 		if rows, complete, err = s.candidates(ctx, p); err != nil {
 			return nil, err
+		}
+		if complete && p.rel {
+			if rows, err = s.withRelative(ctx, p, rows); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if complete {
@@ -346,17 +394,22 @@ func candidateSQL(p *plan, proj string) string {
 // countRows counts matching search_keys rows, stopping at limit, without reading them.
 func (s *Service) countRows(ctx context.Context, p *plan, limit int) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+candidateSQL(p, "1 AS one")+` LIMIT `+itoa(limit)+`) c`).Scan(&n)
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+candidateSQL(p, "1 AS one")+` LIMIT `+itoa(limit)+`) c`).Scan(&n)
 	return n, err
 }
 
-// candidates reads up to Cap+1 matching rows; complete is false when there are more.
+// candidates reads up to Cap+1 matching rows (the relative not checked); complete is
+// false when there are more.
 func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, error) {
+	return s.candidatesLimit(ctx, p, s.cap)
+}
+
+func (s *Service) candidatesLimit(ctx context.Context, p *plan, limit int) ([]keyRow, bool, error) {
 	query := candidateSQL(p, keyRowCols)
 	if strings.Contains(query, " UNION ALL ") {
 		query = `SELECT * FROM (` + query + `) u`
 	}
-	rows, err := s.db.QueryContext(ctx, query+` LIMIT `+itoa(s.cap+1))
+	rows, err := s.q(ctx).QueryContext(ctx, query+` LIMIT `+itoa(limit+1))
 	if err != nil {
 		return nil, false, err
 	}
@@ -372,7 +425,30 @@ func (s *Service) candidates(ctx context.Context, p *plan) ([]keyRow, bool, erro
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	return out, len(out) <= s.cap, nil
+	return out, len(out) <= limit, nil
+}
+
+// withRelative keeps the rows whose record has the relative asked for.
+func (s *Service) withRelative(ctx context.Context, p *plan, rows []keyRow) ([]keyRow, error) {
+	var recs []int64
+	seen := map[int64]bool{}
+	for _, r := range rows {
+		if !seen[r.record()] {
+			seen[r.record()] = true
+			recs = append(recs, r.record())
+		}
+	}
+	byRec, err := s.recordRows(ctx, recs)
+	if err != nil {
+		return nil, err
+	}
+	out := rows[:0:0]
+	for i := range rows {
+		if p.relativeOK(&rows[i], byRec[rows[i].record()]) {
+			out = append(out, rows[i])
+		}
+	}
+	return out, nil
 }
 
 // estimate guesses the total and facets of a broad search that name_stats cannot
@@ -385,12 +461,26 @@ func (s *Service) estimate(ctx context.Context, p *plan) (int64, Facets, error) 
 		return 0, emptyFacets(), err
 	}
 	var sampleRows, sampleRecs int64
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(DISTINCT rid) FROM (`+candidateSQL(p, "k.id / 256 AS rid")+` LIMIT 2000) c`).Scan(&sampleRows, &sampleRecs); err != nil {
+	if err := s.q(ctx).QueryRowContext(ctx, `SELECT COUNT(*), COUNT(DISTINCT rid) FROM (`+candidateSQL(p, "k.id / 256 AS rid")+` LIMIT 2000) c`).Scan(&sampleRows, &sampleRecs); err != nil {
 		return 0, emptyFacets(), err
 	}
 	total := int64(rows)
 	if sampleRows > 0 {
 		total = int64(float64(rows) * float64(sampleRecs) / float64(sampleRows))
+	}
+	if p.rel {
+		// The share of a sample that has the relative.
+		sample, _, err := s.candidatesLimit(ctx, p, 1000)
+		if err != nil {
+			return 0, emptyFacets(), err
+		}
+		kept, err := s.withRelative(ctx, p, sample)
+		if err != nil {
+			return 0, emptyFacets(), err
+		}
+		if len(sample) > 0 {
+			total = int64(float64(total) * float64(len(kept)) / float64(len(sample)))
+		}
 	}
 	if !p.surname {
 		return total, emptyFacets(), nil
@@ -474,7 +564,7 @@ func (s *Service) nameKeys(ctx context.Context, p *plan, hits []hit) error {
 func (s *Service) dictNames(ctx context.Context, table string, ids []int64) (map[int64]string, error) {
 	out := map[int64]string{}
 	for i := 0; i < len(ids); i += 1000 {
-		rows, err := s.db.QueryContext(ctx, `SELECT id, folded FROM `+table+` WHERE `+inList("id", ids[i:min(i+1000, len(ids))]))
+		rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, folded FROM `+table+` WHERE `+inList("id", ids[i:min(i+1000, len(ids))]))
 		if err != nil {
 			return nil, err
 		}

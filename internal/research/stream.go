@@ -49,7 +49,7 @@ func (st *subStream) head(ctx context.Context, s *Service) (*keyRow, error) {
 		q += " AND (k.jdn_lo, k.id) > (" + itoa(st.lastJDN) + ", " + i64toa(st.lastID) + ")"
 	}
 	q += " ORDER BY k.jdn_lo, k.id LIMIT " + itoa(streamChunk)
-	rows, err := s.db.QueryContext(ctx, q)
+	rows, err := s.q(ctx).QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +224,8 @@ func (p *plan) placeLevels() []level {
 	}
 }
 
-// filterConds are the conditions that are not levels: collection, type, role, relative.
+// filterConds are the conditions that are not levels: collection, type, role (the
+// relative is checked by accept).
 func (p *plan) filterConds() []string {
 	var c []string
 	if p.colls != nil {
@@ -235,9 +236,6 @@ func (p *plan) filterConds() []string {
 	}
 	if p.roles != nil {
 		c = append(c, inList("k.role_id", p.roles))
-	}
-	if p.rel {
-		c = append(c, p.relativeSQL())
 	}
 	return c
 }
@@ -448,7 +446,7 @@ func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]key
 		for _, rec := range recs[i:min(i+200, len(recs))] {
 			parts = append(parts, "SELECT "+keyRowCols+" FROM search_keys k WHERE k.id >= "+i64toa(rec*maxKeyWidth)+" AND k.id < "+i64toa((rec+1)*maxKeyWidth))
 		}
-		rows, err := s.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "))
+		rows, err := s.q(ctx).QueryContext(ctx, strings.Join(parts, " UNION ALL "))
 		if err != nil {
 			return nil, err
 		}
