@@ -20,7 +20,7 @@ func BenchmarkImportPostgres(b *testing.B) { benchImport(b, storetest.Postgres) 
 func benchImport(b *testing.B, open func(testing.TB) *store.DB) {
 	c := research.DemoCollections()[0]
 	var buf bytes.Buffer
-	if err := research.WriteDemoCSV(&buf, c, 20_000, 1); err != nil {
+	if err := research.WriteDemoCSV(&buf, c, 100_000, 1); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
@@ -28,7 +28,7 @@ func benchImport(b *testing.B, open func(testing.TB) *store.DB) {
 		b.StopTimer()
 		s := research.New(open(b), research.Options{Log: quietLog()})
 		b.StartTimer()
-		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOff}, 0)
+		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOn}, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

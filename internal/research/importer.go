@@ -129,12 +129,19 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		dict:   newNameDict(s.db, s.variants, s.given),
 		places: newPlaceResolver(s.db, nil),
 	}
+	defer func() {
+		// A failed bulk import still records the statistics of what it committed.
+		if err := st.flushStats(context.WithoutCancel(ctx)); err != nil {
+			s.log.Error("research: name statistics", "err", err)
+		}
+	}()
 	if err := st.places.preload(ctx); err != nil {
 		return rep, err
 	}
 	finishBulk := func() error { return nil }
 	rep.Bulk = opts.Bulk == BulkOn || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
 	if rep.Bulk {
+		st.bulkStats = map[statCell]int{}
 		if err := s.dropSearchIndexes(ctx); err != nil {
 			return rep, err
 		}
@@ -152,45 +159,34 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			return s.rebuildSearchIndexes(ctx)
 		}
 	}
-	batch := make([]*RecordInput, 0, opts.BatchSize)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := st.write(ctx, batch, rep); err != nil {
-			return err
-		}
-		batch = batch[:0]
-		if opts.Progress != nil {
-			opts.Progress(ImportProgress{Records: rep.Records, Added: rep.Added, Updated: rep.Updated, Unchanged: rep.Unchanged, Skipped: rep.Skipped})
-		}
-		return nil
-	}
-	for {
+	// Reading, checking and preparing records (one goroutine) overlaps with writing
+	// them (this one): the two halves cost about the same.
+	batches := make(chan readBatch, 2)
+	quit := make(chan struct{})
+	defer close(quit)
+	go readBatches(rr, opts.BatchSize, batches, quit)
+	for b := range batches {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		rec, errs, err := rr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return rep, err
-		}
-		rep.Records++
-		if errs != nil {
+		rep.Records += b.read
+		for _, errs := range b.rejected {
 			rep.Skipped++
 			rep.addErrors(errs)
-			continue
 		}
-		batch = append(batch, rec)
-		if len(batch) == cap(batch) {
-			if err := flush(); err != nil {
+		if b.err != nil {
+			return rep, b.err
+		}
+		if len(b.preps) > 0 {
+			if err := st.write(ctx, b.preps, rep); err != nil {
 				return rep, err
 			}
 		}
+		if opts.Progress != nil {
+			opts.Progress(ImportProgress{Records: rep.Records, Added: rep.Added, Updated: rep.Updated, Unchanged: rep.Unchanged, Skipped: rep.Skipped})
+		}
 	}
-	if err := flush(); err != nil {
+	if err := st.flushStats(ctx); err != nil {
 		return rep, err
 	}
 	if err := finishBulk(); err != nil {
@@ -266,11 +262,95 @@ type importState struct {
 	run    int64
 	dict   *nameDict
 	places *placeResolver
+	// bulkStats gathers a bulk import's name_stats changes, written once at the end
+	// (nil: each batch writes its own).
+	bulkStats map[statCell]int
+}
+
+// flushStats writes the statistics a bulk import gathered.
+func (st *importState) flushStats(ctx context.Context) error {
+	if len(st.bulkStats) == 0 {
+		return nil
+	}
+	stats := st.bulkStats
+	st.bulkStats = map[statCell]int{}
+	return st.s.db.InTx(ctx, func(tx *sql.Tx) error { return st.s.applyStats(ctx, tx, stats) })
+}
+
+// readBatch is a batch of records read and checked, ready for the database.
+type readBatch struct {
+	preps    []*prepared
+	rejected [][]RowError // the errors of each record skipped
+	read     int          // records read, good or bad
+	err      error        // the reader failed
+}
+
+// readBatches reads, checks and prepares records in batches until the source ends or
+// quit closes.
+func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan struct{}) {
+	defer close(out)
+	b := readBatch{}
+	send := func() bool {
+		select {
+		case out <- b:
+			b = readBatch{}
+			return true
+		case <-quit:
+			return false
+		}
+	}
+	for {
+		rec, errs, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.err = err
+			send()
+			return
+		}
+		b.read++
+		if errs != nil {
+			b.rejected = append(b.rejected, errs)
+			continue
+		}
+		b.preps = append(b.preps, precompute(rec))
+		if len(b.preps) == size && !send() {
+			return
+		}
+	}
+	if b.read > 0 {
+		send()
+	}
+}
+
+// precompute does the work of preparing a record that needs no database.
+func precompute(rec *RecordInput) *prepared {
+	p := &prepared{rec: rec, hash: recordHash(rec), access: accessCode(rec.Access), typeSlug: normaliseRecordType(rec.Type)}
+	if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
+		p.hasDate, p.lo, p.hi, p.kind = true, d.Range.Earliest, d.Range.Latest, int(d.Kind)
+	} else {
+		p.kind = int(d.Kind)
+	}
+	for _, person := range rec.Persons {
+		p.surnames = append(p.surnames, surnameKey(person.Surname))
+		p.givens = append(p.givens, givenKey(person.GivenNames))
+	}
+	pj, _ := json.Marshal(rec.Persons)
+	p.persons = string(pj)
+	imgs := rec.Images
+	if imgs == nil {
+		imgs = []string{}
+	}
+	ij, _ := json.Marshal(imgs)
+	p.images = string(ij)
+	return p
 }
 
 // prepared is a record made ready for the store.
 type prepared struct {
 	rec       *RecordInput
+	typeSlug  string
 	typeID    int64
 	hasDate   bool
 	lo, hi    int
@@ -349,77 +429,61 @@ func recordHash(r *RecordInput) string {
 
 // prepare resolves everything of a batch that needs the database: vocabularies,
 // places and name dictionaries.
-func (st *importState) prepare(ctx context.Context, tx *sql.Tx, batch []*RecordInput, pendTypes, pendRoles map[string]int64) ([]*prepared, error) {
+func (st *importState) prepare(ctx context.Context, tx *sql.Tx, preps []*prepared, pendTypes, pendRoles map[string]int64) error {
 	s := st.s
-	out := make([]*prepared, len(batch))
 	var skeys, gkeys []string
-	for i, rec := range batch {
-		p := &prepared{rec: rec, hash: recordHash(rec), access: accessCode(rec.Access)}
+	for _, p := range preps {
 		var err error
-		if p.typeID, err = s.types.ensure(ctx, s.db, tx, normaliseRecordType(rec.Type), rec.Type, pendTypes); err != nil {
-			return nil, err
+		if p.typeID, err = s.types.ensure(ctx, s.db, tx, p.typeSlug, p.rec.Type, pendTypes); err != nil {
+			return err
 		}
-		if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
-			p.hasDate, p.lo, p.hi, p.kind = true, d.Range.Earliest, d.Range.Latest, int(d.Kind)
-		} else {
-			p.kind = int(d.Kind)
-		}
-		place, err := st.places.resolve(ctx, rec.Place)
+		place, err := st.places.resolve(ctx, p.rec.Place)
 		if err != nil {
-			return nil, fmt.Errorf("place %q: %w", rec.Place, err)
+			return fmt.Errorf("place %q: %w", p.rec.Place, err)
 		}
+		p.placeID, p.countyID = 0, 0
 		if place != nil {
 			p.placeID, p.countyID = place.ID, place.CountyID
 			if place.Kind == PlaceCounty {
 				p.countyID = place.ID
 			}
 		}
-		for _, person := range rec.Persons {
-			sk, gk := surnameKey(person.Surname), givenKey(person.GivenNames)
-			p.surnames = append(p.surnames, sk)
-			p.givens = append(p.givens, gk)
+		p.roleIDs = p.roleIDs[:0]
+		for _, person := range p.rec.Persons {
 			rid, err := s.roles.ensure(ctx, s.db, tx, person.Role, person.Role, pendRoles)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			p.roleIDs = append(p.roleIDs, rid)
-			skeys = append(skeys, sk)
-			gkeys = append(gkeys, gk)
 		}
-		pj, _ := json.Marshal(rec.Persons)
-		p.persons = string(pj)
-		imgs := rec.Images
-		if imgs == nil {
-			imgs = []string{}
-		}
-		ij, _ := json.Marshal(imgs)
-		p.images = string(ij)
-		out[i] = p
+		skeys = append(skeys, p.surnames...)
+		gkeys = append(gkeys, p.givens...)
 	}
-	if err := st.dict.resolve(ctx, tx, skeys, gkeys); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return st.dict.resolve(ctx, tx, skeys, gkeys)
 }
 
 // write stores one batch in one transaction.
-func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *ImportReport) error {
+func (st *importState) write(ctx context.Context, preps []*prepared, rep *ImportReport) error {
 	s := st.s
 	pendTypes, pendRoles := map[string]int64{}, map[string]int64{}
 	var added, updated, unchanged int
 	var dupErrs []RowError
+	var batchStats map[statCell]int
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
 		if s.db.Dialect == store.SQLite {
-			// Multi-row INSERTs keep a statement journal; in memory it costs no I/O.
-			if _, err := tx.ExecContext(ctx, `PRAGMA temp_store = MEMORY`); err != nil {
-				return err
+			// A page cache that holds the pages an import keeps coming back to
+			// (indexes, dictionaries), checkpoints in fewer, larger steps, and any
+			// statement journal in memory. These stay with the connection.
+			for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -131072`, `PRAGMA wal_autocheckpoint = 20000`} {
+				if _, err := tx.ExecContext(ctx, pragma); err != nil {
+					return err
+				}
 			}
 		}
 		st.places.tx = tx
 		defer func() { st.places.tx = nil }()
-		preps, err := st.prepare(ctx, tx, batch, pendTypes, pendRoles)
-		if err != nil {
+		if err := st.prepare(ctx, tx, preps, pendTypes, pendRoles); err != nil {
 			return err
 		}
 		existing, err := st.existing(ctx, tx, preps)
@@ -429,6 +493,7 @@ func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *Imp
 		inBatch := map[string]int{}
 		var fresh, changed []*prepared
 		for _, p := range preps {
+			p.duplicate, p.oldID, p.id = false, 0, 0
 			if first, ok := inBatch[p.rec.Key]; ok {
 				p.duplicate = true
 				dupErrs = append(dupErrs, RowError{Line: p.rec.Line, Record: p.rec.Key, Message: fmt.Sprintf("this record_id was used for another record at line %d; the rows of one record must be together", first)})
@@ -453,6 +518,7 @@ func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *Imp
 			return err
 		}
 		stats := map[statCell]int{}
+		batchStats = stats
 		if len(changed) > 0 {
 			if err := st.retire(ctx, tx, changed, stats); err != nil {
 				return err
@@ -461,8 +527,10 @@ func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *Imp
 		if err := st.insert(ctx, tx, fresh, changed, stats); err != nil {
 			return err
 		}
-		if err := s.applyStats(ctx, tx, stats); err != nil {
-			return err
+		if st.bulkStats == nil {
+			if err := s.applyStats(ctx, tx, stats); err != nil {
+				return err
+			}
 		}
 		added, updated = len(fresh), len(changed)
 		if added > 0 || updated > 0 {
@@ -475,6 +543,11 @@ func (st *importState) write(ctx context.Context, batch []*RecordInput, rep *Imp
 	})
 	if err != nil {
 		return err
+	}
+	if st.bulkStats != nil {
+		for c, n := range batchStats {
+			st.bulkStats[c] += n
+		}
 	}
 	if err := s.types.remember(ctx, s.db, pendTypes); err != nil {
 		return err
