@@ -43,6 +43,12 @@ var agreementQueries = []string{
 	"surname=Smith&surname_mode=variants&given=John&sort=date",
 	"surname=Smith&surname_mode=phonetic&sort=name",
 	"surname=Smith&given=J&year=1850&year_pm=5&sort=name",
+	"collection=surrey-baptisms&sort=date",
+	"collection=surrey-baptisms&given=John&sort=date",
+	"record_type=baptism&year=1850&sort=date",
+	"collection=surrey-baptisms&place=Guildford&sort=date",
+	"collection=london-burials,surrey-baptisms&relative=William&sort=date",
+	"year=1850&year_pm=1&role=father&sort=date",
 	"surname=Thompson&surname_mode=variants&sort=name",
 	"surname=Muller&surname_mode=phonetic&sort=name",
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"lineage/internal/gendate"
 )
@@ -132,26 +131,43 @@ func (s *Service) Record(ctx context.Context, id int64, member bool) (*RecordDet
 	if err := json.Unmarshal([]byte(r.images), &d.Images); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT e.person_seq, e.type_id, e.date_text, COALESCE(p.name, '')
-		FROM record_events e LEFT JOIN places p ON p.id = e.place_id WHERE e.record_id = ? ORDER BY e.seq`), id)
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT person_seq, type_id, date_text, place_id FROM record_events WHERE record_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	type eventRow struct {
+		seq          int
+		typ, placeID int64
+		date         string
+	}
+	var evs []eventRow
 	for rows.Next() {
-		var seq int
-		var typ int64
-		var ev RecordEvent
-		if err := rows.Scan(&seq, &typ, &ev.Date, &ev.Place); err != nil {
+		var e eventRow
+		if err := rows.Scan(&e.seq, &e.typ, &e.date, &e.placeID); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		ev.Type = s.types.slug(ctx, s.db, typ)
-		if seq >= 0 {
+		evs = append(evs, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	pr := newPlaceResolver(s.db, nil)
+	for _, e := range evs {
+		ev := RecordEvent{Type: s.types.slug(ctx, s.db, e.typ), Date: e.date}
+		if e.seq >= 0 {
+			seq := e.seq
 			ev.Person = &seq
+		}
+		if e.placeID != 0 {
+			if p, err := pr.get(ctx, e.placeID); err == nil && pr.withAncestors(ctx, p) == nil {
+				ev.Place = p.Path
+			}
 		}
 		d.Events = append(d.Events, ev)
 	}
-	return d, rows.Err()
+	return d, nil
 }
 
 // collectionSummary is the JSON of collections.summary: what a collection holds, for
@@ -197,7 +213,7 @@ func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
 	}
 	b, _ := json.Marshal(sum)
 	_, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET summary = ?, record_count = ?, updated_at = ? WHERE id = ?`),
-		string(b), n, time.Now().Unix(), collID)
+		string(b), n, s.Now().Unix(), collID)
 	return err
 }
 

@@ -264,7 +264,11 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 
 	// Broad: too many candidates to score in memory.
 	out.totalExact, out.facetsExact = false, false
-	if statsEligible(p) {
+	if !p.surname {
+		if out.total, out.facets, out.totalExact, out.facetsExact, err = s.browseTotals(ctx, p); err != nil {
+			return nil, err
+		}
+	} else if statsEligible(p) {
 		if out.total, out.facets, err = s.statsTotals(ctx, p); err != nil {
 			return nil, err
 		}
@@ -278,7 +282,18 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 		return out, nil
 	}
 	if !p.surname {
-		return nil, &ErrTooBroad{fmt.Sprintf("More than %d records match. Enter a surname, or narrow the search by collection, year or place.", s.cap)}
+		if q.Sort == SortName {
+			return nil, &ErrTooBroad{fmt.Sprintf("More than %d records match: enter a surname to sort them by name.", s.cap)}
+		}
+		if after != nil && after.Score != 0 {
+			return nil, ErrBadCursor
+		}
+		page, next, err := s.streamRecords(ctx, p, after)
+		if err != nil {
+			return nil, err
+		}
+		out.page, out.next = page, next
+		return out, nil
 	}
 	page, next, err := s.stream(ctx, p, after)
 	if err != nil {
@@ -449,6 +464,133 @@ func (s *Service) withRelative(ctx context.Context, p *plan, rows []keyRow) ([]k
 		}
 	}
 	return out, nil
+}
+
+// browseTotals counts a broad search without a surname from the collections'
+// summaries: exactly when it filters by collection (and record type) only, otherwise
+// estimated from a count of the matching records and a sample of their persons.
+func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, bool, bool, error) {
+	all, err := s.Collections(ctx)
+	if err != nil {
+		return 0, emptyFacets(), false, false, err
+	}
+	type key struct {
+		facet int
+		id    int64
+	}
+	counts := map[key]float64{}
+	var total float64
+	for _, c := range all {
+		if c.Kind == KindLibrary || c.Kind == KindArchive || (p.colls != nil && !slices.Contains(p.colls, c.ID)) {
+			continue
+		}
+		var raw string
+		if err := s.q(ctx).QueryRowContext(ctx, s.db.Rebind(`SELECT summary FROM collections WHERE id = ?`), c.ID).Scan(&raw); err != nil {
+			return 0, emptyFacets(), false, false, err
+		}
+		var sum collectionSummary
+		if err := json.Unmarshal([]byte(raw), &sum); err != nil {
+			return 0, emptyFacets(), false, false, err
+		}
+		var n, all float64
+		for t, x := range sum.RecordTypes {
+			id, _ := strconv.ParseInt(t, 10, 64)
+			all += float64(x)
+			if p.types == nil || slices.Contains(p.types, id) {
+				n += float64(x)
+				counts[key{1, id}] += float64(x)
+			}
+		}
+		if all == 0 {
+			continue
+		}
+		share := n / all // the record-type filter's share, for the other facets
+		total += n
+		counts[key{0, c.ID}] += n
+		for d, x := range sum.Decades {
+			id, _ := strconv.ParseInt(d, 10, 64)
+			counts[key{2, id}] += float64(x) * share
+		}
+		for k, x := range sum.Counties {
+			id, _ := strconv.ParseInt(k, 10, 64)
+			counts[key{3, id}] += float64(x) * share
+		}
+	}
+	totalExact := !p.given && !p.year && !p.place && p.roles == nil && !p.rel
+	facetsExact := totalExact && p.types == nil
+	if !totalExact && total > 0 {
+		// Records that pass the record-level conditions, then the share of a sample
+		// whose persons pass the rest.
+		var recs int64
+		q := `SELECT COUNT(*) FROM (SELECT 1 FROM records rec WHERE ` + strings.Join(append([]string{"1 = 1"}, append(p.recordCondsColls(all), p.recordConds()...)...), " AND ") + ` LIMIT ` + itoa(50*s.cap) + `) c`
+		if err := s.q(ctx).QueryRowContext(ctx, q).Scan(&recs); err != nil {
+			return 0, emptyFacets(), false, false, err
+		}
+		est := float64(recs)
+		if p.given || p.roles != nil || p.rel {
+			// The share of a sample of those records that has a matching person.
+			ids, err := s.sampleRecords(ctx, `SELECT rec.id FROM records rec WHERE `+strings.Join(append([]string{"1 = 1"}, append(p.recordCondsColls(all), p.recordConds()...)...), " AND ")+` LIMIT 500`)
+			if err != nil {
+				return 0, emptyFacets(), false, false, err
+			}
+			byRec, err := s.recordRows(ctx, ids)
+			if err != nil {
+				return 0, emptyFacets(), false, false, err
+			}
+			passing := 0
+			for _, id := range ids {
+				rows := byRec[id]
+				for i := range rows {
+					if _, ok := p.score(&rows[i]); ok && p.relativeOK(&rows[i], rows) {
+						passing++
+						break
+					}
+				}
+			}
+			if len(ids) > 0 {
+				est *= float64(passing) / float64(len(ids))
+			}
+		}
+		scale := est / total
+		for k := range counts {
+			counts[k] *= scale
+		}
+		total = est
+	}
+	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
+		for k, n := range counts {
+			if c := int64(n + 0.5); c > 0 {
+				yield(k.facet, k.id, c)
+			}
+		}
+	})
+	return int64(total + 0.5), f, totalExact, facetsExact, err
+}
+
+// sampleRecords reads record ids.
+func (s *Service) sampleRecords(ctx context.Context, query string) ([]int64, error) {
+	rows, err := s.q(ctx).QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// recordCondsColls restricts records to the chosen collections.
+func (p *plan) recordCondsColls(all []*Collection) []string {
+	if p.colls != nil {
+		return []string{inList("rec.collection_id", p.colls)}
+	}
+	return nil
 }
 
 // estimate guesses the total and facets of a broad search that name_stats cannot

@@ -217,6 +217,15 @@ func TestBroadTotals(t *testing.T) {
 		if len(res.Results) == 0 {
 			t.Error("a broad search still returns results")
 		}
+		// Without a surname: the collections' summaries.
+		res = search(t, broad, "collection=surrey-baptisms", true)
+		if res.Total != 22 || !res.TotalExact || !res.FacetsExact || len(res.Results) != 20 || res.Next == nil {
+			t.Errorf("browse a collection: total %d exact %v %v, %d results", res.Total, res.TotalExact, res.FacetsExact, len(res.Results))
+		}
+		res = search(t, broad, "collection=surrey-baptisms&given=John", true)
+		if res.TotalExact || res.Total == 0 {
+			t.Errorf("browse with a given name: total %d exact %v", res.Total, res.TotalExact)
+		}
 	})
 }
 

@@ -27,6 +27,10 @@ func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
 type subStream struct {
 	base      string // SELECT … WHERE …, without the keyset condition and order
 	missing   int    // 1 for the undated span
+	// records streams (streamRecords) order by the record's date: their own keyset
+	// condition and order.
+	after     func(jdn int, id int64) string
+	order     string
 	lastJDN   int
 	lastID    int64
 	started   bool
@@ -45,10 +49,18 @@ func (st *subStream) head(ctx context.Context, s *Service) (*keyRow, error) {
 	}
 	st.buf, st.pos = st.buf[:0], 0
 	q := st.base
-	if st.started {
+	switch {
+	case !st.started:
+	case st.after != nil:
+		q += st.after(st.lastJDN, st.lastID)
+	default:
 		q += " AND (k.jdn_lo, k.id) > (" + itoa(st.lastJDN) + ", " + i64toa(st.lastID) + ")"
 	}
-	q += " ORDER BY k.jdn_lo, k.id LIMIT " + itoa(streamChunk)
+	if st.order != "" {
+		q += " ORDER BY " + st.order + " LIMIT " + itoa(streamChunk)
+	} else {
+		q += " ORDER BY k.jdn_lo, k.id LIMIT " + itoa(streamChunk)
+	}
 	rows, err := s.q(ctx).QueryContext(ctx, q)
 	if err != nil {
 		return nil, err
@@ -509,6 +521,114 @@ func (s *Service) streamByName(ctx context.Context, p *plan, after *sortKey) ([]
 		}
 		if len(page) == want {
 			break
+		}
+	}
+	var next *sortKey
+	if len(page) > p.q.Limit {
+		page = page[:p.q.Limit]
+		next = &page[len(page)-1].key
+	}
+	return page, next, nil
+}
+
+// recordConds are a search's conditions on records (rec): collection, type, year,
+// place. ids are the collections to read.
+func (p *plan) recordConds() []string {
+	var c []string
+	if p.types != nil {
+		c = append(c, inList("rec.type_id", p.types))
+	}
+	if p.year {
+		c = append(c, "(rec.jdn_lo IS NULL OR (rec.jdn_lo <= "+itoa(p.hi)+" AND rec.jdn_hi >= "+itoa(p.lo)+"))")
+	}
+	if p.place {
+		in := strings.ReplaceAll(p.placeSQL(ptsPlaceIn), "k.", "rec.")
+		broader := strings.ReplaceAll(p.placeSQL(ptsPlaceBroader), "k.", "rec.")
+		c = append(c, "("+in+" OR "+broader+" OR rec.place_id = 0)")
+	}
+	return c
+}
+
+// streamRecords answers a broad search without a surname: the records of the chosen
+// collections (all, when none is chosen) in date order through records_browse, their
+// persons checked against the rest of the search. Such a search is in date order
+// whatever its sort.
+func (s *Service) streamRecords(ctx context.Context, p *plan, after *sortKey) ([]hit, *sortKey, error) {
+	colls := p.colls
+	if colls == nil {
+		all, err := s.Collections(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range all {
+			if c.Kind != KindLibrary && c.Kind != KindArchive {
+				colls = append(colls, c.ID)
+			}
+		}
+	}
+	person := p.conds()
+	var streams []*subStream
+	for _, coll := range colls {
+		for _, undated := range []bool{false, true} {
+			c := []string{"rec.collection_id = " + i64toa(coll)}
+			if undated {
+				c = append(c, "rec.jdn_lo IS NULL")
+			} else {
+				c = append(c, "rec.jdn_lo IS NOT NULL")
+			}
+			c = append(c, p.recordConds()...)
+			c = append(c, person...)
+			if p.year {
+				c = append(c, "("+p.overlapSQL(spanShort)+" OR "+p.overlapSQL(spanLong)+" OR k.span = 2)")
+			}
+			st := &subStream{base: `SELECT ` + keyRowCols + ` FROM records rec JOIN search_keys k ON k.id >= rec.id * 256 AND k.id < rec.id * 256 + 256 WHERE ` + strings.Join(c, " AND ")}
+			if undated {
+				st.missing = 1
+				st.after = func(_ int, id int64) string { return " AND k.id > " + i64toa(id) }
+				st.order = "rec.id, k.id"
+			} else {
+				st.after = func(jdn int, id int64) string {
+					return " AND (rec.jdn_lo > " + itoa(jdn) + " OR (rec.jdn_lo = " + itoa(jdn) + " AND k.id > " + i64toa(id) + "))"
+				}
+				st.order = "rec.jdn_lo, rec.id, k.id"
+			}
+			if after != nil {
+				k := *after
+				st.startAfter(&k)
+			}
+			streams = append(streams, st)
+		}
+	}
+	m, err := newMerger(ctx, s, streams)
+	if err != nil {
+		return nil, nil, err
+	}
+	want := p.q.Limit + 1
+	var page []hit
+	for len(page) < want {
+		var cands []keyRow
+		for len(cands) < streamChunk {
+			r, err := m.next()
+			if err != nil {
+				return nil, nil, err
+			}
+			if r == nil {
+				break
+			}
+			cands = append(cands, *r)
+		}
+		if len(cands) == 0 {
+			break
+		}
+		hits, err := s.accept(ctx, p, cands)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, h := range hits {
+			h.key.Score = 0 // date order
+			if len(page) < want {
+				page = append(page, h)
+			}
 		}
 	}
 	var next *sortKey
