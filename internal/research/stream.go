@@ -25,8 +25,8 @@ func i64toa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // subStream reads one index range in (jdn_lo, id) order, a chunk at a time.
 type subStream struct {
-	base      string // SELECT … WHERE …, without the keyset condition and order
-	missing   int    // 1 for the undated span
+	base    string // SELECT … WHERE …, without the keyset condition and order
+	missing int    // 1 for the undated span
 	// records streams (streamRecords) order by the record's date: their own keyset
 	// condition and order.
 	after     func(jdn int, id int64) string
