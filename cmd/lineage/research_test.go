@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/research"
+	"lineage/internal/server"
+	"lineage/internal/store"
+)
+
+// TestResearchPaywallBehindAccounts runs the research API as serve mounts it, behind
+// the real accounts middleware: a visitor gets the teaser of a members-only record, a
+// member signed in with a bearer token gets the record.
+func TestResearchPaywallBehindAccounts(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost"}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	a, err := assemble(ctx, cfg, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
+	defer srv.Close()
+
+	csv := "record_id,record_type,date,place,role,surname,given_names,transcript,access\n" +
+		"D1,burial,14 Jan 1851,\"Stepney, Middlesex\",principal,Smith,John,buried at Mile End,members\n"
+	rep, err := research.New(db, research.Options{}).ImportRecords(ctx, strings.NewReader(csv), nil,
+		research.ImportOptions{Collection: "burials"}, 0)
+	if err != nil || rep.Added != 1 {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "member@example.org", Password: "correct horse battery", Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path, bearer string) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		var m map[string]any
+		if res.StatusCode != 200 || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("GET %s: %d %s", path, res.StatusCode, b)
+		}
+		return m
+	}
+	for _, bearer := range []string{"", tok.AccessToken} {
+		m := get("/api/research/search?surname=Smith", bearer)
+		r := m["results"].([]any)[0].(map[string]any)
+		id := strconv.FormatFloat(r["id"].(float64), 'f', 0, 64)
+		d := get("/api/research/records/"+id, bearer)
+		if bearer == "" {
+			if r["teaser"] != true || r["date"] != nil || d["teaser"] != true || d["transcript"] != nil {
+				t.Errorf("visitor: %v %v", r, d)
+			}
+		} else if r["teaser"] != false || d["transcript"] != "buried at Mile End" {
+			t.Errorf("member: %v %v", r, d)
+		}
+	}
+	// The global search is mounted too.
+	if g := get("/api/search?q=Smith", ""); g["index"].(map[string]any)["total"].(float64) != 1 {
+		t.Errorf("global search: %v", g)
+	}
+}
+
+// TestImportCommand runs `lineage import records` on a file with a bad row.
+func TestImportCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "b.csv")
+	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
+		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,,father,Smith,Wm\n"), 0o644)
+	err := runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "baptisms", "--quiet", file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), store.Options{DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("records: %d %v (B2 has two dates and is skipped)", n, err)
+	}
+	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "baptisms", "--strict", "--quiet", file})
+	if err == nil || !strings.Contains(err.Error(), "nothing was imported") {
+		t.Errorf("--strict: %v", err)
+	}
+	if err := runImport(context.Background(), []string{"gedcom", "x"}); err == nil {
+		t.Error("unknown kind: no error")
+	}
+	if err := runDemo(context.Background(), []string{"generate", "--records", "50", "--out", filepath.Join(dir, "gen")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", "parish-baptisms.csv")); err != nil {
+		t.Error(err)
+	}
+}
