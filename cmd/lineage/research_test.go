@@ -123,3 +123,30 @@ func TestImportCommand(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestServeDemoLoadsResearch: serve --demo fills an empty research hub once.
+func TestServeDemoLoadsResearch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	demoDir := t.TempDir() // no demo content: this test is about research
+	os.Mkdir(filepath.Join(demoDir, "content"), 0o755)
+	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost", Demo: true, DemoDir: demoDir}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := assemble(ctx, cfg, db); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != demoResearchRecords {
+		t.Fatalf("records after serve --demo: %d %v", n, err)
+	}
+	if _, err := assemble(ctx, cfg, db); err != nil { // a second start adds nothing
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != demoResearchRecords {
+		t.Fatalf("records after a second start: %d %v", n, err)
+	}
+}
