@@ -128,22 +128,27 @@ func TestImportCommand(t *testing.T) {
 func TestServeDemoLoadsResearch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	demoDir := t.TempDir() // no demo content: this test is about research
-	os.Mkdir(filepath.Join(demoDir, "content"), 0o755)
-	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost", Demo: true, DemoDir: demoDir}
+	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost", Demo: true}
 	db, err := store.Open(ctx, cfg.Store())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if _, err := assemble(ctx, cfg, db); err != nil {
+	start := func() error { // the accounts and research rooms of assemble
+		a := &app{}
+		if err := a.addAccounts(ctx, cfg, db); err != nil {
+			return err
+		}
+		return a.addResearch(ctx, cfg, db)
+	}
+	if err := start(); err != nil {
 		t.Fatal(err)
 	}
 	var n int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != demoResearchRecords {
 		t.Fatalf("records after serve --demo: %d %v", n, err)
 	}
-	if _, err := assemble(ctx, cfg, db); err != nil { // a second start adds nothing
+	if err := start(); err != nil { // a second start adds nothing
 		t.Fatal(err)
 	}
 	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != demoResearchRecords {
