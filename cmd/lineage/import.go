@@ -27,6 +27,52 @@ var importKinds = map[string]struct {
 	summary string
 }{
 	"records": {runImportRecords, importRecordsUsage, "index records from the canonical CSV, or another layout through --mapping"},
+	"library": {runImportLibrary, "--collection SLUG [--title T] FILE.csv", "library catalogue entries: key, title, authors, year, publisher, subjects, shelfmark"},
+	"archive": {runImportArchive, "--collection SLUG [--title T] FILE.csv", "archive catalogue entries: reference, title, date, level, description, parent"},
+}
+
+func runImportLibrary(ctx context.Context, args []string) error {
+	return runImportCatalogue(ctx, research.KindLibrary, args)
+}
+
+func runImportArchive(ctx context.Context, args []string) error {
+	return runImportCatalogue(ctx, research.KindArchive, args)
+}
+
+// runImportCatalogue is `lineage import library|archive --collection SLUG FILE.csv`.
+func runImportCatalogue(ctx context.Context, kind string, args []string) error {
+	fs := newFlags("import "+kind, "--collection SLUG [--title T] FILE.csv")
+	cfgFn := config.DataFlags(fs)
+	var slug, title string
+	fs.StringVar(&slug, "collection", "", "slug of the "+kind+" collection (created when missing; required)")
+	fs.StringVar(&title, "title", "", "title of a new collection (default the slug)")
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 1 || slug == "" {
+		fs.Usage()
+		return errors.New("give --collection and one CSV file")
+	}
+	f, err := os.Open(positional[0])
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rep, err := research.New(db, research.Options{}).ImportCatalogue(ctx, kind, slug, title, f)
+	if rep != nil {
+		printImportReport(os.Stderr, positional[0], rep)
+	}
+	return err
 }
 
 const importRecordsUsage = "--collection SLUG [flags] FILE.csv"

@@ -155,3 +155,31 @@ func TestServeDemoLoadsResearch(t *testing.T) {
 		t.Fatalf("records after a second start: %d %v", n, err)
 	}
 }
+
+// TestImportCatalogues runs `lineage import library` and `import archive`.
+func TestImportCatalogues(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	lib := filepath.Join(dir, "lib.csv")
+	os.WriteFile(lib, []byte("key,title,authors,year,subjects\nL1,Surrey parish registers,A. Clerk,1923,Parish registers\nL2,,Nobody,x,\n"), 0o644)
+	arc := filepath.Join(dir, "arc.csv")
+	os.WriteFile(arc, []byte("reference,title,date,level,parent\nD/1,Papers of the Smith family,BET 1700 AND 1850,fonds,\nD/1/1,Deeds,1750,series,D/1\nD/2/1,Orphan,,item,D/2\n"), 0o644)
+	for _, args := range [][]string{{"library", "--data", data, "--collection", "library", lib}, {"archive", "--data", data, "--collection", "archive", arc}} {
+		if err := runImport(context.Background(), args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := store.Open(context.Background(), store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	g, err := research.New(db, research.Options{}).Global(context.Background(), "papers smith", false)
+	if err != nil || g.Archive.Total != 1 {
+		t.Errorf("archive: %v %+v", err, g.Archive)
+	}
+	g, err = research.New(db, research.Options{}).Global(context.Background(), "surrey registers", false)
+	if err != nil || g.Library.Total != 1 {
+		t.Errorf("library (the bad row L2 skipped): %v %+v", err, g.Library)
+	}
+}

@@ -3,10 +3,14 @@ package research
 import (
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"lineage/internal/gendate"
 	"lineage/internal/names"
@@ -30,20 +34,24 @@ func (s *Service) AddLibraryItem(ctx context.Context, collection string, it Libr
 	if strings.TrimSpace(it.Key) == "" || strings.TrimSpace(it.Title) == "" {
 		return errors.New("a library entry needs a key and a title")
 	}
+	if err := s.putLibraryItem(ctx, c.ID, it); err != nil {
+		return err
+	}
+	return s.recountCatalogue(ctx, c.ID, "library_items")
+}
+
+func (s *Service) putLibraryItem(ctx context.Context, collID int64, it LibraryItem) error {
 	var year any
 	if it.Year != 0 {
 		year = it.Year
 	}
 	text := catalogueText(it.Title, it.Authors, it.Publisher, it.Subjects, it.Shelfmark, strconv.Itoa(it.Year))
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO library_items (collection_id, key, title, authors, year, publisher, subjects, shelfmark, search_text)
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO library_items (collection_id, key, title, authors, year, publisher, subjects, shelfmark, search_text)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (collection_id, key) DO UPDATE SET title = excluded.title, authors = excluded.authors, year = excluded.year,
 		publisher = excluded.publisher, subjects = excluded.subjects, shelfmark = excluded.shelfmark, search_text = excluded.search_text`),
-		c.ID, it.Key, it.Title, it.Authors, year, it.Publisher, it.Subjects, it.Shelfmark, text)
-	if err != nil {
-		return err
-	}
-	return s.recountCatalogue(ctx, c.ID, "library_items")
+		collID, it.Key, it.Title, it.Authors, year, it.Publisher, it.Subjects, it.Shelfmark, text)
+	return err
 }
 
 // AddArchiveItem adds or updates (by Reference within the collection) an archive
@@ -59,6 +67,13 @@ func (s *Service) AddArchiveItem(ctx context.Context, collection string, it Arch
 	if strings.TrimSpace(it.Reference) == "" || strings.TrimSpace(it.Title) == "" {
 		return errors.New("an archive entry needs a reference and a title")
 	}
+	if err := s.putArchiveItem(ctx, c.ID, it); err != nil {
+		return err
+	}
+	return s.recountCatalogue(ctx, c.ID, "archive_items")
+}
+
+func (s *Service) putArchiveItem(ctx context.Context, collID int64, it ArchiveItem) error {
 	switch it.Level {
 	case "":
 		it.Level = "item"
@@ -68,7 +83,7 @@ func (s *Service) AddArchiveItem(ctx context.Context, collection string, it Arch
 	}
 	var parent int64
 	if it.Parent != "" {
-		err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT id FROM archive_items WHERE collection_id = ? AND reference = ?`), c.ID, it.Parent).Scan(&parent)
+		err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT id FROM archive_items WHERE collection_id = ? AND reference = ?`), collID, it.Parent).Scan(&parent)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("archive entry %s: its parent %s is not in the catalogue", it.Reference, it.Parent)
 		}
@@ -81,15 +96,119 @@ func (s *Service) AddArchiveItem(ctx context.Context, collection string, it Arch
 		lo, hi = d.Range.Earliest, d.Range.Latest
 	}
 	text := catalogueText(it.Reference, it.Title, it.Description, it.Date)
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO archive_items (collection_id, reference, title, date_text, jdn_lo, jdn_hi, level, description, parent_id, search_text)
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO archive_items (collection_id, reference, title, date_text, jdn_lo, jdn_hi, level, description, parent_id, search_text)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (collection_id, reference) DO UPDATE SET title = excluded.title, date_text = excluded.date_text, jdn_lo = excluded.jdn_lo,
 		jdn_hi = excluded.jdn_hi, level = excluded.level, description = excluded.description, parent_id = excluded.parent_id, search_text = excluded.search_text`),
-		c.ID, it.Reference, it.Title, it.Date, lo, hi, it.Level, it.Description, parent, text)
-	if err != nil {
-		return err
+		collID, it.Reference, it.Title, it.Date, lo, hi, it.Level, it.Description, parent, text)
+	return err
+}
+
+// CatalogueColumns are the CSV columns of catalogue imports, by collection kind; the
+// first two are required.
+var CatalogueColumns = map[string][]string{
+	KindLibrary: {"key", "title", "authors", "year", "publisher", "subjects", "shelfmark"},
+	KindArchive: {"reference", "title", "date", "level", "description", "parent"},
+}
+
+// ImportCatalogue reads library or archive entries from a CSV with a header row (the
+// columns of CatalogueColumns, in any order) into a collection of that kind, created
+// when missing. Entries are added or updated by key (reference); an archive entry's
+// parent must come before it. Bad rows are skipped and reported with their lines.
+func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string, src io.Reader) (*ImportReport, error) {
+	start := time.Now()
+	cols, ok := CatalogueColumns[kind]
+	if !ok {
+		return nil, fmt.Errorf("catalogues are library or archive, not %q", kind)
 	}
-	return s.recountCatalogue(ctx, c.ID, "archive_items")
+	rep := &ImportReport{Collection: slug}
+	cr := csv.NewReader(src)
+	cr.FieldsPerRecord = -1
+	cr.LazyQuotes = true
+	header, err := cr.Read()
+	if err != nil {
+		return rep, fmt.Errorf("header: %w", err)
+	}
+	index := map[string]int{}
+	for i, h := range header {
+		index[headerKey(h)] = i
+	}
+	for _, need := range cols[:2] {
+		if _, ok := index[need]; !ok {
+			return rep, fmt.Errorf("header: missing column %s (columns: %s)", need, strings.Join(cols, ", "))
+		}
+	}
+	c, created, err := s.EnsureCollection(ctx, NewCollection{Slug: slug, Kind: kind, Title: title})
+	if err != nil {
+		return rep, err
+	}
+	if c.Kind != kind {
+		return rep, fmt.Errorf("collection %s is a %s collection, not %s", slug, c.Kind, kind)
+	}
+	rep.CollectionCreated = created
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				rep.Records++
+				rep.Skipped++
+				rep.addErrors([]RowError{{Line: pe.StartLine, Message: pe.Err.Error()}})
+				continue
+			}
+			return rep, err
+		}
+		rep.Records++
+		field := func(name string) string {
+			if i, ok := index[name]; ok && i < len(row) {
+				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		var perr error
+		joined := strings.Join(row, "")
+		switch {
+		case !utf8.ValidString(joined) || strings.ContainsRune(joined, 0):
+			perr = errors.New("is not valid UTF-8 text")
+		case kind == KindLibrary:
+			it := LibraryItem{Key: field("key"), Title: field("title"), Authors: field("authors"), Publisher: field("publisher"),
+				Subjects: field("subjects"), Shelfmark: field("shelfmark")}
+			if y := field("year"); y != "" {
+				if it.Year, perr = strconv.Atoi(y); perr != nil {
+					perr = fmt.Errorf("year %q is not a number", y)
+				}
+			}
+			if perr == nil && (it.Key == "" || it.Title == "") {
+				perr = errors.New("key and title are required")
+			}
+			if perr == nil {
+				perr = s.putLibraryItem(ctx, c.ID, it)
+			}
+		default:
+			it := ArchiveItem{Reference: field("reference"), Title: field("title"), Date: field("date"), Level: field("level"),
+				Description: field("description"), Parent: field("parent")}
+			if it.Reference == "" || it.Title == "" {
+				perr = errors.New("reference and title are required")
+			} else {
+				perr = s.putArchiveItem(ctx, c.ID, it)
+			}
+		}
+		if perr != nil {
+			rep.Skipped++
+			rep.addErrors([]RowError{{Line: line, Message: perr.Error()}})
+			continue
+		}
+		rep.Added++
+	}
+	if err := s.recountCatalogue(ctx, c.ID, map[string]string{KindLibrary: "library_items", KindArchive: "archive_items"}[kind]); err != nil {
+		return rep, err
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
 }
 
 func (s *Service) recountCatalogue(ctx context.Context, collID int64, table string) error {
