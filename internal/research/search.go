@@ -224,14 +224,11 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	}
 	// Count first (index only): reading rows into memory is the expensive part, and a
 	// broad search would read Cap of them for nothing.
-	complete := true
-	if p.surname {
-		n, err := s.countRows(ctx, p, s.cap+1)
-		if err != nil {
-			return nil, err
-		}
-		complete = n <= s.cap
+	n, err := s.countRows(ctx, p, s.cap+1)
+	if err != nil {
+		return nil, err
 	}
+	complete := n <= s.cap
 	var rows []keyRow
 	if complete {
 		var err error
