@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// captureStdout runs fn with os.Stdout sent to a pipe and returns what it printed.
+func captureStdout(t *testing.T, fn func() error) (string, error) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stdout
+	os.Stdout = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	runErr := fn()
+	w.Close()
+	os.Stdout = old
+	return <-done, runErr
+}
+
+func TestUserCommand(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	run := func(args ...string) (string, error) {
+		return captureStdout(t, func() error { return runUser(ctx, append(args, "--data", data)) })
+	}
+
+	out, err := run("add", "--email", "Ada@Example.org", "--password", "correct horse", "--name", "Ada", "--role", "editor")
+	if err != nil || !strings.Contains(out, "<ada@example.org> as editor") {
+		t.Fatalf("add: %q %v", out, err)
+	}
+	if out, err := run("list"); err != nil || !strings.Contains(out, "ada@example.org") || !strings.Contains(out, "editor") {
+		t.Fatalf("list: %q %v", out, err)
+	}
+	if out, err := run("set-role", "--email", "ada@example.org", "--role", "admin"); err != nil || !strings.Contains(out, "is now admin") {
+		t.Fatalf("set-role: %q %v", out, err)
+	}
+	if out, err := run("delete", "--email", "ada@example.org"); err != nil || !strings.Contains(out, "deleted user") {
+		t.Fatalf("delete: %q %v", out, err)
+	}
+	if out, _ := run("list"); strings.Contains(out, "ada@example.org") {
+		t.Fatalf("deleted user still listed: %q", out)
+	}
+
+	bad := []struct {
+		name string
+		args []string
+	}{
+		{"ErrNoEmail", []string{"add", "--password", "correct horse"}},
+		{"ErrShortPassword", []string{"add", "--email", "b@example.org", "--password", "short"}},
+		{"ErrUnknownRole", []string{"add", "--email", "b@example.org", "--password", "correct horse", "--role", "king"}},
+		{"ErrDuplicate", []string{"add", "--email", "c@example.org", "--password", "correct horse"}},
+		{"ErrNotFound", []string{"delete", "--email", "nobody@example.org"}},
+		{"ErrUnknownSubcommand", []string{"promote"}},
+	}
+	if _, err := run("add", "--email", "c@example.org", "--password", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range bad {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := run(tt.args...); err == nil {
+				t.Fatalf("lineage user %v: want an error", tt.args)
+			}
+		})
+	}
+}
