@@ -935,12 +935,16 @@ var bulkIndexes = map[store.Dialect][][2]string{
 	store.SQLite: {
 		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id,
     jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
+		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id,
+    jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
 		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},
 	store.Postgres: {
 		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
+		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
+    INCLUDE (jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
 		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},

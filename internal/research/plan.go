@@ -637,7 +637,7 @@ func (p *plan) conds() []string {
 		c = append(c, inList("k.role_id", p.roles))
 	}
 	if p.given {
-		c = append(c, "("+inList("k.given_id", ptsIDs(p.gPts, func(int) bool { return true }))+" OR k.given_id = 0)")
+		c = append(c, inList("k.given_id", append([]int64{0}, ptsIDs(p.gPts, func(int) bool { return true })...)))
 	}
 	if p.place {
 		c = append(c, "("+p.placeSQL(ptsPlaceIn)+" OR "+p.placeSQL(ptsPlaceBroader)+" OR k.place_id = 0)")

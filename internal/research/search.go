@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"lineage/internal/gendate"
 	"lineage/internal/store"
 )
 
@@ -590,11 +591,58 @@ func (p *plan) recordCondsColls(all []*Collection) []string {
 	return nil
 }
 
+// estimateFromStats estimates a broad surname search with a year or a place from
+// name_stats alone: the cells of the decades the years touch (scaled by the share of
+// those decades' years asked for) and of the counties the place lies in, plus the
+// undated and unplaced.
+func (s *Service) estimateFromStats(ctx context.Context, p *plan) (int64, Facets, error) {
+	_, f, err := s.statsTotals(ctx, p)
+	if err != nil {
+		return 0, f, err
+	}
+	share := 1.0
+	if p.year {
+		y1, _, _ := gendate.JDNToGregorian(p.lo)
+		y2, _, _ := gendate.JDNToGregorian(p.hi)
+		d1, d2 := floorDiv(y1, 10)*10, floorDiv(y2, 10)*10+9
+		share = float64(y2-y1+1) / float64(d2-d1+1)
+	}
+	var total float64
+	for i, v := range f.Decade {
+		if v.Value == "" {
+			total += float64(v.Count)
+			continue
+		}
+		n := float64(v.Count) * share
+		f.Decade[i].Count = int64(n + 0.5)
+		total += n
+	}
+	var all int64
+	for _, v := range f.Collection {
+		all += v.Count
+	}
+	if all > 0 {
+		scale := total / float64(all)
+		for _, list := range []*[]FacetValue{&f.Collection, &f.RecordType, &f.County} {
+			for i := range *list {
+				(*list)[i].Count = int64(float64((*list)[i].Count)*scale + 0.5)
+			}
+		}
+	}
+	for _, list := range []*[]FacetValue{&f.Collection, &f.RecordType, &f.Decade, &f.County} {
+		*list = slices.DeleteFunc(*list, func(v FacetValue) bool { return v.Count == 0 })
+	}
+	return int64(total + 0.5), f, nil
+}
+
 // estimate guesses the total and facets of a broad search that name_stats cannot
 // count exactly: the matching persons are counted (up to a limit) in the index, turned
 // into records by the records-per-person ratio of a sample, and spread over facets as
 // name_stats spreads the surnames' records.
 func (s *Service) estimate(ctx context.Context, p *plan) (int64, Facets, error) {
+	if p.surname && !p.given && p.roles == nil && !p.rel {
+		return s.estimateFromStats(ctx, p)
+	}
 	rows, err := s.countRows(ctx, p, 50*s.cap)
 	if err != nil {
 		return 0, emptyFacets(), err

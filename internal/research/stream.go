@@ -271,7 +271,7 @@ func (p *plan) streamsFor(sur level, gl level, yl yearLevel, pl level, yearAny b
 			} else {
 				// Date order: all levels at once.
 				if p.given {
-					c = append(c, "("+inList("k.given_id", ptsIDs(p.gPts, func(int) bool { return true }))+" OR k.given_id = 0)")
+					c = append(c, inList("k.given_id", append([]int64{0}, ptsIDs(p.gPts, func(int) bool { return true })...)))
 				}
 				if p.place {
 					c = append(c, "("+p.placeSQL(ptsPlaceIn)+" OR "+p.placeSQL(ptsPlaceBroader)+" OR k.place_id = 0)")
@@ -450,15 +450,21 @@ func (s *Service) accept(ctx context.Context, p *plan, cands []keyRow) ([]hit, e
 	return out, nil
 }
 
-// recordRows reads every search_keys row of the records, by record.
+// recordRows reads every search_keys row of the records, by record: one range of the
+// primary key per record, joined from a list of the record ids.
 func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]keyRow, error) {
 	out := map[int64][]keyRow{}
-	for i := 0; i < len(recs); i += 200 {
-		var parts []string
-		for _, rec := range recs[i:min(i+200, len(recs))] {
-			parts = append(parts, "SELECT "+keyRowCols+" FROM search_keys k WHERE k.id >= "+i64toa(rec*maxKeyWidth)+" AND k.id < "+i64toa((rec+1)*maxKeyWidth))
+	for i := 0; i < len(recs); i += 1000 {
+		var b strings.Builder
+		b.WriteString("SELECT " + keyRowCols + " FROM (VALUES ")
+		for j, rec := range recs[i:min(i+1000, len(recs))] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(" + i64toa(rec) + ")")
 		}
-		rows, err := s.q(ctx).QueryContext(ctx, strings.Join(parts, " UNION ALL "))
+		b.WriteString(") AS v JOIN search_keys k ON k.id >= v.column1 * 256 AND k.id < v.column1 * 256 + 256")
+		rows, err := s.q(ctx).QueryContext(ctx, b.String())
 		if err != nil {
 			return nil, err
 		}

@@ -53,6 +53,7 @@ func main() {
 	data := flag.String("data", "", "SQLite data directory")
 	dbURL := flag.String("db", "", "PostgreSQL URL (instead of -data)")
 	n := flag.Int("n", 30, "runs of each query")
+	repair := flag.Bool("repair", false, "first create any search index the store lacks, and refresh the planner's statistics")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := store.Open(ctx, store.Options{DataDir: *data, DatabaseURL: *dbURL})
@@ -62,6 +63,18 @@ func main() {
 	}
 	defer db.Close()
 	svc := research.New(db, research.Options{})
+	if *repair {
+		start := time.Now()
+		if err := svc.RepairIndexes(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := svc.Analyze(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "indexes and statistics ready in %s\n", time.Since(start).Round(time.Second))
+	}
 	var all []time.Duration
 	for _, m := range mix {
 		v, _ := url.ParseQuery(m.params)

@@ -144,6 +144,10 @@ CREATE TABLE search_keys (
 );
 CREATE INDEX search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id);
+-- The same rows by surname and given names, for searches that name both: "Mary Smith"
+-- is a few short ranges instead of a filter over every Smith.
+CREATE INDEX search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
+    INCLUDE (jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id);
 
 -- Per surname, the number of records it occurs in by collection, type, decade (0 =
 -- undated) and county (0 = unknown): totals and facets of a broad surname search
