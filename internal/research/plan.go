@@ -55,6 +55,9 @@ type plan struct {
 	estCounties map[int64]bool
 
 	colls, types, roles []int64 // nil: any
+	// recordCollections are the collections a search without a surname reads: the
+	// chosen ones, or every collection of records.
+	recordCollections []int64
 
 	rel       bool
 	relS      map[int64]bool // relative's surname ids (nil: not asked)
@@ -205,6 +208,23 @@ func (s *Service) plan(ctx context.Context, q *Query) (*plan, error) {
 	}
 	if len(errs) > 0 {
 		return nil, &errPlan{errs}
+	}
+	if !p.surname {
+		p.recordCollections = p.colls
+		if p.colls == nil {
+			all, err := s.Collections(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range all {
+				if c.Kind != KindLibrary && c.Kind != KindArchive {
+					p.recordCollections = append(p.recordCollections, c.ID)
+				}
+			}
+		}
+		if len(p.recordCollections) == 0 {
+			p.empty = true
+		}
 	}
 	return p, nil
 }

@@ -239,7 +239,9 @@ func ParseQuery(v url.Values) (*Query, FieldErrors) {
 			q.Limit = n
 		}
 	}
-	if len(errs) == 0 && q.Surname == "" && q.Given == "" && q.Relative == "" && q.Year == 0 && q.Decade == 0 &&
+	// Given names, a relative and roles only narrow a search: alone they would read
+	// every record.
+	if len(errs) == 0 && q.Surname == "" && q.Year == 0 && q.Decade == 0 &&
 		q.Place == "" && len(q.Collections) == 0 && len(q.RecordTypes) == 0 {
 		errs.add("surname", "Enter a surname, or choose a collection, record type, place or year.")
 	}

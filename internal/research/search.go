@@ -387,10 +387,9 @@ func candidateSQL(p *plan, proj string) string {
 		}
 		return strings.Join(selects, " UNION ALL ")
 	}
-	var rc []string
-	if p.colls != nil {
-		rc = append(rc, inList("rec.collection_id", p.colls))
-	}
+	// The collections, all of them when none is chosen, so that records_browse
+	// (collection, date) finds the records one collection at a time.
+	rc := []string{inList("rec.collection_id", p.recordCollections)}
 	if p.types != nil {
 		rc = append(rc, inList("rec.type_id", p.types))
 	}
