@@ -268,6 +268,8 @@ func TestQueryErrors(t *testing.T) {
 		"surname=Smith&relative_role=father":             "relative",
 		"surname=!!!":                                    "surname",
 		"surname=Smith&given=123":                        "given",
+		"given=John":                                     "surname",
+		"relative=William&role=father":                   "surname",
 	}
 	for params, field := range bad {
 		v, _ := url.ParseQuery(params)
