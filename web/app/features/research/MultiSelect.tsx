@@ -1,0 +1,290 @@
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { Button, ComboBox, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
+import {
+  DISPLAY_LIMIT,
+  EMPTY_LIST_TEXT,
+  MAX_HEIGHT_PX,
+  type MultiSelectOption,
+  NO_RESULTS_TEXT,
+  atMax,
+  filterOptions,
+  maxText,
+  optionText,
+  overflowText,
+  visibleTags,
+  withChosen,
+} from "./multiselect";
+import styles from "./MultiSelect.module.css";
+
+export type { MultiSelectOption } from "./multiselect";
+
+export interface MultiSelectProps {
+  /** The form field's name: every chosen value is submitted under it (repeated). */
+  name: string;
+  label: string;
+  options: readonly MultiSelectOption[];
+  /** `single` chooses one option (or none), `multiple` several. */
+  mode?: "single" | "multiple";
+  /** At most this many options may be chosen (multiple mode). */
+  max?: number;
+  /** The values chosen when the page loads (the request's parameters). */
+  defaultValue?: readonly string[];
+  /** Called with the chosen values after each change (enhanced dropdown only). */
+  onChange?: (values: string[]) => void;
+  /** Help text under the label. */
+  hint?: string;
+  placeholder?: string;
+  /** Chosen options shown as tags before 'and N more' (seed-spec §9: 99999). */
+  displayLimit?: number;
+  /** The id of the dropdown's text box (a label elsewhere may point at it). */
+  id?: string;
+}
+
+/**
+ * The multi-select dropdown of the research hub's filters (seed-spec §4, §5,
+ * §8, §9), on react-aria-components' ComboBox: type to narrow the list, arrow
+ * keys to move, Enter to choose or unchoose, Escape to close, Backspace in the
+ * empty box removes the last choice.
+ *
+ * The server renders a native fallback — checkboxes (multiple) or a select
+ * (single) with the same name — so a plain GET form works without JavaScript
+ * and submits repeated parameters; after hydration the dropdown replaces it
+ * and submits the same parameters through hidden inputs. Without JavaScript
+ * the maximum cannot be enforced in the browser: the loader keeps the first
+ * `max` values (`valuesFromParams`).
+ */
+export function MultiSelect(props: MultiSelectProps) {
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  return enhanced ? <Dropdown {...props} /> : <Fallback {...props} />;
+}
+
+function Hint({ id, hint, max, mode }: { id: string; hint?: string; max?: number; mode: "single" | "multiple" }) {
+  const limit = mode === "multiple" && max !== undefined && max > 0 ? `Choose up to ${max}.` : "";
+  const text = [hint, limit].filter(Boolean).join(" ");
+  return text ? (
+    <p id={id} className={styles.hint}>
+      {text}
+    </p>
+  ) : null;
+}
+
+function Fallback({ name, label, options, mode = "multiple", max, defaultValue = [], hint, id }: MultiSelectProps) {
+  const autoId = useId();
+  const baseId = id ?? `ms-${autoId}`;
+  const hintId = `${baseId}-hint`;
+  const all = withChosen(options, defaultValue);
+  const hasHint = Boolean(hint) || (mode === "multiple" && max !== undefined && max > 0);
+  if (mode === "single") {
+    return (
+      <div className={`multiselect ${styles.fallback}`} data-multiselect={name}>
+        <label className="multiselect__label" htmlFor={baseId}>
+          {label}
+        </label>
+        <Hint id={hintId} hint={hint} max={max} mode={mode} />
+        <select id={baseId} name={name} defaultValue={defaultValue[0] ?? ""} aria-describedby={hasHint ? hintId : undefined} className={styles.select}>
+          <option value="">Any</option>
+          {all.map((o) => (
+            <option key={o.value} value={o.value}>
+              {optionText(o)}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  return (
+    <fieldset className={`multiselect ${styles.fallback}`} data-multiselect={name} aria-describedby={hasHint ? hintId : undefined}>
+      <legend className="multiselect__label">{label}</legend>
+      <Hint id={hintId} hint={hint} max={max} mode={mode} />
+      {all.length === 0 ? (
+        <p className="multiselect__message">{EMPTY_LIST_TEXT}</p>
+      ) : (
+        <div className={styles.choices} style={{ maxHeight: MAX_HEIGHT_PX }}>
+          {all.map((o, i) => (
+            <label key={o.value} className={styles.choice} htmlFor={`${baseId}-${i}`}>
+              <input id={`${baseId}-${i}`} type="checkbox" name={name} value={o.value} defaultChecked={defaultValue.includes(o.value)} />
+              {optionText(o)}
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function Dropdown({
+  name,
+  label,
+  options,
+  mode = "multiple",
+  max,
+  defaultValue = [],
+  onChange,
+  hint,
+  placeholder,
+  displayLimit = DISPLAY_LIMIT,
+  id,
+}: MultiSelectProps) {
+  const autoId = useId();
+  const baseId = id ?? `ms-${autoId}`;
+  const hintId = `${baseId}-hint`;
+  const [selected, setSelected] = useState<string[]>(() => {
+    const initial = [...new Set(defaultValue)];
+    return mode === "single" ? initial.slice(0, 1) : max && max > 0 ? initial.slice(0, max) : initial;
+  });
+  const [query, setQuery] = useState(() => (mode === "single" ? (options.find((o) => o.value === defaultValue[0])?.label ?? "") : ""));
+  const [open, setOpen] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const all = useMemo(() => withChosen(options, selected), [options, selected]);
+  const byValue = useMemo(() => new Map(all.map((o) => [o.value, o])), [all]);
+  // Single mode shows the chosen label in the box: list everything until the visitor types.
+  const chosenLabel = mode === "single" && selected[0] !== undefined ? byValue.get(selected[0])?.label : undefined;
+  const items = useMemo(() => filterOptions(all, query === chosenLabel ? "" : query), [all, query, chosenLabel]);
+  const full = mode === "multiple" && atMax(selected, max);
+  const disabledKeys = full ? all.filter((o) => !selected.includes(o.value)).map((o) => o.value) : [];
+  const hasHint = Boolean(hint) || (mode === "multiple" && max !== undefined && max > 0);
+
+  const update = (next: string[]) => {
+    setSelected(next);
+    onChange?.(next);
+  };
+  const remove = (value: string) => {
+    update(selected.filter((v) => v !== value));
+    inputRef.current?.focus();
+  };
+
+  const { shown, more } = visibleTags(selected, displayLimit);
+  const emptyState = () => <span className="multiselect__message">{all.length === 0 ? EMPTY_LIST_TEXT : NO_RESULTS_TEXT}</span>;
+  const listBox = (
+    <ListBox<MultiSelectOption>
+      className={`multiselect__content ${styles.list}`}
+      style={{ maxHeight: MAX_HEIGHT_PX }}
+      renderEmptyState={emptyState}
+    >
+      {(item) => (
+        <ListBoxItem
+          id={item.value}
+          textValue={item.label}
+          className={({ isFocused, isSelected, isDisabled }) =>
+            [
+              "multiselect__option",
+              isFocused ? "multiselect__option--highlight" : "",
+              isSelected ? "multiselect__option--selected" : "",
+              isDisabled ? "multiselect__option--disabled" : "",
+            ]
+              .filter(Boolean)
+              .join(" ")
+          }
+        >
+          {optionText(item)}
+        </ListBoxItem>
+      )}
+    </ListBox>
+  );
+  const popover = (
+    <Popover className={`multiselect__content-wrapper ${styles.popover}`} offset={4}>
+      {full && max ? <span className="multiselect__limit">{maxText(max)}</span> : null}
+      {listBox}
+    </Popover>
+  );
+
+  const className = `multiselect ${styles.dropdown}${open ? " multiselect--active" : ""}`;
+  const describedBy = hasHint ? hintId : undefined;
+
+  if (mode === "single") {
+    return (
+      <div className={className} data-multiselect={name} data-enhanced="">
+        <ComboBox<MultiSelectOption>
+          items={items}
+          value={selected[0] ?? null}
+          onChange={(key: Key | null) => update(key === null ? [] : [String(key)])}
+          inputValue={query}
+          onInputChange={(text) => {
+            setQuery(text);
+            if (text === "" && selected.length > 0) update([]);
+          }}
+          onOpenChange={setOpen}
+          menuTrigger="focus"
+          allowsEmptyCollection
+          aria-describedby={describedBy}
+        >
+          <Label className="multiselect__label">{label}</Label>
+          <Hint id={hintId} hint={hint} max={max} mode={mode} />
+          <div className={`multiselect__tags ${styles.tags}`}>
+            <Input id={baseId} ref={inputRef} className="multiselect__input" placeholder={placeholder ?? "Any"} />
+            <Button className="multiselect__select" aria-label={`Show ${label.toLowerCase()} options`} />
+          </div>
+          {popover}
+        </ComboBox>
+        {selected[0] !== undefined ? <input type="hidden" name={name} value={selected[0]} /> : null}
+      </div>
+    );
+  }
+
+  return (
+    <div className={className} data-multiselect={name} data-enhanced="">
+      <ComboBox<MultiSelectOption, "multiple">
+        selectionMode="multiple"
+        items={items}
+        value={selected}
+        onChange={(keys: Key[]) => {
+          const next = keys.map(String);
+          // The list may hold only some options (filtered); keep the order of choice.
+          const kept = selected.filter((v) => next.includes(v));
+          const added = next.filter((v) => !selected.includes(v));
+          const merged = [...kept, ...added];
+          update(max && max > 0 ? merged.slice(0, max) : merged);
+        }}
+        disabledKeys={disabledKeys}
+        inputValue={query}
+        onInputChange={setQuery}
+        onOpenChange={setOpen}
+        menuTrigger="focus"
+        allowsEmptyCollection
+        aria-describedby={describedBy}
+      >
+        <Label className="multiselect__label">{label}</Label>
+        <Hint id={hintId} hint={hint} max={max} mode={mode} />
+        <div className={`multiselect__tags ${styles.tags}`}>
+          {shown.length > 0 ? (
+            <ul className={styles.tagList} aria-label={`Chosen: ${label}`}>
+              {shown.map((value) => {
+                const text = byValue.get(value)?.label ?? value;
+                return (
+                  <li key={value} className="multiselect__tag">
+                    {text}
+                    <button type="button" className="multiselect__tag-icon" aria-label={`Remove ${text}`} onClick={() => remove(value)}>
+                      ×
+                    </button>
+                  </li>
+                );
+              })}
+              {more > 0 ? <li className="multiselect__strong">{overflowText(more)}</li> : null}
+            </ul>
+          ) : null}
+          <Input
+            id={baseId}
+            ref={inputRef}
+            className="multiselect__input"
+            placeholder={selected.length === 0 ? (placeholder ?? "Any") : undefined}
+            onKeyDown={(e) => {
+              if (e.key === "Backspace" && query === "" && selected.length > 0) {
+                update(selected.slice(0, -1));
+              }
+            }}
+          />
+          <Button className="multiselect__select" aria-label={`Show ${label.toLowerCase()} options`} />
+        </div>
+        {popover}
+      </ComboBox>
+      {selected.map((value) => (
+        <input key={value} type="hidden" name={name} value={value} />
+      ))}
+      <span className="visually-hidden" aria-live="polite">
+        {full && max ? maxText(max) : ""}
+      </span>
+    </div>
+  );
+}
