@@ -40,6 +40,10 @@ export default [
   route("user-account/delete", "routes/user-account.delete.tsx"),
   route("user-account/reading-lists/:id", "routes/user-account.reading-list.tsx"),
 
+  // Research hub (issue 4): search and explore (advanced and global search), record pages.
+  route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
+  route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),

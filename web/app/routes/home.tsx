@@ -4,6 +4,7 @@ import { CardList } from "../components/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { Body } from "../features/content/Body";
+import { SurnameSearch } from "../features/research/search/SurnameSearch";
 import { RichText } from "../features/content/RichText";
 import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../lib/auth/access";
@@ -71,6 +72,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         ) : (
           <Body slices={body} />
         )}
+      </div>
+      <div className="container">
+        <SurnameSearch idPrefix="home-surname" title="Search for an ancestor" />
       </div>
       <section className="band" aria-labelledby="home-news">
         <div className="container">

@@ -1,0 +1,129 @@
+// The global search's answer (/api/search?q=): four tables — archive, family trees,
+// index and library — each with its total and, where there is more, "see all".
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { ResultsTable } from "./ResultsTable";
+import { resultsText, seeAllUrl } from "./query";
+import type { CatalogueItem, GlobalAnswer, GlobalGroup } from "./types";
+import styles from "./search.module.css";
+
+function collectionPath(slug: string): string {
+  return `/research-hub/our-collections/${encodeURIComponent(slug)}`;
+}
+
+function GroupTable({ id, caption, columns, empty, rows }: { id: string; caption: string; columns: string[]; empty: string; rows: ReactNode[][] }) {
+  return (
+    <div className={styles.tableWrap} role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+      <table className={styles.table}>
+        <caption id={`${id}-caption`}>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length ? (
+            rows.map((cells, i) => (
+              <tr key={i}>
+                {cells.map((cell, j) => (
+                  <td key={j}>{cell}</td>
+                ))}
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={columns.length}>{empty}</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Heading({ id, title, group }: { id: string; title: string; group: GlobalGroup<unknown> }) {
+  return (
+    <h2 id={id} className={styles.groupHeading}>
+      {title} <span className={styles.role}>({resultsText(group.total, group.total_exact)})</span>
+    </h2>
+  );
+}
+
+/** "See all" for a catalogue group: the collections its entries come from. */
+function CatalogueLinks({ items, what }: { items: CatalogueItem[]; what: string }) {
+  const slugs = [...new Set(items.map((i) => i.collection))];
+  if (!slugs.length) return null;
+  return (
+    <p>
+      {slugs.map((slug) => (
+        <Link key={slug} to={collectionPath(slug)} className="button">
+          See all of {what}
+          <span className="visually-hidden"> ({slug})</span>
+        </Link>
+      ))}
+    </p>
+  );
+}
+
+export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
+  const { q, archive, family_trees: trees, index, library } = answer;
+  const quoted = `“${q}”`;
+  return (
+    <div>
+      <section aria-labelledby="global-archive">
+        <Heading id="global-archive" title="Archive" group={archive} />
+        <GroupTable
+          id="global-archive-table"
+          caption={`Archive catalogue entries matching ${quoted}`}
+          columns={["Reference", "Title", "Date", "Level", "Description"]}
+          empty={`No archive entries match ${quoted}.`}
+          rows={archive.results.map((i) => [i.reference ?? "", i.title, i.date || "—", i.level ?? "", i.description || "—"])}
+        />
+        {archive.total > archive.results.length ? <CatalogueLinks items={archive.results} what="the archive" /> : null}
+      </section>
+
+      <section aria-labelledby="global-family-trees">
+        <Heading id="global-family-trees" title="Family trees" group={trees} />
+        <GroupTable
+          id="global-family-trees-table"
+          caption={`Family trees matching ${quoted}`}
+          columns={["Name", "Tree"]}
+          empty={`No family trees match ${quoted}. Members' family trees are not searchable yet.`}
+          rows={trees.results.map((r) => [String(r.name ?? r.title ?? ""), String(r.tree ?? r.tree_title ?? "")])}
+        />
+      </section>
+
+      <section aria-labelledby="global-index">
+        <Heading id="global-index" title="Index records" group={index} />
+        {index.results.length ? (
+          <ResultsTable results={index.results} caption={`Index records matching ${quoted}`} id="global-index-table" />
+        ) : (
+          <GroupTable id="global-index-empty" caption={`Index records matching ${quoted}`} columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} empty={`No index records match ${quoted}.`} rows={[]} />
+        )}
+        {index.search && index.total > 0 ? (
+          <p>
+            <Link to={seeAllUrl(index.search)} className="button">
+              See all {resultsText(index.total, index.total_exact)} in the indexes
+            </Link>
+          </p>
+        ) : null}
+      </section>
+
+      <section aria-labelledby="global-library">
+        <Heading id="global-library" title="Library" group={library} />
+        <GroupTable
+          id="global-library-table"
+          caption={`Library catalogue entries matching ${quoted}`}
+          columns={["Title", "Authors", "Year", "Publisher", "Shelfmark"]}
+          empty={`No library books or journals match ${quoted}.`}
+          rows={library.results.map((i) => [i.title, i.authors || "—", i.year ?? "—", i.publisher || "—", i.shelfmark || "—"])}
+        />
+        {library.total > library.results.length ? <CatalogueLinks items={library.results} what="the library" /> : null}
+      </section>
+    </div>
+  );
+}

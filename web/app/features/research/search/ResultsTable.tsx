@@ -1,0 +1,69 @@
+// A table of index search results: the persons of each record with their roles (the
+// matched person in bold), record type, date, place, collection and match. Members-only
+// records seen by visitors show what the teaser holds and say the rest is for members.
+import { Link } from "react-router";
+import { personName, recordPath, roleLabel, scoreLabel } from "./query";
+import type { SearchResult } from "./types";
+import styles from "./search.module.css";
+
+function Withheld() {
+  return <span className={styles.withheld}>Members only</span>;
+}
+
+export function ResultsTable({ results, caption, id }: { results: SearchResult[]; caption: string; id?: string }) {
+  const captionId = id ? `${id}-caption` : undefined;
+  return (
+    // A wide table scrolls sideways inside a focusable region on narrow screens.
+    <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id}>
+      <table className={styles.table}>
+        <caption id={captionId}>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Names</th>
+            <th scope="col">Record</th>
+            <th scope="col">Date</th>
+            <th scope="col">Place</th>
+            <th scope="col">Collection</th>
+            <th scope="col">Match</th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((result) => {
+            const key = result.persons[result.match] ?? result.persons[0];
+            return (
+              <tr key={result.id}>
+                <td>
+                  <ul className={styles.persons}>
+                    {result.persons.map((person, i) => (
+                      <li key={i} className={i === result.match ? styles.matched : undefined}>
+                        {i === result.match ? (
+                          <Link to={recordPath(result.id)}>{personName(person)}</Link>
+                        ) : (
+                          personName(person)
+                        )}{" "}
+                        <span className={styles.role}>({roleLabel(person.role)})</span>
+                      </li>
+                    ))}
+                    {!key ? (
+                      <li>
+                        <Link to={recordPath(result.id)}>View the record</Link>
+                      </li>
+                    ) : null}
+                  </ul>
+                  {result.teaser ? <span className={styles.membersOnly}>Members only</span> : null}
+                </td>
+                <td>{result.record_type_label}</td>
+                <td>{result.date === null ? result.year ?? <Withheld /> : result.date || "—"}</td>
+                <td>{result.place === null ? <Withheld /> : result.place || "—"}</td>
+                <td>{result.collection_title}</td>
+                <td>
+                  {scoreLabel(result.score)} <span className={styles.role}>({result.score})</span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

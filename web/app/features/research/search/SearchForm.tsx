@@ -1,0 +1,360 @@
+// The advanced search over every index (docs/research.md, /api/research/search): a
+// plain GET form, so it works without JavaScript and its URL is the search. After
+// hydration it counts what it would find as the visitor changes it ("See N results")
+// and suggests places from the gazetteer.
+import { useId, type ReactNode } from "react";
+import { Form } from "react-router";
+import { useLiveCount, usePlaceSuggestions } from "./live";
+import {
+  DEFAULT_SURNAME_MODE,
+  RELATIVE_ROLES,
+  ROLES,
+  SEARCH_PATH,
+  SORTS,
+  SURNAME_MODES,
+  YEAR_TOLERANCES,
+  pageParams,
+  resultsText,
+  roleLabel,
+  type SearchQuery,
+} from "./query";
+import type { CollectionSummary, Facet, Facets } from "./types";
+import styles from "./search.module.css";
+
+/** The fields the form shows, in order (the error summary links to them). */
+export const FORM_FIELDS = [
+  "surname",
+  "surname_mode",
+  "given",
+  "year",
+  "year_pm",
+  "decade",
+  "place",
+  "relative",
+  "relative_role",
+  "role",
+  "sort",
+  "collection",
+  "record_type",
+] as const;
+
+export function fieldId(name: string): string {
+  return `search-${name.replace(/_/g, "-")}`;
+}
+
+type Errors = Record<string, string[] | undefined>;
+
+/** A labelled control with its hint and error, tied together for assistive technology. */
+function Shell({
+  name,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  errors: Errors;
+  children: (aria: { id: string; "aria-describedby"?: string; "aria-invalid"?: true }) => ReactNode;
+}) {
+  const id = fieldId(name);
+  const messages = errors[name] ?? [];
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = messages.length ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={messages.length ? `${styles.field} ${styles.fieldError}` : styles.field}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={hintId} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      {errorId ? (
+        <p id={errorId} className={styles.error}>
+          <span className="visually-hidden">Error: </span>
+          {messages.join(" ")}
+        </p>
+      ) : null}
+      {children({ id, "aria-describedby": describedBy, "aria-invalid": errorId ? true : undefined })}
+    </div>
+  );
+}
+
+/** Options for a list filter: the facet's values with counts, plus any chosen value the facet lacks. */
+export function filterOptions(facet: Facet[] | undefined, chosen: string[], labels: Record<string, string> = {}): Facet[] {
+  const out = (facet ?? []).filter((f) => f.value !== "");
+  for (const value of chosen) if (!out.some((f) => f.value === value)) out.push({ value, label: labels[value] ?? value, count: 0 });
+  return out;
+}
+
+/** A group of checkboxes (several values) or radio buttons (one value, with "Any"). */
+function ChoiceFilter({
+  name,
+  legend,
+  options,
+  chosen,
+  single,
+  errors,
+  showCounts,
+}: {
+  name: string;
+  legend: string;
+  options: Facet[];
+  chosen: string[];
+  single?: boolean;
+  errors: Errors;
+  showCounts: boolean;
+}) {
+  const base = useId();
+  const messages = errors[name] ?? [];
+  const errorId = messages.length ? `${fieldId(name)}-error` : undefined;
+  if (!options.length) return null;
+  return (
+    <fieldset className={styles.facet} aria-describedby={errorId} id={fieldId(name)} tabIndex={-1}>
+      <legend>{legend}</legend>
+      {errorId ? (
+        <p id={errorId} className={styles.error}>
+          <span className="visually-hidden">Error: </span>
+          {messages.join(" ")}
+        </p>
+      ) : null}
+      <ul className={styles.facetList}>
+        {single ? (
+          <li>
+            <label className={styles.choice}>
+              <input type="radio" name={name} value="" defaultChecked={!chosen.length} />
+              Any
+            </label>
+          </li>
+        ) : null}
+        {options.map((option, i) => (
+          <li key={option.value}>
+            <label className={styles.choice} htmlFor={`${base}-${i}`}>
+              <input
+                id={`${base}-${i}`}
+                type={single ? "radio" : "checkbox"}
+                name={name}
+                value={option.value}
+                defaultChecked={chosen.includes(option.value)}
+              />
+              <span>
+                {option.label}
+                {showCounts && option.count ? <span className={styles.facetCount}> ({option.count.toLocaleString("en-GB")})</span> : null}
+              </span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+export interface SearchFormProps {
+  query: SearchQuery;
+  errors: Errors;
+  facets: Facets | null;
+  collections: CollectionSummary[];
+  /** The total of the search shown, for the button before anything changes. */
+  shown: { total: number; exact: boolean } | null;
+}
+
+export function SearchForm({ query, errors: pageErrors, facets, collections, shown }: SearchFormProps) {
+  const { count, changed, onChange } = useLiveCount();
+  const { places, onInput } = usePlaceSuggestions();
+  // Once the visitor changes the form, the live count's errors replace the page's.
+  const errors: Errors = changed ? (count.state === "invalid" ? count.errors.errors : count.state === "done" ? {} : pageErrors) : pageErrors;
+  const collectionLabels = Object.fromEntries(collections.map((c) => [c.slug, c.title]));
+  const collectionOptions: Facet[] = collections.map((c) => ({
+    value: c.slug,
+    label: c.access === "members" ? `${c.title} (members)` : c.title,
+    count: facets?.collection.find((f) => f.value === c.slug)?.count ?? 0,
+  }));
+  for (const option of filterOptions(facets?.collection, query.collection, collectionLabels))
+    if (!collectionOptions.some((o) => o.value === option.value)) collectionOptions.push(option);
+
+  let button = "Search";
+  let status = "";
+  if (changed) {
+    if (count.state === "done") button = status = `See ${resultsText(count.total, count.exact)}`;
+    else if (count.state === "loading") status = "Counting…";
+    else if (count.state === "invalid") status = "Check the fields marked with an error.";
+  } else if (shown) {
+    button = `See ${resultsText(shown.total, shown.exact)}`;
+  }
+
+  return (
+    <Form
+      method="get"
+      action={SEARCH_PATH}
+      className={styles.form}
+      aria-labelledby="search-form-title"
+      role="search"
+      noValidate
+      // Reset the fields when the URL's search changes (back button, facet links).
+      key={pageParams({ ...query, after: "" }).toString()}
+      onChange={(event) => onChange(event.currentTarget)}
+      onInput={(event) => onChange(event.currentTarget)}
+    >
+      <h2 id="search-form-title">Search the indexes</h2>
+      <fieldset className={styles.group}>
+        <legend>Name</legend>
+        <div className={styles.row}>
+          <Shell name="surname" label="Surname" hint="Use * for any letters and ? for one letter." errors={errors}>
+            {(aria) => (
+              <input {...aria} name="surname" type="text" defaultValue={query.surname} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} autoFocus={Boolean(pageErrors.surname)} />
+            )}
+          </Shell>
+          <Shell name="surname_mode" label="Spellings to find" errors={errors}>
+            {(aria) => (
+              <select {...aria} name="surname_mode" defaultValue={query.surname_mode || DEFAULT_SURNAME_MODE} className={styles.select}>
+                {SURNAME_MODES.map((m) => (
+                  <option key={m.value} value={m.value}>
+                    {m.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Shell>
+          <Shell name="given" label="Given names" hint="Initials and variants count: J finds John; William finds Wm." errors={errors}>
+            {(aria) => (
+              <input {...aria} name="given" type="text" defaultValue={query.given} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} />
+            )}
+          </Shell>
+        </div>
+      </fieldset>
+
+      <fieldset className={styles.group}>
+        <legend>When and where</legend>
+        <div className={styles.row}>
+          <Shell name="year" label="Year" errors={errors}>
+            {(aria) => (
+              <input {...aria} name="year" type="text" inputMode="numeric" defaultValue={query.year} maxLength={4} autoComplete="off" className={styles.input} />
+            )}
+          </Shell>
+          <Shell name="year_pm" label="Give or take" errors={errors}>
+            {(aria) => (
+              <select {...aria} name="year_pm" defaultValue={query.year_pm || "0"} className={styles.select}>
+                {YEAR_TOLERANCES.map((pm) => (
+                  <option key={pm} value={pm}>
+                    {pm === "0" ? "Exact year" : `± ${pm} year${pm === "1" ? "" : "s"}`}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Shell>
+          <Shell name="place" label="Place" hint="A parish, town, county or country. Suggestions appear as you type." errors={errors}>
+            {(aria) => (
+              <>
+                <input
+                  {...aria}
+                  name="place"
+                  type="text"
+                  list="search-place-options"
+                  defaultValue={query.place}
+                  maxLength={200}
+                  autoComplete="off"
+                  className={styles.input}
+                  onInput={(event) => onInput(event.currentTarget.value)}
+                />
+                <datalist id="search-place-options">
+                  {places.map((p) => (
+                    <option key={p.id} value={p.path} />
+                  ))}
+                </datalist>
+              </>
+            )}
+          </Shell>
+        </div>
+      </fieldset>
+
+      <fieldset className={styles.group}>
+        <legend>A relative in the same record</legend>
+        <div className={styles.row}>
+          <Shell name="relative" label="Relative's name" hint="For example William Smith, or one name." errors={errors}>
+            {(aria) => (
+              <input {...aria} name="relative" type="text" defaultValue={query.relative} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} />
+            )}
+          </Shell>
+          <Shell name="relative_role" label="Who they were" errors={errors}>
+            {(aria) => (
+              <select {...aria} name="relative_role" defaultValue={query.relative_role || "any"} className={styles.select}>
+                {RELATIVE_ROLES.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Shell>
+          <Shell name="sort" label="Order results by" errors={errors}>
+            {(aria) => (
+              <select {...aria} name="sort" defaultValue={query.sort || "relevance"} className={styles.select}>
+                {SORTS.map((s) => (
+                  <option key={s.value} value={s.value}>
+                    {s.label}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Shell>
+        </div>
+      </fieldset>
+
+      <fieldset className={styles.group}>
+        <legend>Narrow the results</legend>
+        <div className={styles.facets}>
+          <ChoiceFilter name="collection" legend="Collection" options={collectionOptions} chosen={query.collection} errors={errors} showCounts={Boolean(facets)} />
+          <ChoiceFilter
+            name="record_type"
+            legend="Record type"
+            options={filterOptions(facets?.record_type, query.record_type)}
+            chosen={query.record_type}
+            errors={errors}
+            showCounts
+          />
+          {query.year ? null : (
+            <ChoiceFilter
+              name="decade"
+              legend="Decade"
+              single
+              options={filterOptions(facets?.decade, query.decade ? [query.decade] : [], { [query.decade]: `${query.decade}s` })}
+              chosen={query.decade ? [query.decade] : []}
+              errors={errors}
+              showCounts
+            />
+          )}
+          {query.place ? null : (
+            <ChoiceFilter
+              name="county"
+              legend="County"
+              single
+              options={filterOptions(facets?.county, query.county ? [query.county] : [])}
+              chosen={query.county ? [query.county] : []}
+              errors={query.county ? { county: errors.place } : {}}
+              showCounts
+            />
+          )}
+          <ChoiceFilter
+            name="role"
+            legend="The person's role"
+            options={ROLES.map((r) => ({ value: r, label: roleLabel(r), count: 0 }))}
+            chosen={query.role}
+            errors={errors}
+            showCounts={false}
+          />
+        </div>
+      </fieldset>
+
+      <div className={styles.actions}>
+        <button type="submit" className="button button--primary">
+          {button}
+        </button>
+        <span role="status" className={styles.count}>
+          {status && status !== button ? status : <span className="visually-hidden">{status}</span>}
+        </span>
+      </div>
+    </Form>
+  );
+}

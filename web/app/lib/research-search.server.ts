@@ -1,0 +1,72 @@
+// The research API calls of the search pages (docs/research.md), made as the visitor
+// (their session or token goes along), so the API's paywall decides what they see.
+import type { RouterContextProvider } from "react-router";
+import { getAuth } from "./auth/context";
+import { apiParams, type SearchQuery } from "../features/research/search/query";
+import type {
+  ApiErrors,
+  CollectionSummary,
+  GlobalAnswer,
+  ResearchRecord,
+  SearchAnswer,
+} from "../features/research/search/types";
+
+type Context = Readonly<RouterContextProvider>;
+
+/** How an API call ended: the answer, the API's 422 (shown at the fields), or unavailable (logged). */
+export type Outcome<T> = { status: "ok"; data: T } | { status: "invalid"; errors: ApiErrors } | { status: "unavailable" };
+
+export const PAGE_SIZE = 20;
+
+async function read<T>(context: Context, path: string): Promise<Outcome<T> | { status: "missing" }> {
+  const auth = getAuth(context);
+  try {
+    const response = await auth.request<T>("GET", path);
+    if (response.status === 200 && response.body) return { status: "ok", data: response.body };
+    if (response.status === 404) return { status: "missing" };
+    if (response.status === 422) {
+      const body = (response.body ?? {}) as Partial<ApiErrors>;
+      return {
+        status: "invalid",
+        errors: {
+          message: typeof body.message === "string" ? body.message : "The search could not be run.",
+          errors: body.errors && typeof body.errors === "object" ? body.errors : {},
+        },
+      };
+    }
+    auth.log.error(`[research] GET ${path.split("?")[0]} answered ${response.status}`);
+  } catch (error) {
+    auth.log.error(`[research] GET ${path.split("?")[0]} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { status: "unavailable" };
+}
+
+/** One page of a search. */
+export async function searchRecords(context: Context, query: SearchQuery): Promise<Outcome<SearchAnswer>> {
+  const params = apiParams(query);
+  params.set("limit", String(PAGE_SIZE));
+  const outcome = await read<SearchAnswer>(context, `/api/research/search?${params}`);
+  return outcome.status === "missing" ? { status: "unavailable" } : outcome;
+}
+
+/** The global search's four groups. */
+export async function globalSearch(context: Context, q: string): Promise<Outcome<GlobalAnswer>> {
+  const outcome = await read<GlobalAnswer>(context, `/api/search?${new URLSearchParams({ q })}`);
+  return outcome.status === "missing" ? { status: "unavailable" } : outcome;
+}
+
+/** A record, or null when there is none with that id. Other failures throw a 503 page. */
+export async function getRecord(context: Context, id: string): Promise<ResearchRecord | null> {
+  if (!/^[1-9]\d{0,17}$/.test(id)) return null;
+  const outcome = await read<ResearchRecord>(context, `/api/research/records/${id}`);
+  if (outcome.status === "ok") return outcome.data;
+  if (outcome.status === "missing" || outcome.status === "invalid") return null;
+  throw new Response("The records are temporarily unavailable", { status: 503, statusText: "Service Unavailable" });
+}
+
+/** The collections of index records (not catalogues), for the collection filter; [] when unavailable. */
+export async function recordCollections(context: Context): Promise<CollectionSummary[]> {
+  const outcome = await read<{ data: CollectionSummary[] }>(context, "/api/research/collections");
+  if (outcome.status !== "ok" || !Array.isArray(outcome.data.data)) return [];
+  return outcome.data.data.filter((c) => c.kind !== "library" && c.kind !== "archive");
+}

@@ -1,0 +1,50 @@
+// /research-hub/our-collections/records/:id: one index record. The API applies the
+// paywall: visitors who are not members get the teaser of a members-only record
+// (shown with an invitation to join), members the whole record.
+import type { Route } from "./+types/research-record";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { bookmarkState } from "../features/members/api.server";
+import { BookmarkToggle } from "../features/members/BookmarkToggle";
+import { SEARCH_PATH } from "../features/research/search/query";
+import { RecordView, recordTitle } from "../features/research/search/RecordView";
+import type { AuthHandle } from "../lib/auth/access";
+import { getRecord } from "../lib/research-search.server";
+import { routeMeta } from "../lib/seo";
+import { pageSeo } from "../lib/site.server";
+
+// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+export const handle: AuthHandle = { auth: false };
+
+export async function loader({ request, params, url, context }: Route.LoaderArgs) {
+  const bookmark = bookmarkState(context, url.pathname);
+  const record = await getRecord(context, params.id);
+  if (!record) throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+  const title = recordTitle(record);
+  return {
+    record,
+    title,
+    bookmark: await bookmark,
+    seo: pageSeo({ request, url }, { title, description: `${title}, from ${record.collection.title}.` }),
+  };
+}
+
+export const meta: Route.MetaFunction = routeMeta;
+
+export default function ResearchRecord({ loaderData }: Route.ComponentProps) {
+  const { record, title, bookmark } = loaderData;
+  return (
+    <div className="container">
+      <Breadcrumbs
+        items={[
+          { to: "/", label: "Home" },
+          { to: "/research-hub/our-collections", label: "Our collections" },
+          { to: SEARCH_PATH, label: "Search and explore" },
+        ]}
+      />
+      <RecordView record={record} bookmark={<BookmarkToggle state={bookmark} title={title} />} />
+    </div>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
