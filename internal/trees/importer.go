@@ -1,0 +1,485 @@
+package trees
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"lineage/internal/gedcom"
+	"lineage/internal/names"
+)
+
+// ImportOptions describe the tree an import fills.
+type ImportOptions struct {
+	Slug string // required; an existing tree of this slug is replaced
+	// Title and Description of the tree; "" keeps an existing tree's (a new tree's
+	// title defaults to the slug).
+	Title, Description string
+	// OwnerID, when not 0, sets the owner.
+	OwnerID int64
+	// Published, when set, sets the visibility; a new tree is otherwise unpublished.
+	Published *bool
+	// SourceFile is the file's name, shown on the tree.
+	SourceFile string
+	// Progress, when set, is called every 1000 records with the bytes read so far and
+	// the file's size (0 when unknown).
+	Progress func(done, size int64, records int)
+}
+
+// ImportReport says what an import did.
+type ImportReport struct {
+	Tree         *Tree
+	Records      int
+	Warnings     []gedcom.Warning
+	WarningCount int
+	Duration     time.Duration
+}
+
+// Reserved slugs are path segments of the API under /api/trees/.
+var reservedSlugs = []string{"search", "uploads"}
+
+var slugRE = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// ValidSlug reports whether s can name a tree.
+func ValidSlug(s string) bool {
+	return len(s) <= 100 && slugRE.MatchString(s) && !slices.Contains(reservedSlugs, s)
+}
+
+// ErrBadSlug is an import to a slug that cannot name a tree.
+var ErrBadSlug = errors.New("trees: a tree slug is lower-case letters, digits and single hyphens (not 'search' or 'uploads')")
+
+// recordBatch is how many records are written per round trip while the file is read.
+const recordBatch = 2000
+
+// Import reads a whole GEDCOM file into a tree in one transaction: if it fails (or ctx
+// ends, or the reader stops in strict mode), nothing changes. The reader's warnings
+// are in the report.
+func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptions) (*ImportReport, error) {
+	if !ValidSlug(opts.Slug) {
+		return nil, ErrBadSlug
+	}
+	start := time.Now()
+	rep := &ImportReport{}
+	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+		return s.importTx(ctx, tx, r, opts, rep)
+	})
+	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
+	rep.Duration = time.Since(start)
+	if err != nil {
+		return rep, err
+	}
+	t, err := s.treeBySlug(ctx, s.db, opts.Slug)
+	rep.Tree = t
+	return rep, err
+}
+
+func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
+	now := s.Now().Unix()
+	h := r.Header()
+	header := ""
+	if h.Record != nil {
+		header = encodeRecord(h.Record)
+	}
+	version := h.Version.String()
+	if version == "" {
+		version = gedcom.Version551.String()
+	}
+	var treeID int64
+	old, err := s.treeBySlug(ctx, tx, opts.Slug)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		title := opts.Title
+		if title == "" {
+			title = opts.Slug
+		}
+		pub := opts.Published != nil && *opts.Published
+		var owner, pubAt any
+		if opts.OwnerID != 0 {
+			owner = opts.OwnerID
+		}
+		if pub {
+			pubAt = now
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO trees (slug, title, description, owner_id, published, source_file,
+			gedcom_version, header, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			opts.Slug, title, opts.Description, owner, boolInt(pub), opts.SourceFile, version, cleanText(header), now, now, pubAt); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE slug = ?`), opts.Slug).Scan(&treeID); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	default:
+		treeID = old.ID
+		if err := s.clearTree(ctx, tx, treeID); err != nil {
+			return err
+		}
+		title, desc, owner, pub := old.Title, old.Description, old.OwnerID, old.Published
+		if opts.Title != "" {
+			title = opts.Title
+		}
+		if opts.Description != "" {
+			desc = opts.Description
+		}
+		if opts.OwnerID != 0 {
+			owner = opts.OwnerID
+		}
+		if opts.Published != nil {
+			pub = *opts.Published
+		}
+		var ownerArg, pubAt any
+		if owner != 0 {
+			ownerArg = owner
+		}
+		if pub {
+			pubAt = now
+			if old.PublishedAt != nil {
+				pubAt = old.PublishedAt.Unix()
+			}
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET title = ?, description = ?, owner_id = ?, published = ?,
+			source_file = ?, gedcom_version = ?, header = ?, updated_at = ?, published_at = ? WHERE id = ?`),
+			title, desc, ownerArg, boolInt(pub), opts.SourceFile, version, cleanText(header), now, pubAt, treeID); err != nil {
+			return err
+		}
+	}
+
+	// Read every record: stored as it is, people and families kept for later.
+	var people []*personInfo
+	var families []*familyInfo
+	var counts Counts
+	recs := make([][]any, 0, recordBatch)
+	seq := 0
+	flush := func() error {
+		err := s.insertRows(ctx, tx, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recs, false)
+		recs = recs[:0]
+		return err
+	}
+	for rec, err := range r.Records() {
+		if err != nil {
+			return err
+		}
+		if rec.Tag == "HEAD" || rec.Tag == "TRLR" {
+			continue
+		}
+		seq++
+		recs = append(recs, []any{treeID, seq, rec.Tag, rec.Xref, encodeRecord(rec)})
+		switch rec.Tag {
+		case "INDI":
+			p := readPerson(rec)
+			p.pid = len(people) + 1
+			people = append(people, p)
+		case "FAM":
+			f := readFamily(rec)
+			f.fid = len(families) + 1
+			families = append(families, f)
+		case "SOUR":
+			counts.Sources++
+		case "NOTE", "SNOTE":
+			counts.Notes++
+		case "OBJE":
+			counts.Media++
+		}
+		if len(recs) == recordBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if opts.Progress != nil && seq%1000 == 0 {
+			opts.Progress(r.Offset(), r.Size(), seq)
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	rep.Records = seq
+	if opts.Progress != nil {
+		opts.Progress(r.Offset(), r.Size(), seq)
+	}
+
+	// Identifiers → numbers; links from both sides (FAM's HUSB/WIFE/CHIL and INDI's
+	// FAMC/FAMS).
+	byXref := make(map[string]int, len(people))
+	ids := make([]string, len(people))
+	used := make(map[string]bool, len(people))
+	for i, p := range people {
+		if p.xref != "" {
+			if _, dup := byXref[p.xref]; !dup {
+				byXref[p.xref] = i
+			}
+		}
+		id := safeID(p.xref)
+		if id == "" || used[id] {
+			id = "_P" + strconv.Itoa(p.pid)
+		}
+		used[id] = true
+		ids[i] = id
+	}
+	famByXref := make(map[string]int, len(families))
+	for i, f := range families {
+		if f.xref != "" {
+			if _, dup := famByXref[f.xref]; !dup {
+				famByXref[f.xref] = i
+			}
+		}
+	}
+	for _, p := range people {
+		for _, fx := range p.fams {
+			if fi, ok := famByXref[fx]; ok && !slices.Contains(families[fi].partners, p.xref) {
+				families[fi].partners = append(families[fi].partners, p.xref)
+			}
+		}
+		for _, fc := range p.famc {
+			if fi, ok := famByXref[fc.xref]; ok && !slices.Contains(families[fi].children, p.xref) {
+				families[fi].children = append(families[fi].children, p.xref)
+			}
+		}
+	}
+	computeLiving(people, families, byXref, s.Now())
+
+	// Surnames → dictionary ids.
+	var keys []string
+	for _, p := range people {
+		for _, n := range p.names {
+			if k := names.SurnameKey(n.surname); k != "" {
+				keys = append(keys, k)
+			}
+		}
+	}
+	surnameIDs, err := s.resolveSurnames(ctx, tx, keys)
+	if err != nil {
+		return err
+	}
+
+	// People, names, events.
+	const batch = 5000
+	pb := newBatcher(s, ctx, tx, "tree_people", []string{"tree_id", "pid", "xref", "sex", "living", "name", "given", "surname", "sort_key",
+		"birth_text", "birth_lo", "birth_hi", "birth_place", "death_text", "death_lo", "death_hi", "death_place"}, batch)
+	nb := newBatcher(s, ctx, tx, "tree_names", []string{"tree_id", "pid", "ord", "surname_id", "given", "living"}, batch)
+	eb := newBatcher(s, ctx, tx, "tree_events", []string{"tree_id", "pid", "ord", "fid", "tag", "jdn_lo", "jdn_hi", "place"}, batch)
+	lb := newBatcher(s, ctx, tx, "tree_links", []string{"tree_id", "pid", "role", "fid", "ord", "pedigree"}, batch)
+	fb := newBatcher(s, ctx, tx, "tree_families", []string{"tree_id", "fid", "xref", "partner1", "partner2"}, batch)
+	evOrd := make([]int, len(people))
+	for i, p := range people {
+		name, given, surname := p.display()
+		bt, blo, bhi, bpl := eventCols(birthEvent(p.events))
+		dt, dlo, dhi, dpl := eventCols(deathEvent(p.events))
+		pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
+			bt, blo, bhi, bpl, dt, dlo, dhi, dpl)
+		for j, n := range p.names {
+			nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
+		}
+		for _, e := range p.events {
+			evOrd[i]++
+			_, lo, hi, _ := eventCols(&e)
+			eb.add(treeID, p.pid, evOrd[i], 0, e.tag, lo, hi, names.Fold(e.place))
+		}
+		counts.Events += int64(len(p.events))
+	}
+	for _, f := range families {
+		var partners [2]int
+		n := 0
+		for _, px := range f.partners {
+			pi, ok := byXref[px]
+			if !ok {
+				continue
+			}
+			if n < 2 {
+				partners[n] = people[pi].pid
+			}
+			n++
+			lb.add(treeID, people[pi].pid, "P", f.fid, n, "")
+			for _, e := range f.events {
+				evOrd[pi]++
+				_, lo, hi, _ := eventCols(&e)
+				eb.add(treeID, people[pi].pid, evOrd[pi], f.fid, e.tag, lo, hi, names.Fold(e.place))
+			}
+		}
+		fb.add(treeID, f.fid, safeID(f.xref), partners[0], partners[1])
+		counts.Events += int64(len(f.events))
+		for k, cx := range f.children {
+			ci, ok := byXref[cx]
+			if !ok {
+				continue
+			}
+			pedi := "birth"
+			for _, fc := range people[ci].famc {
+				if fc.xref == f.xref {
+					pedi = fc.pedigree
+					break
+				}
+			}
+			lb.add(treeID, people[ci].pid, "C", f.fid, k+1, pedi)
+		}
+	}
+	for _, b := range []*batcher{pb, nb, eb, lb, fb} {
+		if err := b.flush(); err != nil {
+			return err
+		}
+	}
+	counts.People, counts.Families = int64(len(people)), int64(len(families))
+	_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET n_people = ?, n_families = ?, n_events = ?, n_sources = ?,
+		n_notes = ?, n_media = ? WHERE id = ?`), counts.People, counts.Families, counts.Events, counts.Sources, counts.Notes, counts.Media, treeID)
+	return err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// eventCols are an event's text, day range (nil when unplaced) and place.
+func eventCols(e *eventInfo) (text string, lo, hi any, place string) {
+	if e == nil {
+		return "", nil, nil, ""
+	}
+	if e.hasRange {
+		lo, hi = e.lo, e.hi
+	}
+	return e.dateText, lo, hi, e.place
+}
+
+// batcher collects rows and writes them in batches.
+type batcher struct {
+	s     *Service
+	ctx   context.Context
+	tx    *sql.Tx
+	table string
+	cols  []string
+	rows  [][]any
+	size  int
+	err   error
+}
+
+func newBatcher(s *Service, ctx context.Context, tx *sql.Tx, table string, cols []string, size int) *batcher {
+	return &batcher{s: s, ctx: ctx, tx: tx, table: table, cols: cols, size: size, rows: make([][]any, 0, size)}
+}
+
+func (b *batcher) add(vals ...any) {
+	if b.err != nil {
+		return
+	}
+	b.rows = append(b.rows, vals)
+	if len(b.rows) >= b.size {
+		b.err = b.flush()
+	}
+}
+
+func (b *batcher) flush() error {
+	if b.err != nil {
+		return b.err
+	}
+	err := b.s.insertRows(b.ctx, b.tx, b.table, b.cols, b.rows, false)
+	b.rows = b.rows[:0]
+	if err == nil {
+		err = b.ctx.Err()
+	}
+	b.err = err
+	return err
+}
+
+// resolveSurnames returns the dictionary ids of the surname keys, adding missing ones
+// with their keys and phonetic codes.
+func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string) (map[string]int64, error) {
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
+	ids := make(map[string]int64, len(keys))
+	lookup := func(ks []string) error {
+		for len(ks) > 0 {
+			n := min(len(ks), 500)
+			chunk := ks[:n]
+			ks = ks[n:]
+			args := make([]any, len(chunk))
+			for i, k := range chunk {
+				args[i] = k
+			}
+			rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT folded, id FROM tree_surnames WHERE folded IN (`+placeholders(len(chunk))+`)`), args...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var k string
+				var id int64
+				if err := rows.Scan(&k, &id); err != nil {
+					rows.Close()
+					return err
+				}
+				ids[k] = id
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := lookup(keys); err != nil {
+		return nil, err
+	}
+	var add []string
+	for _, k := range keys {
+		if _, ok := ids[k]; !ok {
+			add = append(add, k)
+		}
+	}
+	if len(add) == 0 {
+		return ids, nil
+	}
+	rows := make([][]any, len(add))
+	nk := make([]names.Keys, len(add))
+	for i, k := range add {
+		nk[i] = s.variants.Keys(k)
+		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
+	}
+	if err := s.insertRows(ctx, tx, "tree_surnames", []string{"folded", "variant", "soundex"}, rows, true); err != nil {
+		return nil, err
+	}
+	if err := lookup(add); err != nil {
+		return nil, err
+	}
+	var codes [][]any
+	for i, k := range add {
+		id, ok := ids[k]
+		if !ok {
+			return nil, fmt.Errorf("trees: surname %q has no id", k)
+		}
+		for _, c := range surnameCodes(nk[i]) {
+			codes = append(codes, []any{c, id})
+		}
+	}
+	return ids, s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
+}
+
+// surnameCodes are a surname's rows of tree_surname_codes: 'd' + each Daitch–Mokotoff
+// code, 'm' + each Double Metaphone code (as research's surname_codes).
+func surnameCodes(k names.Keys) []string {
+	var out []string
+	for _, c := range k.DM {
+		out = append(out, "d"+c)
+	}
+	for _, c := range []string{k.MetaphonePrimary, k.MetaphoneAlt} {
+		if c != "" && !slices.Contains(out, "m"+c) {
+			out = append(out, "m"+c)
+		}
+	}
+	return out
+}
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}

@@ -1,0 +1,380 @@
+package trees
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"lineage/internal/names"
+	"lineage/internal/store"
+)
+
+// Viewer is who is reading: ID 0 for nobody signed in; Role "member", "editor" or
+// "admin" (internal/auth's roles).
+type Viewer struct {
+	ID   int64
+	Name string
+	Role string
+}
+
+// staff reports whether the viewer is an editor or an admin.
+func (v Viewer) staff() bool { return v.Role == "editor" || v.Role == "admin" }
+
+// Options configure a Service.
+type Options struct {
+	// Viewer tells who is signed in on a request's context (after the accounts
+	// middleware). Nil: nobody ever is.
+	Viewer func(ctx context.Context) Viewer
+	// OwnerName gives the display name of a user id for Tree.owner; nil leaves it "".
+	Log *slog.Logger
+	// SurnameVariants, GivenNames: nil means the shipped ones (as research).
+	SurnameVariants *names.SurnameVariants
+	GivenNames      *names.GivenNames
+}
+
+// Service is the family-trees room.
+type Service struct {
+	db       *store.DB
+	viewer   func(ctx context.Context) Viewer
+	log      *slog.Logger
+	variants *names.SurnameVariants
+	given    *names.GivenNames
+	// Now is the clock (the living rule and timestamps); tests replace it.
+	Now func() time.Time
+}
+
+// New builds the room on an open, migrated store.
+func New(db *store.DB, opts Options) *Service {
+	s := &Service{db: db, viewer: opts.Viewer, log: opts.Log, variants: opts.SurnameVariants, given: opts.GivenNames, Now: time.Now}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.variants == nil {
+		s.variants = names.DefaultSurnameVariants()
+	}
+	if s.given == nil {
+		s.given = names.DefaultGivenNames()
+	}
+	return s
+}
+
+func (s *Service) viewerOf(ctx context.Context) Viewer {
+	if s.viewer == nil {
+		return Viewer{}
+	}
+	return s.viewer(ctx)
+}
+
+// ErrNotFound is a tree or person that does not exist or that the reader may not see.
+var ErrNotFound = errors.New("trees: not found")
+
+// Tree is a tree as the API shows it (docs/trees.md).
+type Tree struct {
+	ID            int64      `json:"-"`
+	Slug          string     `json:"slug"`
+	Title         string     `json:"title"`
+	Description   string     `json:"description"`
+	Published     bool       `json:"published"`
+	Owner         *Owner     `json:"owner"`
+	OwnerID       int64      `json:"-"`
+	SourceFile    string     `json:"source_file"`
+	GedcomVersion string     `json:"gedcom_version"`
+	Counts        Counts     `json:"counts"`
+	CreatedAt     time.Time  `json:"created_at"`
+	UpdatedAt     time.Time  `json:"updated_at"`
+	PublishedAt   *time.Time `json:"published_at"`
+	CanManage     bool       `json:"can_manage"`
+	header        string
+}
+
+// Owner is a tree's owner.
+type Owner struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+// Counts are a tree's numbers of things.
+type Counts struct {
+	People   int64 `json:"people"`
+	Families int64 `json:"families"`
+	Events   int64 `json:"events"`
+	Sources  int64 `json:"sources"`
+	Notes    int64 `json:"notes"`
+	Media    int64 `json:"media"`
+}
+
+// privileged reports whether v sees the tree's living people and may see it unpublished.
+func (t *Tree) privileged(v Viewer) bool {
+	return v.staff() || (v.ID != 0 && t.OwnerID == v.ID)
+}
+
+const treeCols = `t.id, t.slug, t.title, t.description, t.published, COALESCE(t.owner_id, 0), COALESCE(u.name, ''),
+	t.source_file, t.gedcom_version, t.header, t.n_people, t.n_families, t.n_events, t.n_sources, t.n_notes, t.n_media,
+	t.created_at, t.updated_at, t.published_at`
+
+const treeFrom = ` FROM trees t LEFT JOIN users u ON u.id = t.owner_id`
+
+type rowScanner interface{ Scan(...any) error }
+
+func scanTree(r rowScanner) (*Tree, error) {
+	t := &Tree{}
+	var pub int64
+	var ownerName string
+	var created, updated int64
+	var published sql.NullInt64
+	if err := r.Scan(&t.ID, &t.Slug, &t.Title, &t.Description, &pub, &t.OwnerID, &ownerName,
+		&t.SourceFile, &t.GedcomVersion, &t.header, &t.Counts.People, &t.Counts.Families, &t.Counts.Events,
+		&t.Counts.Sources, &t.Counts.Notes, &t.Counts.Media, &created, &updated, &published); err != nil {
+		return nil, err
+	}
+	t.Published = pub != 0
+	if t.OwnerID != 0 {
+		t.Owner = &Owner{ID: t.OwnerID, Name: ownerName}
+	}
+	t.CreatedAt, t.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
+	if published.Valid {
+		pt := time.Unix(published.Int64, 0).UTC()
+		t.PublishedAt = &pt
+	}
+	return t, nil
+}
+
+// treeBySlug reads a tree whatever its visibility.
+func (s *Service) treeBySlug(ctx context.Context, q querier, slug string) (*Tree, error) {
+	t, err := scanTree(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+treeCols+treeFrom+` WHERE t.slug = ?`), slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	return t, err
+}
+
+// visibleTree reads a tree the viewer may see (ErrNotFound otherwise) and sets CanManage.
+func (s *Service) visibleTree(ctx context.Context, slug string, v Viewer) (*Tree, error) {
+	t, err := s.treeBySlug(ctx, s.db, slug)
+	if err != nil {
+		return nil, err
+	}
+	t.CanManage = t.privileged(v)
+	if !t.Published && !t.CanManage {
+		return nil, ErrNotFound
+	}
+	return t, nil
+}
+
+// Tree returns the tree the viewer on ctx may see.
+func (s *Service) Tree(ctx context.Context, slug string) (*Tree, error) {
+	return s.visibleTree(ctx, slug, s.viewerOf(ctx))
+}
+
+// Trees lists the trees the viewer may see, by title.
+func (s *Service) Trees(ctx context.Context) ([]*Tree, error) {
+	v := s.viewerOf(ctx)
+	q := `SELECT ` + treeCols + treeFrom
+	var args []any
+	switch {
+	case v.staff():
+	case v.ID != 0:
+		q += ` WHERE t.published = 1 OR t.owner_id = ?`
+		args = append(args, v.ID)
+	default:
+		q += ` WHERE t.published = 1`
+	}
+	return s.listTrees(ctx, q+` ORDER BY t.title, t.slug`, v, args...)
+}
+
+// OwnTrees lists the trees the viewer owns, newest first.
+func (s *Service) OwnTrees(ctx context.Context, v Viewer) ([]*Tree, error) {
+	return s.listTrees(ctx, `SELECT `+treeCols+treeFrom+` WHERE t.owner_id = ? ORDER BY t.created_at DESC, t.id DESC`, v, v.ID)
+}
+
+func (s *Service) listTrees(ctx context.Context, q string, v Viewer, args ...any) ([]*Tree, error) {
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []*Tree{}
+	for rows.Next() {
+		t, err := scanTree(rows)
+		if err != nil {
+			return nil, err
+		}
+		t.CanManage = t.privileged(v)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// SetPublished publishes or unpublishes a tree (the caller checks the role).
+func (s *Service) SetPublished(ctx context.Context, slug string, published bool) error {
+	now := s.Now().Unix()
+	var res sql.Result
+	var err error
+	if published {
+		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 1, published_at = ?, updated_at = ? WHERE slug = ?`), now, now, slug)
+	} else {
+		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 0, published_at = NULL, updated_at = ? WHERE slug = ?`), now, slug)
+	}
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Delete removes a tree and everything in it.
+func (s *Service) Delete(ctx context.Context, slug string) error {
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		t, err := s.treeBySlug(ctx, tx, slug)
+		if err != nil {
+			return err
+		}
+		if err := s.clearTree(ctx, tx, t.ID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM trees WHERE id = ?`), t.ID)
+		return err
+	})
+}
+
+var treeTables = []string{"tree_records", "tree_people", "tree_names", "tree_events", "tree_families", "tree_links"}
+
+func (s *Service) clearTree(ctx context.Context, tx *sql.Tx, id int64) error {
+	for _, tbl := range treeTables {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM `+tbl+` WHERE tree_id = ?`), id); err != nil {
+			return fmt.Errorf("clear %s: %w", tbl, err)
+		}
+	}
+	return nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// ---- bulk inserts ----
+
+const sqliteRowsPerInsert = 250
+
+// insertRows writes rows in multi-row statements: literal VALUES lists on SQLite,
+// unnest arrays on PostgreSQL. Values are int, int64, string or nil (NULL integer).
+func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, ignore bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if s.db.Dialect == store.Postgres {
+		for i := 0; i < len(rows); i += 20000 {
+			chunk := rows[i:min(i+20000, len(rows))]
+			args := make([]any, len(cols))
+			var b strings.Builder
+			b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
+			for j := range cols {
+				var typ string
+				args[j], typ = pgColumn(chunk, j)
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "$%d::%s[]", j+1, typ)
+			}
+			b.WriteString(")")
+			if ignore {
+				b.WriteString(" ON CONFLICT DO NOTHING")
+			}
+			if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+				return fmt.Errorf("insert into %s: %w", table, err)
+			}
+		}
+		return nil
+	}
+	head := "INSERT INTO "
+	if ignore {
+		head = "INSERT OR IGNORE INTO "
+	}
+	head += table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	var b strings.Builder
+	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
+		b.Reset()
+		b.WriteString(head)
+		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('(')
+			for k, v := range r {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				writeLiteral(&b, v)
+			}
+			b.WriteByte(')')
+		}
+		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+func cleanText(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		return strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return s
+}
+
+func writeLiteral(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("NULL")
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case string:
+		b.WriteByte('\'')
+		x = cleanText(x)
+		if strings.IndexByte(x, '\'') >= 0 {
+			x = strings.ReplaceAll(x, "'", "''")
+		}
+		b.WriteString(x)
+		b.WriteByte('\'')
+	default:
+		panic(fmt.Sprintf("trees: no SQL literal for %T", v))
+	}
+}
+
+// pgColumn gathers column j into a typed array: text for strings, bigint (with NULLs)
+// otherwise.
+func pgColumn(rows [][]any, j int) (any, string) {
+	for _, r := range rows {
+		if _, ok := r[j].(string); ok {
+			out := make([]string, len(rows))
+			for i, r := range rows {
+				x, _ := r[j].(string)
+				out[i] = cleanText(x)
+			}
+			return out, "text"
+		}
+	}
+	out := make([]*int64, len(rows))
+	for i, r := range rows {
+		switch x := r[j].(type) {
+		case int:
+			v := int64(x)
+			out[i] = &v
+		case int64:
+			v := x
+			out[i] = &v
+		}
+	}
+	return out, "bigint"
+}
