@@ -44,6 +44,9 @@ export default [
   route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
   route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),
 
+  // Scans (issue 6): the image explorer without a slug, one item in the Universal Viewer with it.
+  route("image-viewer/:slug?", "routes/image-viewer.tsx"),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),

@@ -1,0 +1,117 @@
+// Server-side reads of the images API and manifests (docs/iiif.md), as the visitor:
+// through the request's auth session, so a member's session cookie (or token) reaches
+// Go, which decides what is members-only. Pages must not rely on hiding anything.
+import type { RouterContextProvider } from "react-router";
+import { getAuth } from "../../lib/auth/context";
+import type { AuthSession } from "../../lib/auth/session.server";
+import { firstPagePreview, manifestSummary, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
+import {
+  isImageItem,
+  isItemSlug,
+  itemApiPath,
+  itemPageLabels,
+  itemPreview,
+  listApiPath,
+  type ImageItem,
+  type ImageItemList,
+} from "./items";
+
+type Context = Readonly<RouterContextProvider>;
+
+/** What <ImageViewer /> needs, read on the server. */
+export interface ViewerData {
+  /** The manifest to hand the viewer (its absolute id). */
+  manifest: string;
+  title: string;
+  preview: PagePreview | null;
+  pages: string[];
+  metadata: MetadataPair[];
+  summary: string;
+}
+
+function unavailable(what: string, detail: string, log: Pick<Console, "error">): never {
+  log.error(`[images] ${what} failed: ${detail}`);
+  throw new Response("Scans are temporarily unavailable", { status: 503, statusText: "Service Unavailable" });
+}
+
+async function get<T>(auth: AuthSession, path: string, what: string): Promise<{ status: number; body: T | null }> {
+  try {
+    const res = await auth.request<T>("GET", path);
+    return { status: res.status, body: res.body };
+  } catch (error) {
+    unavailable(what, error instanceof Error ? `${error.name}: ${error.message}` : String(error), auth.log);
+  }
+}
+
+/** One item, or null for a slug that is malformed or unknown. A failing API is a 503. */
+export async function loadImageItem(context: Context, slug: string | undefined): Promise<ImageItem | null> {
+  if (!isItemSlug(slug)) return null;
+  const auth = getAuth(context);
+  const { status, body } = await get<unknown>(auth, itemApiPath(slug), "GET /api/images/{slug}");
+  if (status === 404) return null;
+  if (status !== 200 || !isImageItem(body)) unavailable("GET /api/images/{slug}", `answered ${status}`, auth.log);
+  return body;
+}
+
+/** A page of items (every item, or a collection's); `after` is the API's cursor. */
+export async function listImageItems(context: Context, options: { after?: string | null; collection?: string | null; limit?: number } = {}): Promise<{ items: ImageItem[]; next: string | null }> {
+  const auth = getAuth(context);
+  const { status, body } = await get<ImageItemList>(auth, listApiPath(options), "GET /api/images");
+  // A stale or foreign cursor is the visitor's mistake, not an outage.
+  if (status === 422 || status === 400) return { items: [], next: null };
+  if (status !== 200 || !body || !Array.isArray(body.data)) unavailable("GET /api/images", `answered ${status}`, auth.log);
+  return { items: body.data.filter(isImageItem), next: typeof body.next === "string" && body.next ? body.next : null };
+}
+
+/**
+ * The items attached to a research record (docs/iiif.md: `?record=`), for record pages
+ * that embed the viewer. Never throws: a failure is logged and reads as "no scans", so
+ * the record page still shows.
+ */
+export async function loadRecordImages(context: Context, recordId: number | string): Promise<ImageItem[]> {
+  const auth = getAuth(context);
+  try {
+    const res = await auth.request<ImageItemList>("GET", listApiPath({ record: recordId }));
+    if (res.status === 200 && res.body && Array.isArray(res.body.data)) return res.body.data.filter(isImageItem);
+    auth.log.error(`[images] GET /api/images?record= answered ${res.status}`);
+  } catch (error) {
+    auth.log.error(`[images] GET /api/images?record= failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return [];
+}
+
+/**
+ * The viewer's data for an item the visitor may see (`item.allowed`): the manifest is
+ * read as the visitor for its metadata and page labels; when that read fails, the
+ * API's own fields are enough for the viewer (which reads the manifest itself).
+ */
+export async function loadViewerData(context: Context, item: ImageItem): Promise<ViewerData> {
+  const base: ViewerData = {
+    manifest: item.manifest,
+    title: item.label,
+    preview: itemPreview(item),
+    pages: itemPageLabels(item),
+    metadata: [],
+    summary: "",
+  };
+  const auth = getAuth(context);
+  try {
+    const res = await auth.request<unknown>("GET", item.manifest_path);
+    if (res.status !== 200 || !res.body) {
+      auth.log.error(`[images] GET ${item.manifest_path} answered ${res.status}`);
+      return base;
+    }
+    const manifest = res.body;
+    const pages = pageLabels(manifest);
+    return {
+      ...base,
+      pages: pages.length ? pages : base.pages,
+      preview: base.preview ?? firstPagePreview(manifest, item.label),
+      metadata: metadataPairs(manifest),
+      summary: manifestSummary(manifest),
+    };
+  } catch (error) {
+    auth.log.error(`[images] GET ${item.manifest_path} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return base;
+  }
+}

@@ -1,0 +1,125 @@
+// The Universal Viewer (npm `universalviewer` 4.4.0), as the browser gets it: Go serves
+// the package's dist/ under /uv/ (internal/server), the root layout loads the UMD
+// bundle /uv/umd/UV.js (deferred) on every page, and the bundle loads its ~190 chunks
+// from its own folder. protocols.md §4.4.
+
+/** The script the root layout loads; the viewer waits for it. */
+export const UV_SCRIPT = "/uv/umd/UV.js";
+/** The viewer's stylesheet (scoped to `.uv`); the ImageViewer links it. */
+export const UV_STYLESHEET = "/uv/uv.css";
+/** How long to wait for UV.js before showing the first page image instead. */
+export const UV_LOAD_TIMEOUT_MS = 20_000;
+
+/** The part of UV's API we use: `UV.init(element, data)` returns a viewer. */
+export interface UVViewer {
+  on(event: string, cb: (...args: any[]) => void, ctx?: unknown): void;
+  dispose(): void;
+  resize(): void;
+}
+
+export interface UVGlobal {
+  init(target: HTMLElement | string, data: UVInitialData): UVViewer;
+}
+
+/** UV's initial data (IIIFURLAdapter.getInitialData's keys). */
+export interface UVInitialData {
+  iiifManifestId: string;
+  canvasIndex?: number;
+  manifestIndex?: number;
+  rotation?: number;
+  xywh?: string;
+  embedded?: boolean;
+  locales?: { name: string; label?: string }[];
+}
+
+/** Events UV fires that the component listens to (UV's Events and IIIFEvents). */
+export const UV_EVENTS = {
+  configure: "configure",
+  created: "created",
+  canvasIndexChange: "canvasIndexChange",
+  loadFailed: "loadFailed",
+  error: "error",
+} as const;
+
+/**
+ * Our overrides of UV's configuration, merged into the extension's own defaults by the
+ * "configure" event. Off: the share and embed dialogues (their embed code points at
+ * uv.html in an iframe on other sites, which this site does not offer), feedback, UV's
+ * own bookmarks (members have the site's), "open", print, the locale toggle, UV's help
+ * link (to universalviewer.io), and dropping a manifest onto the viewer (it would try to
+ * load foreign manifests, which the CSP forbids anyway). Zoom controls stay visible
+ * rather than fading out, so keyboard and magnifier users can find them. Settings are
+ * not saved in localStorage: the page's own state is all there is.
+ */
+export const UV_CONFIG = {
+  options: {
+    dropEnabled: false,
+    saveUserSettings: false,
+  },
+  modules: {
+    headerPanel: { options: { localeToggleEnabled: false } },
+    pagingHeaderPanel: { options: { localeToggleEnabled: false, helpEnabled: false } },
+    footerPanel: {
+      options: {
+        bookmarkEnabled: false,
+        downloadEnabled: true,
+        embedEnabled: false,
+        feedbackEnabled: false,
+        fullscreenEnabled: true,
+        moreInfoEnabled: true,
+        openEnabled: false,
+        printEnabled: false,
+        shareEnabled: false,
+      },
+    },
+    openSeadragonCenterPanel: { options: { autoHideControls: false } },
+  },
+} as const;
+
+declare global {
+  interface Window {
+    UV?: UVGlobal;
+  }
+}
+
+/**
+ * UV's global once UV.js has run. The root layout's deferred script normally has run
+ * before hydration; if it has not (or a page without it embeds the viewer), this waits
+ * for that script's load event, or adds the script. Rejects after `timeoutMs`.
+ */
+export function loadUV(timeoutMs = UV_LOAD_TIMEOUT_MS): Promise<UVGlobal> {
+  if (window.UV) return Promise.resolve(window.UV);
+  return new Promise((resolve, reject) => {
+    let script = document.querySelector<HTMLScriptElement>(`script[src="${UV_SCRIPT}"]`);
+    if (!script) {
+      script = document.createElement("script");
+      script.src = UV_SCRIPT;
+      script.async = true;
+      document.head.appendChild(script);
+    }
+    const done = () => {
+      cleanup();
+      if (window.UV) resolve(window.UV);
+      else reject(new Error(`${UV_SCRIPT} loaded but defined no UV`));
+    };
+    const failed = () => {
+      cleanup();
+      reject(new Error(`${UV_SCRIPT} failed to load`));
+    };
+    const timer = window.setTimeout(() => {
+      cleanup();
+      if (window.UV) resolve(window.UV);
+      else reject(new Error(`${UV_SCRIPT} did not load within ${timeoutMs} ms`));
+    }, timeoutMs);
+    // Polling covers a script that ran between the check above and the listeners.
+    const poll = window.setInterval(() => window.UV && done(), 100);
+    function cleanup() {
+      window.clearTimeout(timer);
+      window.clearInterval(poll);
+      script!.removeEventListener("load", done);
+      script!.removeEventListener("error", failed);
+    }
+    script.addEventListener("load", done);
+    script.addEventListener("error", failed);
+  });
+}
