@@ -54,6 +54,12 @@ describe("route table", () => {
     ["/a/b/c/d/e/f", "routes/content-page.tsx"],
     ["/a/b/c/d/e/f/g", "routes/not-found.tsx"],
     ["/dheyenbvu/c", "routes/content-page.tsx"],
+    ["/research-hub/our-collections/family-trees", "routes/trees-list.tsx"],
+    ["/research-hub/our-collections/family-trees/ashworth-family", "routes/trees-tree.tsx"],
+    ["/research-hub/our-collections/family-trees-record", "routes/trees-person.tsx"],
+    ["/research-hub/our-collections/family-trees-record/ashworth-family~I12", "routes/trees-person.tsx"],
+    ["/research-hub/our-collections/pedigree-search", "routes/trees-pedigree-search.tsx"],
+    ["/user-account/trees", "routes/user-account.trees.tsx"],
   ])("%s → %s", (path, id) => {
     expect(leaf(path).id).toBe(id);
   });

@@ -47,6 +47,14 @@ export default [
   // Scans (issue 6): the image explorer without a slug, one item in the Universal Viewer with it.
   route("image-viewer/:slug?", "routes/image-viewer.tsx"),
 
+  // Family trees (issue 5): the list, a tree (summary, surnames, person search, viewer),
+  // a person ("{tree}~{person id}"), pedigree search; a member's uploads (sign-in).
+  route("research-hub/our-collections/family-trees", "routes/trees-list.tsx"),
+  route("research-hub/our-collections/family-trees/:slug", "routes/trees-tree.tsx"),
+  route("research-hub/our-collections/family-trees-record/:slug?", "routes/trees-person.tsx"),
+  route("research-hub/our-collections/pedigree-search", "routes/trees-pedigree-search.tsx"),
+  route("user-account/trees", "routes/user-account.trees.tsx"),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),

@@ -12,6 +12,8 @@ export interface ChartPerson {
   sex?: "M" | "F" | "U";
   /** A short life span such as "1820–1891" (empty for the living and the undated). */
   years?: string;
+  /** The family the person is a child of, when they have several (birth family first). */
+  famc?: string;
 }
 
 export interface ChartFamily {
@@ -73,6 +75,11 @@ export class GraphIndex {
 
   constructor(readonly graph: ChartGraph) {
     for (const p of graph.people) this.people.set(p.id, p);
+    const byId = new Map(graph.families.map((f) => [f.id, f]));
+    for (const p of graph.people) {
+      const f = p.famc ? byId.get(p.famc) : undefined;
+      if (f?.children.includes(p.id)) this.childIn.set(p.id, f);
+    }
     for (const f of graph.families) {
       for (const c of f.children) if (!this.childIn.has(c)) this.childIn.set(c, f);
       for (const p of f.partners) {

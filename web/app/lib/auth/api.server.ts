@@ -16,6 +16,8 @@ export function apiBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 export interface ApiCallOptions {
   /** A JSON request body. */
   json?: unknown;
+  /** A multipart request body (file uploads); fetch sets its Content-Type. */
+  form?: FormData;
   /** The CSRF token to send as X-XSRF-TOKEN (stateful state-changing calls). */
   csrf?: string | null;
   /** Forward the visitor's cookies (default true). False makes the call stateless. */
@@ -91,10 +93,12 @@ export class ApiClient {
     if (options.session !== false && this.jar.size) headers.set("Cookie", formatCookieHeader(this.jar));
     if (options.csrf) headers.set(CSRF_HEADER, options.csrf);
     if (options.bearer) headers.set(TOKEN_HEADER, `${TOKEN_TYPE} ${options.bearer}`);
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (options.json !== undefined) {
       headers.set("Content-Type", "application/json");
       body = JSON.stringify(options.json);
+    } else if (options.form !== undefined) {
+      body = options.form;
     }
     const response = await this.fetchImpl(this.baseUrl + path, {
       method,

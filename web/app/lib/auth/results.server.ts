@@ -42,6 +42,8 @@ export interface MemberCall {
   method: string;
   path: string;
   json?: unknown;
+  /** A multipart body instead of JSON (file uploads). */
+  body?: FormData;
   /** Statuses that mean success (default: any 2xx). */
   expect?: number[];
 }
@@ -64,7 +66,7 @@ export async function memberCall<T = unknown>(
   if (!auth.acceptsFormToken(csrf)) return { ok: false, result: { ok: false, message: FORM_EXPIRED_MESSAGE } };
   const what = `${call.method} ${call.path.replace(/\d+/g, "{id}")}`;
   try {
-    const response = await auth.request<T>(call.method, call.path, { json: call.json, csrf });
+    const response = await auth.request<T>(call.method, call.path, { json: call.json, form: call.body, csrf });
     const good = call.expect ? call.expect.includes(response.status) : response.ok;
     if (!good) return { ok: false, result: failure(response, what, log) };
     return { ok: true, body: response.body, response };

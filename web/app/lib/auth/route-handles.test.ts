@@ -20,6 +20,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/user-account.data.ts",
   "routes/user-account.delete.tsx",
   "routes/user-account.reading-list.tsx",
+  "routes/user-account.trees.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

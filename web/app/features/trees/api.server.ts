@@ -1,0 +1,166 @@
+// Reads and writes of the family-tree API (docs/trees.md) for the pages' loaders and
+// actions. Every call goes through the request's auth session, so the visitor's own
+// rights apply: owners, editors and admins see unpublished trees and the living, and
+// everyone else gets the API's privacy rule. Nothing here decides who sees what.
+import type { RouterContextProvider } from "react-router";
+import { getAuth } from "../../lib/auth/context";
+import { memberCall, text } from "../../lib/auth/results.server";
+import type { FormResult } from "../../lib/form-result";
+import type { Graph, PedigreeSearchAnswer, PeoplePage, Person, Surname, Tree } from "./types";
+import type { ChartKind } from "./slug";
+
+type Context = Readonly<RouterContextProvider>;
+
+function unavailable(what: string, detail: string): Response {
+  console.error(`[trees] ${what} failed: ${detail}`);
+  return new Response("Family trees are temporarily unavailable", { status: 503, statusText: "Service Unavailable" });
+}
+
+export function notFound(): Response {
+  return new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+}
+
+/**
+ * A GET as the visitor. 404 → null; 422 → the API's errors; anything else that is not
+ * 200 throws a 503 page (the Go API is down or broken, which the visitor cannot fix).
+ */
+async function read<T>(context: Context, path: string): Promise<{ ok: true; body: T } | { ok: false; status: 404 | 422; errors: Record<string, string[]>; message?: string }> {
+  const what = `GET ${path.split("?")[0]}`;
+  let response;
+  try {
+    response = await getAuth(context).request<T>("GET", path);
+  } catch (error) {
+    throw unavailable(what, error instanceof Error ? error.message : String(error));
+  }
+  if (response.status === 200 && response.body) return { ok: true, body: response.body };
+  if (response.status === 404) return { ok: false, status: 404, errors: {} };
+  if (response.status === 422) {
+    const body = (response.body ?? {}) as { errors?: Record<string, string[]>; message?: string };
+    return { ok: false, status: 422, errors: body.errors ?? {}, message: body.message };
+  }
+  throw unavailable(what, `status ${response.status}`);
+}
+
+const enc = encodeURIComponent;
+
+/** Published trees (and, for editors and owners, unpublished ones they may see). */
+export async function listTrees(context: Context): Promise<Tree[]> {
+  const r = await read<{ trees: Tree[] }>(context, "/api/trees");
+  return r.ok ? r.body.trees : [];
+}
+
+export async function getTree(context: Context, slug: string): Promise<Tree | null> {
+  const r = await read<Tree>(context, `/api/trees/${enc(slug)}`);
+  return r.ok ? r.body : null;
+}
+
+export async function getSurnames(context: Context, slug: string): Promise<Surname[]> {
+  const r = await read<{ surnames: Surname[] }>(context, `/api/trees/${enc(slug)}/surnames`);
+  return r.ok ? r.body.surnames : [];
+}
+
+export interface PeopleQuery {
+  surname?: string;
+  surname_mode?: string;
+  given?: string;
+  offset?: number;
+  limit?: number;
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+export async function listPeople(context: Context, slug: string, q: PeopleQuery) {
+  return read<PeoplePage>(context, `/api/trees/${enc(slug)}/people${query({ ...q })}`);
+}
+
+export async function getPerson(context: Context, slug: string, id: string): Promise<Person | null> {
+  const r = await read<Person>(context, `/api/trees/${enc(slug)}/people/${enc(id)}`);
+  return r.ok ? r.body : null;
+}
+
+/** The people of one chart: only the generations shown, never the whole tree. */
+export async function getGraph(context: Context, slug: string, person: string, kind: ChartKind, generations: number): Promise<Graph | null> {
+  const r = await read<Graph>(context, `/api/trees/${enc(slug)}/graph${query({ person, kind, generations })}`);
+  return r.ok ? r.body : null;
+}
+
+/** The first person of a tree in the API's order (the viewer's start when none is named). */
+export async function firstPerson(context: Context, slug: string): Promise<string | null> {
+  const r = await listPeople(context, slug, { limit: 1 });
+  return r.ok ? (r.body.results[0]?.id ?? null) : null;
+}
+
+export interface PedigreeQuery {
+  surname?: string;
+  surname_mode?: string;
+  given?: string;
+  place?: string;
+  year?: string;
+  year_pm?: string;
+  offset?: number;
+  limit?: number;
+}
+
+export async function pedigreeSearch(context: Context, q: PedigreeQuery) {
+  return read<PedigreeSearchAnswer>(context, `/api/trees/search${query({ ...q })}`);
+}
+
+/** The signed-in member's own uploaded trees (null when the API cannot be read). */
+export async function myTrees(context: Context): Promise<Tree[] | null> {
+  try {
+    const r = await read<{ trees: Tree[] }>(context, "/api/trees/uploads");
+    return r.ok ? r.body.trees : [];
+  } catch {
+    return null;
+  }
+}
+
+export interface UploadResult extends FormResult {
+  tree?: Tree;
+  warnings?: string[];
+  warningCount?: number;
+}
+
+/** Sends the upload form's file, title and description to the API as the member. */
+export async function uploadTree(context: Context, form: FormData): Promise<UploadResult> {
+  const file = form.get("file");
+  const title = text(form, "title").trim();
+  const description = text(form, "description").trim();
+  const values = { title, description };
+  const errors: Record<string, string[]> = {};
+  if (!(file instanceof File) || file.size === 0) errors.file = ["Choose a GEDCOM file (.ged or .gdz) to upload."];
+  if (!title) errors.title = ["Enter a title for the tree."];
+  if (Object.keys(errors).length) return { ok: false, intent: "upload", errors, values };
+  const body = new FormData();
+  body.set("file", file as File, (file as File).name);
+  body.set("title", title);
+  if (description) body.set("description", description);
+  const auth = getAuth(context);
+  const done = await memberCall<{ tree: Tree; warnings?: string[]; warning_count?: number }>(auth, form, { method: "POST", path: "/api/trees/uploads", body });
+  if (!done.ok) return { ...done.result, intent: "upload", values };
+  const answer = done.body;
+  return {
+    ok: true,
+    intent: "upload",
+    tree: answer?.tree,
+    warnings: answer?.warnings ?? [],
+    warningCount: answer?.warning_count ?? 0,
+    message: `Uploaded “${answer?.tree?.title ?? title}”. It stays unpublished until an editor publishes it.`,
+  };
+}
+
+/** Publishes or unpublishes a tree (editors and admins; the API refuses others). */
+export async function setPublished(context: Context, form: FormData): Promise<FormResult> {
+  const slug = text(form, "slug");
+  const intent = text(form, "intent");
+  const publish = intent === "publish";
+  if (!/^[a-z0-9-]+$/.test(slug) || (intent !== "publish" && intent !== "unpublish")) return { ok: false, intent, target: slug, message: "Unknown action." };
+  const done = await memberCall<Tree>(getAuth(context), form, { method: "POST", path: `/api/trees/${slug}/${publish ? "publish" : "unpublish"}` });
+  if (!done.ok) return { ...done.result, intent, target: slug };
+  return { ok: true, intent, target: slug, message: publish ? `Published “${done.body?.title ?? slug}”.` : `Unpublished “${done.body?.title ?? slug}”.` };
+}

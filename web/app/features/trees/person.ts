@@ -1,0 +1,27 @@
+// A person's timeline: their own events and their families' (marriage, divorce…),
+// in date order, undated last in the order the file has them.
+import type { Person, PersonEvent, PersonSummary } from "./types";
+
+export interface TimelineEvent extends PersonEvent {
+  /** The partner of a family event. */
+  with?: PersonSummary;
+}
+
+export function timelineOf(person: Pick<Person, "events" | "families">): TimelineEvent[] {
+  const all: TimelineEvent[] = [
+    ...(person.events ?? []),
+    ...(person.families ?? []).flatMap((f) => (f.events ?? []).map((e) => ({ ...e, with: f.partner ?? undefined }))),
+  ];
+  const key = (e: TimelineEvent) => e.date?.earliest ?? null;
+  return all
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => {
+      const ka = key(a.e);
+      const kb = key(b.e);
+      if (ka && kb) return ka < kb ? -1 : ka > kb ? 1 : a.i - b.i;
+      if (ka) return -1;
+      if (kb) return 1;
+      return a.i - b.i;
+    })
+    .map(({ e }) => e);
+}
