@@ -1,0 +1,436 @@
+package trees
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"lineage/internal/gedcom"
+	"lineage/internal/names"
+)
+
+// Patterns are the front-door ServeMux patterns Handler serves.
+var Patterns = []string{"/api/trees", "/api/trees/"}
+
+// Upload limits.
+const (
+	MaxUploadBytes    = 50 << 20
+	MaxTreesPerMember = 20
+	maxUploadWarnings = 100
+)
+
+// Handler serves the API of docs/trees.md; wrap it in the accounts middleware.
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/trees", s.handleTrees)
+	mux.HandleFunc("GET /api/trees/search", s.handleSearch)
+	mux.HandleFunc("GET /api/trees/uploads", s.handleOwnTrees)
+	mux.HandleFunc("POST /api/trees/uploads", s.handleUpload)
+	mux.HandleFunc("GET /api/trees/{slug}", s.handleTree)
+	mux.HandleFunc("DELETE /api/trees/{slug}", s.handleDelete)
+	mux.HandleFunc("GET /api/trees/{slug}/surnames", s.handleSurnames)
+	mux.HandleFunc("GET /api/trees/{slug}/people", s.handlePeople)
+	mux.HandleFunc("GET /api/trees/{slug}/people/{id}", s.handlePerson)
+	mux.HandleFunc("GET /api/trees/{slug}/graph", s.handleGraph)
+	mux.HandleFunc("POST /api/trees/{slug}/publish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, true) })
+	mux.HandleFunc("POST /api/trees/{slug}/unpublish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, false) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		probe := &probeWriter{header: http.Header{}}
+		h, _ := mux.Handler(r)
+		h.ServeHTTP(probe, r)
+		if probe.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", probe.header.Get("Allow"))
+			writeMessage(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this URL.")
+			return
+		}
+		writeMessage(w, http.StatusNotFound, "Not Found")
+	})
+}
+
+type probeWriter struct {
+	header http.Header
+	status int
+}
+
+func (p *probeWriter) Header() http.Header         { return p.header }
+func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (p *probeWriter) WriteHeader(code int)        { p.status = code }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func writeMessage(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"message": msg})
+}
+
+func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
+	n := 0
+	for _, m := range errs {
+		n += len(m)
+	}
+	msg := errs.Error()
+	if n > 1 {
+		msg += " (and " + strconv.Itoa(n-1) + " more error"
+		if n > 2 {
+			msg += "s"
+		}
+		msg += ")"
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
+}
+
+func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var fe FieldErrors
+	switch {
+	case errors.Is(err, ErrNotFound):
+		writeMessage(w, http.StatusNotFound, "Not Found")
+	case errors.As(err, &fe):
+		writeInvalid(w, fe)
+	case errors.Is(err, context.Canceled):
+		writeMessage(w, 499, "Client Closed Request")
+	default:
+		s.log.Error("trees", "path", r.URL.Path, "err", err)
+		writeMessage(w, http.StatusInternalServerError, "Server Error")
+	}
+}
+
+func (s *Service) handleTrees(w http.ResponseWriter, r *http.Request) {
+	ts, err := s.Trees(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"trees": ts})
+}
+
+func (s *Service) handleTree(w http.ResponseWriter, r *http.Request) {
+	t, err := s.Tree(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+func (s *Service) handleSurnames(w http.ResponseWriter, r *http.Request) {
+	sn, err := s.Surnames(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"surnames": sn})
+}
+
+func (s *Service) handlePeople(w http.ResponseWriter, r *http.Request) {
+	q, errs := ParsePeopleQuery(r.URL.Query(), 50, 200)
+	if errs != nil {
+		// An unknown tree is 404 before a bad query is 422.
+		if _, err := s.Tree(r.Context(), r.PathValue("slug")); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeInvalid(w, errs)
+		return
+	}
+	page, err := s.People(r.Context(), r.PathValue("slug"), q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+func (s *Service) handlePerson(w http.ResponseWriter, r *http.Request) {
+	p, err := s.Person(r.Context(), r.PathValue("slug"), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Service) handleGraph(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	errs := FieldErrors{}
+	person := v.Get("person")
+	if person == "" {
+		errs.add("person", "The person field is required.")
+	}
+	kind := v.Get("kind")
+	if kind == "" {
+		kind = "hourglass"
+	}
+	if !ValidGraphKind(kind) {
+		errs.add("kind", "The kind must be one of pedigree, descendants, hourglass.")
+	}
+	gens := 4
+	if x := v.Get("generations"); x != "" {
+		n, err := strconv.Atoi(x)
+		if err != nil || n < 1 || n > MaxGraphGenerations {
+			errs.add("generations", "The generations must be a whole number from 1 to 10.")
+		}
+		gens = n
+	}
+	if len(errs) > 0 {
+		if _, err := s.Tree(r.Context(), r.PathValue("slug")); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeInvalid(w, errs)
+		return
+	}
+	g, err := s.Graph(r.Context(), r.PathValue("slug"), person, kind, gens)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, g)
+}
+
+func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q, errs := ParsePeopleQuery(r.URL.Query(), 20, 100)
+	if errs != nil {
+		writeInvalid(w, errs)
+		return
+	}
+	res, err := s.Search(r.Context(), q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Service) handleOwnTrees(w http.ResponseWriter, r *http.Request) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	ts, err := s.OwnTrees(r.Context(), v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"trees": ts})
+}
+
+func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request, publish bool) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	slug := r.PathValue("slug")
+	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if !v.staff() {
+		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
+		return
+	}
+	if err := s.SetPublished(r.Context(), slug, publish); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	t, err := s.visibleTree(r.Context(), slug, v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, t)
+}
+
+func (s *Service) handleDelete(w http.ResponseWriter, r *http.Request) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	slug := r.PathValue("slug")
+	t, err := s.visibleTree(r.Context(), slug, v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if !v.staff() && !(t.OwnerID == v.ID && !t.Published) {
+		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
+		return
+	}
+	if err := s.Delete(r.Context(), slug); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// UploadResult is the answer to an upload.
+type UploadResult struct {
+	Tree         *Tree    `json:"tree"`
+	Warnings     []string `json:"warnings"`
+	WarningCount int      `json:"warning_count"`
+}
+
+func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxUploadBytes+1<<20)
+	if err := r.ParseMultipartForm(8 << 20); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeInvalid(w, FieldErrors{"file": {"The file may be at most 50 MB."}})
+			return
+		}
+		writeInvalid(w, FieldErrors{"file": {"Send the file as multipart/form-data."}})
+		return
+	}
+	defer r.MultipartForm.RemoveAll()
+	errs := FieldErrors{}
+	title := strings.TrimSpace(r.FormValue("title"))
+	desc := strings.TrimSpace(r.FormValue("description"))
+	if title == "" {
+		errs.add("title", "The title field is required.")
+	} else if utf8.RuneCountInString(title) > 200 {
+		errs.add("title", "The title may be at most 200 characters.")
+	}
+	if utf8.RuneCountInString(desc) > 2000 {
+		errs.add("description", "The description may be at most 2000 characters.")
+	}
+	f, fh, err := r.FormFile("file")
+	if err != nil {
+		errs.add("file", "The file field is required.")
+	} else {
+		defer f.Close()
+		ext := strings.ToLower(filepath.Ext(fh.Filename))
+		switch {
+		case ext != ".ged" && ext != ".gdz":
+			errs.add("file", "The file must be a GEDCOM file (.ged) or a GEDZIP archive (.gdz).")
+		case fh.Size > MaxUploadBytes:
+			errs.add("file", "The file may be at most 50 MB.")
+		}
+	}
+	if len(errs) > 0 {
+		writeInvalid(w, errs)
+		return
+	}
+	own, err := s.OwnTrees(r.Context(), v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(own) >= MaxTreesPerMember && !v.staff() {
+		writeInvalid(w, FieldErrors{"file": {"You may have at most 20 family trees. Delete one first."}})
+		return
+	}
+	rd, err := openUpload(f, fh)
+	if err != nil || rd.Header().Record == nil {
+		writeInvalid(w, FieldErrors{"file": {"The file is not a GEDCOM file."}})
+		return
+	}
+	defer rd.Close()
+	slug, err := s.freeSlug(r.Context(), title)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	pub := false
+	rep, err := s.Import(r.Context(), rd, ImportOptions{Slug: slug, Title: title, Description: desc, OwnerID: v.ID,
+		Published: &pub, SourceFile: filepath.Base(fh.Filename)})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	rep.Tree.CanManage = true
+	res := UploadResult{Tree: rep.Tree, Warnings: []string{}, WarningCount: rep.WarningCount}
+	for i, wn := range rep.Warnings {
+		if i == maxUploadWarnings {
+			break
+		}
+		res.Warnings = append(res.Warnings, wn.String())
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+func openUpload(f multipart.File, fh *multipart.FileHeader) (*gedcom.Reader, error) {
+	head := make([]byte, 4)
+	n, _ := f.ReadAt(head, 0)
+	if bytes.HasPrefix(head[:n], []byte("PK\x03\x04")) {
+		return gedcom.OpenGEDZIP(f, fh.Size, nil)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return gedcom.NewReader(f, nil)
+}
+
+// Slugify makes a slug from a title: folded letters and digits joined by hyphens.
+func Slugify(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r >= 0x80 && names.Fold(string(r)) != "":
+			b.WriteString(strings.ReplaceAll(names.Fold(string(r)), " ", "-"))
+		default:
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Join(strings.FieldsFunc(b.String(), func(r rune) bool { return r == '-' }), "-")
+	for len(s) > 80 {
+		i := strings.LastIndexByte(s[:80], '-')
+		if i <= 0 {
+			s = s[:80]
+			break
+		}
+		s = s[:i]
+	}
+	if s == "" {
+		s = "tree"
+	}
+	return s
+}
+
+// freeSlug finds an unused slug for a title: the slug, then -2, -3…
+func (s *Service) freeSlug(ctx context.Context, title string) (string, error) {
+	base := Slugify(title)
+	for i := 1; ; i++ {
+		slug := base
+		if i > 1 {
+			slug = base + "-" + strconv.Itoa(i)
+		}
+		if !ValidSlug(slug) {
+			continue
+		}
+		_, err := s.treeBySlug(ctx, s.db, slug)
+		if errors.Is(err, ErrNotFound) {
+			return slug, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+}
