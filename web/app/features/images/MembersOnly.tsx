@@ -1,10 +1,15 @@
 // What a visitor sees instead of the viewer when an item's scans are for members
 // (docs/iiif.md, "Members-only scans": Go answers 401 to the manifest and images, so
-// there is nothing to show; this says why and how to get in).
+// there is nothing to show; this says why and how to get in). The links are the
+// research paywall's: "Join the society" is the page on becoming a member.
 import { Link } from "react-router";
 import { signInPath } from "../../lib/auth/access";
 import { pagesText } from "./items";
 import styles from "./images.module.css";
+
+/** The page that explains becoming a member (as on the research hub's record pages). */
+export const JOIN_PATH = "/sog-events/join";
+export const REGISTER_PATH = "/register";
 
 export interface MembersOnlyProps {
   /** The page to come back to after signing in. */
@@ -12,34 +17,42 @@ export interface MembersOnlyProps {
   pages: number;
   /** Signed in, but the account does not include members-only scans. */
   signedIn: boolean;
+  /** The heading's level: 2 on the viewer page, 3 inside a record's "Scans" section. */
+  headingLevel?: 2 | 3;
 }
 
-export function MembersOnly({ returnTo, pages, signedIn }: MembersOnlyProps) {
+export function MembersOnly({ returnTo, pages, signedIn, headingLevel = 2 }: MembersOnlyProps) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const id = `members-only-${returnTo.replace(/[^a-z0-9]+/gi, "-")}`;
   return (
-    <section className={styles.membersOnly} aria-labelledby="members-only-heading">
-      <h2 id="members-only-heading">These scans are for members</h2>
+    <section className={styles.membersOnly} aria-labelledby={id}>
+      <Heading id={id}>These scans are for members</Heading>
       <p>
         The {pagesText(pages)} of this item can be seen by members of the society only. Members can zoom into every
-        page and turn through the whole item.
+        page and turn through the whole item, and see the members-only records of the research hub.
       </p>
       {signedIn ? (
         <p>
-          Your account does not include members-only scans. Please contact the society to become a member.
+          Your account does not include members-only scans. <Link to={JOIN_PATH}>Find out how to become a member</Link>.
         </p>
       ) : (
         <>
-          <h3>How to join</h3>
+          <p>To see them:</p>
           <ol>
             <li>
-              <Link to="/register">Create an account</Link> with your email address and a password.
+              join the society (<Link to={JOIN_PATH}>how to become a member</Link>), and{" "}
+              <Link to={REGISTER_PATH}>create an account</Link> with your email address;
             </li>
-            <li>Confirm your address with the link we email to you.</li>
-            <li>Sign in: the scans open here, along with the other members-only records.</li>
+            <li>confirm your address with the link we email to you;</li>
+            <li>sign in, and the scans open here.</li>
           </ol>
           <p className={styles.actions}>
-            <Link to="/register" className="button button--primary">
+            <Link to={JOIN_PATH} className="button button--primary">
               Join the society
-            </Link>{" "}
+            </Link>
+            <Link to={REGISTER_PATH} className="button">
+              Create an account
+            </Link>
             <Link to={signInPath(returnTo)} className="button">
               Sign in as a member
             </Link>

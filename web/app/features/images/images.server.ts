@@ -2,6 +2,7 @@
 // through the request's auth session, so a member's session cookie (or token) reaches
 // Go, which decides what is members-only. Pages must not rely on hiding anything.
 import type { RouterContextProvider } from "react-router";
+import type { ScansData } from "./scans";
 import { getAuth } from "../../lib/auth/context";
 import type { AuthSession } from "../../lib/auth/session.server";
 import { firstPagePreview, manifestSummary, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
@@ -114,4 +115,19 @@ export async function loadViewerData(context: Context, item: ImageItem): Promise
     auth.log.error(`[images] GET ${item.manifest_path} failed: ${error instanceof Error ? error.message : String(error)}`);
     return base;
   }
+}
+
+/**
+ * A record's "Scans" section (ItemScans): its items, and the viewer's data of the first
+ * one the visitor may see. Never throws; without scans `items` is empty.
+ */
+export async function loadRecordScans(context: Context, recordId: number | string): Promise<ScansData> {
+  const items = await loadRecordImages(context, recordId);
+  const first = items.find((i) => i.allowed);
+  const viewer = first ? { ...(await loadViewerData(context, first)), slug: first.slug, path: first.viewer } : null;
+  return {
+    items: items.map(({ slug, label, pages, allowed, viewer }) => ({ slug, label, pages, allowed, viewer })),
+    viewer,
+    signedIn: getAuth(context).state.loggedIn,
+  };
 }

@@ -1,4 +1,9 @@
-// The image viewer (docs/web.md, "Image viewer"): pages embed <ImageViewer /> with the
-// data their loader read with loadViewerItem (viewer.server.ts).
+// The image viewer (docs/web.md, "Image viewer"): pages embed <ImageViewer /> (or the
+// whole <ItemScans /> section) with the data their loader read with the helpers of
+// images.server.ts (loadRecordScans, loadViewerData, loadRecordImages).
 export { ImageViewer, type ImageViewerProps } from "./ImageViewer";
+export { ItemScans, type ItemScansProps } from "./ItemScans";
+export { MembersOnly, type MembersOnlyProps } from "./MembersOnly";
+export type { ScansData, ScanItemSummary } from "./scans";
 export { firstPagePreview, manifestTitle, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
+export { itemPageLabels, itemPreview, membersOnly, viewerPath, type ImageItem } from "./items";
