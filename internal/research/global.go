@@ -65,9 +65,21 @@ func indexQueryOf(text string) (url.Values, bool) {
 	return v, true
 }
 
-// Global runs the global search over the archive and library catalogues and the
-// index records. Family trees join when their room exists; until then the group is
-// empty.
+// TreeSearcher finds people in family trees for the 'family trees' group of the
+// global search; internal/trees implements it. q holds the name search read from the
+// free text (surname, surname_mode, given, year, year_pm); results are the group's
+// entries, search the query string of the full pedigree search. The implementation
+// applies its own privacy rules to the reader on ctx.
+type TreeSearcher interface {
+	GlobalTrees(ctx context.Context, q url.Values, limit int) (results []any, total int64, search string, err error)
+}
+
+// SetTreeSearcher makes the global search fill its 'family trees' group from t. Call
+// it before serving.
+func (s *Service) SetTreeSearcher(t TreeSearcher) { s.trees = t }
+
+// Global runs the global search over the archive and library catalogues, the index
+// records and, when a TreeSearcher is set, the family trees.
 func (s *Service) Global(ctx context.Context, text string, member bool) (*GlobalResult, error) {
 	text = strings.TrimSpace(text)
 	out := &GlobalResult{Q: text}
@@ -98,6 +110,16 @@ func (s *Service) Global(ctx context.Context, text string, member bool) (*Global
 				}
 				v.Del("limit")
 				out.Index.Search = v.Encode()
+			}
+		}
+		if s.trees != nil {
+			res, total, search, err := s.trees.GlobalTrees(ctx, v, GlobalLimit)
+			if err != nil {
+				return nil, err
+			}
+			out.FamilyTrees.Results, out.FamilyTrees.Total, out.FamilyTrees.Search = res, total, search
+			if out.FamilyTrees.Results == nil {
+				out.FamilyTrees.Results = []any{}
 			}
 		}
 	}

@@ -48,6 +48,7 @@ type Service struct {
 	types    *vocab
 	roles    *vocab
 	mux      *http.ServeMux
+	trees    TreeSearcher // the 'family trees' group of the global search (global.go)
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 
