@@ -59,6 +59,16 @@ describe("route table", () => {
     ["/research-hub/our-collections/family-trees-record", "routes/trees-person.tsx"],
     ["/research-hub/our-collections/family-trees-record/ashworth-family~I12", "routes/trees-person.tsx"],
     ["/research-hub/our-collections/pedigree-search", "routes/trees-pedigree-search.tsx"],
+    ["/research-hub/our-collections", "routes/research-collections.tsx"],
+    ["/research-hub/our-collections/society-library", "routes/research-collections.tsx"],
+    ["/research-hub/our-collections/memorial-cards", "routes/research-memorial-cards.tsx"],
+    ["/research-hub/our-collections/memorial-cards/memorial-cards", "routes/research-memorial-cards.tsx"],
+    ["/research-hub/our-collections/record-sets", "routes/research-record-sets.tsx"],
+    ["/research-hub/our-collections/record-sets/parish-baptisms", "routes/research-record-sets.tsx"],
+    ["/research-hub/our-collections/indexes", "routes/research-indexes.tsx"],
+    ["/research-hub/our-collections/indexes/wills-index", "routes/research-indexes.tsx"],
+    ["/research-hub/our-collections/birth-briefs", "routes/research-birth-briefs.tsx"],
+    ["/research-hub/our-collections/birth-briefs/x", "routes/content-page.tsx"],
     ["/user-account/trees", "routes/user-account.trees.tsx"],
   ])("%s → %s", (path, id) => {
     expect(leaf(path).id).toBe(id);

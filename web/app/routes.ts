@@ -43,6 +43,13 @@ export default [
   // Research hub (issue 4): search and explore (advanced and global search), record pages.
   route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
   route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),
+  // Research hub collections: the overview and a collection at /:slug; each kind's
+  // static route outranks the slug (features/research/collections/model.ts RESERVED_SLUGS).
+  route("research-hub/our-collections/memorial-cards/:slug?", "routes/research-memorial-cards.tsx"),
+  route("research-hub/our-collections/record-sets/:slug?", "routes/research-record-sets.tsx"),
+  route("research-hub/our-collections/indexes/:slug?", "routes/research-indexes.tsx"),
+  route("research-hub/our-collections/birth-briefs", "routes/research-birth-briefs.tsx"),
+  route("research-hub/our-collections/:slug?", "routes/research-collections.tsx"),
 
   // Scans (issue 6): the image explorer without a slug, one item in the Universal Viewer with it.
   route("image-viewer/:slug?", "routes/image-viewer.tsx"),

@@ -2,8 +2,9 @@ import { Link, NavLink } from "react-router";
 import { AccountNav } from "../features/auth/AccountNav";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
 
-// Only areas whose pages exist: the research hub joins when its routes land.
+// Only areas whose pages exist.
 export const MAIN_NAVIGATION: { to: string; label: string }[] = [
+  { to: "/research-hub/our-collections", label: "Research hub" },
   { to: "/news", label: "News" },
   { to: "/sog-events", label: "Events" },
   { to: "/education", label: "Education" },

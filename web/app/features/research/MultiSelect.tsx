@@ -236,11 +236,16 @@ function Dropdown({
           const added = next.filter((v) => !selected.includes(v));
           const merged = [...kept, ...added];
           update(max && max > 0 ? merged.slice(0, max) : merged);
+          // As in vue-multiselect: a choice clears the search text.
+          setQuery("");
         }}
         disabledKeys={disabledKeys}
         inputValue={query}
         onInputChange={setQuery}
-        onOpenChange={setOpen}
+        onOpenChange={(isOpen) => {
+          setOpen(isOpen);
+          if (!isOpen) setQuery("");
+        }}
         menuTrigger="focus"
         allowsEmptyCollection
         aria-describedby={describedBy}

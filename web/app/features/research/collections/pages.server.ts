@@ -1,0 +1,51 @@
+// What the collection pages' loaders share: running a collection-scoped search
+// (and recording a signed-in member's search in their history).
+import type { RouterContextProvider } from "react-router";
+import { recordSearch } from "../../members/search-history.server";
+import { getCollection, listCollections, searchRecords } from "./api.server";
+import { type SearchForm, type SearchOutcome, apiSearchParams, hasCriteria, parseSearchForm, totalText } from "./model";
+
+type Context = Readonly<RouterContextProvider>;
+
+export interface ScopedSearch {
+  form: SearchForm;
+  /** Whether the visitor asked for anything beyond the page's own scope. */
+  asked: boolean;
+  /** The answer or the API's 422; null when nothing was searched. */
+  outcome: SearchOutcome | null;
+}
+
+/** A one-line summary for search history: "Smith, John, 1850, Guildford: 12 results". */
+export function searchSummary(form: SearchForm, outcome: SearchOutcome): string {
+  const parts = [form.surname, form.given, form.year, form.place, form.relative].filter(Boolean);
+  const what = parts.length ? parts.join(", ") : "Collection search";
+  return outcome.ok ? `${what}: ${totalText(outcome.answer.total, outcome.answer.total_exact)}` : what;
+}
+
+/**
+ * Runs the page's search over `scope` (its collections' slugs). With
+ * `browse`, a page without a query lists the scope's records in date order;
+ * otherwise nothing is searched until the visitor asks.
+ */
+export async function scopedSearch(context: Context, url: URL, scope: readonly string[], browse: boolean): Promise<ScopedSearch> {
+  const form = parseSearchForm(url.searchParams);
+  const asked = hasCriteria(form);
+  if (scope.length === 0 || (!asked && !browse)) return { form, asked, outcome: null };
+  const outcome = await searchRecords(context, apiSearchParams(form, scope));
+  if (asked && !form.after) await recordSearch(context, url.pathname + url.search, searchSummary(form, outcome));
+  return { form, asked, outcome };
+}
+
+/** A kind's page: its collections and a search over them. */
+export async function loadKindPage(context: Context, url: URL, kind: string, browse: boolean) {
+  const collections = (await listCollections(context, kind)).filter((c) => c.kind === kind);
+  const search = await scopedSearch(context, url, collections.map((c) => c.slug), browse);
+  return { collections, ...search };
+}
+
+/** One collection of the given kinds (404 otherwise), with a search scoped to it. */
+export async function loadCollectionPage(context: Context, url: URL, slug: string, kinds: readonly string[]) {
+  const detail = await getCollection(context, slug, { kinds });
+  const search = await scopedSearch(context, url, [detail.collection.slug], true);
+  return { detail, ...search };
+}
