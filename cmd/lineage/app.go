@@ -18,12 +18,14 @@ import (
 	"lineage/internal/research"
 	"lineage/internal/server"
 	"lineage/internal/store"
+	"lineage/internal/trees"
 )
 
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
 	mounts   []server.Mount
-	accounts *auth.Service // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	accounts *auth.Service  // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	trees    *trees.Service // set by addTrees; fills the global search's 'family trees' group
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -34,6 +36,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addAccounts(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addTrees(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addResearch(ctx, cfg, db); err != nil {
@@ -99,6 +104,9 @@ const demoResearchRecords = 3000
 // records and a small library and archive.
 func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) error {
 	svc := research.New(db, research.Options{Members: memberCheck{}, Log: slog.Default()})
+	if a.trees != nil {
+		svc.SetTreeSearcher(a.trees)
+	}
 	if err := svc.Init(ctx); err != nil {
 		return fmt.Errorf("research: %w", err)
 	}
@@ -119,6 +127,33 @@ func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) 
 	}
 	a.mount(a.accounts.Middleware(svc.Handler()), research.Patterns)
 	return nil
+}
+
+// addTrees builds the family trees' API behind the accounts middleware (owners, editors
+// and admins see the living and unpublished trees); with --demo an empty store gets the
+// demo tree (docs/trees.md).
+func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) error {
+	svc := trees.New(db, trees.Options{Viewer: treeViewer, Log: slog.Default()})
+	if cfg.Demo {
+		loaded, err := svc.LoadDemo(ctx, filepath.Join(cfg.DemoDir, "trees", trees.DemoFile))
+		if err != nil {
+			return fmt.Errorf("load demo tree: %w", err)
+		}
+		if loaded {
+			slog.Info("demo family tree loaded", "tree", trees.DemoSlug)
+		}
+	}
+	a.trees = svc
+	a.mount(a.accounts.Middleware(svc.Handler()), trees.Patterns)
+	return nil
+}
+
+// treeViewer tells the trees room who is signed in.
+func treeViewer(ctx context.Context) trees.Viewer {
+	if u := auth.UserFrom(ctx); u != nil {
+		return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role}
+	}
+	return trees.Viewer{}
 }
 
 // memberCheck is the research room's Membership: a signed-in account whose scope

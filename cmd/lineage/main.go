@@ -28,6 +28,7 @@ var commands = map[string]command{
 	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 	"import":  {runImport, "import index records (CSV) into the research hub"},
 	"demo":    {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
+	"export":  {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
 }
 
 func main() {
