@@ -44,6 +44,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 	if err := a.addResearch(ctx, cfg, db); err != nil {
 		return nil, err
 	}
+	if err := a.addImages(ctx, cfg, db); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

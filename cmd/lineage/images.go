@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"lineage/internal/config"
+	"lineage/internal/iiif"
+	"lineage/internal/store"
+)
+
+// The image explorer's command and wiring: `lineage import images` and the IIIF room of
+// serve (docs/iiif.md).
+
+const importImagesUsage = "--collection SLUG [--manifest map.csv] [--access members] DIR|FILE…"
+
+func init() {
+	importKinds["images"] = struct {
+		run     func(ctx context.Context, args []string) error
+		usage   string
+		summary string
+	}{runImportImages, importImagesUsage, "scans (JPEG, PNG, TIFF) attached to records or catalogue entries, tiled for the IIIF image server"}
+}
+
+// runImportImages is `lineage import images --collection SLUG DIR|FILES`.
+func runImportImages(ctx context.Context, args []string) error {
+	fs := newFlags("import images", importImagesUsage)
+	cfgFn := config.DataFlags(fs)
+	var opts iiif.ImportOptions
+	fs.StringVar(&opts.Collection, "collection", "", "slug of the research collection the scans belong to (required)")
+	fs.StringVar(&opts.Manifest, "manifest", "", "a CSV attaching files to records or catalogue entries (docs/iiif.md); default: by file name")
+	fs.StringVar(&opts.Access, "access", "", "access of the items: public (default: as their records) or members")
+	positional, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if opts.Collection == "" || (len(positional) == 0 && opts.Manifest == "") {
+		fs.Usage()
+		return errors.New("give --collection and the files or folders to import (or --manifest)")
+	}
+	opts.Paths = positional
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	svc := iiif.New(db, iiif.Options{DataDir: cfg.DataDir})
+	opts.Out = func(id, file string) { fmt.Printf("%s\t%s\n", id, file) }
+	rep, err := svc.Import(ctx, opts)
+	if rep != nil {
+		fmt.Fprintf(os.Stderr, "%d scans in %s: %d tiled, %d unchanged\n", rep.Scans, rep.Elapsed.Round(time.Millisecond), rep.Cut, rep.Unchanged)
+	}
+	return err
+}
+
+// addImages builds the IIIF image server, manifests and images API; with --demo it
+// generates the demo scans (once: they are kept in --data, and their pyramids in the
+// user's cache folder so that other fresh data folders get them at once).
+func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) error {
+	opts := iiif.Options{
+		DataDir:      cfg.DataDir,
+		PublicURL:    cfg.PublicURL,
+		Members:      memberCheck{},
+		Authenticate: a.accounts.Middleware,
+		Log:          slog.Default(),
+	}
+	if v := os.Getenv("LINEAGE_IIIF_CACHE_MB"); v != "" {
+		mb, err := strconv.Atoi(v)
+		if err != nil || mb < 1 {
+			return fmt.Errorf("LINEAGE_IIIF_CACHE_MB must be a whole number of megabytes, got %q", v)
+		}
+		opts.CacheBytes = int64(mb) << 20
+	}
+	svc := iiif.New(db, opts)
+	if cfg.Demo {
+		start := time.Now()
+		n, err := svc.LoadDemo(ctx, iiif.DemoItems(), demoScanCache())
+		if err != nil {
+			return fmt.Errorf("demo scans: %w", err)
+		}
+		if n > 0 {
+			slog.Info("demo scans tiled", "scans", n, "elapsed", time.Since(start).Round(time.Millisecond))
+		}
+	}
+	a.mount(svc.Handler(), iiif.Patterns)
+	return nil
+}
+
+// demoScanCache is where generated demo pyramids are kept between data folders:
+// LINEAGE_DEMO_SCAN_CACHE ("off" for nowhere), else the user's cache folder.
+func demoScanCache() string {
+	if v, ok := os.LookupEnv("LINEAGE_DEMO_SCAN_CACHE"); ok {
+		if v == "off" {
+			return ""
+		}
+		return v
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "lineage", "demo-scans")
+	if os.MkdirAll(dir, 0o755) != nil {
+		return ""
+	}
+	return dir
+}

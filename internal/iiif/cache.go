@@ -1,0 +1,165 @@
+package iiif
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// diskCache keeps derivatives on disk, evicting the least recently used beyond a size
+// cap. The index lives in memory and is rebuilt from the folder (by modification time)
+// when the server starts.
+type diskCache struct {
+	dir string
+	cap int64
+
+	mu    sync.Mutex
+	size  int64
+	order *list.List // front: most recently used
+	index map[string]*list.Element
+}
+
+type cacheEntry struct {
+	key  string
+	size int64
+}
+
+func newDiskCache(dir string, capBytes int64) (*diskCache, error) {
+	c := &diskCache{dir: dir, cap: capBytes, order: list.New(), index: map[string]*list.Element{}}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	type found struct {
+		key  string
+		size int64
+		mod  int64
+	}
+	var all []found
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".tmp") {
+			os.Remove(path)
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		all = append(all, found{d.Name(), info.Size(), info.ModTime().UnixNano()})
+		return nil
+	})
+	sort.Slice(all, func(i, j int) bool { return all[i].mod < all[j].mod })
+	for _, f := range all {
+		c.index[f.key] = c.order.PushFront(&cacheEntry{f.key, f.size})
+		c.size += f.size
+	}
+	c.mu.Lock()
+	c.evictLocked()
+	c.mu.Unlock()
+	return c, nil
+}
+
+// cacheKey names a derivative: the scan's id and version and the canonical request.
+func cacheKey(id, version, canonical string) string {
+	h := sha256.Sum256([]byte(id + "\x00" + version + "\x00" + canonical))
+	ext := canonical[strings.LastIndexByte(canonical, '.')+1:]
+	return hex.EncodeToString(h[:16]) + "." + ext
+}
+
+func (c *diskCache) path(key string) string {
+	return filepath.Join(c.dir, key[:2], key)
+}
+
+// get returns the bytes of a cached derivative.
+func (c *diskCache) get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	e, ok := c.index[key]
+	if ok {
+		c.order.MoveToFront(e)
+	}
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	b, err := os.ReadFile(c.path(key))
+	if err != nil {
+		c.mu.Lock()
+		if e, ok := c.index[key]; ok {
+			c.removeLocked(e)
+		}
+		c.mu.Unlock()
+		return nil, false
+	}
+	return b, true
+}
+
+// put stores a derivative (write to a temporary file, then rename) and evicts.
+func (c *diskCache) put(key string, b []byte) error {
+	if int64(len(b)) > c.cap {
+		return nil
+	}
+	p := c.path(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.index[key]; ok {
+		c.size -= e.Value.(*cacheEntry).size
+		e.Value.(*cacheEntry).size = int64(len(b))
+		c.order.MoveToFront(e)
+	} else {
+		c.index[key] = c.order.PushFront(&cacheEntry{key, int64(len(b))})
+	}
+	c.size += int64(len(b))
+	c.evictLocked()
+	return nil
+}
+
+func (c *diskCache) evictLocked() {
+	for c.size > c.cap {
+		e := c.order.Back()
+		if e == nil {
+			return
+		}
+		os.Remove(c.path(e.Value.(*cacheEntry).key))
+		c.removeLocked(e)
+	}
+}
+
+func (c *diskCache) removeLocked(e *list.Element) {
+	ce := e.Value.(*cacheEntry)
+	c.order.Remove(e)
+	delete(c.index, ce.key)
+	c.size -= ce.size
+}
+
+// usage reports the bytes and files held.
+func (c *diskCache) usage() (int64, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size, len(c.index)
+}

@@ -1,0 +1,565 @@
+package iiif
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/jpeg" // decoders for imports
+	_ "image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "golang.org/x/image/tiff"
+)
+
+// maxSourcePixels bounds what an import decodes (about 2 GB of RGBA).
+const maxSourcePixels = 500_000_000
+
+// ItemSpec says what a scan is attached to. Exactly one of TargetKey (a record key, a
+// library key or an archive reference, looked up in that order) and RecordID is set.
+type ItemSpec struct {
+	Collection  string // research collection slug
+	TargetKey   string
+	RecordID    int64
+	Slug        string // default: collection and key
+	Label       string // default: from the record or catalogue entry
+	Access      string // "", "public" or "members"
+	Rights      string
+	Attribution string
+}
+
+// target is an ItemSpec resolved against the research tables.
+type target struct {
+	collectionID int64
+	kind         string // TargetRecord, TargetLibrary, TargetArchive
+	id           int64
+	key          string
+	label        string
+}
+
+func (s *Service) resolveTarget(ctx context.Context, spec ItemSpec) (*target, error) {
+	t := &target{}
+	var kind string
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT id, kind FROM collections WHERE slug = ?`), spec.Collection).Scan(&t.collectionID, &kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("there is no collection %q: import its records or catalogue first", spec.Collection)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if spec.RecordID != 0 || (kind != "library" && kind != "archive") {
+		var typ, date, persons string
+		q := `SELECT r.id, r.key, t.label, r.date_text, r.persons FROM records r JOIN record_types t ON t.id = r.type_id WHERE r.collection_id = ? AND `
+		arg := any(spec.TargetKey)
+		if spec.RecordID != 0 {
+			q += `r.id = ?`
+			arg = spec.RecordID
+		} else {
+			q += `r.key = ?`
+		}
+		err := s.db.QueryRowContext(ctx, s.db.Rebind(q), t.collectionID, arg).Scan(&t.id, &t.key, &typ, &date, &persons)
+		if err == nil {
+			t.kind = TargetRecord
+			t.label = typ
+			if name := firstPersonName(persons); name != "" {
+				t.label += ": " + name
+			}
+			if date != "" {
+				t.label += ", " + date
+			}
+			return t, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if spec.RecordID != 0 {
+			return nil, fmt.Errorf("collection %q has no record with id %d", spec.Collection, spec.RecordID)
+		}
+	}
+	var title string
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT id, key, title FROM library_items WHERE collection_id = ? AND key = ?`), t.collectionID, spec.TargetKey).Scan(&t.id, &t.key, &title)
+	if err == nil {
+		t.kind, t.label = TargetLibrary, title
+		return t, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT id, reference, title FROM archive_items WHERE collection_id = ? AND reference = ?`), t.collectionID, spec.TargetKey).Scan(&t.id, &t.key, &title)
+	if err == nil {
+		t.kind, t.label = TargetArchive, t.key+": "+title
+		return t, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	return nil, fmt.Errorf("collection %q has no record, library entry or archive reference %q", spec.Collection, spec.TargetKey)
+}
+
+var slugJunk = regexp.MustCompile(`[^a-z0-9]+`)
+
+// Slugify lower-cases s and turns every run of other characters into one '-'.
+func Slugify(s string) string {
+	return strings.Trim(slugJunk.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
+
+// ensureItem creates or updates the item a spec names and returns its id and slug.
+func (s *Service) ensureItem(ctx context.Context, spec ItemSpec) (int64, string, error) {
+	t, err := s.resolveTarget(ctx, spec)
+	if err != nil {
+		return 0, "", err
+	}
+	slug := Slugify(spec.Slug)
+	if slug == "" {
+		slug = Slugify(spec.Collection + "-" + t.key)
+	}
+	if !validID(slug) || slug == "manifests" || slug == "collections" {
+		return 0, "", fmt.Errorf("cannot make an item name from %q", spec.Collection+" "+t.key)
+	}
+	label := spec.Label
+	if label == "" {
+		label = t.label
+	}
+	access := 0
+	switch spec.Access {
+	case "", "public":
+	case "members":
+		access = 1
+	default:
+		return 0, "", fmt.Errorf("access must be public or members, not %q", spec.Access)
+	}
+	now := time.Now().Unix()
+	var id int64
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO iiif_items (slug, collection_id, target, target_id, label, access, rights, attribution, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (slug) DO UPDATE SET collection_id = excluded.collection_id, target = excluded.target, target_id = excluded.target_id,
+			label = excluded.label, access = excluded.access, rights = excluded.rights, attribution = excluded.attribution
+		RETURNING id`), slug, t.collectionID, t.kind, t.id, label, access, spec.Rights, spec.Attribution, now, now).Scan(&id)
+	return id, slug, err
+}
+
+// putPage stores page n of an item: when the version differs from what is stored it
+// cuts the pyramid (cut writes into a fresh folder), then records the scan. It
+// returns the IIIF id and whether anything changed.
+func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page int, label, source, version string, cut func(dir string) (Pyramid, error)) (string, bool, error) {
+	id := fmt.Sprintf("%s-p%03d", slug, page)
+	var oldVersion string
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT version FROM iiif_images WHERE id = ?`), id).Scan(&oldVersion)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", false, err
+	}
+	final := s.tilesDir(id, version)
+	if oldVersion == version {
+		if _, err := os.Stat(filepath.Join(final, "1")); err == nil {
+			_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE iiif_images SET label = ?, source = ? WHERE id = ? AND (label <> ? OR source <> ?)`), label, source, id, label, source)
+			return id, false, err
+		}
+	}
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := filepath.Join(s.root, "tiles", id, ".tmp-"+hex.EncodeToString(rnd[:]))
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return "", false, err
+	}
+	pyr, err := cut(tmp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", false, err
+	}
+	os.RemoveAll(final)
+	if err := os.Rename(tmp, final); err != nil {
+		os.RemoveAll(tmp)
+		return "", false, err
+	}
+	now := time.Now().Unix()
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM iiif_images WHERE item_id = ? AND page = ? AND id <> ?`), itemID, page, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO iiif_images (id, item_id, page, label, width, height, levels, version, source, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET item_id = excluded.item_id, page = excluded.page, label = excluded.label, width = excluded.width,
+				height = excluded.height, levels = excluded.levels, version = excluded.version, source = excluded.source, updated_at = excluded.updated_at`),
+			id, itemID, page, label, pyr.Width, pyr.Height, pyr.Levels, version, source, now, now); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE iiif_items SET updated_at = ? WHERE id = ?`), now, itemID)
+		return err
+	})
+	if err != nil {
+		return "", false, err
+	}
+	// Old versions go once the new one is recorded.
+	if entries, err := os.ReadDir(filepath.Join(s.root, "tiles", id)); err == nil {
+		for _, e := range entries {
+			if e.Name() != version && !strings.HasPrefix(e.Name(), ".tmp-") {
+				os.RemoveAll(filepath.Join(s.root, "tiles", id, e.Name()))
+			}
+		}
+	}
+	s.forget(id)
+	return id, true, nil
+}
+
+// AddScan attaches one image (already decoded, or to be made by make) as page n of the
+// item spec names. version identifies the pixels: the same version is not cut again.
+func (s *Service) AddScan(ctx context.Context, spec ItemSpec, page int, pageLabel, source, version string, img func() (image.Image, error)) (string, bool, error) {
+	itemID, slug, err := s.ensureItem(ctx, spec)
+	if err != nil {
+		return "", false, err
+	}
+	return s.putPage(ctx, itemID, slug, page, pageLabel, source, version, func(dir string) (Pyramid, error) {
+		m, err := img()
+		if err != nil {
+			return Pyramid{}, err
+		}
+		return CutTiles(m, dir)
+	})
+}
+
+// ImportOptions are the arguments of `lineage import images`.
+type ImportOptions struct {
+	Collection string
+	Manifest   string   // a CSV file attaching files to records; "" → by file name
+	Paths      []string // files and folders
+	Access     string   // default access of new items: "", public or members
+	// Out is called once per scan with its IIIF id and file.
+	Out func(id, file string)
+}
+
+// ImportReport counts what an import did.
+type ImportReport struct {
+	Scans, Cut, Unchanged int
+	Elapsed               time.Duration
+}
+
+var imageExts = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".tif": true, ".tiff": true}
+
+// expand lists the image files of paths (folders recursively), sorted.
+func expand(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && imageExts[strings.ToLower(filepath.Ext(path))] {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// pageSuffix splits "KEY_2", "KEY-p2" or "KEY_p002" into KEY and 2.
+var pageSuffix = regexp.MustCompile(`^(.+?)[_-][pP]?(\d{1,4})$`)
+
+// scanJob is one file to import with where it goes.
+type scanJob struct {
+	file      string
+	spec      ItemSpec
+	page      int
+	pageLabel string
+}
+
+// Import reads image files and attaches each to a record or catalogue entry.
+func (s *Service) Import(ctx context.Context, opts ImportOptions) (*ImportReport, error) {
+	start := time.Now()
+	if opts.Collection == "" {
+		return nil, errors.New("--collection is required")
+	}
+	var jobs []scanJob
+	var err error
+	if opts.Manifest != "" {
+		jobs, err = s.manifestJobs(opts)
+	} else {
+		jobs, err = s.nameJobs(ctx, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(jobs) == 0 {
+		return nil, errors.New("no JPEG, PNG or TIFF files to import")
+	}
+	rep := &ImportReport{}
+	for _, j := range jobs {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		id, changed, err := s.importFile(ctx, j)
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", j.file, err)
+		}
+		rep.Scans++
+		if changed {
+			rep.Cut++
+		} else {
+			rep.Unchanged++
+		}
+		if opts.Out != nil {
+			opts.Out(id, j.file)
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	return rep, nil
+}
+
+func (s *Service) importFile(ctx context.Context, j scanJob) (string, bool, error) {
+	data, err := os.ReadFile(j.file)
+	if err != nil {
+		return "", false, err
+	}
+	sum := sha256.Sum256(data)
+	version := hex.EncodeToString(sum[:8])
+	return s.AddScan(ctx, j.spec, j.page, j.pageLabel, filepath.Base(j.file), version, func() (image.Image, error) {
+		return decodeScan(data)
+	})
+}
+
+// decodeScan decodes a JPEG, PNG or TIFF within the size bound.
+func decodeScan(data []byte) (image.Image, error) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("not a JPEG, PNG or TIFF image: %w", err)
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > maxSourcePixels {
+		return nil, fmt.Errorf("the %s image is %d × %d pixels, more than this server cuts (%d megapixels)", format, cfg.Width, cfg.Height, maxSourcePixels/1_000_000)
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", format, err)
+	}
+	return img, nil
+}
+
+// nameJobs attaches files by name: KEY.jpg, KEY_2.jpg, KEY-p2.jpg.
+func (s *Service) nameJobs(ctx context.Context, opts ImportOptions) ([]scanJob, error) {
+	files, err := expand(opts.Paths)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []scanJob
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		spec := ItemSpec{Collection: opts.Collection, TargetKey: name, Access: opts.Access}
+		page := 1
+		if _, err := s.resolveTarget(ctx, spec); err != nil {
+			m := pageSuffix.FindStringSubmatch(name)
+			if m == nil {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+			spec.TargetKey = m[1]
+			page, _ = strconv.Atoi(m[2])
+			if _, err2 := s.resolveTarget(ctx, spec); err2 != nil || page < 1 {
+				return nil, fmt.Errorf("%s: %w", f, err)
+			}
+		}
+		jobs = append(jobs, scanJob{file: f, spec: spec, page: page})
+	}
+	return jobs, nil
+}
+
+// manifestJobs reads the manifest CSV (docs/iiif.md).
+func (s *Service) manifestJobs(opts ImportOptions) ([]scanJob, error) {
+	f, err := os.Open(opts.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := ParseManifestCSV(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", opts.Manifest, err)
+	}
+	given, err := expand(opts.Paths)
+	if err != nil {
+		return nil, err
+	}
+	byBase := map[string]string{}
+	for _, g := range given {
+		byBase[filepath.Base(g)] = g
+	}
+	var dirs []string
+	for _, p := range opts.Paths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			dirs = append(dirs, p)
+		}
+	}
+	dirs = append(dirs, filepath.Dir(opts.Manifest))
+	pages := map[string]int{}
+	var jobs []scanJob
+	for _, r := range rows {
+		file := ""
+		if filepath.IsAbs(r.File) {
+			file = r.File
+		} else if g, ok := byBase[filepath.Base(r.File)]; ok {
+			file = g
+		} else {
+			for _, d := range dirs {
+				if _, err := os.Stat(filepath.Join(d, r.File)); err == nil {
+					file = filepath.Join(d, r.File)
+					break
+				}
+			}
+		}
+		if file == "" {
+			return nil, fmt.Errorf("%s line %d: cannot find %q", opts.Manifest, r.Line, r.File)
+		}
+		spec := ItemSpec{Collection: opts.Collection, TargetKey: r.Ref, RecordID: r.RecordID, Slug: r.Item, Label: r.Label,
+			Access: r.Access, Rights: r.Rights, Attribution: r.Attribution}
+		if spec.Access == "" {
+			spec.Access = opts.Access
+		}
+		group := r.Item
+		if group == "" {
+			group = r.Ref + "\x00" + strconv.FormatInt(r.RecordID, 10)
+		}
+		page := r.Page
+		if page == 0 {
+			page = pages[group] + 1
+		}
+		pages[group] = max(pages[group], page)
+		jobs = append(jobs, scanJob{file: file, spec: spec, page: page, pageLabel: r.PageLabel})
+	}
+	return jobs, nil
+}
+
+// ManifestRow is one row of an import's manifest CSV.
+type ManifestRow struct {
+	Line        int
+	File        string
+	Ref         string // record key, library key or archive reference
+	RecordID    int64
+	Item        string
+	Label       string
+	Page        int
+	PageLabel   string
+	Access      string
+	Rights      string
+	Attribution string
+}
+
+var manifestColumns = []string{"file", "record", "record_id", "item_ref", "item", "label", "page", "page_label", "access", "rights", "attribution"}
+
+// ParseManifestCSV reads the manifest CSV: a header naming columns (any order), then
+// one row per file.
+func ParseManifestCSV(r io.Reader) ([]ManifestRow, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, errors.New("the manifest is empty")
+	}
+	if err != nil {
+		return nil, err
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		known := false
+		for _, c := range manifestColumns {
+			known = known || c == h
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown column %q (known: %s)", h, strings.Join(manifestColumns, ", "))
+		}
+		if _, dup := col[h]; dup {
+			return nil, fmt.Errorf("column %q appears twice", h)
+		}
+		col[h] = i
+	}
+	if _, ok := col["file"]; !ok {
+		return nil, errors.New("the manifest needs a file column")
+	}
+	var out []ManifestRow
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		get := func(name string) string {
+			if i, ok := col[name]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		row := ManifestRow{Line: line, File: get("file"), Item: get("item"), Label: get("label"), PageLabel: get("page_label"),
+			Access: get("access"), Rights: get("rights"), Attribution: get("attribution")}
+		if row.File == "" {
+			if strings.Join(rec, "") == "" {
+				continue
+			}
+			return nil, fmt.Errorf("line %d: the file is empty", line)
+		}
+		refs := 0
+		if v := get("record"); v != "" {
+			row.Ref = v
+			refs++
+		}
+		if v := get("item_ref"); v != "" {
+			row.Ref = v
+			refs++
+		}
+		if v := get("record_id"); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil || n <= 0 {
+				return nil, fmt.Errorf("line %d: record_id %q is not a positive whole number", line, v)
+			}
+			row.RecordID = n
+			refs++
+		}
+		if refs != 1 {
+			return nil, fmt.Errorf("line %d: give exactly one of record, record_id and item_ref", line)
+		}
+		if v := get("page"); v != "" {
+			n, ok := positiveInt(v)
+			if !ok || n > 9999 {
+				return nil, fmt.Errorf("line %d: page %q is not a whole number from 1 to 9999", line, v)
+			}
+			row.Page = n
+		}
+		switch row.Access {
+		case "", "public", "members":
+		default:
+			return nil, fmt.Errorf("line %d: access must be public or members, not %q", line, row.Access)
+		}
+		if row.Rights != "" && !strings.HasPrefix(row.Rights, "http://") && !strings.HasPrefix(row.Rights, "https://") {
+			return nil, fmt.Errorf("line %d: rights must be a URI (e.g. http://rightsstatements.org/vocab/InC/1.0/)", line)
+		}
+		if row.Item != "" && !validID(Slugify(row.Item)) {
+			return nil, fmt.Errorf("line %d: item %q has no letters or digits", line, row.Item)
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}

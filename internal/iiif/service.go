@@ -1,0 +1,565 @@
+package iiif
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"lineage/internal/store"
+)
+
+// Patterns are the front-door ServeMux patterns that Handler serves.
+var Patterns = []string{"/iiif/3/", "/api/images", "/api/images/"}
+
+// Prefix is the path of the image service and the manifests.
+const Prefix = "/iiif/3/"
+
+// Membership says whether a request comes from a member (cmd/lineage's memberCheck).
+type Membership interface {
+	IsMember(r *http.Request) bool
+}
+
+// Options configure the service.
+type Options struct {
+	DataDir   string // scans live under DataDir/files/iiif
+	PublicURL string // origin of absolute ids; empty: the request's
+	Members   Membership
+	// Authenticate wraps a handler so that Members can see the signed-in user (the
+	// accounts middleware). It runs only for members-only scans and the images API,
+	// so public tiles never touch sessions or set cookies.
+	Authenticate func(http.Handler) http.Handler
+	Limits       Limits
+	CacheBytes   int64 // cap of the derivative cache; default 512 MiB
+	Log          *slog.Logger
+	// Rights and Attribution are the defaults of items imported without them.
+	Rights      string
+	Attribution string
+}
+
+// DefaultRights is the rights statement of scans imported without one.
+const DefaultRights = "http://rightsstatements.org/vocab/InC-EDU/1.0/"
+
+// DefaultAttribution is the required statement of scans imported without one.
+const DefaultAttribution = "Reproduced by permission of the Lineage family history society. For research and private study."
+
+// Service is the image explorer's room: the IIIF image server, manifests, the images
+// API and imports.
+type Service struct {
+	db   *store.DB
+	opts Options
+	root string // DataDir/files/iiif
+
+	cacheOnce sync.Once
+	cache     *diskCache
+	cacheErr  error
+	renders   chan struct{} // slots for on-demand derivatives
+
+	mu     sync.RWMutex
+	images map[string]cachedImage
+}
+
+type cachedImage struct {
+	row     *imageRow
+	expires time.Time
+}
+
+// imageTTL is how long the server trusts what it read about a scan; imports run in
+// other processes.
+const imageTTL = 5 * time.Second
+
+// New makes the service.
+func New(db *store.DB, opts Options) *Service {
+	if opts.Limits == (Limits{}) {
+		opts.Limits = DefaultLimits
+	}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = 512 << 20
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	if opts.Rights == "" {
+		opts.Rights = DefaultRights
+	}
+	if opts.Attribution == "" {
+		opts.Attribution = DefaultAttribution
+	}
+	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
+	return &Service{
+		db:      db,
+		opts:    opts,
+		root:    filepath.Join(opts.DataDir, "files", "iiif"),
+		renders: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
+		images:  map[string]cachedImage{},
+	}
+}
+
+func (s *Service) tilesDir(id, version string) string {
+	return filepath.Join(s.root, "tiles", id, version)
+}
+
+func (s *Service) derivatives() (*diskCache, error) {
+	s.cacheOnce.Do(func() {
+		s.cache, s.cacheErr = newDiskCache(filepath.Join(s.root, "cache"), s.opts.CacheBytes)
+	})
+	return s.cache, s.cacheErr
+}
+
+// Handler serves /iiif/3/ and /api/images.
+func (s *Service) Handler() http.Handler {
+	api := http.Handler(http.HandlerFunc(s.serveAPI))
+	if s.opts.Authenticate != nil {
+		api = s.opts.Authenticate(api)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, Prefix) {
+			s.serveIIIF(w, r)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+}
+
+// base is the origin of absolute ids.
+func (s *Service) base(r *http.Request) string {
+	if s.opts.PublicURL != "" {
+		return s.opts.PublicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (s *Service) isMember(r *http.Request) bool {
+	return s.opts.Members != nil && s.opts.Members.IsMember(r)
+}
+
+// gate runs next for public resources directly; for members-only ones it runs it
+// behind the accounts middleware and only for members, answering 401 otherwise.
+func (s *Service) gate(w http.ResponseWriter, r *http.Request, members bool, next func(w http.ResponseWriter, r *http.Request)) {
+	if !members {
+		next(w, r)
+		return
+	}
+	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Vary", "Cookie, Authorization")
+		if !s.isMember(r) {
+			writeError(w, &Error{Status: http.StatusUnauthorized, Message: "Members only: sign in as a member to see this scan."})
+			return
+		}
+		next(w, r)
+	}))
+	if s.opts.Authenticate != nil {
+		h = s.opts.Authenticate(h)
+	}
+	h.ServeHTTP(w, r)
+}
+
+func writeError(w http.ResponseWriter, e *Error) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Del("ETag")
+	h.Del("Last-Modified")
+	h.Del("Link")
+	w.WriteHeader(e.Status)
+	io.WriteString(w, e.Message+"\n")
+}
+
+func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ie *Error
+	switch {
+	case errors.As(err, &ie):
+		writeError(w, ie)
+	case errors.Is(err, ErrNotFound):
+		writeError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
+	case errors.Is(err, context.Canceled):
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
+	default:
+		s.opts.Log.Error("iiif", "path", r.URL.Path, "err", err)
+		writeError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
+	}
+}
+
+// validID is the shape of our identifiers: lower-case letters, digits and '-'.
+func validID(id string) bool {
+	if id == "" || len(id) > 200 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// image reads a scan, trusting what it read for imageTTL.
+func (s *Service) image(ctx context.Context, id string) (*imageRow, error) {
+	now := time.Now()
+	s.mu.RLock()
+	c, ok := s.images[id]
+	s.mu.RUnlock()
+	if ok && now.Before(c.expires) {
+		return c.row, nil
+	}
+	row, err := lookupImage(ctx, s.db, id)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if len(s.images) > 100_000 {
+		clear(s.images)
+	}
+	s.images[id] = cachedImage{row, now.Add(imageTTL)}
+	s.mu.Unlock()
+	return row, nil
+}
+
+// forget drops what the server remembers of a scan (after an import in this process).
+func (s *Service) forget(id string) {
+	s.mu.Lock()
+	delete(s.images, id)
+	s.mu.Unlock()
+}
+
+func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+	case http.MethodOptions:
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Accept")
+		h.Set("Access-Control-Max-Age", "86400")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	default:
+		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
+		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Message: "Only GET and HEAD are supported."})
+		return
+	}
+	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), Prefix), "/")
+	switch segs[0] {
+	case "manifests":
+		s.serveManifest(w, r, segs[1:])
+		return
+	case "collections":
+		s.serveCollection(w, r, segs[1:])
+		return
+	}
+	id := segs[0]
+	if !validID(id) {
+		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier."})
+		return
+	}
+	im, err := s.image(r.Context(), id)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier " + strconv.Quote(id) + "."})
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	switch len(segs) {
+	case 1:
+		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set("Location", s.base(r)+Prefix+id+"/info.json")
+			w.WriteHeader(http.StatusSeeOther)
+		})
+	case 2:
+		if segs[1] != "info.json" {
+			writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+			return
+		}
+		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
+	case 5:
+		req, err := ParseRequest(segs[1], segs[2], segs[3], segs[4])
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		imgix := applyImgix(&req, r.URL.Query())
+		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) { s.serveImage(w, r, im, req, imgix) })
+	default:
+		writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+	}
+}
+
+// applyImgix honours the width and height parameters imgix-style clients add
+// (@prismicio/react's srcset) when the path asks for the max size: w, h and dpr make a
+// confined size that never upscales. Everything else in the query is ignored.
+func applyImgix(req *Request, q map[string][]string) bool {
+	if req.Size.Kind != SizeMax || req.Size.Upscale || len(q) == 0 {
+		return false
+	}
+	get := func(k string) int {
+		v := ""
+		if vs := q[k]; len(vs) > 0 {
+			v = vs[0]
+		}
+		n, ok := positiveInt(v)
+		if !ok || n > 100_000 {
+			return 0
+		}
+		return n
+	}
+	w, h := get("w"), get("h")
+	dpr := 1.0
+	if vs := q["dpr"]; len(vs) > 0 {
+		if d, ok := number(vs[0], true); ok && d >= 1 && d <= 5 {
+			dpr = d
+		}
+	}
+	w, h = int(float64(w)*dpr), int(float64(h)*dpr)
+	switch {
+	case w > 0 && h > 0:
+		req.Size = Size{Kind: SizeConfined, W: w, H: h}
+	case w > 0:
+		req.Size = Size{Kind: SizeWidth, W: w}
+	case h > 0:
+		req.Size = Size{Kind: SizeHeight, H: h}
+	default:
+		return false
+	}
+	return true
+}
+
+// resolveImgix resolves a request whose size came from imgix parameters: one larger
+// than the region gets the region's own size, as imgix does, instead of a 400.
+func resolveImgix(req Request, width, height int, lim Limits) (Plan, error) {
+	up := req
+	up.Size.Upscale = true
+	p, err := up.Resolve(width, height, lim)
+	if err != nil || (p.Width <= p.Rect.Dx() && p.Height <= p.Rect.Dy()) {
+		return p, err
+	}
+	req.Size = Size{Kind: SizeMax}
+	return req.Resolve(width, height, lim)
+}
+
+const (
+	ldImage = `application/ld+json;profile="http://iiif.io/api/image/3/context.json"`
+	profile = `<http://iiif.io/api/image/3/level2.json>;rel="profile"`
+)
+
+func cacheControl(members bool, immutable bool) string {
+	switch {
+	case members:
+		return "private, max-age=3600"
+	case immutable:
+		return "public, max-age=31536000, immutable"
+	default:
+		return "public, max-age=3600"
+	}
+}
+
+// notModified answers 304 when the request's validators match.
+func notModified(w http.ResponseWriter, r *http.Request, etag string, mod time.Time) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for _, t := range strings.Split(inm, ",") {
+			t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+			if t == etag || t == "*" {
+				w.WriteHeader(http.StatusNotModified)
+				return true
+			}
+		}
+		return false
+	}
+	if ims := r.Header.Get("If-Modified-Since"); ims != "" {
+		if t, err := http.ParseTime(ims); err == nil && !mod.Truncate(time.Second).After(t) {
+			w.WriteHeader(http.StatusNotModified)
+			return true
+		}
+	}
+	return false
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:6])
+}
+
+// infoJSON is the image service description.
+func (s *Service) infoJSON(base string, im *imageRow) map[string]any {
+	pyr := im.pyramid()
+	lim := s.opts.Limits
+	var sizes []map[string]int
+	for k := pyr.Levels - 1; k >= 0; k-- {
+		w, h := pyr.LevelSize(k)
+		if w > lim.MaxWidth || h > lim.MaxHeight || int64(w)*int64(h) > lim.MaxArea {
+			break
+		}
+		sizes = append(sizes, map[string]int{"width": w, "height": h})
+	}
+	return map[string]any{
+		"@context":         "http://iiif.io/api/image/3/context.json",
+		"id":               base + Prefix + im.ID,
+		"type":             "ImageService3",
+		"protocol":         "http://iiif.io/api/image",
+		"profile":          "level2",
+		"width":            im.Width,
+		"height":           im.Height,
+		"maxWidth":         lim.MaxWidth,
+		"maxHeight":        lim.MaxHeight,
+		"maxArea":          lim.MaxArea,
+		"sizes":            sizes,
+		"tiles":            []map[string]any{{"width": TileSize, "height": TileSize, "scaleFactors": pyr.ScaleFactors()}},
+		"preferredFormats": []string{"jpg"},
+		"extraQualities":   []string{QualityColor, QualityGray, QualityBitonal},
+		"extraFormats":     []string{"png"},
+		"extraFeatures": []string{"baseUriRedirect", "canonicalLinkHeader", "cors", "jsonldMediaType", "mirroring",
+			"profileLinkHeader", "regionByPct", "regionByPx", "regionSquare", "rotationBy90s", "sizeByConfinedWh",
+			"sizeByH", "sizeByPct", "sizeByW", "sizeByWh", "sizeUpscaling"},
+	}
+}
+
+func (s *Service) serveInfo(w http.ResponseWriter, r *http.Request, im *imageRow) {
+	info := s.infoJSON(s.base(r), im)
+	// Key order matters to some clients: @context first. encoding/json sorts map keys
+	// and "@" sorts before letters, so it is first.
+	body, err := json.Marshal(info)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	etag := `"` + im.Version + "-" + shortHash(string(body)) + `"`
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Link", profile)
+	h.Set("ETag", etag)
+	h.Set("Last-Modified", im.UpdatedAt.Format(http.TimeFormat))
+	h.Set("Cache-Control", cacheControl(im.Members, false))
+	h.Add("Vary", "Accept")
+	if notModified(w, r, etag, im.UpdatedAt) {
+		return
+	}
+	accept := r.Header.Get("Accept")
+	if accept == "" || strings.Contains(accept, "application/ld+json") || !strings.Contains(accept, "json") {
+		h.Set("Content-Type", ldImage)
+	} else {
+		h.Set("Content-Type", "application/json")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRow, req Request, imgix bool) {
+	var plan Plan
+	var err error
+	if imgix {
+		plan, err = resolveImgix(req, im.Width, im.Height, s.opts.Limits)
+	} else {
+		plan, err = req.Resolve(im.Width, im.Height, s.opts.Limits)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	canonical := plan.Canonical(im.Width, im.Height)
+	etag := `"` + im.Version + "-" + shortHash(canonical) + `"`
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Link", profile+`, <`+s.base(r)+Prefix+im.ID+"/"+canonical+`>;rel="canonical"`)
+	h.Set("ETag", etag)
+	h.Set("Last-Modified", im.UpdatedAt.Format(http.TimeFormat))
+	h.Set("Cache-Control", cacheControl(im.Members, true))
+	if notModified(w, r, etag, im.UpdatedAt) {
+		return
+	}
+	pyr := im.pyramid()
+	dir := s.tilesDir(im.ID, im.Version)
+	if k, col, row, ok := tileFor(plan, pyr); ok {
+		s.serveFile(w, r, tilePath(dir, k, col, row), "image/jpeg")
+		return
+	}
+	cache, err := s.derivatives()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	key := cacheKey(im.ID, im.Version, canonical)
+	body, ok := cache.get(key)
+	if !ok {
+		select {
+		case s.renders <- struct{}{}:
+		case <-r.Context().Done():
+			s.fail(w, r, r.Context().Err())
+			return
+		case <-time.After(15 * time.Second):
+			h.Set("Retry-After", "1")
+			writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The server is busy making images; try again in a moment."})
+			return
+		}
+		body, ok = cache.get(key)
+		if !ok {
+			body, err = s.renderBytes(dir, pyr, plan)
+		}
+		<-s.renders
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if !ok {
+			if err := cache.put(key, body); err != nil {
+				s.opts.Log.Warn("iiif cache", "err", err)
+			}
+		}
+	}
+	h.Set("Content-Type", contentType(plan.Request.Format))
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
+func (s *Service) renderBytes(dir string, pyr Pyramid, plan Plan) ([]byte, error) {
+	img, err := render(dir, pyr, plan)
+	if err != nil {
+		return nil, err
+	}
+	return encode(img, plan.Request.Format)
+}
+
+func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, path, ctype string) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			// The scan was re-imported a moment ago: forget it and let the client retry.
+			s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
+			writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+			return
+		}
+		s.fail(w, r, err)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	if r.Method == http.MethodHead {
+		return
+	}
+	io.Copy(w, f)
+}

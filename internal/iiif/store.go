@@ -1,0 +1,297 @@
+package iiif
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"lineage/internal/store"
+)
+
+// ErrNotFound is an unknown image, item, collection or target.
+var ErrNotFound = errors.New("not found")
+
+// Targets an item can be attached to.
+const (
+	TargetRecord  = "record"
+	TargetLibrary = "library"
+	TargetArchive = "archive"
+	TargetPerson  = "person"
+)
+
+// imageRow is one scan as the server needs it.
+type imageRow struct {
+	ID        string
+	ItemID    int64
+	ItemSlug  string
+	Page      int
+	Label     string
+	Width     int
+	Height    int
+	Levels    int
+	Version   string
+	Members   bool
+	UpdatedAt time.Time
+}
+
+func (im *imageRow) pyramid() Pyramid {
+	return Pyramid{Width: im.Width, Height: im.Height, Levels: im.Levels}
+}
+
+// itemRow is one item with what its manifest and the images API show.
+type itemRow struct {
+	ID             int64
+	Slug           string
+	CollectionID   int64
+	CollectionSlug string
+	CollectionName string
+	Target         string
+	TargetID       int64
+	TargetKey      string
+	Label          string
+	Members        bool
+	Rights         string
+	Attribution    string
+	UpdatedAt      time.Time
+	Images         []*imageRow
+}
+
+// membersExpr is 1 when an item is members-only: marked so, or its collection is, or
+// (for records) the record is.
+const membersExpr = `CASE WHEN it.access = 1 OR c.access = 1 OR COALESCE(r.access, 0) = 1 THEN 1 ELSE 0 END`
+
+const itemFrom = ` FROM iiif_items it
+	JOIN collections c ON c.id = it.collection_id
+	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id
+	LEFT JOIN library_items li ON it.target = 'library' AND li.id = it.target_id
+	LEFT JOIN archive_items ai ON it.target = 'archive' AND ai.id = it.target_id`
+
+const itemColumns = `it.id, it.slug, c.id, c.slug, c.title, it.target, it.target_id,
+	COALESCE(r.key, li.key, ai.reference, ''), it.label, ` + membersExpr + `, it.rights, it.attribution, it.updated_at`
+
+func scanItem(row interface{ Scan(...any) error }) (*itemRow, error) {
+	it := &itemRow{}
+	var members int
+	var updated int64
+	err := row.Scan(&it.ID, &it.Slug, &it.CollectionID, &it.CollectionSlug, &it.CollectionName, &it.Target, &it.TargetID,
+		&it.TargetKey, &it.Label, &members, &it.Rights, &it.Attribution, &updated)
+	it.Members = members == 1
+	it.UpdatedAt = time.Unix(updated, 0).UTC()
+	return it, err
+}
+
+// lookupImage reads one scan and whether it is members-only.
+func lookupImage(ctx context.Context, db *store.DB, id string) (*imageRow, error) {
+	im := &imageRow{}
+	var members int
+	var updated int64
+	err := db.QueryRowContext(ctx, db.Rebind(`SELECT im.id, im.item_id, it.slug, im.page, im.label, im.width, im.height, im.levels, im.version, im.updated_at, `+membersExpr+`
+	FROM iiif_images im JOIN iiif_items it ON it.id = im.item_id
+	JOIN collections c ON c.id = it.collection_id
+	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id
+	WHERE im.id = ?`), id).Scan(&im.ID, &im.ItemID, &im.ItemSlug, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated, &members)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	im.Members = members == 1
+	im.UpdatedAt = time.Unix(updated, 0).UTC()
+	return im, nil
+}
+
+// itemQuery selects items; where is appended after WHERE with its args.
+func listItems(ctx context.Context, db *store.DB, where string, limit int, args ...any) ([]*itemRow, error) {
+	q := `SELECT ` + itemColumns + itemFrom + ` WHERE ` + where + ` ORDER BY it.id`
+	if limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	rows, err := db.QueryContext(ctx, db.Rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	var items []*itemRow
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := loadImages(ctx, db, items); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// loadImages fills the items' pages in page order.
+func loadImages(ctx context.Context, db *store.DB, items []*itemRow) error {
+	if len(items) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*itemRow, len(items))
+	ph := make([]string, len(items))
+	args := make([]any, len(items))
+	for i, it := range items {
+		byID[it.ID] = it
+		ph[i] = "?"
+		args[i] = it.ID
+	}
+	rows, err := db.QueryContext(ctx, db.Rebind(`SELECT id, item_id, page, label, width, height, levels, version, updated_at
+		FROM iiif_images WHERE item_id IN (`+strings.Join(ph, ",")+`) ORDER BY item_id, page`), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		im := &imageRow{}
+		var updated int64
+		if err := rows.Scan(&im.ID, &im.ItemID, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated); err != nil {
+			return err
+		}
+		im.UpdatedAt = time.Unix(updated, 0).UTC()
+		it := byID[im.ItemID]
+		im.ItemSlug, im.Members = it.Slug, it.Members
+		it.Images = append(it.Images, im)
+		if im.UpdatedAt.After(it.UpdatedAt) {
+			it.UpdatedAt = im.UpdatedAt
+		}
+	}
+	return rows.Err()
+}
+
+func itemBySlug(ctx context.Context, db *store.DB, slug string) (*itemRow, error) {
+	items, err := listItems(ctx, db, `it.slug = ?`, 1, slug)
+	if err != nil {
+		return nil, err
+	}
+	if len(items) == 0 || len(items[0].Images) == 0 {
+		return nil, ErrNotFound
+	}
+	return items[0], nil
+}
+
+// collectionRow is a research collection that has scans.
+type collectionRow struct {
+	ID          int64
+	Slug        string
+	Title       string
+	Description string
+	Items       int
+}
+
+func collectionsWithScans(ctx context.Context, db *store.DB, slug string) ([]collectionRow, error) {
+	q := `SELECT c.id, c.slug, c.title, c.description, COUNT(*) FROM collections c JOIN iiif_items it ON it.collection_id = c.id`
+	var args []any
+	if slug != "" {
+		q += ` WHERE c.slug = ?`
+		args = append(args, slug)
+	}
+	q += ` GROUP BY c.id, c.slug, c.title, c.description ORDER BY c.title, c.id`
+	rows, err := db.QueryContext(ctx, db.Rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []collectionRow
+	for rows.Next() {
+		var c collectionRow
+		if err := rows.Scan(&c.ID, &c.Slug, &c.Title, &c.Description, &c.Items); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// metadataPair is one line of a manifest's metadata.
+type metadataPair struct{ Label, Value string }
+
+// targetMetadata describes what an item is attached to, for its manifest.
+func targetMetadata(ctx context.Context, db *store.DB, it *itemRow) ([]metadataPair, string, error) {
+	var md []metadataPair
+	summary := ""
+	add := func(label, value string) {
+		if strings.TrimSpace(value) != "" {
+			md = append(md, metadataPair{label, value})
+		}
+	}
+	add("Collection", it.CollectionName)
+	switch it.Target {
+	case TargetRecord:
+		var typ, date, place, source, transcript, persons string
+		err := db.QueryRowContext(ctx, db.Rebind(`SELECT t.label, r.date_text, r.place_text, r.source, r.transcript, r.persons
+			FROM records r JOIN record_types t ON t.id = r.type_id WHERE r.id = ?`), it.TargetID).Scan(&typ, &date, &place, &source, &transcript, &persons)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		add("Record type", typ)
+		if name := firstPersonName(persons); name != "" {
+			add("Name", name)
+		}
+		add("Date", date)
+		add("Place", place)
+		add("Source", source)
+		add("Reference", it.TargetKey)
+		summary = transcript
+	case TargetLibrary:
+		var title, authors, publisher, shelfmark string
+		var year sql.NullInt64
+		err := db.QueryRowContext(ctx, db.Rebind(`SELECT title, authors, year, publisher, shelfmark FROM library_items WHERE id = ?`), it.TargetID).
+			Scan(&title, &authors, &year, &publisher, &shelfmark)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		add("Title", title)
+		add("Authors", authors)
+		if year.Valid {
+			add("Year", fmt.Sprint(year.Int64))
+		}
+		add("Publisher", publisher)
+		add("Shelfmark", shelfmark)
+	case TargetArchive:
+		var title, date, level, desc string
+		err := db.QueryRowContext(ctx, db.Rebind(`SELECT title, date_text, level, description FROM archive_items WHERE id = ?`), it.TargetID).
+			Scan(&title, &date, &level, &desc)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		add("Reference", it.TargetKey)
+		add("Title", title)
+		add("Date", date)
+		add("Level", level)
+		summary = desc
+	}
+	return md, summary, nil
+}
+
+// firstPersonName reads "Given Surname" of the first person of a record's persons JSON.
+func firstPersonName(persons string) string {
+	var ps []struct {
+		Surname    string `json:"surname"`
+		GivenNames string `json:"given_names"`
+	}
+	if json.Unmarshal([]byte(persons), &ps) != nil || len(ps) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(ps[0].GivenNames + " " + ps[0].Surname)
+}
