@@ -100,12 +100,6 @@ function ViewerControls({ tree, state }: { tree: string; state: ViewerState }) {
   );
 }
 
-function lifeLabel(index: GraphIndex, node: ChartNode): string {
-  const p = index.person(node.person);
-  if (!p) return node.person;
-  return p.years ? `${p.name}, ${p.years}` : p.name;
-}
-
 function shorten(text: string, max = NAME_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
@@ -318,7 +312,9 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
             {layout.nodes.map((n) => {
               const p = index.person(n.person);
               const box = nodeBox(layout, n);
-              const label = `${lifeLabel(index, n)}${n.relation ? ` (${n.relation.toLowerCase()})` : ""}`;
+              // The box's name is its text (so what is seen is what is read): the name,
+              // then the years and the relation to the box it hangs from.
+              const second = [p?.years ?? "", n.relation ? n.relation.toLowerCase() : ""].filter(Boolean).join(", ");
               const cls = [styles.node, n.key === "root" ? styles.nodeRoot : "", p?.sex === "F" ? styles.nodeF : p?.sex === "M" ? styles.nodeM : ""].join(" ");
               return (
                 <g
@@ -331,7 +327,6 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
                   transform={`translate(${box.left} ${box.top})`}
                   role="button"
                   tabIndex={n.key === focused.key ? 0 : -1}
-                  aria-label={label}
                   data-person={n.person}
                   data-key={n.key}
                   onFocus={() => setFocusKey(n.key)}
@@ -346,9 +341,9 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
                   <text x={12} y={30} className={styles.nodeName}>
                     {shorten(p?.name ?? n.person)}
                   </text>
-                  {p?.years ? (
-                    <text x={12} y={56} className={styles.nodeYears}>
-                      {p.years}
+                  {second ? (
+                    <text x={12} y={58} className={styles.nodeYears}>
+                      {shorten(second, NAME_CHARS + 2)}
                     </text>
                   ) : null}
                 </g>
