@@ -79,7 +79,12 @@ type familyInfo struct {
 // parseName reads a NAME structure.
 func parseName(l *gedcom.Line) nameInfo {
 	v := l.Value
-	n := nameInfo{typ: strings.ToLower(l.ChildValue("TYPE"))}
+	n := nameInfo{typ: strings.ToLower(strings.TrimSpace(l.ChildValue("TYPE")))}
+	if t := l.Child("TYPE"); t != nil && n.typ == "other" {
+		if ph := strings.TrimSpace(t.ChildValue("PHRASE")); ph != "" {
+			n.typ = strings.ToLower(ph) // GEDCOM 7: TYPE OTHER with the 5.5.1 value as PHRASE
+		}
+	}
 	if i := strings.IndexByte(v, '/'); i >= 0 {
 		n.given = strings.TrimSpace(v[:i])
 		rest := v[i+1:]
@@ -125,6 +130,9 @@ func parseEvent(l *gedcom.Line) eventInfo {
 	e.place = strings.TrimSpace(l.Path("PLAC").ValueOrEmpty())
 	if d := l.Child("DATE"); d != nil {
 		e.dateText = strings.TrimSpace(d.Value)
+		if ph := strings.TrimSpace(d.ChildValue("PHRASE")); e.dateText == "" && ph != "" {
+			e.dateText = "(" + ph + ")" // GEDCOM 7's phrase-only date, as 5.5.1 writes it
+		}
 		if e.dateText != "" {
 			if gd, err := gendate.Parse(e.dateText); err == nil && gd.HasRange() {
 				e.hasRange, e.lo, e.hi, e.kind = true, gd.Range.Earliest, gd.Range.Latest, gd.Kind

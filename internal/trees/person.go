@@ -353,6 +353,11 @@ func sourceView(l *gedcom.Line, refs map[string]*gedcom.Line) SourceView {
 			if sv.Title == "" {
 				sv.Title = strings.TrimSpace(r.ChildValue("ABBR"))
 			}
+			if sv.Title == "" {
+				// A 5.5.1 source described inline becomes, in 7.0, a record with the
+				// description as its NOTE.
+				sv.Title = strings.TrimSpace(r.ChildValue("NOTE"))
+			}
 			sv.Author = strings.TrimSpace(r.ChildValue("AUTH"))
 			sv.Publication = strings.TrimSpace(r.ChildValue("PUBL"))
 		}
