@@ -20,6 +20,7 @@ import {
   parseSearchForm,
 } from "../features/research/collections/model";
 import { scopedSearch } from "../features/research/collections/pages.server";
+import { SurnameSearch } from "../features/research/search/SurnameSearch";
 import styles from "../features/research/collections/collections.module.css";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -80,6 +81,7 @@ export default function ResearchCollections({ loaderData }: Route.ComponentProps
         its library and archive. Search every collection at once in <Link to={SEARCH_PATH}>search and explore</Link>, or
         choose a collection below.
       </p>
+      <SurnameSearch idPrefix="collections-surname" title="Search every collection for an ancestor" />
       <nav aria-labelledby="collection-kinds" className={styles.group}>
         <h2 id="collection-kinds" className="visually-hidden">
           Kinds of collection
