@@ -1,7 +1,7 @@
 // /user-account (sign-in required): profile and settings, bookmarks, reading lists,
 // saved searches, search history, and the member's data (issue 3 §3). Every form
 // posts here with an `intent`; features/members/account-actions.server.ts runs it.
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/user-account";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import {
@@ -59,6 +59,10 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
+      <p>
+        <Link to="/user-account/trees">Your family trees</Link>: upload a family tree as a GEDCOM file and see whether it has been
+        published.
+      </p>
       <ProfileSection user={user} />
       <BookmarksSection bookmarks={bookmarks} lists={readingLists} />
       <ReadingListsSection lists={readingLists} />
