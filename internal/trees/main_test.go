@@ -6,9 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
+	"lineage/internal/auth"
 	"lineage/internal/gedcom"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -35,6 +37,17 @@ func withViewer(ctx context.Context, v trees.Viewer) context.Context {
 
 func newService(t testing.TB, db *store.DB) *trees.Service {
 	t.Helper()
+	// Three accounts, ids 1–3 in a fresh store: an owner, another member, an editor.
+	a := auth.New(db, auth.Options{Log: quietLog()})
+	for i, role := range []string{"member", "member", "editor"} {
+		u, err := a.CreateUser(context.Background(), auth.NewUser{Email: "user" + strconv.Itoa(i+1) + "@example.org", Name: "User " + strconv.Itoa(i+1), Role: role, Verified: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.ID != int64(i+1) {
+			t.Fatalf("user %d has id %d", i+1, u.ID)
+		}
+	}
 	s := trees.New(db, trees.Options{Log: quietLog(), Viewer: func(ctx context.Context) trees.Viewer {
 		v, _ := ctx.Value(viewerKey{}).(trees.Viewer)
 		return v

@@ -9,6 +9,12 @@ const ctx = setup({ browser: false, name: "links" });
 
 /** Paths the crawl fetches but does not follow. */
 const LEAVES = [/^\/feeds\//, /^\/media\//, /^\/assets\//, /^\/uv\//, /\.xml$/, /\.txt$/];
+/**
+ * Addresses (path and query) the crawl fetches but does not follow: a research
+ * record, or a later page of a collection or search (`after=`), links to nothing
+ * the first pages do not; following them would walk every record of the demo set.
+ */
+const LEAF_URLS = [/^\/research-hub\/our-collections\/records\//, /[?&]after=/];
 /** Paths that act instead of showing a page; never fetched by the crawl. */
 const SKIP = [/^\/preview(\/|$)/];
 
@@ -33,7 +39,10 @@ test("every same-origin link and image on the site answers 200", { timeout: 120_
       await res.arrayBuffer();
       continue;
     }
-    const leaf = LEAVES.some((re) => re.test(url.pathname)) || !/text\/html/.test(res.headers.get("content-type") ?? "");
+    const leaf =
+      LEAVES.some((re) => re.test(url.pathname)) ||
+      LEAF_URLS.some((re) => re.test(url.pathname + url.search)) ||
+      !/text\/html/.test(res.headers.get("content-type") ?? "");
     const body = leaf ? (await res.arrayBuffer(), "") : await res.text();
     if (leaf) continue;
     pages++;
