@@ -2,6 +2,7 @@ package iiif
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -414,6 +415,7 @@ func (s *Service) manifestJobs(opts ImportOptions) ([]scanJob, error) {
 	}
 	dirs = append(dirs, filepath.Dir(opts.Manifest))
 	pages := map[string]int{}
+	firsts := map[string]ItemSpec{}
 	var jobs []scanJob
 	for _, r := range rows {
 		file := ""
@@ -440,6 +442,16 @@ func (s *Service) manifestJobs(opts ImportOptions) ([]scanJob, error) {
 		group := r.Item
 		if group == "" {
 			group = r.Ref + "\x00" + strconv.FormatInt(r.RecordID, 10)
+		}
+		// The first row of an item gives its label, access, rights and attribution;
+		// later rows may leave them empty.
+		if first, ok := firsts[group]; ok {
+			spec.Label = cmp.Or(spec.Label, first.Label)
+			spec.Access = cmp.Or(r.Access, first.Access)
+			spec.Rights = cmp.Or(spec.Rights, first.Rights)
+			spec.Attribution = cmp.Or(spec.Attribution, first.Attribution)
+		} else {
+			firsts[group] = spec
 		}
 		page := r.Page
 		if page == 0 {
