@@ -13,7 +13,7 @@ function collectionPath(slug: string): string {
 
 function GroupTable({ id, caption, columns, empty, rows }: { id: string; caption: string; columns: string[]; empty: string; rows: ReactNode[][] }) {
   return (
-    <div className={styles.tableWrap} role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+    <div className={styles.tableWrap} role="region" aria-labelledby={`${id}-caption`} tabIndex={0} id={id}>
       <table className={styles.table}>
         <caption id={`${id}-caption`}>{caption}</caption>
         <thead>

@@ -2,11 +2,13 @@
 // plain GET form, so it works without JavaScript and its URL is the search. After
 // hydration it counts what it would find as the visitor changes it ("See N results")
 // and suggests places from the gazetteer.
-import { useId, type ReactNode } from "react";
-import { Form } from "react-router";
+import { useRef, type ReactNode } from "react";
+import { Form, useNavigate } from "react-router";
+import { MultiSelect, type MultiSelectOption } from "../MultiSelect";
 import { useLiveCount, usePlaceSuggestions } from "./live";
 import {
   DEFAULT_SURNAME_MODE,
+  MAX_VALUES,
   RELATIVE_ROLES,
   ROLES,
   SEARCH_PATH,
@@ -14,6 +16,8 @@ import {
   SURNAME_MODES,
   YEAR_TOLERANCES,
   pageParams,
+  readQuery,
+  searchUrl,
   resultsText,
   roleLabel,
   type SearchQuery,
@@ -83,71 +87,49 @@ function Shell({
 }
 
 /** Options for a list filter: the facet's values with counts, plus any chosen value the facet lacks. */
-export function filterOptions(facet: Facet[] | undefined, chosen: string[], labels: Record<string, string> = {}): Facet[] {
-  const out = (facet ?? []).filter((f) => f.value !== "");
-  for (const value of chosen) if (!out.some((f) => f.value === value)) out.push({ value, label: labels[value] ?? value, count: 0 });
+export function facetOptions(facet: Facet[] | undefined, chosen: string[], labels: Record<string, string> = {}): MultiSelectOption[] {
+  const out: MultiSelectOption[] = (facet ?? []).filter((f) => f.value !== "").map((f) => ({ value: f.value, label: f.label, count: f.count }));
+  for (const value of chosen) if (!out.some((f) => f.value === value)) out.push({ value, label: labels[value] ?? value });
   return out;
 }
 
-/** A group of checkboxes (several values) or radio buttons (one value, with "Any"). */
-function ChoiceFilter({
+/**
+ * A list filter: the research hub's multi-select (checkboxes or a select without
+ * JavaScript, the dropdown after hydration). Its error, when the API sent one, is
+ * read out with the field's hint.
+ */
+function ListFilter({
   name,
-  legend,
+  label,
   options,
   chosen,
   single,
   errors,
-  showCounts,
+  onChange,
 }: {
   name: string;
-  legend: string;
-  options: Facet[];
+  label: string;
+  options: MultiSelectOption[];
   chosen: string[];
   single?: boolean;
   errors: Errors;
-  showCounts: boolean;
+  onChange: () => void;
 }) {
-  const base = useId();
   const messages = errors[name] ?? [];
-  const errorId = messages.length ? `${fieldId(name)}-error` : undefined;
-  if (!options.length) return null;
   return (
-    <fieldset className={styles.facet} aria-describedby={errorId} id={fieldId(name)} tabIndex={-1}>
-      <legend>{legend}</legend>
-      {errorId ? (
-        <p id={errorId} className={styles.error}>
-          <span className="visually-hidden">Error: </span>
-          {messages.join(" ")}
-        </p>
-      ) : null}
-      <ul className={styles.facetList}>
-        {single ? (
-          <li>
-            <label className={styles.choice}>
-              <input type="radio" name={name} value="" defaultChecked={!chosen.length} />
-              Any
-            </label>
-          </li>
-        ) : null}
-        {options.map((option, i) => (
-          <li key={option.value}>
-            <label className={styles.choice} htmlFor={`${base}-${i}`}>
-              <input
-                id={`${base}-${i}`}
-                type={single ? "radio" : "checkbox"}
-                name={name}
-                value={option.value}
-                defaultChecked={chosen.includes(option.value)}
-              />
-              <span>
-                {option.label}
-                {showCounts && option.count ? <span className={styles.facetCount}> ({option.count.toLocaleString("en-GB")})</span> : null}
-              </span>
-            </label>
-          </li>
-        ))}
-      </ul>
-    </fieldset>
+    <div className={messages.length ? `${styles.field} ${styles.fieldError}` : styles.field}>
+      <MultiSelect
+        id={fieldId(name)}
+        name={name}
+        label={label}
+        mode={single ? "single" : "multiple"}
+        max={single ? undefined : MAX_VALUES}
+        options={options}
+        defaultValue={chosen}
+        hint={messages.length ? `Error: ${messages.join(" ")}` : undefined}
+        onChange={onChange}
+      />
+    </div>
   );
 }
 
@@ -163,15 +145,20 @@ export interface SearchFormProps {
 export function SearchForm({ query, errors: pageErrors, facets, collections, shown }: SearchFormProps) {
   const { count, changed, onChange } = useLiveCount();
   const { places, onInput } = usePlaceSuggestions();
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigate = useNavigate();
+  const listChanged = () => {
+    if (formRef.current) onChange(formRef.current);
+  };
   // Once the visitor changes the form, the live count's errors replace the page's.
   const errors: Errors = changed ? (count.state === "invalid" ? count.errors.errors : count.state === "done" ? {} : pageErrors) : pageErrors;
   const collectionLabels = Object.fromEntries(collections.map((c) => [c.slug, c.title]));
-  const collectionOptions: Facet[] = collections.map((c) => ({
-    value: c.slug,
-    label: c.access === "members" ? `${c.title} (members)` : c.title,
-    count: facets?.collection.find((f) => f.value === c.slug)?.count ?? 0,
-  }));
-  for (const option of filterOptions(facets?.collection, query.collection, collectionLabels))
+  // Every record collection is offered (with its count in this search when there is one).
+  const collectionOptions: MultiSelectOption[] = collections.map((c) => {
+    const found = facets?.collection.find((f) => f.value === c.slug);
+    return { value: c.slug, label: c.access === "members" ? `${c.title} (members)` : c.title, count: facets ? (found?.count ?? 0) : undefined };
+  });
+  for (const option of facetOptions(facets?.collection, query.collection, collectionLabels))
     if (!collectionOptions.some((o) => o.value === option.value)) collectionOptions.push(option);
 
   let button = "Search";
@@ -194,8 +181,16 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
       noValidate
       // Reset the fields when the URL's search changes (back button, facet links).
       key={pageParams({ ...query, after: "" }).toString()}
+      ref={formRef}
       onChange={(event) => onChange(event.currentTarget)}
       onInput={(event) => onChange(event.currentTarget)}
+      // With JavaScript, go to the search's tidy URL (no empty fields); without, the browser sends the form as it is.
+      onSubmit={(event) => {
+        event.preventDefault();
+        const fields = new URLSearchParams();
+        for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === "string") fields.append(key, value);
+        navigate(searchUrl(readQuery(fields)));
+      }}
     >
       <h2 id="search-form-title">Search the indexes</h2>
       <fieldset className={styles.group}>
@@ -305,44 +300,44 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
       <fieldset className={styles.group}>
         <legend>Narrow the results</legend>
         <div className={styles.facets}>
-          <ChoiceFilter name="collection" legend="Collection" options={collectionOptions} chosen={query.collection} errors={errors} showCounts={Boolean(facets)} />
-          <ChoiceFilter
+          <ListFilter name="collection" label="Collection" options={collectionOptions} chosen={query.collection} errors={errors} onChange={listChanged} />
+          <ListFilter
             name="record_type"
-            legend="Record type"
-            options={filterOptions(facets?.record_type, query.record_type)}
+            label="Record type"
+            options={facetOptions(facets?.record_type, query.record_type)}
             chosen={query.record_type}
             errors={errors}
-            showCounts
+            onChange={listChanged}
           />
           {query.year ? null : (
-            <ChoiceFilter
+            <ListFilter
               name="decade"
-              legend="Decade"
+              label="Decade"
               single
-              options={filterOptions(facets?.decade, query.decade ? [query.decade] : [], { [query.decade]: `${query.decade}s` })}
+              options={facetOptions(facets?.decade, query.decade ? [query.decade] : [], { [query.decade]: `${query.decade}s` })}
               chosen={query.decade ? [query.decade] : []}
               errors={errors}
-              showCounts
+              onChange={listChanged}
             />
           )}
           {query.place ? null : (
-            <ChoiceFilter
+            <ListFilter
               name="county"
-              legend="County"
+              label="County"
               single
-              options={filterOptions(facets?.county, query.county ? [query.county] : [])}
+              options={facetOptions(facets?.county, query.county ? [query.county] : [])}
               chosen={query.county ? [query.county] : []}
               errors={query.county ? { county: errors.place } : {}}
-              showCounts
+              onChange={listChanged}
             />
           )}
-          <ChoiceFilter
+          <ListFilter
             name="role"
-            legend="The person's role"
-            options={ROLES.map((r) => ({ value: r, label: roleLabel(r), count: 0 }))}
+            label="The person's role"
+            options={ROLES.map((r) => ({ value: r, label: roleLabel(r) }))}
             chosen={query.role}
             errors={errors}
-            showCounts={false}
+            onChange={listChanged}
           />
         </div>
       </fieldset>

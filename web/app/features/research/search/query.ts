@@ -193,14 +193,23 @@ export function apiParams(query: SearchQuery, { withPaging = true }: { withPagin
   return out;
 }
 
+/** Settings the page leaves out of its URLs when they hold their default. */
+const PAGE_DEFAULTS: Partial<Record<TextKey, string>> = {
+  surname_mode: DEFAULT_SURNAME_MODE,
+  year_pm: "0",
+  relative_role: "any",
+  sort: "relevance",
+};
+
 /**
- * The page's own query string for a search: every field the visitor set, lists as
+ * The page's own query string for a search: every field the visitor set (settings
+ * left at their defaults are left out), lists as
  * repeated parameters, in a fixed order, so equal searches have equal URLs (saved
  * searches and history compare them).
  */
 export function pageParams(query: SearchQuery): URLSearchParams {
   const out = new URLSearchParams();
-  for (const key of TEXT_KEYS) if (key !== "after" && query[key]) out.set(key, query[key]);
+  for (const key of TEXT_KEYS) if (key !== "after" && query[key] && query[key] !== PAGE_DEFAULTS[key]) out.set(key, query[key]);
   for (const key of LIST_KEYS) for (const value of query[key]) out.append(key, value);
   if (query.after) out.set("after", query.after);
   return out;

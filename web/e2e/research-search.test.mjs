@@ -1,0 +1,288 @@
+// The research hub's search pages (issue 4 §5): the home page's surname box, search
+// and explore (filters through the multi-select, keyset paging, the live "See N
+// results", errors at their fields, the plain GET form without JavaScript), the global
+// search's four tables, record pages with the paywall's teaser for visitors and the
+// whole record for members, bookmarks, saved searches and search history — in
+// Chromium against the real binary with `serve --demo`'s research demo set, axe on
+// every page visited.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkA11y, runLineage, setup } from "./harness.mjs";
+
+const ctx = setup({ name: "research-search" });
+const SEARCH = "/research-hub/our-collections/searchexplore";
+const PASSWORD = "correct horse battery";
+
+/** The research API's answer, as a visitor (no session). */
+async function api(path) {
+  const res = await fetch(ctx.server.url + path, { headers: { Accept: "application/json" } });
+  assert.equal(res.status, 200, `GET ${path}`);
+  return res.json();
+}
+
+const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
+
+let userCount = 0;
+/** A member made with `lineage user add --role member` while the server runs. */
+function addMember() {
+  const email = `researcher${++userCount}-${Date.now()}@example.org`;
+  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Ida Researcher", "--role", "member"], {
+    env: { LINEAGE_DATABASE_URL: "" },
+  });
+  return email;
+}
+
+async function signIn(page, email, wanted) {
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname + u.search === wanted);
+}
+
+async function waitForHydration(page) {
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector("main a[href], main button");
+      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
+    },
+    null,
+    { timeout: 15_000 },
+  );
+}
+
+/** The record links of the results table, in order. */
+async function resultLinks(page) {
+  return page.locator("#results-table tbody tr").evaluateAll((rows) => rows.map((r) => r.querySelector("a")?.getAttribute("href")));
+}
+
+/** A members-only record of the demo set and its teaser's name. */
+async function membersOnlyRecord() {
+  const answer = await api("/api/research/search?collection=wills-index&sort=date&limit=1");
+  const [result] = answer.results;
+  assert.ok(result?.teaser, "the demo's wills are members-only");
+  return result;
+}
+
+describe("surname search", () => {
+  test("the home page's surname box finds records, with spelling variants", { timeout: 90_000 }, async () => {
+    const expected = await api("/api/research/search?surname=Smith&surname_mode=variants&limit=20");
+    assert.ok(expected.total > 20, "the demo set has more than a page of Smiths");
+    const page = await ctx.newPage();
+    await ctx.visit(page, "/");
+    await waitForHydration(page);
+    const box = page.getByRole("search", { name: "Search for an ancestor" });
+    await box.getByLabel("Surname").fill("Smith");
+    await box.getByRole("button", { name: "Search records" }).click();
+    await page.waitForURL((u) => u.pathname === SEARCH && u.searchParams.get("surname") === "Smith");
+    await page.getByRole("heading", { level: 1, name: "Search and explore" }).waitFor();
+    await page.locator("#results-table").waitFor();
+    await ctx.visit(page, page.url().replace(ctx.server.url, ""));
+    assert.match(await page.getByRole("status").filter({ hasText: "for Smith" }).textContent(), new RegExp(resultsText(expected.total, expected.total_exact)));
+    assert.deepEqual(
+      await resultLinks(page),
+      expected.results.map((r) => `/research-hub/our-collections/records/${r.id}`),
+      "the first page, in the API's order",
+    );
+  });
+
+  test("without JavaScript: the GET forms, paging and errors at their fields", { timeout: 90_000 }, async () => {
+    const page = await ctx.newPage({ javaScriptEnabled: false });
+    await ctx.visit(page, "/");
+    await page.getByRole("search", { name: "Search for an ancestor" }).getByLabel("Surname").fill("Smith");
+    await page.getByRole("search", { name: "Search for an ancestor" }).getByRole("button", { name: "Search records" }).click();
+    await page.waitForURL((u) => u.pathname === SEARCH);
+    await page.locator("#results-table").waitFor();
+
+    // The advanced form: a surname mode and a year range, sent as a plain GET.
+    await ctx.visit(page, SEARCH);
+    await page.getByLabel("Surname", { exact: true }).fill("Smith");
+    await page.getByLabel("Spellings to find").selectOption("soundex");
+    await page.getByLabel("Year", { exact: true }).fill("1850");
+    await page.getByLabel("Give or take").selectOption("40");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL((u) => u.searchParams.get("surname_mode") === "soundex");
+    const expected = await api("/api/research/search?surname=Smith&surname_mode=soundex&year=1850&year_pm=40");
+    await page.getByText(resultsText(expected.total, expected.total_exact), { exact: true }).waitFor();
+    await ctx.visit(page, page.url().replace(ctx.server.url, ""));
+    assert.equal(await page.getByRole("button", { name: `See ${resultsText(expected.total)}` }).count(), 1);
+
+    // A bad year: the API's message at the field, tied to it, and in the summary.
+    await ctx.visit(page, `${SEARCH}?surname=Smith&year=18x`);
+    const year = page.locator("#search-year");
+    assert.equal(await year.getAttribute("aria-invalid"), "true");
+    const describedBy = (await year.getAttribute("aria-describedby")) ?? "";
+    assert.ok(describedBy.split(" ").includes("search-year-error"));
+    assert.match(await page.locator("#search-year-error").textContent(), /The year must be a whole number from 1 to 9999\./);
+    await page.getByRole("alert").getByRole("link", { name: /The year must be/ }).waitFor();
+  });
+});
+
+describe("search and explore", () => {
+  test("the live count, a filter through the multi-select, keyset paging and the back button", { timeout: 120_000 }, async () => {
+    const page = await ctx.newPage();
+    await ctx.visit(page, SEARCH);
+    await waitForHydration(page);
+    await page.locator("[data-enhanced]").first().waitFor();
+
+    // "See N results" as the visitor types, from /api/research/count.
+    const all = await api("/api/research/count?surname=Smith");
+    await page.getByLabel("Surname", { exact: true }).fill("Smith");
+    await page.getByRole("button", { name: `See ${resultsText(all.total, all.total_exact)}` }).waitFor();
+    const chosen = await api("/api/research/count?surname=Smith&collection=parish-baptisms&collection=parish-marriages");
+    assert.ok(chosen.total > 20 && chosen.total < all.total, "two collections hold more than a page but not every Smith");
+
+    // Choose a collection in the dropdown: the count follows.
+    // (By keyboard: focus, open with the down arrow, type to narrow, choose with Enter.)
+    await page.getByRole("combobox", { name: "Collection" }).focus();
+    await page.keyboard.press("ArrowDown");
+    await page.getByRole("listbox").waitFor();
+    for (const word of ["baptisms", "marriages"]) {
+      await page.keyboard.type(word);
+      await page.waitForFunction(() => document.querySelectorAll('[role="listbox"] [role="option"]').length === 1);
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("Enter");
+    }
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).waitFor();
+    await checkA11y(page, `${SEARCH} (filled in, dropdown shut)`);
+
+    // A bad year shows the error at the field while typing.
+    await page.getByLabel("Year", { exact: true }).fill("18x");
+    await page.locator("#search-year-error").waitFor();
+    await page.getByLabel("Year", { exact: true }).fill("");
+    await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).waitFor();
+    assert.equal(await page.locator("#search-year-error").count(), 0);
+
+    // Submit: the URL is the search.
+    await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).click();
+    await page.waitForURL((u) => u.searchParams.getAll("collection").length === 2 && u.searchParams.get("surname") === "Smith");
+    const url = new URL(page.url());
+    assert.equal(url.search, "?surname=Smith&collection=parish-baptisms&collection=parish-marriages", "a tidy URL without empty fields");
+    await page.locator("#results-table").waitFor();
+
+    // Keyset paging: the next page is the API's next page.
+    const both = "surname=Smith&collection=parish-baptisms&collection=parish-marriages&limit=20";
+    const first = await api(`/api/research/search?${both}`);
+    assert.ok(first.next, "more than one page");
+    const second = await api(`/api/research/search?${both}&after=${encodeURIComponent(first.next)}`);
+    const firstLinks = await resultLinks(page);
+    assert.deepEqual(firstLinks, first.results.map((r) => `/research-hub/our-collections/records/${r.id}`));
+    await page.getByRole("navigation", { name: "Pages of results" }).getByRole("link", { name: "Next page" }).click();
+    await page.waitForURL((u) => u.searchParams.has("after"));
+    await page.waitForFunction((href) => document.querySelector("#results-table tbody tr a")?.getAttribute("href") === href, `/research-hub/our-collections/records/${second.results[0].id}`);
+    assert.deepEqual(await resultLinks(page), second.results.map((r) => `/research-hub/our-collections/records/${r.id}`));
+    await page.getByRole("link", { name: "First page", exact: true }).waitFor();
+    await ctx.visit(page, page.url().replace(ctx.server.url, ""));
+
+    // Back goes to the first page.
+    await page.goBack();
+    await page.waitForURL((u) => !u.searchParams.has("after"));
+    await page.waitForFunction((href) => document.querySelector("#results-table tbody tr a")?.getAttribute("href") === href, firstLinks[0]);
+  });
+
+  test("the global search shows archive, family trees, index and library, with see all", { timeout: 90_000 }, async () => {
+    const expected = await api("/api/search?q=John%20Smith");
+    const page = await ctx.newPage();
+    await ctx.visit(page, SEARCH);
+    await waitForHydration(page);
+    await page.getByLabel("Names, places, titles or words").fill("John Smith");
+    await page.getByRole("button", { name: "Search everything" }).click();
+    await page.waitForURL((u) => u.searchParams.get("q") === "John Smith");
+    await page.getByRole("heading", { level: 1, name: "Search results for “John Smith”" }).waitFor();
+    for (const name of ["Archive", "Family trees", "Index records", "Library"]) await page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) }).waitFor();
+    await page.getByText("No family trees match “John Smith”. Members' family trees are not searchable yet.").waitFor();
+    await ctx.visit(page, page.url().replace(ctx.server.url, ""));
+    assert.ok(expected.index.total > 0);
+    const seeAll = page.getByRole("link", { name: `See all ${resultsText(expected.index.total, expected.index.total_exact)} in the indexes` });
+    await seeAll.click();
+    await page.waitForURL((u) => u.pathname === SEARCH && u.searchParams.get("surname") === "Smith" && u.searchParams.get("given") === "John");
+    await page.locator("#results-table").waitFor();
+
+    // A catalogue word finds library entries.
+    const library = await api("/api/search?q=parish");
+    assert.ok(library.library.total > 0);
+    await ctx.visit(page, `${SEARCH}?q=parish`);
+    assert.equal(await page.locator("#global-library-table tbody tr").count(), library.library.results.length);
+  });
+});
+
+describe("records and the account area", () => {
+  test("a public record's page", { timeout: 60_000 }, async () => {
+    const [result] = (await api("/api/research/search?surname=Smith&collection=parish-baptisms&limit=1")).results;
+    const record = await api(`/api/research/records/${result.id}`);
+    const page = await ctx.newPage();
+    await ctx.visit(page, `${SEARCH}?surname=Smith&collection=parish-baptisms`);
+    await waitForHydration(page);
+    await page.locator("#results-table tbody tr").first().getByRole("link").click();
+    await page.waitForURL((u) => u.pathname === `/research-hub/our-collections/records/${result.id}`);
+    await page.getByRole("heading", { level: 2, name: "People in this record" }).waitFor();
+    await ctx.visit(page, `/research-hub/our-collections/records/${result.id}`);
+    const h1 = await page.getByRole("heading", { level: 1 }).textContent();
+    assert.ok(h1.startsWith("Baptism"), h1);
+    assert.equal(await page.locator(`section[aria-labelledby="record-persons"] tbody tr`).count(), record.persons.length);
+    if (record.source) await page.getByText(record.source, { exact: true }).waitFor();
+    await page.getByRole("link", { name: "Sign in to bookmark this page" }).waitFor();
+
+    // Unknown and malformed ids are the not-found page.
+    await ctx.visit(page, "/research-hub/our-collections/records/999999999", { status: 404 });
+    await ctx.visit(page, "/research-hub/our-collections/records/abc", { status: 404 });
+  });
+
+  test("a members-only record: the teaser and an invitation for visitors, everything for members; bookmark, save the search, history", { timeout: 150_000 }, async () => {
+    const teaser = await membersOnlyRecord();
+    const full = await fetch(`${ctx.server.url}/api/research/records/${teaser.id}`).then((r) => r.json());
+    assert.equal(full.teaser, true);
+    const path = `/research-hub/our-collections/records/${teaser.id}`;
+
+    // A visitor: the teaser and the invitation, none of the withheld fields.
+    const visitor = await ctx.newPage();
+    await ctx.visit(visitor, path);
+    await visitor.getByRole("heading", { level: 2, name: "Join to see the whole record" }).waitFor();
+    assert.equal(await visitor.getByRole("link", { name: "Join the society" }).getAttribute("href"), "/sog-events/join");
+    assert.equal(await visitor.getByRole("link", { name: "Create an account" }).getAttribute("href"), "/register");
+    assert.equal(await visitor.getByRole("heading", { name: "People in this record" }).count(), 0);
+    assert.equal(await visitor.getByText("Members only").count() > 0, true);
+    assert.match(await visitor.locator("main").textContent(), new RegExp(`${teaser.persons[0].given_names} ${teaser.persons[0].surname}`));
+
+    // A member signs in from the invitation and sees the whole record.
+    const email = addMember();
+    const page = await ctx.newPage();
+    await ctx.visit(page, path);
+    await page.getByRole("link", { name: "Sign in to see this record" }).click();
+    await page.waitForURL((u) => u.pathname === "/sign-in");
+    await page.getByLabel("Email address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === path);
+    await page.getByRole("heading", { level: 2, name: "People in this record" }).waitFor();
+    assert.equal(await page.getByRole("heading", { name: "Join to see the whole record" }).count(), 0);
+    await ctx.visit(page, path);
+    await page.getByText("Source", { exact: true }).waitFor();
+
+    // Bookmark the record.
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Bookmark this page" }).click();
+    await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
+    const title = await page.getByRole("heading", { level: 1 }).textContent();
+
+    // Search (history) and save the search.
+    await ctx.visit(page, `${SEARCH}?surname=Smith&collection=wills-index`);
+    await waitForHydration(page);
+    await page.getByLabel("Save this search as").fill("Smith wills");
+    await page.getByRole("button", { name: "Save search" }).click();
+    await page.getByText("Saved the search as “Smith wills”.", { exact: false }).waitFor();
+    // Members see the members-only results in full.
+    assert.equal(await page.locator("#results-table").getByText("Members only").count(), 0);
+
+    await ctx.visit(page, "/user-account");
+    await page.locator("#bookmarks").getByRole("link", { name: title }).waitFor();
+    assert.equal(await page.locator("#bookmarks").getByRole("link", { name: title }).getAttribute("href"), path);
+    const saved = page.locator("#saved-searches");
+    await saved.getByText("Smith wills", { exact: true }).waitFor();
+    const run = new URL(await saved.getByRole("link", { name: /Run the search “Smith wills”/ }).getAttribute("href"), ctx.server.url);
+    assert.equal(run.pathname, SEARCH);
+    assert.deepEqual(Object.fromEntries(run.searchParams), { surname: "Smith", collection: "wills-index" });
+    await page.locator("#search-history").getByText(/^Smith, Index of wills: \d+ results?$/).waitFor();
+  });
+});
