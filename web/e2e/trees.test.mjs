@@ -289,6 +289,11 @@ describe("family trees", () => {
     const member = addUser("Josie Pemberton");
     const page = await ctx.newPage();
     await signIn(page, member.email, "/user-account/trees");
+    // Nothing chosen: the errors show at the fields and in the summary.
+    await page.getByRole("button", { name: "Upload tree" }).click();
+    await page.getByRole("heading", { name: "There is a problem" }).waitFor();
+    await page.getByRole("link", { name: "Choose a GEDCOM file (.ged or .gdz) to upload." }).waitFor();
+    await checkA11y(page, "/user-account/trees (errors)");
     await page.getByLabel("GEDCOM file").setInputFiles(file);
     await page.getByLabel("Title").fill(title);
     await page.getByRole("button", { name: "Upload tree" }).click();
