@@ -1,6 +1,7 @@
 package trees
 
 import (
+	"slices"
 	"strings"
 
 	"lineage/internal/gedcom"
@@ -203,11 +204,11 @@ func readFamily(rec *gedcom.Line) *familyInfo {
 	for _, c := range rec.Children {
 		switch c.Tag {
 		case "HUSB", "WIFE":
-			if c.Pointer != "" && !c.IsVoid() {
+			if c.Pointer != "" && !c.IsVoid() && !slices.Contains(f.partners, c.Pointer) {
 				f.partners = append(f.partners, c.Pointer)
 			}
 		case "CHIL":
-			if c.Pointer != "" && !c.IsVoid() {
+			if c.Pointer != "" && !c.IsVoid() && !slices.Contains(f.children, c.Pointer) {
 				f.children = append(f.children, c.Pointer)
 			}
 		default:
