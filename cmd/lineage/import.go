@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -117,6 +118,7 @@ func runImportRecords(ctx context.Context, args []string) error {
 	var opts research.ImportOptions
 	var mappingPath, bulk string
 	var quiet bool
+	var cpuProfile string
 	fs.StringVar(&opts.Collection, "collection", "", "slug of the collection (created when missing; required)")
 	fs.StringVar(&opts.Kind, "kind", "", "kind of a new collection: "+strings.Join(research.Kinds, ", ")+" (default record_set)")
 	fs.StringVar(&opts.Title, "title", "", "title of a new collection (default the slug)")
@@ -124,11 +126,21 @@ func runImportRecords(ctx context.Context, args []string) error {
 	fs.StringVar(&mappingPath, "mapping", "", "a JSON mapping file for another CSV layout (docs/research.md)")
 	fs.BoolVar(&opts.Strict, "strict", false, "import nothing if any row is bad (default: skip bad records and report them)")
 	fs.IntVar(&opts.BatchSize, "batch", 2000, "records per transaction")
-	fs.StringVar(&bulk, "bulk", "auto", "rebuild the search index after the load instead of updating it row by row: auto, on or off")
+	fs.StringVar(&bulk, "bulk", "auto", "rebuild the search index after the load instead of updating it row by row: auto, on or off; defer leaves it for --build-index after several imports")
+	var buildIndex bool
+	fs.BoolVar(&buildIndex, "build-index", false, "build the search indexes that --bulk defer imports left out (no FILE)")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the import to this file (go tool pprof)")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
+	}
+	if buildIndex {
+		if len(positional) != 0 {
+			fs.Usage()
+			return errors.New("--build-index takes no file")
+		}
+		return runBuildIndex(ctx, cfgFn)
 	}
 	if len(positional) != 1 {
 		fs.Usage()
@@ -145,8 +157,10 @@ func runImportRecords(ctx context.Context, args []string) error {
 		opts.Bulk = research.BulkOn
 	case "off":
 		opts.Bulk = research.BulkOff
+	case "defer":
+		opts.Bulk = research.BulkDefer
 	default:
-		return fmt.Errorf("--bulk must be auto, on or off")
+		return fmt.Errorf("--bulk must be auto, on, off or defer")
 	}
 	var mapping *research.Mapping
 	if mappingPath != "" {
@@ -179,6 +193,17 @@ func runImportRecords(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	svc := research.New(db, research.Options{})
+	if cpuProfile != "" {
+		pf, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	counter := &countingReader{r: f}
 	var src io.Reader = counter
@@ -195,6 +220,30 @@ func runImportRecords(ctx context.Context, args []string) error {
 	return err
 }
 
+// runBuildIndex is `lineage import records --build-index`.
+func runBuildIndex(ctx context.Context, cfgFn func() (config.Config, error)) error {
+	cfg, err := cfgFn()
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	start := time.Now()
+	built, err := research.New(db, research.Options{}).BuildSearchIndexes(ctx)
+	if err != nil {
+		return err
+	}
+	if built {
+		fmt.Fprintf(os.Stderr, "search indexes built in %s\n", time.Since(start).Round(time.Millisecond))
+	} else {
+		fmt.Fprintln(os.Stderr, "search indexes: all there, nothing to build")
+	}
+	return nil
+}
+
 func printImportReport(w io.Writer, file string, rep *research.ImportReport) {
 	created := ""
 	if rep.CollectionCreated {
@@ -206,7 +255,10 @@ func printImportReport(w io.Writer, file string, rep *research.ImportReport) {
 	}
 	fmt.Fprintf(w, "%s → %s%s: %d records read in %s (%.0f records/s): %d added, %d updated, %d unchanged, %d skipped\n",
 		file, rep.Collection, created, rep.Records, rep.Elapsed.Round(time.Millisecond), rate, rep.Added, rep.Updated, rep.Unchanged, rep.Skipped)
-	if rep.Bulk {
+	switch {
+	case rep.IndexDeferred:
+		fmt.Fprintln(w, "bulk load: the search indexes are left out until 'lineage import records --build-index'")
+	case rep.Bulk:
 		fmt.Fprintln(w, "bulk load: the search index was rebuilt after the load")
 	}
 	show := func(title string, rows []research.RowError, total int) {

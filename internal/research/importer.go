@@ -1,6 +1,7 @@
 package research
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -32,7 +33,8 @@ type ImportOptions struct {
 	BatchSize int // records per transaction; default 2000
 	// Bulk drops the search index's secondary indexes for the import and rebuilds them
 	// at the end (much faster for a load larger than what the store holds; searches
-	// meanwhile are slow). BulkAuto decides by the source's size when it can.
+	// meanwhile are slow). BulkAuto decides by the source's size when it can;
+	// BulkDefer leaves them out for BuildSearchIndexes after several imports.
 	Bulk     BulkMode
 	Progress func(ImportProgress) // called after each batch
 }
@@ -44,6 +46,10 @@ const (
 	BulkAuto BulkMode = iota // bulk when the caller's size hint says the load is large
 	BulkOff
 	BulkOn
+	// BulkDefer drops the indexes and leaves them out: a loader importing many files
+	// builds them once at the end with BuildSearchIndexes (any later import without
+	// BulkDefer also builds them). Searches meanwhile are slow.
+	BulkDefer
 )
 
 // ImportProgress is reported after every batch.
@@ -67,6 +73,7 @@ type ImportReport struct {
 	Errors            []RowError    `json:"errors"` // at most MaxReportedErrors
 	Notes             []RowError    `json:"notes"`  // at most MaxReportedErrors
 	Bulk              bool          `json:"bulk"`
+	IndexDeferred     bool          `json:"index_deferred"` // BulkDefer: the search indexes are still to build
 	Elapsed           time.Duration `json:"elapsed"`
 }
 
@@ -129,6 +136,33 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		dict:   newNameDict(s.db, s.variants, s.given),
 		places: newPlaceResolver(s.db, nil),
 	}
+	if s.db.Dialect == store.SQLite {
+		// One connection for the whole import: its page cache stays warm from batch to
+		// batch, and its INSERTs are compiled once (sqliteBulk).
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return rep, err
+		}
+		st.conn = conn
+		defer func() {
+			if st.bulk != nil {
+				st.bulk.close()
+			}
+			// Back to the pool with the page cache every connection has.
+			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
+			conn.Close()
+		}()
+		// A page cache that holds the pages an import keeps coming back to (indexes,
+		// dictionaries) and that sorts a bulk load's index in memory, checkpoints in
+		// fewer, larger steps, any statement journal in memory, and helper threads
+		// for sorting.
+		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA wal_autocheckpoint = 20000`, `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`} {
+			if _, err := conn.ExecContext(ctx, pragma); err != nil {
+				return rep, err
+			}
+		}
+		st.bulk = sqliteBulkOf(ctx, conn)
+	}
 	defer func() {
 		// A failed bulk import still records the statistics of what it committed.
 		if err := st.flushStats(context.WithoutCancel(ctx)); err != nil {
@@ -139,24 +173,42 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		return rep, err
 	}
 	finishBulk := func() error { return nil }
-	rep.Bulk = opts.Bulk == BulkOn || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
-	if rep.Bulk {
+	if err := st.startSummary(ctx); err != nil {
+		return rep, err
+	}
+	rep.Bulk = opts.Bulk == BulkOn || opts.Bulk == BulkDefer || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
+	rep.IndexDeferred = opts.Bulk == BulkDefer
+	if rep.IndexDeferred {
 		st.bulkStats = map[statCell]int{}
-		if err := s.dropSearchIndexes(ctx); err != nil {
+		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
+			return rep, err
+		}
+	} else if rep.Bulk {
+		st.bulkStats = map[statCell]int{}
+		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
 			return rep, err
 		}
 		rebuilt := false
 		defer func() {
 			// Rebuild even when the import failed half-way: the committed batches stay.
 			if !rebuilt {
-				if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx)); err != nil {
+				if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx), st.execer()); err != nil {
 					s.log.Error("research: rebuild search indexes", "err", err)
 				}
 			}
 		}()
 		finishBulk = func() error {
 			rebuilt = true
-			return s.rebuildSearchIndexes(ctx)
+			return s.rebuildSearchIndexes(ctx, st.execer())
+		}
+	} else {
+		// Indexes a deferred bulk import left out are built before this import ends.
+		finishBulk = func() error {
+			built, err := s.repairIndexes(ctx, st.execer())
+			if err == nil && built {
+				err = s.Analyze(ctx)
+			}
+			return err
 		}
 	}
 	// Reading, checking and preparing records (one goroutine) overlaps with writing
@@ -193,7 +245,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		return rep, err
 	}
 	if rep.Added > 0 || rep.Updated > 0 {
-		if err := s.refreshSummary(ctx, coll.ID); err != nil {
+		if err := st.finishSummary(ctx); err != nil {
 			return rep, err
 		}
 	}
@@ -265,6 +317,87 @@ type importState struct {
 	// bulkStats gathers a bulk import's name_stats changes, written once at the end
 	// (nil: each batch writes its own).
 	bulkStats map[statCell]int
+	conn      *sql.Conn   // SQLite: the connection every batch is written on
+	bulk      *sqliteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
+	// summary is the collection's summary counted as records are added, when the
+	// collection was empty at the start (nil: recounted from the store at the end).
+	summary  *collectionSummary
+	summaryN int64
+}
+
+// startSummary decides whether the import can count the collection's summary itself:
+// only when the collection holds no records yet, so that every record it will hold
+// passes through insert.
+func (st *importState) startSummary(ctx context.Context) error {
+	var one int
+	err := st.s.db.QueryRowContext(ctx, st.s.db.Rebind(`SELECT 1 FROM records WHERE collection_id = ? LIMIT 1`), st.coll.ID).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		st.summary = newCollectionSummary()
+		return nil
+	case err != nil:
+		return err
+	}
+	return nil
+}
+
+// finishSummary stores the collection's summary.
+func (st *importState) finishSummary(ctx context.Context) error {
+	if st.summary == nil {
+		return st.s.refreshSummary(ctx, st.coll.ID)
+	}
+	return st.s.storeSummary(ctx, st.coll.ID, st.summary, st.summaryN)
+}
+
+// execer is where an import runs its statements outside batches.
+func (st *importState) execer() execer {
+	if st.conn != nil {
+		return st.conn
+	}
+	return st.s.db
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// inTx runs fn in a transaction on the import's connection.
+func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+	if st.conn == nil {
+		return st.s.db.InTx(ctx, fn)
+	}
+	tx, err := st.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// insertRows writes rows of a batch: through the compiled INSERT of sqliteBulk when
+// there is one, else as insertMany does.
+func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if st.bulk != nil {
+		if err := st.bulk.exec(insertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+		return nil
+	}
+	return insertMany(ctx, st.s.db, tx, table, cols, rows, false)
 }
 
 // flushStats writes the statistics a bulk import gathered.
@@ -274,7 +407,42 @@ func (st *importState) flushStats(ctx context.Context) error {
 	}
 	stats := st.bulkStats
 	st.bulkStats = map[statCell]int{}
-	return st.s.db.InTx(ctx, func(tx *sql.Tx) error { return st.s.applyStats(ctx, tx, stats) })
+	return st.inTx(ctx, func(tx *sql.Tx) error { return st.applyStats(ctx, tx, stats) })
+}
+
+// applyStats is Service.applyStats through the compiled upsert of sqliteBulk when
+// there is one.
+func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
+	if st.bulk == nil {
+		return st.s.applyStats(ctx, tx, stats)
+	}
+	rows := make([][]any, 0, len(stats))
+	negative := false
+	for c, n := range stats {
+		if n != 0 {
+			rows = append(rows, []any{c.surname, c.collection, c.typ, c.decade, c.county, n})
+			negative = negative || n < 0
+		}
+	}
+	// In key order, each page of name_stats is visited once.
+	slices.SortFunc(rows, func(a, b []any) int {
+		for k := 0; k < 5; k++ {
+			if x, y := toInt64(a[k]), toInt64(b[k]); x != y {
+				return cmp.Compare(x, y)
+			}
+		}
+		return 0
+	})
+	if err := st.bulk.exec(`INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`, rows); err != nil {
+		return fmt.Errorf("name_stats: %w", err)
+	}
+	if negative {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_stats WHERE records <= 0`); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readBatch is a batch of records read and checked, ready for the database.
@@ -289,6 +457,7 @@ type readBatch struct {
 // quit closes.
 func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan struct{}) {
 	defer close(out)
+	keys := newKeyCache()
 	b := readBatch{}
 	send := func() bool {
 		select {
@@ -314,7 +483,7 @@ func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan s
 			b.rejected = append(b.rejected, errs)
 			continue
 		}
-		b.preps = append(b.preps, precompute(rec))
+		b.preps = append(b.preps, precompute(rec, keys))
 		if len(b.preps) == size && !send() {
 			return
 		}
@@ -324,17 +493,46 @@ func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan s
 	}
 }
 
+// keyCache remembers the dictionary keys of names already seen: names repeat heavily
+// (a few thousand surnames make most of any register), and folding them is a good
+// part of reading a record. One goroutine uses it.
+type keyCache struct {
+	surnames, givens map[string]string
+}
+
+// keyCacheMax bounds each map; a full one starts again (a file of endless distinct
+// names gains nothing from it).
+const keyCacheMax = 200_000
+
+func newKeyCache() *keyCache {
+	return &keyCache{surnames: map[string]string{}, givens: map[string]string{}}
+}
+
+func (c *keyCache) key(m map[string]string, s string, f func(string) string) string {
+	if k, ok := m[s]; ok {
+		return k
+	}
+	k := f(s)
+	if len(m) >= keyCacheMax {
+		clear(m)
+	}
+	m[s] = k
+	return k
+}
+
 // precompute does the work of preparing a record that needs no database.
-func precompute(rec *RecordInput) *prepared {
+func precompute(rec *RecordInput, keys *keyCache) *prepared {
 	p := &prepared{rec: rec, hash: recordHash(rec), access: accessCode(rec.Access), typeSlug: normaliseRecordType(rec.Type)}
 	if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
 		p.hasDate, p.lo, p.hi, p.kind = true, d.Range.Earliest, d.Range.Latest, int(d.Kind)
 	} else {
 		p.kind = int(d.Kind)
 	}
-	for _, person := range rec.Persons {
-		p.surnames = append(p.surnames, surnameKey(person.Surname))
-		p.givens = append(p.givens, givenKey(person.GivenNames))
+	p.surnames = make([]string, len(rec.Persons))
+	p.givens = make([]string, len(rec.Persons))
+	for i, person := range rec.Persons {
+		p.surnames[i] = keys.key(keys.surnames, person.Surname, surnameKey)
+		p.givens[i] = keys.key(keys.givens, person.GivenNames, givenKey)
 	}
 	pj, _ := json.Marshal(rec.Persons)
 	p.persons = string(pj)
@@ -469,18 +667,8 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 	var added, updated, unchanged int
 	var dupErrs []RowError
 	var batchStats map[statCell]int
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+	err := st.inTx(ctx, func(tx *sql.Tx) error {
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
-		if s.db.Dialect == store.SQLite {
-			// A page cache that holds the pages an import keeps coming back to
-			// (indexes, dictionaries), checkpoints in fewer, larger steps, and any
-			// statement journal in memory. These stay with the connection.
-			for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -131072`, `PRAGMA wal_autocheckpoint = 20000`} {
-				if _, err := tx.ExecContext(ctx, pragma); err != nil {
-					return err
-				}
-			}
-		}
 		st.places.tx = tx
 		defer func() { st.places.tx = nil }()
 		if err := st.prepare(ctx, tx, preps, pendTypes, pendRoles); err != nil {
@@ -528,7 +716,7 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 			return err
 		}
 		if st.bulkStats == nil {
-			if err := s.applyStats(ctx, tx, stats); err != nil {
+			if err := st.applyStats(ctx, tx, stats); err != nil {
 				return err
 			}
 		}
@@ -697,7 +885,17 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 	for _, p := range fresh {
 		newRows = append(newRows, recordRow(p))
 	}
-	if err := s.insertRows(ctx, tx, "records", recordCols, newRows); err != nil {
+	if st.summary != nil {
+		if len(changed) > 0 {
+			st.summary = nil // cannot happen in an empty collection; recount to be sure
+		} else {
+			for _, p := range fresh {
+				st.summary.add(p.typeID, p.hasDate, p.lo, p.hi, p.countyID)
+			}
+			st.summaryN += int64(len(fresh))
+		}
+	}
+	if err := st.insertRows(ctx, tx, "records", recordCols, newRows); err != nil {
 		return err
 	}
 	for _, p := range changed {
@@ -731,10 +929,10 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			}
 		}
 	}
-	if err := s.insertRows(ctx, tx, "record_events", eventCols, events); err != nil {
+	if err := st.insertRows(ctx, tx, "record_events", eventCols, events); err != nil {
 		return err
 	}
-	return s.insertRows(ctx, tx, "search_keys", keyCols, keys)
+	return st.insertRows(ctx, tx, "search_keys", keyCols, keys)
 }
 
 var (
@@ -743,11 +941,6 @@ var (
 	eventCols = []string{"record_id", "seq", "person_seq", "type_id", "role_id", "date_text", "jdn_lo", "jdn_hi", "place_id"}
 	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
-
-// insertRows writes rows with multi-row INSERTs (see insertMany).
-func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
-	return insertMany(ctx, s.db, tx, table, cols, rows, false)
-}
 
 // insertMany writes rows as fast as each database takes them. ignoreConflicts skips
 // rows that would break a unique constraint.
@@ -950,20 +1143,21 @@ var bulkIndexes = map[store.Dialect][][2]string{
 	},
 }
 
-// bulkWorthIt guesses whether an import of size bytes is larger than a quarter of the
-// records the store holds (about 60 bytes of CSV per person, 2.5 persons a record).
+// bulkWorthIt guesses whether an import of size bytes adds more than a quarter of the
+// search index's rows (one per person): about 100 bytes of CSV per person, 2.5
+// persons a stored record.
 func (s *Service) bulkWorthIt(ctx context.Context, size int64) bool {
 	var n int64
 	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM records`).Scan(&n); err != nil {
 		return false
 	}
-	incoming := size / 150
-	return incoming > 50_000 && incoming*4 > n
+	incoming := size / 100
+	return incoming > 125_000 && incoming*4 > n*5/2
 }
 
-func (s *Service) dropSearchIndexes(ctx context.Context) error {
+func (s *Service) dropSearchIndexes(ctx context.Context, ex execer) error {
 	for _, ix := range bulkIndexes[s.db.Dialect] {
-		if _, err := s.db.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
+		if _, err := ex.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
 			return err
 		}
 	}
@@ -972,9 +1166,9 @@ func (s *Service) dropSearchIndexes(ctx context.Context) error {
 
 // rebuildSearchIndexes creates the indexes dropSearchIndexes dropped (and any that a
 // crashed bulk import left missing) and refreshes the planner's statistics.
-func (s *Service) rebuildSearchIndexes(ctx context.Context) error {
+func (s *Service) rebuildSearchIndexes(ctx context.Context, ex execer) error {
 	for _, ix := range bulkIndexes[s.db.Dialect] {
-		if _, err := s.db.ExecContext(ctx, ix[1]); err != nil {
+		if _, err := ex.ExecContext(ctx, ix[1]); err != nil {
 			return fmt.Errorf("%s: %w", ix[0], err)
 		}
 	}
@@ -984,12 +1178,86 @@ func (s *Service) rebuildSearchIndexes(ctx context.Context) error {
 // RepairIndexes recreates search indexes that an interrupted bulk import left
 // missing; it does nothing when they are all there.
 func (s *Service) RepairIndexes(ctx context.Context) error {
+	_, err := s.repairIndexes(ctx, s.db)
+	return err
+}
+
+// BuildSearchIndexes builds the search indexes that imports with BulkDefer left out
+// and refreshes the planner's statistics; it reports whether there was anything to
+// build.
+func (s *Service) BuildSearchIndexes(ctx context.Context) (bool, error) {
+	var ex execer = s.db
+	if s.db.Dialect == store.SQLite {
+		// Sorting in a large page cache, in memory, with a helper thread.
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return false, err
+		}
+		defer func() {
+			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
+			conn.Close()
+		}()
+		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA threads = 2`} {
+			if _, err := conn.ExecContext(ctx, pragma); err != nil {
+				return false, err
+			}
+		}
+		ex = conn
+	}
+	built, err := s.repairIndexes(ctx, ex)
+	if err != nil || !built {
+		return built, err
+	}
+	return true, s.Analyze(ctx)
+}
+
+// repairIndexes creates the search indexes that are missing and says whether any
+// was.
+func (s *Service) repairIndexes(ctx context.Context, ex execer) (bool, error) {
+	missing, err := s.missingIndexes(ctx)
+	if err != nil || len(missing) == 0 {
+		return false, err
+	}
 	for _, ix := range bulkIndexes[s.db.Dialect] {
-		if _, err := s.db.ExecContext(ctx, ix[1]); err != nil {
-			return fmt.Errorf("%s: %w", ix[0], err)
+		if !slices.Contains(missing, ix[0]) {
+			continue
+		}
+		if _, err := ex.ExecContext(ctx, ix[1]); err != nil {
+			return false, fmt.Errorf("%s: %w", ix[0], err)
 		}
 	}
-	return nil
+	return true, nil
+}
+
+// missingIndexes lists the bulk-load indexes the store does not have.
+func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
+	q := `SELECT name FROM sqlite_master WHERE type = 'index'`
+	if s.db.Dialect == store.Postgres {
+		q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`
+	}
+	rows, err := s.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		have[n] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var missing []string
+	for _, ix := range bulkIndexes[s.db.Dialect] {
+		if !have[ix[0]] {
+			missing = append(missing, ix[0])
+		}
+	}
+	return missing, nil
 }
 
 // Analyze refreshes the query planner's statistics of the research tables (and, on

@@ -186,7 +186,7 @@ func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
 	if err != nil {
 		return err
 	}
-	sum := collectionSummary{RecordTypes: map[string]int64{}, Decades: map[string]int64{}, Counties: map[string]int64{}}
+	sum := newCollectionSummary()
 	var n int64
 	for rows.Next() {
 		var typ, county int64
@@ -196,23 +196,37 @@ func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
 			return err
 		}
 		n++
-		sum.RecordTypes[strconv.FormatInt(typ, 10)]++
-		dec := decadeOf(lo.Valid, int(lo.Int64), int(hi.Int64))
-		sum.Decades[strconv.Itoa(dec)]++
-		sum.Counties[strconv.FormatInt(county, 10)]++
-		if dec != 0 {
-			if sum.YearFrom == 0 || dec < sum.YearFrom {
-				sum.YearFrom = dec
-			}
-			sum.YearTo = max(sum.YearTo, dec+9)
-		}
+		sum.add(typ, lo.Valid, int(lo.Int64), int(hi.Int64), county)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	return s.storeSummary(ctx, collID, sum, n)
+}
+
+func newCollectionSummary() *collectionSummary {
+	return &collectionSummary{RecordTypes: map[string]int64{}, Decades: map[string]int64{}, Counties: map[string]int64{}}
+}
+
+// add counts one record.
+func (sum *collectionSummary) add(typ int64, hasDate bool, lo, hi int, county int64) {
+	sum.RecordTypes[strconv.FormatInt(typ, 10)]++
+	dec := decadeOf(hasDate, lo, hi)
+	sum.Decades[strconv.Itoa(dec)]++
+	sum.Counties[strconv.FormatInt(county, 10)]++
+	if dec != 0 {
+		if sum.YearFrom == 0 || dec < sum.YearFrom {
+			sum.YearFrom = dec
+		}
+		sum.YearTo = max(sum.YearTo, dec+9)
+	}
+}
+
+// storeSummary writes a collection's summary and record count.
+func (s *Service) storeSummary(ctx context.Context, collID int64, sum *collectionSummary, n int64) error {
 	b, _ := json.Marshal(sum)
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET summary = ?, record_count = ?, updated_at = ? WHERE id = ?`),
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET summary = ?, record_count = ?, updated_at = ? WHERE id = ?`),
 		string(b), n, s.Now().Unix(), collID)
 	return err
 }
