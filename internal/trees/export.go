@@ -2,6 +2,7 @@ package trees
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -30,7 +31,12 @@ func (s *Service) Export(ctx context.Context, slug string, out io.Writer, opts E
 		from = gedcom.Version551
 	}
 	to := opts.Version
-	if to == gedcom.VersionUnknown {
+	switch {
+	case opts.GEDZIP && to == gedcom.VersionUnknown:
+		to = gedcom.Version70 // GEDZIP is a GEDCOM 7 format
+	case opts.GEDZIP && to != gedcom.Version70:
+		return errors.New("trees: a GEDZIP archive holds GEDCOM 7.0 only")
+	case to == gedcom.VersionUnknown:
 		to = from
 	}
 	h := &gedcom.Header{Source: "LINEAGE"}
