@@ -5,7 +5,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { signInPath } from "../../../lib/auth/access";
-import { personName, recordPath, roleLabel } from "./query";
+import { collectionPath } from "../collections/model";
+import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";
 import styles from "./search.module.css";
 
@@ -17,10 +18,6 @@ export function recordTitle(record: Pick<ResearchRecord, "record_type_label" | "
   const first = record.persons[0];
   const name = first ? personName(first) : "";
   return [record.record_type_label, name && `: ${name}`, record.year ? `, ${record.year}` : ""].join("");
-}
-
-function collectionPath(slug: string): string {
-  return `/research-hub/our-collections/${encodeURIComponent(slug)}`;
 }
 
 /** The record's image references as a list (the image viewer replaces this when it arrives). */
@@ -43,8 +40,8 @@ function JoinInvitation({ record }: { record: ResearchRecord }) {
     <section className={styles.invitation} aria-labelledby="record-join">
       <h2 id="record-join">Join to see the whole record</h2>
       <p>
-        The {record.collection.title} are for members of the society. Members see every name, the date, the place, the
-        transcript, the source and the images.
+        This record, in “{record.collection.title}”, is for members of the society. Members see every name, the date, the
+        place, the transcript, the source and the images.
       </p>
       <p className={styles.paging}>
         <Link to={JOIN_PATH} className="button button--primary">
@@ -95,8 +92,8 @@ export function RecordView({ record, bookmark, images }: RecordViewProps) {
                 <>
                   {" "}
                   <span className={styles.role}>
-                    (between <time dateTime={record.date_range.earliest}>{record.date_range.earliest}</time> and{" "}
-                    <time dateTime={record.date_range.latest}>{record.date_range.latest}</time>)
+                    (between <time dateTime={record.date_range.earliest}>{isoDateText(record.date_range.earliest)}</time> and{" "}
+                    <time dateTime={record.date_range.latest}>{isoDateText(record.date_range.latest)}</time>)
                   </span>
                 </>
               ) : null}
@@ -118,7 +115,7 @@ export function RecordView({ record, bookmark, images }: RecordViewProps) {
         )}
         <dt>Collection</dt>
         <dd>
-          <Link to={collectionPath(record.collection.slug)}>{record.collection.title}</Link>
+          <Link to={collectionPath(record.collection)}>{record.collection.title}</Link>
         </dd>
         {record.teaser ? null : (
           <>

@@ -4,6 +4,7 @@ import {
   describeQuery,
   emptyQuery,
   hasAnyField,
+  isoDateText,
   isSearch,
   pageParams,
   personName,
@@ -176,6 +177,13 @@ describe("texts", () => {
       "Sm*th (wildcard), 1840s, Parish baptisms, as father",
     );
     expect(describeQuery(read("year=1850&year_pm=0&record_type=memorial_card&relative=Mary"))).toBe("1850, memorial card, with Mary");
+  });
+
+  test("ISO dates as words", () => {
+    expect(isoDateText("1850-03-12")).toBe("12 March 1850");
+    expect(isoDateText("0950-12-01")).toBe("1 December 950");
+    expect(isoDateText("1850-13-01")).toBe("1850-13-01");
+    expect(isoDateText("ABT 1850")).toBe("ABT 1850");
   });
 
   test("names and scores", () => {

@@ -289,3 +289,12 @@ export function scoreLabel(score: number): string {
   if (score >= 40) return "Good match";
   return "Partial match";
 }
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** An ISO date ("1850-03-12") as words ("12 March 1850"); other text as it is. */
+export function isoDateText(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  return m && month ? `${Number(m[3])} ${month} ${Number(m[1])}` : iso;
+}

@@ -1,0 +1,143 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
+import { describe, expect, test } from "vitest";
+import { RecordView, recordTitle } from "./RecordView";
+import { ResultsTable } from "./ResultsTable";
+import { facetOptions } from "./SearchForm";
+import type { ResearchRecord, SearchResult } from "./types";
+
+const full: ResearchRecord = {
+  id: 7,
+  collection: { slug: "parish-baptisms", title: "Parish baptisms", kind: "record_set", access: "public" },
+  record_type: "baptism",
+  record_type_label: "Baptism",
+  key: "PB7",
+  date: "ABT 1612",
+  year: 1612,
+  date_range: { earliest: "1610-01-01", latest: "1614-12-31" },
+  place: { text: "Halifax, Yorkshire", id: 222, path: "Halifax, Yorkshire, England" },
+  persons: [
+    { role: "principal", surname: "", given_names: "Mabel", sex: "F" },
+    { role: "father", surname: "Smith", given_names: "Sidney", sex: "M" },
+  ],
+  transcript: "Mabel d. of Sidney Smith",
+  source: "Register 1, p. 7",
+  images: ["scans/pb7.jpg", "https://images.example.org/pb7-2.jpg"],
+  events: [],
+  access: "public",
+  teaser: false,
+};
+
+// What the API sends a visitor for a members-only record (docs/research.md, Paywall).
+const teaser: ResearchRecord = {
+  ...full,
+  id: 8,
+  collection: { slug: "wills-index", title: "Index of wills", kind: "index", access: "members" },
+  record_type: "will",
+  record_type_label: "Will",
+  key: null,
+  date: null,
+  date_range: null,
+  place: null,
+  persons: [{ role: "principal", surname: "Chadchurch", given_names: "John" }],
+  transcript: null,
+  source: null,
+  images: [],
+  access: "members",
+  teaser: true,
+};
+
+const render = (node: React.ReactNode) => renderToStaticMarkup(<MemoryRouter>{node}</MemoryRouter>);
+
+describe("RecordView", () => {
+  test("a whole record: facts, persons, transcript, images as a list", () => {
+    const html = render(<RecordView record={full} />);
+    expect(html).toContain("<h1>Baptism: Mabel, 1612</h1>");
+    expect(html).toContain("between <time dateTime=\"1610-01-01\">1 January 1610</time>");
+    expect(html).toContain("Halifax, Yorkshire");
+    expect(html).toContain('href="/research-hub/our-collections/record-sets/parish-baptisms"');
+    expect(html).toContain("People in this record");
+    expect(html).toContain("Sidney Smith");
+    expect(html).toContain("Mabel d. of Sidney Smith");
+    expect(html).toContain("<li><span>scans/pb7.jpg</span></li>");
+    expect(html).toContain('<a href="https://images.example.org/pb7-2.jpg">');
+    expect(html).not.toContain("Join to see the whole record");
+  });
+
+  test("the images slot replaces the list", () => {
+    const html = render(<RecordView record={full} images={<div id="viewer">viewer</div>} />);
+    expect(html).toContain('<div id="viewer">viewer</div>');
+    expect(html).not.toContain("scans/pb7.jpg");
+  });
+
+  test("a teaser: the name, year and collection, and an invitation to join; nothing withheld is expected", () => {
+    const html = render(<RecordView record={teaser} />);
+    expect(html).toContain("<h1>Will: John Chadchurch, 1612</h1>");
+    expect(html).toContain("Members only");
+    expect(html).toContain("Join to see the whole record");
+    expect(html).toContain('href="/sog-events/join"');
+    expect(html).toContain('href="/register"');
+    expect(html).toContain('href="/sign-in?redirect=%2Fresearch-hub%2Four-collections%2Frecords%2F8"');
+    expect(html).not.toContain("People in this record");
+    expect(html).not.toContain("Source");
+  });
+
+  test("titles", () => {
+    expect(recordTitle({ record_type_label: "Burial", persons: [], year: null })).toBe("Burial");
+  });
+});
+
+describe("ResultsTable", () => {
+  const row = (over: Partial<SearchResult>): SearchResult => ({
+    id: 1,
+    record_type: "baptism",
+    record_type_label: "Baptism",
+    collection: "parish-baptisms",
+    collection_title: "Parish baptisms",
+    date: "12 Mar 1850",
+    year: 1850,
+    place: "Guildford, Surrey",
+    persons: [
+      { role: "principal", surname: "Smith", given_names: "Henry" },
+      { role: "father", surname: "Smith", given_names: "John" },
+    ],
+    match: 1,
+    score: 90,
+    access: "public",
+    teaser: false,
+    ...over,
+  });
+
+  test("the matched person links to the record; teasers say members only where fields are withheld", () => {
+    const html = render(
+      <ResultsTable
+        caption="Records found"
+        results={[row({}), row({ id: 2, teaser: true, date: null, place: null, match: 0, persons: [{ role: "principal", surname: "Smith", given_names: "Sarah" }] })]}
+      />,
+    );
+    expect(html).toContain('<a href="/research-hub/our-collections/records/1" data-discover="true">John Smith</a>');
+    expect(html).toContain("Henry Smith <span");
+    expect(html).toContain('<a href="/research-hub/our-collections/records/2" data-discover="true">Sarah Smith</a>');
+    // The badge and the place; the date cell shows the year, which the teaser keeps.
+    expect(html.match(/Members only/g)?.length).toBe(2);
+    expect(html).toContain("<td>1850</td>");
+  });
+});
+
+describe("facetOptions", () => {
+  test("facet values with counts, without the empty value, plus chosen values the facet lacks", () => {
+    expect(
+      facetOptions(
+        [
+          { value: "1850", label: "1850s", count: 3 },
+          { value: "", label: "No date", count: 1 },
+        ],
+        ["1850", "1900"],
+        { "1900": "1900s" },
+      ),
+    ).toEqual([
+      { value: "1850", label: "1850s", count: 3 },
+      { value: "1900", label: "1900s" },
+    ]);
+  });
+});
