@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e bench bench-search deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e bench bench-search bench-iiif deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 deps: $(WEB_DEPS)
@@ -56,6 +56,11 @@ bench: build
 ## target), written to docs/benchmarks-search.md
 bench-search:
 	scripts/bench-search
+
+## bench-iiif: IIIF image server — pre-cut tiles and on-demand derivatives per second, and
+## import-to-first-tile time of a new 100-megapixel scan, written to docs/benchmarks-iiif.md
+bench-iiif: build
+	scripts/bench-iiif
 
 vet:
 	$(GO) vet ./...

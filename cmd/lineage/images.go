@@ -89,7 +89,7 @@ func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) er
 			return fmt.Errorf("demo scans: %w", err)
 		}
 		if n > 0 {
-			slog.Info("demo scans tiled", "scans", n, "elapsed", time.Since(start).Round(time.Millisecond))
+			slog.Info("demo scans ready", "scans", n, "elapsed", time.Since(start).Round(time.Millisecond))
 		}
 	}
 	a.mount(svc.Handler(), iiif.Patterns)

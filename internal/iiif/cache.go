@@ -163,3 +163,52 @@ func (c *diskCache) usage() (int64, int) {
 	defer c.mu.Unlock()
 	return c.size, len(c.index)
 }
+
+// memCache keeps recently served tiles in memory, least recently used out first.
+type memCache struct {
+	cap   int64
+	mu    sync.Mutex
+	size  int64
+	order *list.List
+	index map[string]*list.Element
+}
+
+type memEntry struct {
+	key  string
+	body []byte
+}
+
+func newMemCache(capBytes int64) *memCache {
+	return &memCache{cap: capBytes, order: list.New(), index: map[string]*list.Element{}}
+}
+
+func (c *memCache) get(key string) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.index[key]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*memEntry).body, true
+}
+
+func (c *memCache) put(key string, body []byte) {
+	if int64(len(body)) > c.cap/16 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.index[key]; ok {
+		return
+	}
+	c.index[key] = c.order.PushFront(&memEntry{key, body})
+	c.size += int64(len(body))
+	for c.size > c.cap {
+		e := c.order.Back()
+		me := e.Value.(*memEntry)
+		c.order.Remove(e)
+		delete(c.index, me.key)
+		c.size -= int64(len(me.body))
+	}
+}

@@ -42,7 +42,9 @@ type Options struct {
 	Authenticate func(http.Handler) http.Handler
 	Limits       Limits
 	CacheBytes   int64 // cap of the derivative cache; default 512 MiB
-	Log          *slog.Logger
+	// TileMemoryBytes caps the tiles kept in memory; default 64 MiB.
+	TileMemoryBytes int64
+	Log             *slog.Logger
 	// Rights and Attribution are the defaults of items imported without them.
 	Rights      string
 	Attribution string
@@ -68,6 +70,8 @@ type Service struct {
 
 	mu     sync.RWMutex
 	images map[string]cachedImage
+
+	tiles *memCache // recently served tiles
 }
 
 type cachedImage struct {
@@ -90,6 +94,9 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
+	if opts.TileMemoryBytes <= 0 {
+		opts.TileMemoryBytes = 64 << 20
+	}
 	if opts.Rights == "" {
 		opts.Rights = DefaultRights
 	}
@@ -103,6 +110,7 @@ func New(db *store.DB, opts Options) *Service {
 		root:    filepath.Join(opts.DataDir, "files", "iiif"),
 		renders: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
 		images:  map[string]cachedImage{},
+		tiles:   newMemCache(opts.TileMemoryBytes),
 	}
 }
 
@@ -488,7 +496,7 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 	pyr := im.pyramid()
 	dir := s.tilesDir(im.ID, im.Version)
 	if k, col, row, ok := tileFor(plan, pyr); ok {
-		s.serveFile(w, r, tilePath(dir, k, col, row), "image/jpeg")
+		s.serveTile(w, r, tilePath(dir, k, col, row))
 		return
 	}
 	cache, err := s.derivatives()
@@ -537,29 +545,30 @@ func (s *Service) renderBytes(dir string, pyr Pyramid, plan Plan) ([]byte, error
 	return encode(img, plan.Request.Format)
 }
 
-func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, path, ctype string) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			// The scan was re-imported a moment ago: forget it and let the client retry.
-			s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
-			writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+// serveTile answers with a pre-cut tile, from memory when it was read recently.
+func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, path string) {
+	body, ok := s.tiles.get(path)
+	if !ok {
+		var err error
+		body, err = os.ReadFile(path)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				// The scan was re-imported a moment ago: forget it and let the client retry.
+				s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
+				w.Header().Set("Retry-After", "1")
+				writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+				return
+			}
+			s.fail(w, r, err)
 			return
 		}
-		s.fail(w, r, err)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		s.fail(w, r, err)
-		return
+		s.tiles.put(path, body)
 	}
 	h := w.Header()
-	h.Set("Content-Type", ctype)
-	h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	h.Set("Content-Type", "image/jpeg")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	if r.Method == http.MethodHead {
 		return
 	}
-	io.Copy(w, f)
+	w.Write(body)
 }
