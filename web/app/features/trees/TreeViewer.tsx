@@ -14,13 +14,15 @@ import { ChartNavigator, moveForKey } from "./keyboard";
 import { CHART_KINDS, MAX_GENERATIONS, MIN_GENERATIONS, personPath, viewerHref, type ChartKind, type ViewerState } from "./slug";
 import styles from "./trees.module.css";
 
-const BOX_W = 220;
-const BOX_H = 76;
+const BOX_W = 264;
+const BOX_H = 84;
 const GAP_X = 24;
-const ROW_H = 128;
+const ROW_H = 140;
 const MIN_SCALE = 0.25;
+/** The smallest scale the chart starts at: the boxes' 20px and 18px text stay at 16px and more. */
+const READABLE_SCALE = 0.8;
 const MAX_SCALE = 2;
-const NAME_CHARS = 24;
+const NAME_CHARS = 22;
 
 const CHART_LABELS: Record<ChartKind, string> = {
   pedigree: "Pedigree (ancestors)",
@@ -127,19 +129,30 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
   const width = layout.columns * (BOX_W + GAP_X);
   const height = (layout.maxRow - layout.minRow) * ROW_H + BOX_H;
 
-  // Fit the chart (not below a readable scale) and centre the person, whenever it changes.
-  const fit = useCallback(() => {
-    const el = frame.current;
-    const root = nav.node("root");
-    if (!el || !root) return;
-    const vw = el.clientWidth;
-    const vh = el.clientHeight;
-    const k = Math.max(0.5, Math.min(1, (vw - 32) / width, (vh - 32) / height));
-    const box = nodeBox(layout, root);
-    const cx = width * k <= vw ? (vw - width * k) / 2 : vw / 2 - (box.left + BOX_W / 2) * k;
-    const cy = height * k <= vh ? (vh - height * k) / 2 : vh / 2 - (box.top + BOX_H / 2) * k;
-    setView({ x: cx, y: cy, k });
-  }, [height, layout, nav, width]);
+  // The starting view: readable (at least READABLE_SCALE), the person in sight, the
+  // chart's other rows on the side they grow to (above for ancestors, below for
+  // descendants). `whole` instead shrinks the chart until all of it fits.
+  const fit = useCallback(
+    (whole = false) => {
+      const el = frame.current;
+      const root = nav.node("root");
+      if (!el || !root) return;
+      const vw = el.clientWidth;
+      const vh = el.clientHeight;
+      const margin = 16;
+      const fits = Math.min(1, (vw - 2 * margin) / width, (vh - 2 * margin) / height);
+      const k = whole ? Math.max(MIN_SCALE, fits) : Math.max(READABLE_SCALE, fits);
+      const box = nodeBox(layout, root);
+      const x = width * k <= vw ? (vw - width * k) / 2 : vw / 2 - (box.left + BOX_W / 2) * k;
+      let y: number;
+      if (height * k <= vh) y = (vh - height * k) / 2;
+      else if (layout.maxRow === 0) y = vh - margin - (box.top + BOX_H) * k; // ancestors only: the person at the bottom
+      else if (layout.minRow === 0) y = margin - box.top * k; // descendants only: the person at the top
+      else y = vh / 2 - (box.top + BOX_H / 2) * k;
+      setView({ x, y, k });
+    },
+    [height, layout, nav, width],
+  );
 
   useLayoutEffect(() => {
     setFocusKey("root");
@@ -273,8 +286,11 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
         <button type="button" className="button" onClick={() => zoomBy(1 / 1.25)}>
           Zoom out
         </button>
-        <button type="button" className="button" onClick={fit}>
-          Fit to view
+        <button type="button" className="button" onClick={() => fit(true)}>
+          Show the whole chart
+        </button>
+        <button type="button" className="button" onClick={() => fit()}>
+          Back to {rootName}
         </button>
       </div>
       <p id="viewer-help" className={styles.help}>
@@ -338,12 +354,12 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
                   }}
                 >
                   <rect width={BOX_W} height={BOX_H} rx={6} />
-                  <text x={12} y={30} className={styles.nodeName}>
+                  <text x={14} y={34} className={styles.nodeName}>
                     {shorten(p?.name ?? n.person)}
                   </text>
                   {second ? (
-                    <text x={12} y={58} className={styles.nodeYears}>
-                      {shorten(second, NAME_CHARS + 2)}
+                    <text x={14} y={66} className={styles.nodeYears}>
+                      {shorten(second, NAME_CHARS + 4)}
                     </text>
                   ) : null}
                 </g>
