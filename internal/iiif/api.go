@@ -123,6 +123,13 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 		args = append(args, id)
 		paged = false
 	}
+	if v := q.Get("person"); v != "" || q.Has("person") {
+		slug, xref, _ := strings.Cut(v, ":")
+		bare := strings.Trim(xref, "@")
+		where = append(where, "it.target = 'person' AND tr.slug = ? AND it.target_ref IN (?, ?)")
+		args = append(args, slug, bare, "@"+bare+"@")
+		paged = false
+	}
 	if v := q.Get("collection"); v != "" {
 		where = append(where, "c.slug = ?")
 		args = append(args, v)

@@ -30,11 +30,13 @@ import (
 const maxSourcePixels = 500_000_000
 
 // ItemSpec says what a scan is attached to. Exactly one of TargetKey (a record key, a
-// library key or an archive reference, looked up in that order) and RecordID is set.
+// library key or an archive reference, looked up in that order), RecordID and Person
+// is set.
 type ItemSpec struct {
 	Collection  string // research collection slug
 	TargetKey   string
 	RecordID    int64
+	Person      string // TREE-SLUG:XREF of a person in a published family tree
 	Slug        string // default: collection and key
 	Label       string // default: from the record or catalogue entry
 	Access      string // "", "public" or "members"
@@ -45,8 +47,9 @@ type ItemSpec struct {
 // target is an ItemSpec resolved against the research tables.
 type target struct {
 	collectionID int64
-	kind         string // TargetRecord, TargetLibrary, TargetArchive
+	kind         string // TargetRecord, TargetLibrary, TargetArchive, TargetPerson
 	id           int64
+	ref          string // a person's xref
 	key          string
 	label        string
 }
@@ -60,6 +63,9 @@ func (s *Service) resolveTarget(ctx context.Context, spec ItemSpec) (*target, er
 	}
 	if err != nil {
 		return nil, err
+	}
+	if spec.Person != "" {
+		return s.resolvePerson(ctx, t, spec.Person)
 	}
 	if spec.RecordID != 0 || (kind != "library" && kind != "archive") {
 		var typ, date, persons string
@@ -110,6 +116,40 @@ func (s *Service) resolveTarget(ctx context.Context, spec ItemSpec) (*target, er
 	return nil, fmt.Errorf("collection %q has no record, library entry or archive reference %q", spec.Collection, spec.TargetKey)
 }
 
+// resolvePerson finds TREE-SLUG:XREF. Only the dead of published trees take scans:
+// the living and unpublished trees are private to their owners and editors, which the
+// image server does not model.
+func (s *Service) resolvePerson(ctx context.Context, t *target, ref string) (*target, error) {
+	slug, xref, ok := strings.Cut(ref, ":")
+	if !ok || slug == "" || xref == "" {
+		return nil, fmt.Errorf("person %q: want TREE-SLUG:XREF, e.g. ashworth:@I12@", ref)
+	}
+	bare := strings.Trim(xref, "@")
+	var published, living int
+	var name, birth, death string
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT tr.id, tr.published, tp.living, tp.xref, tp.name, tp.birth_text, tp.death_text
+		FROM trees tr JOIN tree_people tp ON tp.tree_id = tr.id WHERE tr.slug = ? AND tp.xref IN (?, ?)`), slug, bare, "@"+bare+"@").
+		Scan(&t.id, &published, &living, &t.ref, &name, &birth, &death)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("there is no person %q in a family tree %q", xref, slug)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if published != 1 {
+		return nil, fmt.Errorf("family tree %q is not published: scans can be attached only to people of published trees", slug)
+	}
+	if living != 0 {
+		return nil, fmt.Errorf("%s in family tree %q is counted among the living: scans can be attached only to the dead", xref, slug)
+	}
+	t.kind, t.key = TargetPerson, slug+":"+t.ref
+	t.label = name
+	if birth != "" || death != "" {
+		t.label += " (" + strings.TrimSpace(birth+" – "+death) + ")"
+	}
+	return t, nil
+}
+
 var slugJunk = regexp.MustCompile(`[^a-z0-9]+`)
 
 // Slugify lower-cases s and turns every run of other characters into one '-'.
@@ -144,11 +184,11 @@ func (s *Service) ensureItem(ctx context.Context, spec ItemSpec) (int64, string,
 	}
 	now := time.Now().Unix()
 	var id int64
-	err = s.db.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO iiif_items (slug, collection_id, target, target_id, label, access, rights, attribution, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO iiif_items (slug, collection_id, target, target_id, target_ref, label, access, rights, attribution, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (slug) DO UPDATE SET collection_id = excluded.collection_id, target = excluded.target, target_id = excluded.target_id,
-			label = excluded.label, access = excluded.access, rights = excluded.rights, attribution = excluded.attribution
-		RETURNING id`), slug, t.collectionID, t.kind, t.id, label, access, spec.Rights, spec.Attribution, now, now).Scan(&id)
+			target_ref = excluded.target_ref, label = excluded.label, access = excluded.access, rights = excluded.rights, attribution = excluded.attribution
+		RETURNING id`), slug, t.collectionID, t.kind, t.id, t.ref, label, access, spec.Rights, spec.Attribution, now, now).Scan(&id)
 	return id, slug, err
 }
 
@@ -434,14 +474,14 @@ func (s *Service) manifestJobs(opts ImportOptions) ([]scanJob, error) {
 		if file == "" {
 			return nil, fmt.Errorf("%s line %d: cannot find %q", opts.Manifest, r.Line, r.File)
 		}
-		spec := ItemSpec{Collection: opts.Collection, TargetKey: r.Ref, RecordID: r.RecordID, Slug: r.Item, Label: r.Label,
+		spec := ItemSpec{Collection: opts.Collection, TargetKey: r.Ref, RecordID: r.RecordID, Person: r.Person, Slug: r.Item, Label: r.Label,
 			Access: r.Access, Rights: r.Rights, Attribution: r.Attribution}
 		if spec.Access == "" {
 			spec.Access = opts.Access
 		}
 		group := r.Item
 		if group == "" {
-			group = r.Ref + "\x00" + strconv.FormatInt(r.RecordID, 10)
+			group = r.Ref + "\x00" + strconv.FormatInt(r.RecordID, 10) + "\x00" + r.Person
 		}
 		// The first row of an item gives its label, access, rights and attribution;
 		// later rows may leave them empty.
@@ -469,6 +509,7 @@ type ManifestRow struct {
 	File        string
 	Ref         string // record key, library key or archive reference
 	RecordID    int64
+	Person      string // TREE-SLUG:XREF
 	Item        string
 	Label       string
 	Page        int
@@ -478,7 +519,7 @@ type ManifestRow struct {
 	Attribution string
 }
 
-var manifestColumns = []string{"file", "record", "record_id", "item_ref", "item", "label", "page", "page_label", "access", "rights", "attribution"}
+var manifestColumns = []string{"file", "record", "record_id", "item_ref", "person", "item", "label", "page", "page_label", "access", "rights", "attribution"}
 
 // ParseManifestCSV reads the manifest CSV: a header naming columns (any order), then
 // one row per file.
@@ -550,8 +591,15 @@ func ParseManifestCSV(r io.Reader) ([]ManifestRow, error) {
 			row.RecordID = n
 			refs++
 		}
+		if v := get("person"); v != "" {
+			if slug, xref, ok := strings.Cut(v, ":"); !ok || slug == "" || xref == "" {
+				return nil, fmt.Errorf("line %d: person %q: want TREE-SLUG:XREF", line, v)
+			}
+			row.Person = v
+			refs++
+		}
 		if refs != 1 {
-			return nil, fmt.Errorf("line %d: give exactly one of record, record_id and item_ref", line)
+			return nil, fmt.Errorf("line %d: give exactly one of record, record_id, item_ref and person", line)
 		}
 		if v := get("page"); v != "" {
 			n, ok := positiveInt(v)

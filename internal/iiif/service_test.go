@@ -20,7 +20,9 @@ import (
 
 	"golang.org/x/image/tiff"
 
+	"lineage/internal/gedcom"
 	"lineage/internal/research"
+	"lineage/internal/trees"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -553,7 +555,7 @@ func FuzzParseManifestCSV(f *testing.F) {
 			return
 		}
 		for _, r := range rows {
-			if r.File == "" || (r.Ref == "" && r.RecordID <= 0) || r.Page < 0 {
+			if r.File == "" || (r.Ref == "" && r.RecordID <= 0 && r.Person == "") || r.Page < 0 {
 				t.Fatalf("accepted row %+v of %q", r, s)
 			}
 		}
@@ -613,4 +615,87 @@ func TestLoadDemo(t *testing.T) {
 	if !bytes.Equal(DrawDemoPage(p).Pix, DrawDemoPage(p).Pix) {
 		t.Error("the same demo page drew different pixels")
 	}
+}
+
+const treeGED = `0 HEAD
+1 GEDC
+2 VERS 5.5.1
+1 CHAR UTF-8
+0 @I1@ INDI
+1 NAME George /Ashworth/
+1 BIRT
+2 DATE 1788
+1 DEAT
+2 DATE 1850
+0 @I2@ INDI
+1 NAME Alice /Ashworth/
+1 BIRT
+2 DATE 1990
+0 TRLR
+`
+
+// TestPersonScans attaches a scan to a person of a published family tree; the living
+// and unpublished trees take none, and a tree unpublished later hides its scans.
+func TestPersonScans(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		fixture(t, db)
+		ts := trees.New(db, trees.Options{Log: quietLog()})
+		r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		yes := true
+		if _, err := ts.Import(ctx, r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
+			t.Fatal(err)
+		}
+		data := t.TempDir()
+		svc := New(db, Options{DataDir: data, Log: quietLog()})
+		scans := t.TempDir()
+		writeImage(t, filepath.Join(scans, "george.png"), quadrants(600, 400))
+		writeImage(t, filepath.Join(scans, "alice.png"), quadrants(600, 400))
+		os.WriteFile(filepath.Join(scans, "map.csv"), []byte("file,person,label\ngeorge.png,ashworth:I1,Portrait of George Ashworth\n"), 0o644)
+		var ids []string
+		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Manifest: filepath.Join(scans, "map.csv"), Out: func(id, _ string) { ids = append(ids, id) }}); err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != 1 || ids[0] != "recs-ashworth-i1-p001" {
+			t.Fatalf("ids %v", ids)
+		}
+		os.WriteFile(filepath.Join(scans, "living.csv"), []byte("file,person\nalice.png,ashworth:@I2@\n"), 0o644)
+		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Manifest: filepath.Join(scans, "living.csv")}); err == nil || !strings.Contains(err.Error(), "living") {
+			t.Errorf("a living person took a scan: %v", err)
+		}
+		srv := httptest.NewServer(svc.Handler())
+		defer srv.Close()
+		c := client{t, srv}
+		list := c.json("/api/images?person=ashworth:I1")["data"].([]any)
+		if len(list) != 1 {
+			t.Fatalf("person's items: %v", list)
+		}
+		target := list[0].(map[string]any)["target"].(map[string]any)
+		if target["type"] != "person" || !strings.HasPrefix(target["key"].(string), "ashworth:") {
+			t.Errorf("target %v", target)
+		}
+		m := c.json("/iiif/3/manifests/recs-ashworth-i1")
+		validateManifest(t, c, m, 1)
+		if b, _ := json.Marshal(m["metadata"]); !strings.Contains(string(b), "George Ashworth") || !strings.Contains(string(b), "The Ashworths") {
+			t.Errorf("metadata: %s", b)
+		}
+		// Unpublished: gone for everyone (a new server forgets at once).
+		if err := ts.SetPublished(ctx, "ashworth", false); err != nil {
+			t.Fatal(err)
+		}
+		srv2 := httptest.NewServer(New(db, Options{DataDir: data, Log: quietLog()}).Handler())
+		defer srv2.Close()
+		c2 := client{t, srv2}
+		for _, p := range []string{"/iiif/3/recs-ashworth-i1-p001/info.json", "/iiif/3/manifests/recs-ashworth-i1", "/api/images/recs-ashworth-i1"} {
+			if res, _ := c2.do("GET", p); res.StatusCode != 404 {
+				t.Errorf("%s after unpublishing: %d", p, res.StatusCode)
+			}
+		}
+		if d := c2.json("/api/images?person=ashworth:I1")["data"].([]any); len(d) != 0 {
+			t.Errorf("listed after unpublishing: %v", d)
+		}
+	})
 }

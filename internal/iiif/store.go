@@ -64,14 +64,24 @@ type itemRow struct {
 // (for records) the record is.
 const membersExpr = `CASE WHEN it.access = 1 OR c.access = 1 OR COALESCE(r.access, 0) = 1 THEN 1 ELSE 0 END`
 
+// personJoins find the tree and person of a person's item.
+const personJoins = `
+	LEFT JOIN trees tr ON it.target = 'person' AND tr.id = it.target_id
+	LEFT JOIN tree_people tp ON it.target = 'person' AND tp.tree_id = it.target_id AND tp.xref = it.target_ref`
+
+// visibleExpr hides the scans of a person whose tree is no longer published, who is
+// now counted among the living, or who is gone: such items answer 404 (as the trees'
+// own API does), whatever the requester.
+const visibleExpr = `(it.target <> 'person' OR (tr.published = 1 AND tp.living = 0))`
+
 const itemFrom = ` FROM iiif_items it
 	JOIN collections c ON c.id = it.collection_id
 	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id
 	LEFT JOIN library_items li ON it.target = 'library' AND li.id = it.target_id
-	LEFT JOIN archive_items ai ON it.target = 'archive' AND ai.id = it.target_id`
+	LEFT JOIN archive_items ai ON it.target = 'archive' AND ai.id = it.target_id` + personJoins
 
 const itemColumns = `it.id, it.slug, c.id, c.slug, c.title, it.target, it.target_id,
-	COALESCE(r.key, li.key, ai.reference, ''), it.label, ` + membersExpr + `, it.rights, it.attribution, it.updated_at`
+	COALESCE(r.key, li.key, ai.reference, tr.slug || ':' || tp.xref, ''), it.label, ` + membersExpr + `, it.rights, it.attribution, it.updated_at`
 
 func scanItem(row interface{ Scan(...any) error }) (*itemRow, error) {
 	it := &itemRow{}
@@ -92,8 +102,8 @@ func lookupImage(ctx context.Context, db *store.DB, id string) (*imageRow, error
 	err := db.QueryRowContext(ctx, db.Rebind(`SELECT im.id, im.item_id, it.slug, im.page, im.label, im.width, im.height, im.levels, im.version, im.updated_at, `+membersExpr+`
 	FROM iiif_images im JOIN iiif_items it ON it.id = im.item_id
 	JOIN collections c ON c.id = it.collection_id
-	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id
-	WHERE im.id = ?`), id).Scan(&im.ID, &im.ItemID, &im.ItemSlug, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated, &members)
+	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id`+personJoins+`
+	WHERE im.id = ? AND `+visibleExpr), id).Scan(&im.ID, &im.ItemID, &im.ItemSlug, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated, &members)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -107,7 +117,7 @@ func lookupImage(ctx context.Context, db *store.DB, id string) (*imageRow, error
 
 // itemQuery selects items; where is appended after WHERE with its args.
 func listItems(ctx context.Context, db *store.DB, where string, limit int, args ...any) ([]*itemRow, error) {
-	q := `SELECT ` + itemColumns + itemFrom + ` WHERE ` + where + ` ORDER BY it.id`
+	q := `SELECT ` + itemColumns + itemFrom + ` WHERE ` + visibleExpr + ` AND (` + where + `) ORDER BY it.id`
 	if limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
@@ -265,6 +275,20 @@ func targetMetadata(ctx context.Context, db *store.DB, it *itemRow) ([]metadataP
 		}
 		add("Publisher", publisher)
 		add("Shelfmark", shelfmark)
+	case TargetPerson:
+		var tree, name, birth, bplace, death, dplace string
+		err := db.QueryRowContext(ctx, db.Rebind(`SELECT tr.title, tp.name, tp.birth_text, tp.birth_place, tp.death_text, tp.death_place
+			FROM iiif_items it`+personJoins+` WHERE it.id = ? AND tp.pid IS NOT NULL`), it.ID).Scan(&tree, &name, &birth, &bplace, &death, &dplace)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		add("Name", name)
+		add("Born", strings.TrimSpace(strings.Trim(birth+", "+bplace, ", ")))
+		add("Died", strings.TrimSpace(strings.Trim(death+", "+dplace, ", ")))
+		add("Family tree", tree)
 	case TargetArchive:
 		var title, date, level, desc string
 		err := db.QueryRowContext(ctx, db.Rebind(`SELECT title, date_text, level, description FROM archive_items WHERE id = ?`), it.TargetID).

@@ -1,14 +1,16 @@
 -- +goose Up
 -- Scans served by the IIIF image server (internal/iiif, docs/iiif.md). An item is what
 -- one manifest shows: the pages of one record, catalogue entry or person, in a research
--- collection. Its images are the pages; each image's tile pyramid lives on disk under
+-- collection (a person of a family tree: target_id is the tree, target_ref the person's
+-- xref). Its images are the pages; each image's tile pyramid lives on disk under
 -- files/iiif/tiles/{id}/{version}. Times are Unix seconds.
 CREATE TABLE iiif_items (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
     slug          TEXT    NOT NULL UNIQUE,
     collection_id INTEGER NOT NULL REFERENCES collections (id) ON DELETE CASCADE,
     target        TEXT    NOT NULL,              -- record | library | archive | person
-    target_id     INTEGER NOT NULL,              -- records.id, library_items.id, archive_items.id
+    target_id     INTEGER NOT NULL,              -- records.id, library_items.id, archive_items.id, trees.id
+    target_ref    TEXT    NOT NULL DEFAULT '',   -- a person's xref in the tree
     label         TEXT    NOT NULL,
     access        INTEGER NOT NULL DEFAULT 0,    -- 1: members-only whatever the record says
     rights        TEXT    NOT NULL DEFAULT '',
