@@ -22,9 +22,9 @@ import (
 
 	"lineage/internal/gedcom"
 	"lineage/internal/research"
-	"lineage/internal/trees"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
+	"lineage/internal/trees"
 )
 
 func TestMain(m *testing.M) { storetest.Main(m) }
