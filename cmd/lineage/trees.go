@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 
 	"lineage/internal/auth"
@@ -32,6 +33,7 @@ func runImportGedcom(ctx context.Context, args []string) error {
 	var opts trees.ImportOptions
 	var owner string
 	var strict, quiet bool
+	var cpuProfile string
 	publish := true
 	fs.StringVar(&opts.Slug, "tree", "", "slug of the tree (replaced when it exists; required)")
 	fs.StringVar(&opts.Title, "title", "", "title of the tree (default: the slug, or the existing tree's)")
@@ -40,6 +42,7 @@ func runImportGedcom(ctx context.Context, args []string) error {
 	fs.BoolVar(&publish, "publish", true, "publish the tree (--publish=false keeps it for its owner and editors)")
 	fs.BoolVar(&strict, "strict", false, "stop at the first problem in the file and load nothing")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
+	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the import to this file (go tool pprof)")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -84,6 +87,17 @@ func runImportGedcom(ctx context.Context, args []string) error {
 	}
 	defer r.Close()
 	opts.SourceFile = filepath.Base(path)
+	if cpuProfile != "" {
+		pf, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	bar := newProgressBar(os.Stderr, r.Size(), !quiet)
 	opts.Progress = func(done, size int64, records int) { bar.update(done, records) }
 	rep, err := svc.Import(ctx, r, opts)

@@ -13,6 +13,7 @@ import (
 
 	"lineage/internal/gedcom"
 	"lineage/internal/names"
+	"lineage/internal/store"
 )
 
 // ImportOptions describe the tree an import fills.
@@ -66,7 +67,7 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	}
 	start := time.Now()
 	rep := &ImportReport{}
-	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+	err := s.inImportTx(ctx, func(tx *sql.Tx) error {
 		return s.importTx(ctx, tx, r, opts, rep)
 	})
 	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
@@ -77,6 +78,41 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	t, err := s.treeBySlug(ctx, s.db, opts.Slug)
 	rep.Tree = t
 	return rep, err
+}
+
+// importCacheKiB is the SQLite page cache of an import's connection (the default is
+// 2 MiB; more keeps more index pages warm, at the cost of memory).
+const importCacheKiB = 32768
+
+// inImportTx runs fn in one transaction. On SQLite it uses one connection with a large
+// page cache, so that one big transaction does not spill and re-read index pages.
+func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if s.db.Dialect != store.SQLite {
+		return s.db.InTx(ctx, fn)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Back to the pool with the page cache every connection has.
+		conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
+		conn.Close()
+	}()
+	for _, p := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -` + strconv.Itoa(importCacheKiB)} {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return err
+		}
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
@@ -155,13 +191,10 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 	var people []*personInfo
 	var families []*familyInfo
 	var counts Counts
-	recs := make([][]any, 0, recordBatch)
+	rb := newBatcher(s, ctx, tx, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recordBatch)
+	recs := &rb.rows
 	seq := 0
-	flush := func() error {
-		err := s.insertRows(ctx, tx, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recs, false)
-		recs = recs[:0]
-		return err
-	}
+	flush := func() error { return rb.flush() }
 	for rec, err := range r.Records() {
 		if err != nil {
 			return err
@@ -170,7 +203,7 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 			continue
 		}
 		seq++
-		recs = append(recs, []any{treeID, seq, rec.Tag, rec.Xref, encodeRecord(rec)})
+		*recs = append(*recs, []any{treeID, seq, rec.Tag, rec.Xref, encodeRecord(rec)})
 		switch rec.Tag {
 		case "INDI":
 			p := readPerson(rec)
@@ -187,7 +220,7 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 		case "OBJE":
 			counts.Media++
 		}
-		if len(recs) == recordBatch {
+		if len(*recs) == recordBatch {
 			if err := flush(); err != nil {
 				return err
 			}
