@@ -303,6 +303,22 @@ describe("family trees", () => {
     await mine.getByText("Unpublished: waiting for an editor").waitFor();
     await checkA11y(page, "/user-account/trees (uploaded)");
 
+    // Its owner sees it, marked unpublished.
+    await page.getByRole("link", { name: `Open “${title}”` }).click();
+    await page.getByRole("heading", { level: 1, name: title }).waitFor();
+    await page.getByText("This tree is unpublished: only its owner and editors can see it").waitFor();
+    await checkA11y(page, "unpublished tree (owner)");
+
+    // A second upload, deleted again by its owner.
+    await ctx.visit(page, "/user-account/trees");
+    await page.getByLabel("GEDCOM file").setInputFiles(file);
+    await page.getByLabel("Title").fill(`${title} (draft)`);
+    await page.getByRole("button", { name: "Upload tree" }).click();
+    await page.getByText(`Uploaded “${title} (draft)”.`, { exact: false }).waitFor();
+    await page.getByRole("button", { name: `Delete ${title} (draft)` }).click();
+    await page.getByText(`Deleted “${title} (draft)”.`).waitFor();
+    assert.equal(await page.getByRole("link", { name: `${title} (draft)` }).count(), 0);
+
     // Not in the public list yet.
     const anon = await ctx.newPage();
     await ctx.visit(anon, TREES);

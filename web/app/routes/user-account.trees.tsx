@@ -9,7 +9,7 @@ import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { listTrees, myTrees, setPublished, uploadTree, type UploadResult } from "../features/trees/api.server";
+import { deleteTree, listTrees, myTrees, setPublished, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { TREES_PATH, treePath } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
@@ -37,7 +37,8 @@ export const meta = privateMeta("Your family trees");
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = text(form, "intent");
-  const result: UploadResult | FormResult = intent === "upload" ? await uploadTree(context, form) : await setPublished(context, form);
+  const result: UploadResult | FormResult =
+    intent === "upload" ? await uploadTree(context, form) : intent === "delete" ? await deleteTree(context, form) : await setPublished(context, form);
   return data(result, { status: result.ok ? 200 : 422 });
 }
 
@@ -56,7 +57,8 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "upload";
   const formRef = useRef<HTMLFormElement>(null);
   const upload = result?.intent === "upload" ? result : undefined;
-  const publishing = result && result.intent !== "upload" ? result : undefined;
+  const publishing = result && (result.intent === "publish" || result.intent === "unpublish") ? result : undefined;
+  const deleting = result?.intent === "delete" ? result : undefined;
   useFocusFirstError(formRef, upload);
   const errors = upload && !upload.ok ? (upload.errors ?? {}) : {};
   const values = upload && !upload.ok ? upload.values : undefined;
@@ -120,12 +122,21 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="mine">
         <h2 id="mine">Your uploads</h2>
+        {deleting ? (
+          deleting.ok ? (
+            <FormStatus result={deleting} />
+          ) : (
+            <p role="alert" className={styles.fieldError}>
+              {deleting.message ?? "The tree could not be deleted."}
+            </p>
+          )
+        ) : null}
         {mine === null ? (
           <p>Your trees cannot be listed just now. Please try again later.</p>
         ) : mine.length === 0 ? (
           <p>You have not uploaded a family tree yet.</p>
         ) : (
-          <TreeTable trees={mine} caption="Your family trees" />
+          <TreeTable trees={mine} caption="Your family trees" remove />
         )}
       </section>
 
@@ -148,7 +159,7 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function TreeTable({ trees, caption, publish = false }: { trees: Tree[]; caption: string; publish?: boolean }) {
+function TreeTable({ trees, caption, publish = false, remove = false }: { trees: Tree[]; caption: string; publish?: boolean; remove?: boolean }) {
   return (
     <div className={styles.tableScroll} role="region" aria-label={caption} tabIndex={0}>
       <table className={styles.results}>
@@ -160,7 +171,7 @@ function TreeTable({ trees, caption, publish = false }: { trees: Tree[]; caption
             <th scope="col">People</th>
             <th scope="col">Uploaded</th>
             {publish ? <th scope="col">Owner</th> : null}
-            {publish ? <th scope="col">Action</th> : null}
+            {publish || remove ? <th scope="col">Action</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -189,6 +200,23 @@ function TreeTable({ trees, caption, publish = false }: { trees: Tree[]; caption
                       Publish<span className="visually-hidden"> {t.title}</span>
                     </button>
                   </Form>
+                </td>
+              ) : null}
+              {remove ? (
+                <td>
+                  {!t.published ? (
+                    <Form method="post">
+                      <CsrfField />
+                      <input type="hidden" name="intent" value="delete" />
+                      <input type="hidden" name="slug" value={t.slug} />
+                      <input type="hidden" name="title" value={t.title} />
+                      <button type="submit" className="button">
+                        Delete<span className="visually-hidden"> {t.title}</span>
+                      </button>
+                    </Form>
+                  ) : (
+                    "—"
+                  )}
                 </td>
               ) : null}
             </tr>

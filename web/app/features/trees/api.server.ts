@@ -164,3 +164,13 @@ export async function setPublished(context: Context, form: FormData): Promise<Fo
   if (!done.ok) return { ...done.result, intent, target: slug };
   return { ok: true, intent, target: slug, message: publish ? `Published “${done.body?.title ?? slug}”.` : `Unpublished “${done.body?.title ?? slug}”.` };
 }
+
+/** Deletes one of the member's own unpublished uploads (the API also lets editors and admins). */
+export async function deleteTree(context: Context, form: FormData): Promise<FormResult> {
+  const slug = text(form, "slug");
+  const title = text(form, "title").slice(0, 200) || slug;
+  if (!/^[a-z0-9-]+$/.test(slug)) return { ok: false, intent: "delete", target: slug, message: "Unknown action." };
+  const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/trees/${slug}`, expect: [204] });
+  if (!done.ok) return { ...done.result, intent: "delete", target: slug };
+  return { ok: true, intent: "delete", target: slug, message: `Deleted “${title}”.` };
+}
