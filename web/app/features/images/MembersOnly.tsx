@@ -28,8 +28,9 @@ export function MembersOnly({ returnTo, pages, signedIn, headingLevel = 2 }: Mem
     <section className={styles.membersOnly} aria-labelledby={id}>
       <Heading id={id}>These scans are for members</Heading>
       <p>
-        The {pagesText(pages)} of this item can be seen by members of the society only. Members can zoom into every
-        page and turn through the whole item, and see the members-only records of the research hub.
+        {pages === 1 ? "The scan of this item" : `The ${pagesText(pages)} of this item`} can be seen by members of the
+        society only. Members can zoom into every page and turn through the whole item, and see the members-only records
+        of the research hub.
       </p>
       {signedIn ? (
         <p>

@@ -50,29 +50,40 @@ export const UV_EVENTS = {
  * load foreign manifests, which the CSP forbids anyway). Zoom controls stay visible
  * rather than fading out, so keyboard and magnifier users can find them. Settings are
  * not saved in localStorage: the page's own state is all there is.
+ *
+ * One page at a time (`pagingEnabled: false`): "paged" manifests would otherwise open as
+ * two-page spreads, which halves the resolution of registers, and UV 4.4.0 throws on
+ * "next" from the last spread of an odd number of pages ("reading 'getLabel'"). The
+ * title over the image is off: the page around the viewer has the item's heading, and
+ * UV's would be a second <h1>.
  */
+const FOOTER = {
+  bookmarkEnabled: false,
+  downloadEnabled: true,
+  embedEnabled: false,
+  feedbackEnabled: false,
+  fullscreenEnabled: true,
+  moreInfoEnabled: true,
+  openEnabled: false,
+  printEnabled: false,
+  shareEnabled: false,
+} as const;
+
 export const UV_CONFIG = {
   options: {
     dropEnabled: false,
+    pagingEnabled: false,
     saveUserSettings: false,
   },
   modules: {
     headerPanel: { options: { localeToggleEnabled: false } },
     pagingHeaderPanel: { options: { localeToggleEnabled: false, helpEnabled: false } },
-    footerPanel: {
-      options: {
-        bookmarkEnabled: false,
-        downloadEnabled: true,
-        embedEnabled: false,
-        feedbackEnabled: false,
-        fullscreenEnabled: true,
-        moreInfoEnabled: true,
-        openEnabled: false,
-        printEnabled: false,
-        shareEnabled: false,
-      },
-    },
-    openSeadragonCenterPanel: { options: { autoHideControls: false } },
+    // The image extension draws searchFooterPanel (mobileFooterPanel on small screens);
+    // footerPanel is the other extensions'. Each needs the same switches.
+    footerPanel: { options: FOOTER },
+    searchFooterPanel: { options: FOOTER },
+    mobileFooterPanel: { options: { ...FOOTER, helpEnabled: false } },
+    openSeadragonCenterPanel: { options: { autoHideControls: false, titleEnabled: false } },
   },
 } as const;
 
