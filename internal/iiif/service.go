@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -300,6 +301,14 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 		}
 		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
 	case 5:
+		// Clients may percent-encode ':', '!' and '^' in the parameters.
+		for i := 1; i < 5; i++ {
+			if strings.IndexByte(segs[i], '%') >= 0 {
+				if u, err := url.PathUnescape(segs[i]); err == nil {
+					segs[i] = u
+				}
+			}
+		}
 		req, err := ParseRequest(segs[1], segs[2], segs[3], segs[4])
 		if err != nil {
 			s.fail(w, r, err)

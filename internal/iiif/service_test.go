@@ -247,6 +247,11 @@ func TestImportAndServe(t *testing.T) {
 			t.Errorf("cache holds %d files after repeats, want %d", n, before+1)
 		}
 
+		// Percent-encoded parameters are read as they are meant.
+		if res, b := c.do("GET", "/iiif/3/recs-r1-p001/pct%3A0,0,50,50/%5E%21100,100/%210/gray.png"); res.StatusCode != 200 {
+			t.Errorf("percent-encoded parameters: %d %s", res.StatusCode, b)
+		}
+
 		// imgix parameters on max: width honoured, never upscaled.
 		for q, w := range map[string]int{"?auto=format&w=200": 200, "?w=200&dpr=2&fit=crop&q=50": 400, "?w=5000": 1100, "?h=70": 110, "?auto=compress": 1100} {
 			res, b := c.do("GET", "/iiif/3/recs-r1-p001/full/max/0/default.jpg"+q)
