@@ -80,7 +80,21 @@ export async function listPeople(context: Context, slug: string, q: PeopleQuery)
 
 export async function getPerson(context: Context, slug: string, id: string): Promise<Person | null> {
   const r = await read<Person>(context, `/api/trees/${enc(slug)}/people/${enc(id)}`);
-  return r.ok ? r.body : null;
+  if (!r.ok) return null;
+  // A Living person's lists are empty; any the answer leaves out are read as empty too,
+  // so the page never reaches for a field that is not there.
+  const p = r.body;
+  return {
+    ...p,
+    names: p.names ?? [],
+    events: p.events ?? [],
+    parents: (p.parents ?? []).map((x) => ({ ...x, partners: x.partners ?? [] })),
+    siblings: p.siblings ?? [],
+    families: (p.families ?? []).map((f) => ({ ...f, events: f.events ?? [], children: f.children ?? [] })),
+    sources: p.sources ?? [],
+    notes: p.notes ?? [],
+    media: p.media ?? [],
+  };
 }
 
 /** The people of one chart: only the generations shown, never the whole tree. */
