@@ -187,58 +187,54 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 		}
 	}
 
-	// Read every record: stored as it is, people and families kept for later.
+	// Read every record: stored as it is, people and families kept for later. One
+	// goroutine reads and prepares while this one writes.
 	var people []*personInfo
 	var families []*familyInfo
 	var counts Counts
-	rb := newBatcher(s, ctx, tx, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recordBatch)
-	recs := &rb.rows
 	seq := 0
-	flush := func() error { return rb.flush() }
-	for rec, err := range r.Records() {
-		if err != nil {
-			return err
-		}
-		if rec.Tag == "HEAD" || rec.Tag == "TRLR" {
-			continue
-		}
-		seq++
-		*recs = append(*recs, []any{treeID, seq, rec.Tag, rec.Xref, encodeRecord(rec)})
-		switch rec.Tag {
-		case "INDI":
-			p := readPerson(rec)
-			p.pid = len(people) + 1
-			people = append(people, p)
-		case "FAM":
-			f := readFamily(rec)
-			f.fid = len(families) + 1
-			families = append(families, f)
-		case "SOUR":
-			counts.Sources++
-		case "NOTE", "SNOTE":
-			counts.Notes++
-		case "OBJE":
-			counts.Media++
-		}
-		if len(*recs) == recordBatch {
-			if err := flush(); err != nil {
+	err = s.pipeline(ctx, tx, func(emit emitFunc) error {
+		rb := newBatcher(emit, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recordBatch)
+		for rec, err := range r.Records() {
+			if err != nil {
 				return err
 			}
-			if err := ctx.Err(); err != nil {
+			if rec.Tag == "HEAD" || rec.Tag == "TRLR" {
+				continue
+			}
+			seq++
+			if err := rb.add(treeID, seq, rec.Tag, rec.Xref, encodeRecord(rec)); err != nil {
 				return err
 			}
+			switch rec.Tag {
+			case "INDI":
+				p := readPerson(rec)
+				p.pid = len(people) + 1
+				people = append(people, p)
+			case "FAM":
+				f := readFamily(rec)
+				f.fid = len(families) + 1
+				families = append(families, f)
+			case "SOUR":
+				counts.Sources++
+			case "NOTE", "SNOTE":
+				counts.Notes++
+			case "OBJE":
+				counts.Media++
+			}
+			if opts.Progress != nil && seq%1000 == 0 {
+				opts.Progress(r.Offset(), r.Size(), seq)
+			}
 		}
-		if opts.Progress != nil && seq%1000 == 0 {
+		if opts.Progress != nil {
 			opts.Progress(r.Offset(), r.Size(), seq)
 		}
-	}
-	if err := flush(); err != nil {
+		return rb.flush()
+	})
+	if err != nil {
 		return err
 	}
 	rep.Records = seq
-	if opts.Progress != nil {
-		opts.Progress(r.Offset(), r.Size(), seq)
-	}
 
 	// Identifiers → numbers; links from both sides (FAM's HUSB/WIFE/CHIL and INDI's
 	// FAMC/FAMS).
@@ -294,71 +290,78 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 		return err
 	}
 
-	// People, names, events.
+	// People, names, events, families and links, prepared in one goroutine while this
+	// one writes.
 	const batch = 5000
-	pb := newBatcher(s, ctx, tx, "tree_people", []string{"tree_id", "pid", "xref", "sex", "living", "name", "given", "surname", "sort_key",
-		"birth_text", "birth_lo", "birth_hi", "birth_place", "death_text", "death_lo", "death_hi", "death_place"}, batch)
-	nb := newBatcher(s, ctx, tx, "tree_names", []string{"tree_id", "pid", "ord", "surname_id", "given", "living"}, batch)
-	eb := newBatcher(s, ctx, tx, "tree_events", []string{"tree_id", "pid", "ord", "fid", "tag", "jdn_lo", "jdn_hi", "place"}, batch)
-	lb := newBatcher(s, ctx, tx, "tree_links", []string{"tree_id", "pid", "role", "fid", "ord", "pedigree"}, batch)
-	fb := newBatcher(s, ctx, tx, "tree_families", []string{"tree_id", "fid", "xref", "partner1", "partner2"}, batch)
-	evOrd := make([]int, len(people))
-	for i, p := range people {
-		name, given, surname := p.display()
-		bt, blo, bhi, bpl := eventCols(birthEvent(p.events))
-		dt, dlo, dhi, dpl := eventCols(deathEvent(p.events))
-		pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
-			bt, blo, bhi, bpl, dt, dlo, dhi, dpl)
-		for j, n := range p.names {
-			nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
-		}
-		for _, e := range p.events {
-			evOrd[i]++
-			_, lo, hi, _ := eventCols(&e)
-			eb.add(treeID, p.pid, evOrd[i], 0, e.tag, lo, hi, names.Fold(e.place))
-		}
-		counts.Events += int64(len(p.events))
-	}
-	for _, f := range families {
-		var partners [2]int
-		n := 0
-		for _, px := range f.partners {
-			pi, ok := byXref[px]
-			if !ok {
-				continue
+	err = s.pipeline(ctx, tx, func(emit emitFunc) error {
+		pb := newBatcher(emit, "tree_people", []string{"tree_id", "pid", "xref", "sex", "living", "name", "given", "surname", "sort_key",
+			"birth_text", "birth_lo", "birth_hi", "birth_place", "death_text", "death_lo", "death_hi", "death_place"}, batch)
+		nb := newBatcher(emit, "tree_names", []string{"tree_id", "pid", "ord", "surname_id", "given", "living"}, batch)
+		eb := newBatcher(emit, "tree_events", []string{"tree_id", "pid", "ord", "fid", "tag", "jdn_lo", "jdn_hi", "place"}, batch)
+		lb := newBatcher(emit, "tree_links", []string{"tree_id", "pid", "role", "fid", "ord", "pedigree"}, batch)
+		fb := newBatcher(emit, "tree_families", []string{"tree_id", "fid", "xref", "partner1", "partner2"}, batch)
+		evOrd := make([]int, len(people))
+		for i, p := range people {
+			name, given, surname := p.display()
+			bt, blo, bhi, bpl := eventCols(birthEvent(p.events))
+			dt, dlo, dhi, dpl := eventCols(deathEvent(p.events))
+			pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
+				bt, blo, bhi, bpl, dt, dlo, dhi, dpl)
+			for j, n := range p.names {
+				nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
 			}
-			if n < 2 {
-				partners[n] = people[pi].pid
-			}
-			n++
-			lb.add(treeID, people[pi].pid, "P", f.fid, n, "")
-			for _, e := range f.events {
-				evOrd[pi]++
+			for _, e := range p.events {
+				evOrd[i]++
 				_, lo, hi, _ := eventCols(&e)
-				eb.add(treeID, people[pi].pid, evOrd[pi], f.fid, e.tag, lo, hi, names.Fold(e.place))
+				eb.add(treeID, p.pid, evOrd[i], 0, e.tag, lo, hi, names.Fold(e.place))
 			}
+			counts.Events += int64(len(p.events))
 		}
-		fb.add(treeID, f.fid, safeID(f.xref), partners[0], partners[1])
-		counts.Events += int64(len(f.events))
-		for k, cx := range f.children {
-			ci, ok := byXref[cx]
-			if !ok {
-				continue
-			}
-			pedi := "birth"
-			for _, fc := range people[ci].famc {
-				if fc.xref == f.xref {
-					pedi = fc.pedigree
-					break
+		for _, f := range families {
+			var partners [2]int
+			n := 0
+			for _, px := range f.partners {
+				pi, ok := byXref[px]
+				if !ok {
+					continue
+				}
+				if n < 2 {
+					partners[n] = people[pi].pid
+				}
+				n++
+				lb.add(treeID, people[pi].pid, "P", f.fid, n, "")
+				for _, e := range f.events {
+					evOrd[pi]++
+					_, lo, hi, _ := eventCols(&e)
+					eb.add(treeID, people[pi].pid, evOrd[pi], f.fid, e.tag, lo, hi, names.Fold(e.place))
 				}
 			}
-			lb.add(treeID, people[ci].pid, "C", f.fid, k+1, pedi)
+			fb.add(treeID, f.fid, safeID(f.xref), partners[0], partners[1])
+			counts.Events += int64(len(f.events))
+			for k, cx := range f.children {
+				ci, ok := byXref[cx]
+				if !ok {
+					continue
+				}
+				pedi := "birth"
+				for _, fc := range people[ci].famc {
+					if fc.xref == f.xref {
+						pedi = fc.pedigree
+						break
+					}
+				}
+				lb.add(treeID, people[ci].pid, "C", f.fid, k+1, pedi)
+			}
 		}
-	}
-	for _, b := range []*batcher{pb, nb, eb, lb, fb} {
-		if err := b.flush(); err != nil {
-			return err
+		for _, b := range []*batcher{pb, nb, eb, lb, fb} {
+			if err := b.flush(); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	counts.People, counts.Families = int64(len(people)), int64(len(families))
 	_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET n_people = ?, n_families = ?, n_events = ?, n_sources = ?,
@@ -384,11 +387,55 @@ func eventCols(e *eventInfo) (text string, lo, hi any, place string) {
 	return e.dateText, lo, hi, e.place
 }
 
-// batcher collects rows and writes them in batches.
+// emitFunc hands a batch of rows to the writer.
+type emitFunc func(table string, cols []string, rows [][]any) error
+
+type batchMsg struct {
+	table string
+	cols  []string
+	rows  [][]any
+}
+
+// pipeline runs produce in its own goroutine and writes the batches it emits in tx on
+// this one, so that reading and preparing overlap with writing. The first error of
+// either side ends both.
+func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit emitFunc) error) error {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ch := make(chan batchMsg, 3)
+	var perr error
+	go func() {
+		defer close(ch)
+		perr = produce(func(table string, cols []string, rows [][]any) error {
+			select {
+			case ch <- batchMsg{table, cols, rows}:
+				return nil
+			case <-pctx.Done():
+				return pctx.Err()
+			}
+		})
+	}()
+	var werr error
+	for m := range ch {
+		if werr != nil {
+			continue // let the producer see the cancellation and stop
+		}
+		if werr = s.insertRows(ctx, tx, m.table, m.cols, m.rows, false); werr != nil {
+			cancel()
+		}
+	}
+	switch {
+	case werr != nil:
+		return werr
+	case perr != nil:
+		return perr
+	}
+	return ctx.Err()
+}
+
+// batcher collects rows of one table and emits them in batches.
 type batcher struct {
-	s     *Service
-	ctx   context.Context
-	tx    *sql.Tx
+	emit  emitFunc
 	table string
 	cols  []string
 	rows  [][]any
@@ -396,31 +443,30 @@ type batcher struct {
 	err   error
 }
 
-func newBatcher(s *Service, ctx context.Context, tx *sql.Tx, table string, cols []string, size int) *batcher {
-	return &batcher{s: s, ctx: ctx, tx: tx, table: table, cols: cols, size: size, rows: make([][]any, 0, size)}
+func newBatcher(emit emitFunc, table string, cols []string, size int) *batcher {
+	return &batcher{emit: emit, table: table, cols: cols, size: size, rows: make([][]any, 0, size)}
 }
 
-func (b *batcher) add(vals ...any) {
+func (b *batcher) add(vals ...any) error {
 	if b.err != nil {
-		return
+		return b.err
 	}
 	b.rows = append(b.rows, vals)
 	if len(b.rows) >= b.size {
 		b.err = b.flush()
 	}
+	return b.err
 }
 
 func (b *batcher) flush() error {
 	if b.err != nil {
 		return b.err
 	}
-	err := b.s.insertRows(b.ctx, b.tx, b.table, b.cols, b.rows, false)
-	b.rows = b.rows[:0]
-	if err == nil {
-		err = b.ctx.Err()
+	if len(b.rows) > 0 {
+		b.err = b.emit(b.table, b.cols, b.rows)
+		b.rows = make([][]any, 0, b.size)
 	}
-	b.err = err
-	return err
+	return b.err
 }
 
 // resolveSurnames returns the dictionary ids of the surname keys, adding missing ones
