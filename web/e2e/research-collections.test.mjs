@@ -67,6 +67,29 @@ async function prepare() {
 /** The dropdown has replaced its no-JavaScript fallback (after hydration). */
 const enhanced = (page, name) => page.waitForSelector(`[data-multiselect="${name}"][data-enhanced]`, { timeout: 15_000 });
 
+/**
+ * Opens a dropdown's list with `how` (a key press or a click on its box), retrying
+ * while the page is still hydrating (a press that lands before React does is lost).
+ */
+async function openList(page, name, how = "ArrowDown") {
+  const box = page.locator(`[data-multiselect="${name}"][data-enhanced] [role="combobox"]`);
+  for (let i = 0; i < 5; i++) {
+    await enhanced(page, name);
+    if (how === "click") await box.click();
+    else {
+      await box.focus();
+      await page.keyboard.press(how);
+    }
+    try {
+      await page.getByRole("listbox").waitFor({ timeout: 2000 });
+      return box;
+    } catch {
+      await page.keyboard.press("Escape");
+    }
+  }
+  assert.fail(`the ${name} list opens`);
+}
+
 test("the header links to the research hub, whose overview lists every collection by kind with its count", async () => {
   await ready();
   const page = await ctx.newPage();
@@ -136,12 +159,9 @@ test("memorial cards: the collection filter by keyboard — its maximum, its emp
   await ready();
   const page = await ctx.newPage();
   await ctx.visit(page, `${HUB}/memorial-cards`);
-  await enhanced(page, "collection");
-  const box = page.getByRole("combobox", { name: "Collections" });
-  await box.focus();
-  await page.keyboard.press("ArrowDown");
+  const box = await openList(page, "collection");
+  assert.equal(await page.locator('[data-multiselect="collection"] label').innerText(), "Collections");
   const list = page.getByRole("listbox");
-  await list.waitFor();
   const options = list.getByRole("option");
   assert.equal(await options.count(), 4, "four memorial-card collections");
   assert.equal(await list.evaluate((el) => getComputedStyle(el).maxHeight), "300px");
@@ -283,6 +303,32 @@ test("a record set's search offers its own fields and pages with `after`", async
   await page.getByRole("link", { name: "First page" }).click();
   await page.waitForURL((u) => !u.searchParams.has("after") && u.searchParams.get("year") === "1800");
 
+  // A single-choice filter (county) by keyboard: type, ↓, Enter; Tab leaves it closed.
+  await ctx.visit(page, `${HUB}/record-sets/parish-burials`);
+  await enhanced(page, "county");
+  const county = page.getByRole("combobox", { name: "County" });
+  await county.focus();
+  assert.equal(await county.getAttribute("aria-expanded"), "false", "focus alone does not open the list");
+  await openList(page, "county");
+  await page.keyboard.type("surr");
+  await page.getByRole("option", { name: /^Surrey/ }).waitFor();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector('input[type="hidden"][name="county"]')?.value);
+  assert.equal(await county.inputValue(), "Surrey");
+  const surrey = await page.locator('input[type="hidden"][name="county"]').inputValue();
+  await page.keyboard.press("Tab");
+  assert.equal(await page.getByRole("listbox").count(), 0);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.waitForURL((u) => u.searchParams.get("county") === surrey);
+  const burials = await api(`/api/research/search?place=${surrey}&collection=parish-burials&sort=relevance&limit=20`);
+  await page.getByRole("heading", { name: resultsText(burials.total, burials.total_exact) }).waitFor();
+  await enhanced(page, "county");
+  assert.equal(await page.getByRole("combobox", { name: "County" }).inputValue(), "Surrey", "the choice comes back");
+  // A click opens the list too.
+  await openList(page, "decade", "click");
+  await page.keyboard.press("Escape");
+
   // The API's 422 appears at its field.
   await ctx.visit(page, `${HUB}/record-sets/parish-baptisms?year=abc`);
   assert.equal(await page.getByLabel("Year", { exact: true }).getAttribute("aria-invalid"), "true");
@@ -326,9 +372,7 @@ test("birth briefs: the collection, its search and members-only teasers", async 
   assert.ok(answer.results.every((r) => r.teaser), "a visitor sees teasers");
   assert.equal(await page.getByRole("complementary", { name: "Members see the whole record" }).count(), 1);
   // A brief's grandparents can be the person found.
-  await enhanced(page, "role");
-  const roles = page.getByRole("combobox", { name: "The person found was" });
-  await roles.focus();
+  await openList(page, "role");
   await page.keyboard.type("grand");
   await page.waitForFunction(() => document.querySelectorAll('[role="listbox"] [role="option"]').length === 4);
   await page.keyboard.press("Escape");

@@ -1,5 +1,5 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { Button, ComboBox, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
+import { type ComponentProps, type Ref, useContext, useEffect, useId, useMemo, useRef, useState } from "react";
+import { Button, ComboBox, ComboBoxStateContext, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
 import {
   DISPLAY_LIMIT,
   EMPTY_LIST_TEXT,
@@ -113,6 +113,20 @@ function Fallback({ name, label, options, mode = "multiple", max, defaultValue =
   );
 }
 
+/** The dropdown's text box: typing, ↓ or ↑ open the list (not focus, so Tab passes through quietly); so does a click. */
+function OpeningInput(props: ComponentProps<typeof Input> & { ref?: Ref<HTMLInputElement> }) {
+  const state = useContext(ComboBoxStateContext);
+  return (
+    <Input
+      {...props}
+      onClick={(e) => {
+        props.onClick?.(e);
+        if (state && !state.isOpen) state.open(null, "manual");
+      }}
+    />
+  );
+}
+
 function Dropdown({
   name,
   label,
@@ -135,6 +149,10 @@ function Dropdown({
   });
   const [query, setQuery] = useState(() => (mode === "single" ? (options.find((o) => o.value === defaultValue[0])?.label ?? "") : ""));
   const [open, setOpen] = useState(false);
+  // data-enhanced marks the dropdown ready: set by an effect of its own, which runs after
+  // React Aria's (children's effects run first), so its collection is built by then.
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
   const inputRef = useRef<HTMLInputElement>(null);
 
   const all = useMemo(() => withChosen(options, selected), [options, selected]);
@@ -195,25 +213,28 @@ function Dropdown({
 
   if (mode === "single") {
     return (
-      <div className={className} data-multiselect={name} data-enhanced="">
+      <div className={className} data-multiselect={name} data-enhanced={ready ? "" : undefined}>
         <ComboBox<MultiSelectOption>
           items={items}
           value={selected[0] ?? null}
-          onChange={(key: Key | null) => update(key === null ? [] : [String(key)])}
+          onChange={(key: Key | null) => {
+            update(key === null ? [] : [String(key)]);
+            setQuery(key === null ? "" : (byValue.get(String(key))?.label ?? String(key)));
+          }}
           inputValue={query}
           onInputChange={(text) => {
             setQuery(text);
             if (text === "" && selected.length > 0) update([]);
           }}
           onOpenChange={setOpen}
-          menuTrigger="focus"
+          menuTrigger="input"
           allowsEmptyCollection
           aria-describedby={describedBy}
         >
           <Label className="multiselect__label">{label}</Label>
           <Hint id={hintId} hint={hint} max={max} mode={mode} />
           <div className={`multiselect__tags ${styles.tags}`}>
-            <Input id={baseId} ref={inputRef} className="multiselect__input" placeholder={placeholder ?? "Any"} />
+            <OpeningInput id={baseId} ref={inputRef} className="multiselect__input" placeholder={placeholder ?? "Any"} />
             <Button className="multiselect__select" aria-label={`Show ${label.toLowerCase()} options`} />
           </div>
           {popover}
@@ -224,7 +245,7 @@ function Dropdown({
   }
 
   return (
-    <div className={className} data-multiselect={name} data-enhanced="">
+    <div className={className} data-multiselect={name} data-enhanced={ready ? "" : undefined}>
       <ComboBox<MultiSelectOption, "multiple">
         selectionMode="multiple"
         items={items}
@@ -246,7 +267,7 @@ function Dropdown({
           setOpen(isOpen);
           if (!isOpen) setQuery("");
         }}
-        menuTrigger="focus"
+        menuTrigger="input"
         allowsEmptyCollection
         aria-describedby={describedBy}
       >
@@ -269,7 +290,7 @@ function Dropdown({
               {more > 0 ? <li className="multiselect__strong">{overflowText(more)}</li> : null}
             </ul>
           ) : null}
-          <Input
+          <OpeningInput
             id={baseId}
             ref={inputRef}
             className="multiselect__input"
