@@ -197,6 +197,13 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, ie)
 	case errors.Is(err, ErrNotFound):
 		writeError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
+	case errors.Is(err, os.ErrNotExist):
+		// Tiles of a scan replaced a moment ago: what the server knew is stale.
+		s.mu.Lock()
+		clear(s.images)
+		s.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
 	case errors.Is(err, context.Canceled):
 		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
