@@ -243,3 +243,33 @@ func TestImportGedcomKilled(t *testing.T) {
 		t.Fatalf("after the kill: tree has %d people, %d rows (want the old 8)", people, records)
 	}
 }
+
+// TestServeDemoLoadsTrees: serve --demo loads the demo tree into an empty store once.
+func TestServeDemoLoadsTrees(t *testing.T) {
+	ctx := context.Background()
+	demo, _ := filepath.Abs("../../demo")
+	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost", Demo: true, DemoDir: demo}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 2 {
+		a := &app{}
+		if err := a.addAccounts(ctx, cfg, db); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.addTrees(ctx, cfg, db); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := a.trees.Tree(ctx, trees.DemoSlug)
+		if err != nil || !tr.Published || tr.Counts.People != 400 {
+			t.Fatalf("demo tree: %+v %v", tr, err)
+		}
+	}
+	var n int
+	db.QueryRow(`SELECT COUNT(*) FROM trees`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d trees after two starts", n)
+	}
+}
