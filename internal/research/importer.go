@@ -17,6 +17,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+
 	"lineage/internal/gendate"
 	"lineage/internal/store"
 )
@@ -162,6 +165,16 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			}
 		}
 		st.bulk = sqliteBulkOf(ctx, conn)
+	} else {
+		// PostgreSQL: one connection too, so that batches can COPY on the
+		// connection that holds their transaction.
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return rep, err
+		}
+		st.conn = conn
+		defer conn.Close()
+		st.copy = true
 	}
 	defer func() {
 		// A failed bulk import still records the statistics of what it committed.
@@ -319,6 +332,7 @@ type importState struct {
 	bulkStats map[statCell]int
 	conn      *sql.Conn   // SQLite: the connection every batch is written on
 	bulk      *sqliteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
+	copy      bool        // PostgreSQL: rows go in with COPY on conn
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
 	summary  *collectionSummary
@@ -348,6 +362,8 @@ func (st *importState) finishSummary(ctx context.Context) error {
 	}
 	return st.s.storeSummary(ctx, st.coll.ID, st.summary, st.summaryN)
 }
+
+var errNoCopy = errors.New("research: not a pgx connection")
 
 // execer is where an import runs its statements outside batches.
 func (st *importState) execer() execer {
@@ -396,6 +412,23 @@ func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string,
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
+	}
+	if st.copy {
+		err := st.conn.Raw(func(dc any) error {
+			c, ok := dc.(*stdlib.Conn)
+			if !ok {
+				return errNoCopy
+			}
+			_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
+			return err
+		})
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errNoCopy) {
+			return fmt.Errorf("copy into %s: %w", table, err)
+		}
+		st.copy = false
 	}
 	return insertMany(ctx, st.s.db, tx, table, cols, rows, false)
 }
