@@ -114,7 +114,7 @@ describe("the image explorer", () => {
 });
 
 describe("the viewer", () => {
-  test("opens a demo item with its title and metadata, and zooms into more detailed tiles", async () => {
+  test("opens a demo item with its title and metadata, and zooms by mouse and keyboard into more detailed tiles", async () => {
     const item = await apiItem(REGISTER);
     const first = item.images[0].id;
     const page = await ctx.newPage({ viewport: { width: 1280, height: 900 } });
@@ -136,40 +136,27 @@ describe("the viewer", () => {
 
     await waitFor(() => scales.length > 0, "first tiles");
     const before = Math.min(...scales);
-    assert.ok(before > 1, `the whole page is first shown reduced (scale ${before})`);
+    assert.ok(before > 2, `the whole page is first shown reduced (scale ${before})`);
+    // By mouse: UV's zoom-in button.
     const zoomIn = page.locator(".uv button.zoomIn").first();
-    for (let i = 0; i < 4; i++) {
-      await zoomIn.click();
+    await zoomIn.click();
+    await waitFor(() => Math.min(...scales) < before, `tiles more detailed than scale ${before} after clicking Zoom In (saw ${[...new Set(scales)].join(", ")})`);
+    // By keyboard: the same control focused and pressed with Enter. (OpenSeadragon's own
+    // held "+" key zooms 1 % per animation frame, and this machine draws about one
+    // frame a second in software, so that path cannot be tested here in useful time.)
+    const afterClick = Math.min(...scales);
+    await zoomIn.focus();
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Zoom In");
+    for (let i = 0; i < 2; i++) {
+      await page.keyboard.press("Enter");
       await page.waitForTimeout(250);
     }
-    await waitFor(() => Math.min(...scales) < before, `tiles more detailed than scale ${before} after zooming in (saw ${[...new Set(scales)].join(", ")})`);
+    await waitFor(() => Math.min(...scales) < afterClick, `tiles more detailed than scale ${afterClick} after Enter on Zoom In (saw ${[...new Set(scales)].join(", ")})`);
     await checkA11yWithViewer(page, `/image-viewer/${REGISTER}`);
     assertNoCspViolations(page);
   });
 
-  test("zooms from the keyboard with the zoom control", async () => {
-    // OpenSeadragon's own "+" key zooms 1 % per animation frame while held, and this
-    // machine draws about one frame a second in software, so the keyboard path tested is
-    // the zoom-in button: focused and pressed with Enter, as a keyboard user would.
-    const item = await apiItem(CARD);
-    const page = await ctx.newPage({ viewport: { width: 1280, height: 900 } });
-    const scales = recordTiles(page, item.images[0].id);
-    await ctx.visit(page, `/image-viewer/${CARD}`);
-    await waitForViewer(page);
-    await waitFor(() => scales.length > 0, "first tiles");
-    const before = Math.min(...scales);
-    const zoomIn = page.locator(".uv button.zoomIn").first();
-    await zoomIn.focus();
-    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Zoom In");
-    for (let i = 0; i < 3; i++) {
-      await page.keyboard.press("Enter");
-      await page.waitForTimeout(250);
-    }
-    await waitFor(() => Math.min(...scales) < before, `keyboard zoom fetched more detailed tiles than scale ${before}`);
-    assertNoCspViolations(page);
-  });
-
-  test("pages through a multi-page item with the next-page control", async () => {
+  test("pages through a multi-page item with the next-page control, and is disposed on leaving", async () => {
     const item = await apiItem(REGISTER);
     assert.equal(item.pages, 3);
     const page = await ctx.newPage({ viewport: { width: 1280, height: 900 } });
@@ -189,19 +176,16 @@ describe("the viewer", () => {
     await waitFor(async () => (await viewer.getAttribute("data-canvas-index")) === "2", "canvas index 2 after Next again");
     assert.equal(await page.locator(".uv input.autocompleteText").filter({ visible: true }).first().inputValue(), "3");
     assertNoCspViolations(page);
-  });
 
-  test("leaving the page disposes the viewer without errors", async () => {
-    const page = await ctx.newPage();
-    await ctx.visit(page, `/image-viewer/${CARD}`);
-    await waitForViewer(page);
+    // Leaving the page (a client-side navigation) disposes the viewer; UV's leftover
+    // window listeners must not throw afterwards.
     await page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Image explorer" }).click();
     await page.getByRole("heading", { level: 1, name: "Image explorer" }).waitFor();
     await page.setViewportSize({ width: 800, height: 700 });
     await page.waitForTimeout(500);
     assert.equal(await page.locator(".uv").count(), 0);
     const errors = consoleNotes(page).filter((n) => n.startsWith("[pageerror]"));
-    assert.deepEqual(errors, [], "no page errors after the viewer was disposed");
+    assert.deepEqual(errors, [], "no page errors after paging and after the viewer was disposed");
   });
 
   test("without JavaScript shows the first page image, linked to the full image", async () => {
