@@ -6,7 +6,9 @@ import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { SEARCH_PATH } from "../features/research/search/query";
+import { ItemScans } from "../features/images";
+import { loadRecordScans } from "../features/images/images.server";
+import { SEARCH_PATH, recordPath } from "../features/research/search/query";
 import { RecordView, recordTitle } from "../features/research/search/RecordView";
 import type { AuthHandle } from "../lib/auth/access";
 import { getRecord } from "../lib/research-search.server";
@@ -20,11 +22,14 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   const bookmark = bookmarkState(context, url.pathname);
   const record = await getRecord(context, params.id);
   if (!record) throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+  // Scans in the image viewer (docs/iiif.md); none for teasers, whose images are withheld.
+  const scans = record.teaser ? null : await loadRecordScans(context, record.id);
   const title = recordTitle(record);
   return {
     record,
     title,
     bookmark: await bookmark,
+    scans,
     seo: pageSeo({ request, url }, { title, description: `${title}, from ${record.collection.title}.` }),
   };
 }
@@ -32,7 +37,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
 export const meta: Route.MetaFunction = routeMeta;
 
 export default function ResearchRecord({ loaderData }: Route.ComponentProps) {
-  const { record, title, bookmark } = loaderData;
+  const { record, title, bookmark, scans } = loaderData;
   return (
     <div className="container">
       <Breadcrumbs
@@ -42,7 +47,12 @@ export default function ResearchRecord({ loaderData }: Route.ComponentProps) {
           { to: SEARCH_PATH, label: "Search and explore" },
         ]}
       />
-      <RecordView record={record} bookmark={<BookmarkToggle state={bookmark} title={title} />} />
+      <RecordView
+        record={record}
+        bookmark={<BookmarkToggle state={bookmark} title={title} />}
+        // The image viewer when the record's scans are served; otherwise the references as a list.
+        images={scans?.items.length ? <ItemScans scans={scans} returnTo={recordPath(record.id)} /> : undefined}
+      />
     </div>
   );
 }
