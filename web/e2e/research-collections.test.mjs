@@ -16,6 +16,7 @@ const ctx = setup({ name: "research-collections" });
 const HUB = "/research-hub/our-collections";
 const MAX_TEXT = "Maximum of 3 options selected. First remove a selected option to select another.";
 const NO_RESULTS = "No elements found. Consider changing the search query.";
+const PASSWORD = "correct horse battery";
 
 async function api(p) {
   const res = await fetch(ctx.server.url + p, { headers: { Accept: "application/json" } });
@@ -147,6 +148,11 @@ test("a catalogue collection's page pages through its entries; unknown and reser
   assert.equal(await page.locator("h1").innerText(), "Parish marriages");
   assert.equal(await page.locator('link[rel="canonical"]').getAttribute("href"), `${ctx.server.url}${HUB}/record-sets/parish-marriages`);
   assert.equal(await page.getByLabel("Spouse's name").count(), 1, "marriages ask for the spouse");
+
+  // The demo's memorial-card collection, whose slug is also its kind's segment.
+  await ctx.visit(page, `${HUB}/memorial-cards/memorial-cards`);
+  assert.equal(await page.locator("h1").innerText(), "Memorial cards");
+  assert.match(await page.locator("main dl").innerText(), /Memorial cards/);
 
   await ctx.visit(page, `${HUB}/no-such-collection`, { status: 404 });
   assert.match(await page.locator("main").innerText(), /This page could not be found/);
@@ -379,4 +385,29 @@ test("birth briefs: the collection, its search and members-only teasers", async 
   // The overview's link to a birth-brief collection filters this page.
   await ctx.visit(page, `${HUB}/birth-briefs?collection=birth-briefs`);
   await page.getByRole("heading", { name: resultsText(answer.total, answer.total_exact) }).waitFor();
+});
+
+test("a member sees members-only records in full, and the search goes into their history", { timeout: 120_000 }, async () => {
+  await ready();
+  const email = `collections-${Date.now()}@example.org`;
+  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Cora Member", "--role", "member"], {
+    env: { LINEAGE_DATABASE_URL: "" },
+  });
+  const page = await ctx.newPage();
+  const wanted = `${HUB}/indexes/wills-index?surname=Smith`;
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname + u.search === wanted);
+  await ctx.visit(page, wanted);
+  const rows = page.locator("main table tbody tr");
+  assert.ok((await rows.count()) > 0, "wills of Smiths");
+  assert.equal(await page.locator("main table").getByText("Members only").count(), 0, "no teasers for a member");
+  assert.equal(await page.getByRole("complementary", { name: "Members see the whole record" }).count(), 0);
+  const places = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll("td")[2]?.textContent ?? ""));
+  assert.ok(places.some((p) => p !== ""), "places shown");
+  assert.equal(await page.getByLabel("Save this search as").count(), 1);
+  await ctx.visit(page, "/user-account");
+  await page.locator("#search-history").getByText(/^Smith: \d+ results?$/).waitFor();
 });

@@ -346,7 +346,7 @@ export function SearchResults({ answer, showCollection, saveable, caption }: Sea
                     <th scope="row">
                       <Link to={recordPath(r.id)}>{personName(person)}</Link>
                       {role}
-                      {r.access === "members" ? <span className={styles.badge}>Members only</span> : null}
+                      {r.teaser ? <span className={styles.badge}>Members only</span> : null}
                     </th>
                     <td>{r.record_type_label || r.record_type}</td>
                     <td>{r.date ?? (r.year !== null ? String(r.year) : "")}</td>
