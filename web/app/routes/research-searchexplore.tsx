@@ -36,10 +36,12 @@ const TITLE = "Search and explore";
 const UNAVAILABLE = "The search is not available at the moment. Please try again in a few minutes.";
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
-  const seo = pageSeo({ request, url }, { title: TITLE, description: "Search the society's indexes, library and archive for your ancestors." });
+  const description = "Search the society's indexes, library and archive for your ancestors.";
+  const seoFor = (what: string) => pageSeo({ request, url }, { title: what ? `${what} – ${TITLE}` : TITLE, description });
 
   if (url.searchParams.has("q")) {
     const q = readGlobalQuery(url.searchParams);
+    const seo = seoFor(q && `“${q}”`);
     if (!q) return { mode: "global" as const, seo, q, global: null, message: "Enter something to search for." };
     const outcome = await globalSearch(context, q);
     if (outcome.status === "ok") {
@@ -53,6 +55,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
 
   const query = readQuery(url.searchParams);
+  const seo = seoFor(describeQuery(query));
   const collections = recordCollections(context);
   if (!hasAnyField(query)) {
     return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors: {}, message: "" };
