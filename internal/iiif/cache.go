@@ -87,7 +87,19 @@ func (c *diskCache) get(key string) ([]byte, bool) {
 	}
 	c.mu.Unlock()
 	if !ok {
-		return nil, false
+		// Another process (an import) may have written it since the index was built.
+		b, err := os.ReadFile(c.path(key))
+		if err != nil {
+			return nil, false
+		}
+		c.mu.Lock()
+		if _, ok := c.index[key]; !ok {
+			c.index[key] = c.order.PushFront(&cacheEntry{key, int64(len(b))})
+			c.size += int64(len(b))
+			c.evictLocked()
+		}
+		c.mu.Unlock()
+		return b, true
 	}
 	b, err := os.ReadFile(c.path(key))
 	if err != nil {

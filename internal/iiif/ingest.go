@@ -252,7 +252,36 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 		}
 	}
 	s.forget(id)
+	s.prerender(id, version, pyr)
 	return id, true, nil
+}
+
+// prerenderSizes are made when a scan is cut: the manifests' thumbnails and the web
+// page's preview without JavaScript (docs/iiif.md), so that the first visit does not
+// wait for them.
+var prerenderSizes = []string{"!400,400", "!1200,1200"}
+
+func (s *Service) prerender(id, version string, pyr Pyramid) {
+	cache, err := s.derivatives()
+	if err != nil {
+		return
+	}
+	for _, size := range prerenderSizes {
+		req, err := ParseRequest("full", size, "0", "default.jpg")
+		if err != nil {
+			continue
+		}
+		p, err := req.Resolve(pyr.Width, pyr.Height, s.opts.Limits)
+		if err != nil {
+			continue // smaller than the size: made on demand if ever asked
+		}
+		if _, _, _, ok := tileFor(p, pyr); ok {
+			continue
+		}
+		if b, err := s.renderBytes(s.tilesDir(id, version), pyr, p); err == nil {
+			cache.put(cacheKey(id, version, p.Canonical(pyr.Width, pyr.Height)), b)
+		}
+	}
 }
 
 // AddScan attaches one image (already decoded, or to be made by make) as page n of the

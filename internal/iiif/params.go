@@ -356,7 +356,11 @@ func (req Request) Resolve(width, height int, lim Limits) (Plan, error) {
 	case SizeExact:
 		w, h = s.W, s.H
 	case SizeConfined:
+		// As large as fits in w × h, but without ^ never larger than the region.
 		scale := math.Min(float64(s.W)/float64(rw), float64(s.H)/float64(rh))
+		if !s.Upscale {
+			scale = math.Min(scale, 1)
+		}
 		w = min(s.W, max(1, int(math.Round(float64(rw)*scale))))
 		h = min(s.H, max(1, int(math.Round(float64(rh)*scale))))
 	}

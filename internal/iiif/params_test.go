@@ -149,6 +149,8 @@ func TestResolve(t *testing.T) {
 		{"0,0,100,100", "^200,", image.Rect(0, 0, 100, 100), 200, 200, "0,0,100,100/^200,200/0/default.jpg"},
 		{"0,0,100,100", "^pct:300", image.Rect(0, 0, 100, 100), 300, 300, "0,0,100,100/^300,300/0/default.jpg"},
 		{"0,0,100,100", "^max", image.Rect(0, 0, 100, 100), 3464, 3464, "0,0,100,100/^3464,3464/0/default.jpg"},
+		{"0,0,100,50", "!200,200", image.Rect(0, 0, 100, 50), 100, 50, "0,0,100,50/max/0/default.jpg"},        // confined: never upscaled without ^
+		{"0,0,100,50", "^!200,200", image.Rect(0, 0, 100, 50), 200, 100, "0,0,100,50/^200,100/0/default.jpg"}, // with ^ it grows to fit
 	}
 	for _, c := range cases {
 		req, err := ParseRequest(c.region, c.size, "0", "default.jpg")
@@ -174,7 +176,6 @@ func TestResolve(t *testing.T) {
 		{"full", "7000,"},            // larger than the region
 		{"full", "pct:101"},          // larger by percent
 		{"0,0,100,100", "101,100"},   // larger than a small region
-		{"0,0,100,100", "!200,200"},  // confined but upscaling
 		{"full", "^5001,"},           // beyond maxWidth
 		{"full", "^4000,4000"},       // beyond maxArea
 		{"full", "pct:0.001"},        // less than a pixel

@@ -140,6 +140,12 @@ func TestImportAndServe(t *testing.T) {
 		if !slices.Equal(lines, want) || rep.Cut != 3 {
 			t.Fatalf("import printed %q (%+v), want %q", lines, rep, want)
 		}
+		// Cutting a scan also made its thumbnail and no-JavaScript preview.
+		if cache, err := svc.derivatives(); err != nil {
+			t.Fatal(err)
+		} else if _, n := cache.usage(); n != 6 {
+			t.Errorf("the import left %d derivatives, want 6 (2 per scan)", n)
+		}
 		// Idempotent: nothing is cut again.
 		lines = nil
 		rep, err = svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}, Out: out})
@@ -508,6 +514,13 @@ func TestDiskCache(t *testing.T) {
 	}
 	if size, n := c2.usage(); size != 200 || n != 2 {
 		t.Errorf("reopened usage %d %d", size, n)
+	}
+	// What another process writes later is found too.
+	if err := c.put("ee5.jpg", bytes.Repeat([]byte{2}, 10)); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := c2.get("ee5.jpg"); !ok || len(b) != 10 {
+		t.Errorf("another process's entry: %v", ok)
 	}
 	if err := c2.put("dd4.jpg", make([]byte, 1000)); err != nil { // larger than the cap: not kept
 		t.Fatal(err)
