@@ -140,6 +140,7 @@ func (s *Service) pidSet(ctx context.Context, q string, treeID int64) (map[int64
 // eachRecord reads a tree's records in file order; for a living person (living set)
 // or a family with a living partner (livingFam), redacted is the public form.
 func (s *Service) eachRecord(ctx context.Context, treeID int64, living, livingFam map[int64]bool, fn func(rec, redacted *gedcom.Line) error) error {
+	public := living != nil
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT tag, data FROM tree_records WHERE tree_id = ? ORDER BY seq`), treeID)
 	if err != nil {
 		return err
@@ -164,9 +165,12 @@ func (s *Service) eachRecord(ctx context.Context, treeID int64, living, livingFa
 			}
 		case "FAM":
 			fid++
-			if livingFam[fid] {
+			if livingFam[fid] || public && restrictedBy(rec) {
 				red = redactFamily(rec)
 			}
+		}
+		if public && red == nil && hasRestricted(rec) {
+			red = pruneRestricted(rec)
 		}
 		if err := fn(rec, red); err != nil {
 			return err
@@ -194,6 +198,31 @@ func redactPerson(rec *gedcom.Line) *gedcom.Line {
 		}
 	}
 	return out
+}
+
+// hasRestricted reports whether a structure under rec carries RESN confidential or
+// privacy.
+func hasRestricted(rec *gedcom.Line) bool {
+	found := false
+	rec.Walk(func(l *gedcom.Line) bool {
+		if l != rec && restrictedBy(l) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// pruneRestricted copies rec without the structures RESN restricts.
+func pruneRestricted(rec *gedcom.Line) *gedcom.Line {
+	out := *rec
+	out.Children = nil
+	for _, c := range rec.Children {
+		if !restrictedBy(c) {
+			out.Children = append(out.Children, pruneRestricted(c))
+		}
+	}
+	return &out
 }
 
 // redactFamily keeps a family's partners and children only.

@@ -349,7 +349,7 @@ func (s *Service) marriages(ctx context.Context, treeID int64, xrefs []string) (
 				rows.Close()
 				return nil, err
 			}
-			if m := rec.Child("MARR"); m != nil {
+			if m := rec.Child("MARR"); m != nil && !restrictedBy(rec) && !restrictedBy(m) {
 				e := parseEvent(m)
 				ge := &GraphEvent{Place: e.place, Date: graphDate(e.dateText)}
 				if ge.Place != "" || ge.Date != nil {

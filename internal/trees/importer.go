@@ -303,14 +303,17 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 		evOrd := make([]int, len(people))
 		for i, p := range people {
 			name, given, surname := p.display()
-			bt, blo, bhi, bpl := eventCols(birthEvent(p.events))
-			dt, dlo, dhi, dpl := eventCols(deathEvent(p.events))
+			bt, blo, bhi, bpl := eventCols(publicEvent(birthEvent(p.events)))
+			dt, dlo, dhi, dpl := eventCols(publicEvent(deathEvent(p.events)))
 			pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
 				bt, blo, bhi, bpl, dt, dlo, dhi, dpl)
 			for j, n := range p.names {
 				nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
 			}
 			for _, e := range p.events {
+				if e.restricted {
+					continue // not searchable: RESN keeps it for the owner and editors
+				}
 				evOrd[i]++
 				_, lo, hi, _ := eventCols(&e)
 				eb.add(treeID, p.pid, evOrd[i], 0, e.tag, lo, hi, names.Fold(e.place))
@@ -331,6 +334,9 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 				n++
 				lb.add(treeID, people[pi].pid, "P", f.fid, n, "")
 				for _, e := range f.events {
+					if e.restricted || f.restricted {
+						continue
+					}
 					evOrd[pi]++
 					_, lo, hi, _ := eventCols(&e)
 					eb.add(treeID, people[pi].pid, evOrd[pi], f.fid, e.tag, lo, hi, names.Fold(e.place))
@@ -374,6 +380,14 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// publicEvent is e unless RESN restricts it (the summary columns are shown to all).
+func publicEvent(e *eventInfo) *eventInfo {
+	if e == nil || e.restricted {
+		return nil
+	}
+	return e
 }
 
 // eventCols are an event's text, day range (nil when unplaced) and place.

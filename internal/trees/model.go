@@ -33,6 +33,21 @@ var eventLabels = map[string]string{
 	"MARL": "Marriage licence", "MARS": "Marriage settlement",
 }
 
+// restrictedBy reports whether a structure carries RESN confidential or privacy
+// (GEDCOM 5.5.1 lower case, 7.0 upper case and comma lists): it is shown to the tree's
+// owner, editors and admins only.
+func restrictedBy(l *gedcom.Line) bool {
+	for _, c := range l.Children {
+		if c.Tag == "RESN" {
+			v := strings.ToLower(c.Value)
+			if strings.Contains(v, "confidential") || strings.Contains(v, "privacy") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isEventTag reports whether a tag under INDI or FAM is an event or attribute.
 func isEventTag(tag string) bool {
 	_, ok := eventLabels[tag]
@@ -49,6 +64,7 @@ type eventInfo struct {
 	hasRange               bool
 	lo, hi                 int
 	kind                   gendate.Kind
+	restricted             bool // RESN confidential or privacy on the event
 }
 
 // personInfo is what the importer keeps of an INDI record until the whole file is read.
@@ -70,11 +86,12 @@ type famcRef struct {
 }
 
 type familyInfo struct {
-	fid      int
-	xref     string
-	partners []string // HUSB, WIFE pointers in file order
-	children []string // CHIL pointers in order
-	events   []eventInfo
+	restricted bool // RESN confidential or privacy on the family
+	fid        int
+	xref       string
+	partners   []string // HUSB, WIFE pointers in file order
+	children   []string // CHIL pointers in order
+	events     []eventInfo
 }
 
 // parseName reads a NAME structure.
@@ -122,7 +139,7 @@ func joinName(given, surname string) string {
 
 // parseEvent reads an event or attribute structure.
 func parseEvent(l *gedcom.Line) eventInfo {
-	e := eventInfo{tag: l.Tag, typ: strings.TrimSpace(l.ChildValue("TYPE")), value: strings.TrimSpace(l.Value)}
+	e := eventInfo{tag: l.Tag, typ: strings.TrimSpace(l.ChildValue("TYPE")), value: strings.TrimSpace(l.Value), restricted: restrictedBy(l)}
 	if e.tag == "DEAT" || e.tag == "BIRT" || e.tag == "CHR" || e.tag == "MARR" || e.tag == "BURI" {
 		if strings.EqualFold(e.value, "Y") {
 			e.value = ""
@@ -171,10 +188,7 @@ func readPerson(rec *gedcom.Line) *personInfo {
 				p.sex = "X"
 			}
 		case "RESN":
-			v := strings.ToLower(c.Value)
-			if strings.Contains(v, "confidential") || strings.Contains(v, "privacy") {
-				p.restricted = true
-			}
+			p.restricted = restrictedBy(rec)
 		case "FAMC":
 			if c.Pointer != "" && !c.IsVoid() {
 				pedi := strings.ToLower(strings.TrimSpace(c.ChildValue("PEDI")))
@@ -200,7 +214,7 @@ func readPerson(rec *gedcom.Line) *personInfo {
 }
 
 func readFamily(rec *gedcom.Line) *familyInfo {
-	f := &familyInfo{xref: rec.Xref}
+	f := &familyInfo{xref: rec.Xref, restricted: restrictedBy(rec)}
 	for _, c := range rec.Children {
 		switch c.Tag {
 		case "HUSB", "WIFE":

@@ -262,7 +262,7 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 		case "OBJE":
 			p.Media = append(p.Media, mediaView(c, refs))
 		default:
-			if isEventTag(c.Tag) {
+			if isEventTag(c.Tag) && (priv || !restrictedBy(c)) {
 				order++
 				p.Events = append(p.Events, eventView(c, refs, order))
 			}
@@ -270,9 +270,9 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 	}
 	sortEvents(p.Events)
 	for i := range p.Families {
-		if fr := famLines[p.Families[i].ID]; fr != nil {
+		if fr := famLines[p.Families[i].ID]; fr != nil && (priv || !restrictedBy(fr)) {
 			for j, c := range fr.Children {
-				if isEventTag(c.Tag) {
+				if isEventTag(c.Tag) && (priv || !restrictedBy(c)) {
 					p.Families[i].Events = append(p.Families[i].Events, eventView(c, refs, j))
 				}
 			}
@@ -280,6 +280,9 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 		}
 	}
 	rec.Walk(func(l *gedcom.Line) bool {
+		if l.Level > 0 && !priv && restrictedBy(l) {
+			return false
+		}
 		if l.Tag == "SOUR" && l.Level > 0 {
 			p.Sources = append(p.Sources, sourceView(l, refs))
 			return false

@@ -62,7 +62,9 @@ const (
 // secrets are in the fixture only on living or restricted people (and their family).
 var secrets = []string{"Robertus", "Bobbity", "Smythe", "Secretville", "Hiddenham", "Spymaster", "secret shared note",
 	"private inline remark", "secret-photo", "secret page", "1950", "Secretchapel", "1975", "Karenina",
-	"Confidentialton", "Quintessa", "Nodates"}
+	"Confidentialton", "Quintessa", "Nodates",
+	// RESN on a dead person's event and on a family
+	"Confidentialresidence", "Kept from the public", "Privacyplace"}
 
 func leaks(body string) []string {
 	var out []string
@@ -123,7 +125,8 @@ func TestLivingNeverLeaks(t *testing.T) {
 			"/api/trees/search?surname=smith", "/api/trees/search?surname=smith&surname_mode=soundex&year=1950",
 			"/api/trees/search?place=secretville", "/api/trees/search?place=hiddenham&year=1999",
 			"/api/trees/search?surname=brown", "/api/trees/search?surname=nodates",
-			"/api/trees/search?surname=smith&given=robertus"}
+			"/api/trees/search?surname=smith&given=robertus", "/api/trees/search?place=confidentialresidence",
+			"/api/trees/search?place=privacyplace", "/api/trees/search?surname=smith&year=1930"}
 		for _, id := range ids {
 			paths = append(paths, "/api/trees/fam/people/"+id)
 			for _, kind := range []string{"pedigree", "descendants", "hourglass"} {
@@ -176,6 +179,12 @@ func TestLivingNeverLeaks(t *testing.T) {
 				if !strings.Contains(body, want) {
 					t.Errorf("%s does not see %q: %s", viewer, want, body)
 				}
+			}
+			if _, body := get(t, srv, viewer, "/api/trees/fam/people/I1"); !strings.Contains(body, "Confidentialresidence") {
+				t.Errorf("%s does not see the RESN event: %s", viewer, body)
+			}
+			if _, body := get(t, srv, viewer, "/api/trees/fam/people/I4"); !strings.Contains(body, "Privacyplace") {
+				t.Errorf("%s does not see the RESN family: %s", viewer, body)
 			}
 			_, body = get(t, srv, viewer, "/api/trees/search?surname=smith&given=robertus")
 			if !strings.Contains(body, "Robertus") {
