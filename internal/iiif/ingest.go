@@ -252,7 +252,6 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 		}
 	}
 	s.forget(id)
-	s.prerender(id, version, pyr)
 	return id, true, nil
 }
 
@@ -291,13 +290,19 @@ func (s *Service) AddScan(ctx context.Context, spec ItemSpec, page int, pageLabe
 	if err != nil {
 		return "", false, err
 	}
-	return s.putPage(ctx, itemID, slug, page, pageLabel, source, version, func(dir string) (Pyramid, error) {
+	var pyr Pyramid
+	id, changed, err := s.putPage(ctx, itemID, slug, page, pageLabel, source, version, func(dir string) (Pyramid, error) {
 		m, err := img()
 		if err != nil {
 			return Pyramid{}, err
 		}
-		return CutTiles(m, dir)
+		pyr, err = CutTiles(m, dir)
+		return pyr, err
 	})
+	if err == nil && changed {
+		s.prerender(id, version, pyr)
+	}
+	return id, changed, err
 }
 
 // ImportOptions are the arguments of `lineage import images`.
