@@ -104,7 +104,8 @@ export default function ImageViewerPage({ loaderData }: Route.ComponentProps) {
         {item.membersOnly ? " · Members only" : null}
       </p>
       {viewer ? (
-        <ImageViewer manifest={viewer.manifest} title={viewer.title} preview={viewer.preview} pages={viewer.pages} />
+        // Keyed by manifest: going from one item to another starts a fresh viewer.
+        <ImageViewer key={viewer.manifest} manifest={viewer.manifest} title={viewer.title} preview={viewer.preview} pages={viewer.pages} />
       ) : (
         <MembersOnly returnTo={loaderData.path} pages={item.pages} signedIn={loaderData.signedIn} />
       )}

@@ -27,7 +27,7 @@ export function ItemScans({ scans, returnTo, heading = "Scans" }: ItemScansProps
       <h2 id="item-scans">{heading}</h2>
       {viewer ? (
         <>
-          <ImageViewer manifest={viewer.manifest} title={viewer.title} preview={viewer.preview} pages={viewer.pages} />
+          <ImageViewer key={viewer.manifest} manifest={viewer.manifest} title={viewer.title} preview={viewer.preview} pages={viewer.pages} />
           <p>
             <Link to={viewer.path}>Open “{viewer.title}” in the image viewer</Link>
           </p>
@@ -39,8 +39,7 @@ export function ItemScans({ scans, returnTo, heading = "Scans" }: ItemScansProps
         <ul>
           {others.map((item) => (
             <li key={item.slug}>
-              <Link to={item.viewer}>{item.label}</Link> ({pagesText(item.pages)}
-              {item.allowed ? "" : ", members only"})
+              <Link to={item.viewer}>{item.label}</Link> {`(${pagesText(item.pages)}${item.allowed ? "" : ", members only"})`}
             </li>
           ))}
         </ul>
