@@ -408,6 +408,7 @@ type batchMsg struct {
 	table string
 	cols  []string
 	rows  [][]any
+	stmts []string // SQLite: the INSERT statements, written by the producer
 }
 
 // pipeline runs produce in its own goroutine and writes the batches it emits in tx on
@@ -421,8 +422,13 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit em
 	go func() {
 		defer close(ch)
 		perr = produce(func(table string, cols []string, rows [][]any) error {
+			m := batchMsg{table: table, cols: cols, rows: rows}
+			if s.db.Dialect == store.SQLite {
+				// Writing the statements here takes that work off the writer.
+				m.stmts, m.rows = sqliteStatements(table, cols, rows, false), nil
+			}
 			select {
-			case ch <- batchMsg{table, cols, rows}:
+			case ch <- m:
 				return nil
 			case <-pctx.Done():
 				return pctx.Err()
@@ -434,7 +440,17 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit em
 		if werr != nil {
 			continue // let the producer see the cancellation and stop
 		}
-		if werr = s.insertRows(ctx, tx, m.table, m.cols, m.rows, false); werr != nil {
+		if m.stmts != nil {
+			for _, q := range m.stmts {
+				if _, werr = tx.ExecContext(ctx, q); werr != nil {
+					werr = fmt.Errorf("insert into %s: %w", m.table, werr)
+					break
+				}
+			}
+		} else {
+			werr = s.insertRows(ctx, tx, m.table, m.cols, m.rows, false)
+		}
+		if werr != nil {
 			cancel()
 		}
 	}

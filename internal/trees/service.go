@@ -303,11 +303,22 @@ func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols
 // literals cost less than bound parameters.) OR FAIL spares SQLite the statement
 // journal: a failed statement fails the whole import's transaction anyway.
 func (s *Service) sqliteInsert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, ignore bool) error {
+	for _, q := range sqliteStatements(table, cols, rows, ignore) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// sqliteStatements writes the INSERTs of sqliteInsert.
+func sqliteStatements(table string, cols []string, rows [][]any, ignore bool) []string {
 	head := "INSERT OR FAIL INTO "
 	if ignore {
 		head = "INSERT OR IGNORE INTO "
 	}
 	head += table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	var out []string
 	var b strings.Builder
 	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
 		b.Reset()
@@ -325,11 +336,9 @@ func (s *Service) sqliteInsert(ctx context.Context, tx *sql.Tx, table string, co
 			}
 			b.WriteByte(')')
 		}
-		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
+		out = append(out, b.String())
 	}
-	return nil
+	return out
 }
 
 func cleanText(s string) string {
