@@ -30,7 +30,7 @@ export default function TreesList({ loaderData }: Route.ComponentProps) {
   const { trees, signedIn } = loaderData;
   return (
     <>
-      <Breadcrumbs items={[{ to: "/", label: "Home" }]} />
+      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/research-hub/our-collections", label: "Our collections" }]} />
       <h1>Family trees</h1>
       <p className={styles.lead}>
         Family trees given to the society by its members. Open a tree to browse its surnames, find a person and follow their

@@ -58,10 +58,11 @@ export default function PedigreeSearch({ loaderData }: Route.ComponentProps) {
   if (values.given) treeQuery.set("given", values.given);
   return (
     <>
-      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: TREES_PATH, label: "Family trees" }]} />
+      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/research-hub/our-collections", label: "Our collections" }]} />
       <h1>Pedigree search</h1>
       <p className={styles.lead}>
-        Find people in every family tree the society holds, by surname, place and period, and see which pedigrees they appear in.
+        Find people in every one of the society’s <Link to={TREES_PATH}>family trees</Link> by surname, place and period, and see which
+        pedigrees they appear in.
       </p>
       <SearchForm action={`${PEDIGREE_SEARCH_PATH}#results`} values={values} errors={errors} withPlace submitLabel="Search the family trees" label="Pedigree search" />
       {answer ? (

@@ -61,6 +61,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
       <Breadcrumbs
         items={[
           { to: "/", label: "Home" },
+          { to: "/research-hub/our-collections", label: "Our collections" },
           { to: TREES_PATH, label: "Family trees" },
           { to: treePath(tree), label: person.tree.title },
         ]}

@@ -63,7 +63,7 @@ export default function TreePage({ loaderData }: Route.ComponentProps) {
   for (const k of ["surname", "surname_mode", "given"] as const) if (values[k]) searchParams.set(k, values[k]);
   return (
     <>
-      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: TREES_PATH, label: "Family trees" }]} />
+      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/research-hub/our-collections", label: "Our collections" }, { to: TREES_PATH, label: "Family trees" }]} />
       <h1>{tree.title}</h1>
       {!tree.published ? <p className={styles.notice}>This tree is unpublished: only its owner and editors can see it until an editor publishes it.</p> : null}
       {tree.description ? <p className={styles.lead}>{tree.description}</p> : null}
