@@ -188,6 +188,17 @@ describe("the viewer", () => {
     assert.deepEqual(errors, [], "no page errors after paging and after the viewer was disposed");
   });
 
+  test("when UV.js cannot be loaded, the first page image stays with an explanation", async () => {
+    const page = await ctx.newPage();
+    await page.route("**/uv/umd/UV.js", (route) => route.abort("failed"));
+    await ctx.visit(page, `/image-viewer/${CARD}`);
+    await page.locator('.uv[data-phase="failed"]').waitFor({ state: "attached", timeout: 15_000 });
+    await assert.doesNotReject(page.getByText("The viewer could not be started, so the first page is shown.").waitFor());
+    const img = page.getByRole("region", { name: /^Image viewer: / }).getByRole("img");
+    await img.waitFor();
+    assert.ok(await page.locator(".uv").isHidden());
+  });
+
   test("without JavaScript shows the first page image, linked to the full image", async () => {
     const item = await apiItem(REGISTER);
     const page = await ctx.newPage({ javaScriptEnabled: false });

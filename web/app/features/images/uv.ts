@@ -102,10 +102,18 @@ export function loadUV(timeoutMs = UV_LOAD_TIMEOUT_MS): Promise<UVGlobal> {
   if (window.UV) return Promise.resolve(window.UV);
   return new Promise((resolve, reject) => {
     let script = document.querySelector<HTMLScriptElement>(`script[src="${UV_SCRIPT}"]`);
+    // The root layout's script is deferred and comes before the app's module scripts,
+    // which run after it in document order: once the document is parsed, a server-rendered
+    // script that left no UV has failed, and waiting for it would only delay the fallback.
+    if (script && !script.dataset.added && !window.UV && document.readyState !== "loading") {
+      reject(new Error(`${UV_SCRIPT} did not load`));
+      return;
+    }
     if (!script) {
       script = document.createElement("script");
       script.src = UV_SCRIPT;
       script.async = true;
+      script.dataset.added = "true";
       document.head.appendChild(script);
     }
     const done = () => {
