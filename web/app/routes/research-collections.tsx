@@ -86,7 +86,7 @@ export default function ResearchCollections({ loaderData }: Route.ComponentProps
         <h2 id="collection-kinds" className="visually-hidden">
           Kinds of collection
         </h2>
-        <ul className={styles.inlineActions} role="list">
+        <ul className={styles.kindNav} role="list">
           {groups.map((g) => (
             <li key={g.kind}>
               <a href={`#kind-${g.kind}`}>{g.heading}</a>

@@ -1,5 +1,5 @@
 import { type ComponentProps, type Ref, useContext, useEffect, useId, useMemo, useRef, useState } from "react";
-import { Button, ComboBox, ComboBoxStateContext, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
+import { Button, ComboBox, ComboBoxStateContext, Group, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
 import {
   DISPLAY_LIMIT,
   EMPTY_LIST_TEXT,
@@ -233,10 +233,10 @@ function Dropdown({
         >
           <Label className="multiselect__label">{label}</Label>
           <Hint id={hintId} hint={hint} max={max} mode={mode} />
-          <div className={`multiselect__tags ${styles.tags}`}>
+          <Group className={`multiselect__tags ${styles.tags}`}>
             <OpeningInput id={baseId} ref={inputRef} className="multiselect__input" placeholder={placeholder ?? "Any"} />
             <Button className="multiselect__select" aria-label={`Show ${label.toLowerCase()} options`} />
-          </div>
+          </Group>
           {popover}
         </ComboBox>
         {selected[0] !== undefined ? <input type="hidden" name={name} value={selected[0]} /> : null}
@@ -273,7 +273,7 @@ function Dropdown({
       >
         <Label className="multiselect__label">{label}</Label>
         <Hint id={hintId} hint={hint} max={max} mode={mode} />
-        <div className={`multiselect__tags ${styles.tags}`}>
+        <Group className={`multiselect__tags ${styles.tags}`}>
           {shown.length > 0 ? (
             <ul className={styles.tagList} aria-label={`Chosen: ${label}`}>
               {shown.map((value) => {
@@ -302,7 +302,7 @@ function Dropdown({
             }}
           />
           <Button className="multiselect__select" aria-label={`Show ${label.toLowerCase()} options`} />
-        </div>
+        </Group>
         {popover}
       </ComboBox>
       {selected.map((value) => (
