@@ -55,12 +55,15 @@ function Shell({
   hint,
   errors,
   children,
+  focus,
 }: {
   name: string;
   label: ReactNode;
   hint?: ReactNode;
   errors: Errors;
-  children: (aria: { id: string; "aria-describedby"?: string; "aria-invalid"?: true }) => ReactNode;
+  children: (aria: { id: string; "aria-describedby"?: string; "aria-invalid"?: true; autoFocus?: boolean }) => ReactNode;
+  /** The page came back with this field's error first: focus it (works without JavaScript). */
+  focus?: boolean;
 }) {
   const id = fieldId(name);
   const messages = errors[name] ?? [];
@@ -81,7 +84,7 @@ function Shell({
           {messages.join(" ")}
         </p>
       ) : null}
-      {children({ id, "aria-describedby": describedBy, "aria-invalid": errorId ? true : undefined })}
+      {children({ id, "aria-describedby": describedBy, "aria-invalid": errorId ? true : undefined, autoFocus: focus || undefined })}
     </div>
   );
 }
@@ -150,6 +153,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
   const listChanged = () => {
     if (formRef.current) onChange(formRef.current);
   };
+  const firstError = FORM_FIELDS.find((name) => pageErrors[name]?.length);
   // Once the visitor changes the form, the live count's errors replace the page's.
   const errors: Errors = changed ? (count.state === "invalid" ? count.errors.errors : count.state === "done" ? {} : pageErrors) : pageErrors;
   const collectionLabels = Object.fromEntries(collections.map((c) => [c.slug, c.title]));
@@ -196,12 +200,12 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
       <fieldset className={styles.group}>
         <legend>Name</legend>
         <div className={styles.row}>
-          <Shell name="surname" label="Surname" hint="Use * for any letters and ? for one letter." errors={errors}>
+          <Shell name="surname" focus={firstError === "surname"} label="Surname" hint="Use * for any letters and ? for one letter." errors={errors}>
             {(aria) => (
-              <input {...aria} name="surname" type="text" defaultValue={query.surname} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} autoFocus={Boolean(pageErrors.surname)} />
+              <input {...aria} name="surname" type="text" defaultValue={query.surname} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} />
             )}
           </Shell>
-          <Shell name="surname_mode" label="Spellings to find" errors={errors}>
+          <Shell name="surname_mode" focus={firstError === "surname_mode"} label="Spellings to find" errors={errors}>
             {(aria) => (
               <select {...aria} name="surname_mode" defaultValue={query.surname_mode || DEFAULT_SURNAME_MODE} className={styles.select}>
                 {SURNAME_MODES.map((m) => (
@@ -212,7 +216,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
               </select>
             )}
           </Shell>
-          <Shell name="given" label="Given names" hint="Initials and variants count: J finds John; William finds Wm." errors={errors}>
+          <Shell name="given" focus={firstError === "given"} label="Given names" hint="Initials and variants count: J finds John; William finds Wm." errors={errors}>
             {(aria) => (
               <input {...aria} name="given" type="text" defaultValue={query.given} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} />
             )}
@@ -223,12 +227,12 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
       <fieldset className={styles.group}>
         <legend>When and where</legend>
         <div className={styles.row}>
-          <Shell name="year" label="Year" errors={errors}>
+          <Shell name="year" focus={firstError === "year"} label="Year" errors={errors}>
             {(aria) => (
               <input {...aria} name="year" type="text" inputMode="numeric" defaultValue={query.year} maxLength={4} autoComplete="off" className={styles.input} />
             )}
           </Shell>
-          <Shell name="year_pm" label="Give or take" errors={errors}>
+          <Shell name="year_pm" focus={firstError === "year_pm"} label="Give or take" errors={errors}>
             {(aria) => (
               <select {...aria} name="year_pm" defaultValue={query.year_pm || "0"} className={styles.select}>
                 {YEAR_TOLERANCES.map((pm) => (
@@ -239,7 +243,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
               </select>
             )}
           </Shell>
-          <Shell name="place" label="Place" hint="A parish, town, county or country. Suggestions appear as you type." errors={errors}>
+          <Shell name="place" focus={firstError === "place"} label="Place" hint="A parish, town, county or country. Suggestions appear as you type." errors={errors}>
             {(aria) => (
               <>
                 <input
@@ -267,12 +271,12 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
       <fieldset className={styles.group}>
         <legend>A relative in the same record</legend>
         <div className={styles.row}>
-          <Shell name="relative" label="Relative's name" hint="For example William Smith, or one name." errors={errors}>
+          <Shell name="relative" focus={firstError === "relative"} label="Relative's name" hint="For example William Smith, or one name." errors={errors}>
             {(aria) => (
               <input {...aria} name="relative" type="text" defaultValue={query.relative} maxLength={200} autoComplete="off" spellCheck={false} className={styles.input} />
             )}
           </Shell>
-          <Shell name="relative_role" label="Who they were" errors={errors}>
+          <Shell name="relative_role" focus={firstError === "relative_role"} label="Who they were" errors={errors}>
             {(aria) => (
               <select {...aria} name="relative_role" defaultValue={query.relative_role || "any"} className={styles.select}>
                 {RELATIVE_ROLES.map((r) => (
@@ -283,7 +287,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
               </select>
             )}
           </Shell>
-          <Shell name="sort" label="Order results by" errors={errors}>
+          <Shell name="sort" focus={firstError === "sort"} label="Order results by" errors={errors}>
             {(aria) => (
               <select {...aria} name="sort" defaultValue={query.sort || "relevance"} className={styles.select}>
                 {SORTS.map((s) => (
