@@ -172,6 +172,14 @@ describe("search and explore", () => {
     await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).waitFor();
     assert.equal(await page.locator("#search-year-error").count(), 0);
 
+    // Place suggestions from the gazetteer as the visitor types.
+    const places = await api("/api/research/places?q=Guildf");
+    assert.ok(places.data.length > 0);
+    await page.getByLabel("Place", { exact: true }).fill("Guildf");
+    await page.waitForFunction((v) => [...document.querySelectorAll("#search-place-options option")].some((o) => o.value === v), places.data[0].path);
+    await page.getByLabel("Place", { exact: true }).fill("");
+    await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).waitFor();
+
     // Submit: the URL is the search.
     await page.getByRole("button", { name: `See ${resultsText(chosen.total)}` }).click();
     await page.waitForURL((u) => u.searchParams.getAll("collection").length === 2 && u.searchParams.get("surname") === "Smith");
