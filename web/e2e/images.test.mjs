@@ -104,12 +104,19 @@ describe("the image explorer", () => {
       assert.match(res.headers.get("content-type") ?? "", /^image\/jpeg/);
     }
     assert.equal(await card.locator("img").count(), 0, "no thumbnail of members-only scans for a visitor");
+    // A collection's scans only, from the item page's "Collection" link.
+    await ctx.visit(page, `/image-viewer?collection=${brief.collection.slug}`);
+    await assert.doesNotReject(page.getByRole("heading", { level: 1, name: `Scans: ${brief.collection.title}` }).waitFor());
+    assert.equal(await page.locator("li.card").count(), 1);
   });
 
-  test("an unknown or malformed slug is the not-found page", async () => {
+  test("an unknown or malformed slug, collection or cursor is the not-found page", async () => {
     const page = await ctx.newPage();
     await ctx.visit(page, "/image-viewer/no-such-item", { status: 404 });
     await ctx.visit(page, "/image-viewer/Not_A_Slug", { status: 404 });
+    // A cursor the images API refuses (stale or made up).
+    await ctx.visit(page, "/image-viewer?after=not-a-cursor", { status: 404 });
+    await ctx.visit(page, "/image-viewer?collection=no-such-collection", { status: 404 });
   });
 });
 

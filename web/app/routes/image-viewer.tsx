@@ -23,12 +23,18 @@ export const handle: AuthHandle = { auth: false };
 
 const EXPLORER_TITLE = "Image explorer";
 
+const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   if (!params.slug) {
     const collection = url.searchParams.get("collection");
     const after = url.searchParams.get("after");
-    const wantedCollection = collection && isItemSlug(collection) ? collection : null;
-    const { items, next } = await listImageItems(context, { after, collection: wantedCollection });
+    // A malformed collection, one without scans, or a cursor the API refuses: 404.
+    if (collection !== null && !isItemSlug(collection)) throw notFound();
+    const wantedCollection = collection;
+    const list = await listImageItems(context, { after, collection: wantedCollection });
+    if (!list || (wantedCollection && list.items.length === 0)) throw notFound();
+    const { items, next } = list;
     const collectionTitle = wantedCollection ? (items[0]?.collection.title ?? null) : null;
     const title = collectionTitle ? `Scans: ${collectionTitle}` : EXPLORER_TITLE;
     return {
@@ -41,7 +47,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     };
   }
   const item = await loadImageItem(context, params.slug);
-  if (!item) throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
+  if (!item) throw notFound();
   const viewer = item.allowed ? await loadViewerData(context, item) : null;
   return {
     kind: "item" as const,

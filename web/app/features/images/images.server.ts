@@ -54,12 +54,15 @@ export async function loadImageItem(context: Context, slug: string | undefined):
   return body;
 }
 
-/** A page of items (every item, or a collection's); `after` is the API's cursor. */
-export async function listImageItems(context: Context, options: { after?: string | null; collection?: string | null; limit?: number } = {}): Promise<{ items: ImageItem[]; next: string | null }> {
+/**
+ * A page of items (every item, or a collection's); `after` is the API's cursor. Null
+ * when the API refuses the parameters (a stale or made-up cursor): the page is a 404,
+ * as a malformed `?page` is elsewhere on the site.
+ */
+export async function listImageItems(context: Context, options: { after?: string | null; collection?: string | null; limit?: number } = {}): Promise<{ items: ImageItem[]; next: string | null } | null> {
   const auth = getAuth(context);
   const { status, body } = await get<ImageItemList>(auth, listApiPath(options), "GET /api/images");
-  // A stale or foreign cursor is the visitor's mistake, not an outage.
-  if (status === 422 || status === 400) return { items: [], next: null };
+  if (status === 422 || status === 400) return null;
   if (status !== 200 || !body || !Array.isArray(body.data)) unavailable("GET /api/images", `answered ${status}`, auth.log);
   return { items: body.data.filter(isImageItem), next: typeof body.next === "string" && body.next ? body.next : null };
 }
