@@ -337,5 +337,29 @@ func TestUploadPublish(t *testing.T) {
 		if code, body := upload(owner, "The Uploadson Family", ged); code != http.StatusCreated || !strings.Contains(body, "the-uploadson-family-2") {
 			t.Errorf("second upload: %d %s", code, body)
 		}
+		// Deleting: not by others, not a published tree by its member owner; an
+		// unpublished one by its owner.
+		del := func(viewer, slug string) int {
+			req, _ := http.NewRequest("DELETE", srv.URL+"/api/trees/"+slug, nil)
+			req.Header.Set("X-Test-Viewer", viewer)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			return res.StatusCode
+		}
+		if code := del(stranger, "the-uploadson-family-2"); code != http.StatusNotFound {
+			t.Errorf("stranger deletes: %d", code)
+		}
+		if code := del(owner, slug); code != http.StatusForbidden {
+			t.Errorf("member deletes a published tree: %d", code)
+		}
+		if code := del(owner, "the-uploadson-family-2"); code != http.StatusNoContent {
+			t.Errorf("owner deletes an unpublished tree: %d", code)
+		}
+		if code, _ := get(t, srv, owner, "/api/trees/the-uploadson-family-2"); code != http.StatusNotFound {
+			t.Errorf("deleted tree: %d", code)
+		}
 	})
 }
