@@ -173,11 +173,14 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
     });
   }, []);
 
-  // Wheel zoom needs a listener that may cancel the page's scroll.
+  // Ctrl (or ⌘) and the wheel zoom, as does a trackpad pinch (which browsers send as a
+  // wheel event with ctrlKey); the plain wheel scrolls the page, so the chart is no trap
+  // for readers scrolling past it. Cancelling the page's zoom needs a non-passive listener.
   useEffect(() => {
     const el = frame.current;
     if (!el) return;
     const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey) return;
       e.preventDefault();
       const r = el.getBoundingClientRect();
       zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top);
@@ -294,7 +297,7 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
         </button>
       </div>
       <p id="viewer-help" className={styles.help}>
-        Drag to pan, use the wheel or the buttons to zoom, click a person to move the chart to them. With the keyboard: Tab into the
+        Drag to pan, use the buttons (or Ctrl and the wheel, or a pinch) to zoom, click a person to move the chart to them. With the keyboard: Tab into the
         chart, arrow keys move to a parent (up), a child (down) or the person beside (left and right, partners sit side by side),
         Home returns to {rootName}, Space moves the chart to the person, Enter opens their page, + and − zoom.
       </p>
