@@ -196,7 +196,16 @@ describe("family trees", () => {
     await page.mouse.down();
     await page.mouse.move(box.x + 120, box.y + 80, { steps: 5 });
     await page.mouse.up();
-    assert.notEqual(await transform(), zoomed, "dragging pans");
+    const panned = await transform();
+    assert.notEqual(panned, zoomed, "dragging pans");
+    // The plain wheel scrolls the page; with Ctrl it zooms the chart.
+    await page.mouse.move(box.x + 200, box.y + 200);
+    await page.mouse.wheel(0, -200);
+    assert.equal(await transform(), panned, "the plain wheel leaves the chart alone");
+    await page.keyboard.down("Control");
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up("Control");
+    await page.waitForFunction((t) => document.querySelector("svg[role=group] > g")?.getAttribute("transform") !== t, panned);
     assert.equal(personParam(page), demo.person.id, "a drag is not a click");
 
     // Enter opens the focused person's page.
