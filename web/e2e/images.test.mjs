@@ -266,7 +266,7 @@ describe("members-only scans", () => {
 });
 
 /** Polls a condition (sync or async) until it holds, or fails with the message. */
-async function waitFor(cond, message, timeoutMs = 20_000) {
+async function waitFor(cond, message, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await cond()) return;
