@@ -108,7 +108,7 @@ function PageErrors({ errors, message }: { errors: Record<string, string[]>; mes
   const other = Object.entries(errors).filter(([name]) => !shown.has(name) && name !== "county");
   if (!message && !fieldMessages.length && !other.length) return null;
   return (
-    <div className={styles.invitation} role="alert" tabIndex={-1} data-error-summary="">
+    <div className={styles.problem} role="alert" tabIndex={-1} data-error-summary="">
       <h2>There is a problem</h2>
       <ul>
         {fieldMessages.flatMap(([name, list]) =>

@@ -9,6 +9,7 @@ import { useLiveCount, usePlaceSuggestions } from "./live";
 import {
   DEFAULT_SURNAME_MODE,
   MAX_VALUES,
+  RECORD_TYPES,
   RELATIVE_ROLES,
   ROLES,
   SEARCH_PATH,
@@ -119,6 +120,8 @@ function ListFilter({
   onChange: () => void;
 }) {
   const messages = errors[name] ?? [];
+  // A facet with nothing to offer (before a search, say) is left out.
+  if (!options.length && !messages.length) return null;
   return (
     <div className={messages.length ? `${styles.field} ${styles.fieldError}` : styles.field}>
       <MultiSelect
@@ -308,7 +311,14 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
           <ListFilter
             name="record_type"
             label="Record type"
-            options={facetOptions(facets?.record_type, query.record_type)}
+            options={
+              facets
+                ? facetOptions(facets.record_type, query.record_type)
+                : facetOptions(
+                    RECORD_TYPES.map((t) => ({ ...t, count: 0 })),
+                    query.record_type,
+                  ).map(({ value, label }) => ({ value, label }))
+            }
             chosen={query.record_type}
             errors={errors}
             onChange={listChanged}

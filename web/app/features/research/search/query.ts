@@ -49,6 +49,18 @@ export const ROLES = [
   "master",
 ] as const;
 
+/** The record types of the society's indexes (docs/research.md), offered before a search has facets. */
+export const RECORD_TYPES = [
+  { value: "baptism", label: "Baptism" },
+  { value: "marriage", label: "Marriage" },
+  { value: "burial", label: "Burial" },
+  { value: "will", label: "Will" },
+  { value: "apprenticeship", label: "Apprenticeship" },
+  { value: "census", label: "Census" },
+  { value: "memorial_card", label: "Memorial card" },
+  { value: "birth_brief", label: "Birth brief" },
+] as const;
+
 /** Text parameters are at most 200 characters; lists at most 20 values (the API's limits). */
 export const MAX_TEXT = 200;
 export const MAX_VALUES = 20;
