@@ -13,6 +13,7 @@ import {
   itemPageLabels,
   itemPreview,
   listApiPath,
+  personTarget,
   type ImageItem,
   type ImageItemList,
 } from "./items";
@@ -73,13 +74,22 @@ export async function listImageItems(context: Context, options: { after?: string
  * the record page still shows.
  */
 export async function loadRecordImages(context: Context, recordId: number | string): Promise<ImageItem[]> {
+  return loadTargetImages(context, { record: recordId }, "record");
+}
+
+/** The items attached to a person of a published family tree (`?person={tree}:{xref}`). Never throws. */
+export async function loadPersonImages(context: Context, tree: string, xref: string): Promise<ImageItem[]> {
+  return loadTargetImages(context, { person: personTarget(tree, xref) }, "person");
+}
+
+async function loadTargetImages(context: Context, target: { record?: number | string; person?: string }, what: string): Promise<ImageItem[]> {
   const auth = getAuth(context);
   try {
-    const res = await auth.request<ImageItemList>("GET", listApiPath({ record: recordId }));
+    const res = await auth.request<ImageItemList>("GET", listApiPath(target));
     if (res.status === 200 && res.body && Array.isArray(res.body.data)) return res.body.data.filter(isImageItem);
-    auth.log.error(`[images] GET /api/images?record= answered ${res.status}`);
+    auth.log.error(`[images] GET /api/images?${what}= answered ${res.status}`);
   } catch (error) {
-    auth.log.error(`[images] GET /api/images?record= failed: ${error instanceof Error ? error.message : String(error)}`);
+    auth.log.error(`[images] GET /api/images?${what}= failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return [];
 }
@@ -125,7 +135,15 @@ export async function loadViewerData(context: Context, item: ImageItem): Promise
  * one the visitor may see. Never throws; without scans `items` is empty.
  */
 export async function loadRecordScans(context: Context, recordId: number | string): Promise<ScansData> {
-  const items = await loadRecordImages(context, recordId);
+  return scansOf(context, await loadRecordImages(context, recordId));
+}
+
+/** A family-tree person's "Scans" section (ItemScans), as loadRecordScans. */
+export async function loadPersonScans(context: Context, tree: string, xref: string): Promise<ScansData> {
+  return scansOf(context, await loadPersonImages(context, tree, xref));
+}
+
+async function scansOf(context: Context, items: ImageItem[]): Promise<ScansData> {
   const first = items.find((i) => i.allowed);
   const viewer = first ? { ...(await loadViewerData(context, first)), slug: first.slug, path: first.viewer } : null;
   return {

@@ -9,6 +9,7 @@ import {
   manifestPath,
   membersOnly,
   pagesText,
+  personTarget,
   viewerPath,
   type ImageItem,
 } from "./items";
@@ -46,6 +47,8 @@ describe("slugs and paths", () => {
     expect(listApiPath({ record: 42 })).toBe("/api/images?record=42");
     expect(listApiPath({ collection: "memorial-cards", after: "abc=&x", limit: 20 })).toBe("/api/images?collection=memorial-cards&limit=20&after=abc%3D%26x");
     expect(listApiPath({ record: "", collection: null, after: null })).toBe("/api/images");
+    expect(listApiPath({ person: personTarget("ashworth", "@I12@") })).toBe("/api/images?person=ashworth%3AI12");
+    expect(personTarget("ashworth", "I12")).toBe("ashworth:I12");
   });
 });
 

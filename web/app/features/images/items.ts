@@ -64,9 +64,16 @@ export function itemApiPath(slug: string): string {
 }
 
 /** The images API path of a list: every item, a collection's, or a record's. */
-export function listApiPath({ collection, record, after, limit }: { collection?: string | null; record?: number | string | null; after?: string | null; limit?: number } = {}): string {
+export function listApiPath({
+  collection,
+  record,
+  person,
+  after,
+  limit,
+}: { collection?: string | null; record?: number | string | null; person?: string | null; after?: string | null; limit?: number } = {}): string {
   const q = new URLSearchParams();
   if (record !== undefined && record !== null && record !== "") q.set("record", String(record));
+  if (person) q.set("person", person);
   if (collection) q.set("collection", collection);
   if (limit) q.set("limit", String(limit));
   if (after) q.set("after", after);
@@ -111,4 +118,9 @@ export function itemPageLabels(item: ImageItem): string[] {
 /** "1 page", "3 pages". */
 export function pagesText(n: number): string {
   return `${n} ${n === 1 ? "page" : "pages"}`;
+}
+
+/** The images API's name of a family-tree person: `{tree}:{xref}` (docs/iiif.md), xref without its @s. */
+export function personTarget(tree: string, xref: string): string {
+  return `${tree}:${xref.replace(/^@|@$/g, "")}`;
 }
