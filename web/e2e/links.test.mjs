@@ -14,7 +14,13 @@ const LEAVES = [/^\/feeds\//, /^\/media\//, /^\/assets\//, /^\/uv\//, /\.xml$/, 
  * record, or a later page of a collection or search (`after=`), links to nothing
  * the first pages do not; following them would walk every record of the demo set.
  */
-const LEAF_URLS = [/^\/research-hub\/our-collections\/records\//, /[?&]after=/];
+const LEAF_URLS = [
+  /^\/research-hub\/our-collections\/records\//,
+  /[?&]after=/,
+  // One family tree's people and chart variants: fetched, not followed (a tree has hundreds).
+  /^\/research-hub\/our-collections\/family-trees-record\//,
+  /^\/research-hub\/our-collections\/family-trees\/[^?]+\?/,
+];
 /** Paths that act instead of showing a page; never fetched by the crawl. */
 const SKIP = [/^\/preview(\/|$)/];
 

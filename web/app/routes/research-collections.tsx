@@ -102,6 +102,22 @@ export default function ResearchCollections({ loaderData }: Route.ComponentProps
           <CollectionList collections={g.collections} />
         </section>
       ))}
+      <section id="more-research" aria-labelledby="more-research-title" className={styles.group}>
+        <h2 id="more-research-title">Family trees and scans</h2>
+        <ul role="list">
+          <li>
+            <Link to={`${HUB_PATH}/family-trees`}>Family trees</Link>: pedigrees researched by members, with a chart of
+            each family.
+          </li>
+          <li>
+            <Link to={`${HUB_PATH}/pedigree-search`}>Pedigree search</Link>: find an ancestor in every family tree at once.
+          </li>
+          <li>
+            <Link to="/image-viewer">Image explorer</Link>: scans of the original registers, memorial cards and birth
+            briefs.
+          </li>
+        </ul>
+      </section>
     </>
   );
 }

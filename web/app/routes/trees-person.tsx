@@ -9,6 +9,8 @@ import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
+import { ItemScans } from "../features/images";
+import { loadPersonScans } from "../features/images/images.server";
 import { getPerson, notFound } from "../features/trees/api.server";
 import { dateText, summaryYears } from "../features/trees/format";
 import { timelineOf } from "../features/trees/person";
@@ -27,11 +29,15 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
   if (!ref) throw notFound();
   const [person, bookmark] = await Promise.all([getPerson(context, ref.tree, ref.person), bookmarkState(context, url.pathname)]);
   if (!person) throw notFound();
+  // Scans attached to this person (lineage import images, manifest column person); never for the living.
+  const scans = person.living ? null : await loadPersonScans(context, ref.tree, ref.person);
   const years = summaryYears(person);
   return {
     ref,
     person,
     bookmark,
+    scans,
+    path: url.pathname,
     seo: pageSeo({ request, url }, { title: `${person.name}${years ? ` (${years})` : ""} in ${person.tree.title}`, description: null }),
   };
 }
@@ -50,7 +56,7 @@ function Relative({ tree, person, note }: { tree: string; person: PersonSummary;
 }
 
 export default function PersonPage({ loaderData }: Route.ComponentProps) {
-  const { ref, person, bookmark } = loaderData;
+  const { ref, person, bookmark, scans, path } = loaderData;
   const tree = ref.tree;
   const years = summaryYears(person);
   const timeline = timelineOf(person);
@@ -244,6 +250,8 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+
+      {scans?.items.length ? <ItemScans scans={scans} returnTo={path} /> : null}
     </article>
   );
 }
