@@ -13,6 +13,18 @@ const STATIC_PATHS = [
   "/education",
   "/education/learning-hub/featured",
   ...ROUTED_CUSTOM_TYPES.map((t) => `/${t}`),
+  // The research hub's own pages (each collection, tree and record is reached from them).
+  ...[
+    "",
+    "/record-sets",
+    "/indexes",
+    "/memorial-cards",
+    "/birth-briefs",
+    "/family-trees",
+    "/pedigree-search",
+    "/searchexplore",
+  ].map((p) => `/research-hub/our-collections${p}`),
+  "/image-viewer",
 ];
 // Only types whose pages exist. The `page` sog-events-join resolves to /sog-events/join.
 const LISTED_TYPES = ["page", "news_item", "event", "feature_item", ...ROUTED_CUSTOM_TYPES];
