@@ -47,6 +47,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const leadHero = body[0]?.slice_type === "hero" && asText(body[0].primary.title).trim() !== "";
   const first = body.slice(0, 1);
   const rest = body.slice(1);
+  // The surname search sits near the top, under the introduction.
+  const search = <SurnameSearch idPrefix="home-surname" title="Search for an ancestor" />;
   return (
     <>
       {leadHero ? null : (
@@ -67,14 +69,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <div className="lead">
               <RichText field={intro} />
             </div>
+            {search}
             <Body slices={rest} />
           </>
         ) : (
-          <Body slices={body} />
+          <>
+            {search}
+            <Body slices={body} />
+          </>
         )}
-      </div>
-      <div className="container">
-        <SurnameSearch idPrefix="home-surname" title="Search for an ancestor" />
       </div>
       <section className="band" aria-labelledby="home-news">
         <div className="container">
