@@ -217,13 +217,23 @@ describe("search and explore", () => {
     await page.waitForURL((u) => u.searchParams.get("q") === "John Smith");
     await page.getByRole("heading", { level: 1, name: "Search results for “John Smith”" }).waitFor();
     for (const name of ["Archive", "Family trees", "Index records", "Library"]) await page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) }).waitFor();
-    await page.getByText("No family trees match “John Smith”. Members' family trees are not searchable yet.").waitFor();
+    if (expected.family_trees.total === 0) await page.getByText("No one in the society's family trees matches “John Smith”.").waitFor();
     await ctx.visit(page, page.url().replace(ctx.server.url, ""));
     assert.ok(expected.index.total > 0);
     const seeAll = page.getByRole("link", { name: `See all ${resultsText(expected.index.total, expected.index.total_exact)} in the indexes` });
     await seeAll.click();
     await page.waitForURL((u) => u.pathname === SEARCH && u.searchParams.get("surname") === "Smith" && u.searchParams.get("given") === "John");
     await page.locator("#results-table").waitFor();
+
+    // A family name of the demo's trees fills the family trees table; "see all" is the pedigree search.
+    const trees = await api("/api/search?q=Ashworth");
+    assert.ok(trees.family_trees.total > 0, "the demo's family trees hold Ashworths");
+    await ctx.visit(page, `${SEARCH}?q=Ashworth`);
+    const treeRows = page.locator("#global-family-trees-table tbody tr");
+    assert.equal(await treeRows.count(), trees.family_trees.results.length);
+    assert.equal(await treeRows.first().getByRole("link").getAttribute("href"), trees.family_trees.results[0].url);
+    const seeTrees = page.getByRole("link", { name: `See all ${resultsText(trees.family_trees.total, trees.family_trees.total_exact)} in the family trees` });
+    assert.equal(await seeTrees.getAttribute("href"), `/research-hub/our-collections/pedigree-search?${trees.family_trees.search}`);
 
     // A catalogue word finds library entries.
     const library = await api("/api/search?q=parish");

@@ -4,8 +4,16 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ResultsTable } from "./ResultsTable";
 import { resultsText, seeAllUrl } from "./query";
-import type { CatalogueItem, GlobalAnswer, GlobalGroup } from "./types";
+import type { CatalogueItem, GlobalAnswer, GlobalGroup, TreeHit } from "./types";
 import styles from "./search.module.css";
+
+const PEDIGREE_SEARCH_PATH = "/research-hub/our-collections/pedigree-search";
+
+/** "11 Jun 1908, Rochdale, Lancashire" from a tree person's birth or death; "—" without. */
+function lifeEvent(event: TreeHit["person"]["birth"]): string {
+  const parts = [event?.date?.text, event?.place].filter(Boolean);
+  return parts.length ? parts.join(", ") : "—";
+}
 
 function collectionPath(slug: string): string {
   return `/research-hub/our-collections/${encodeURIComponent(slug)}`;
@@ -90,11 +98,25 @@ export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
         <Heading id="global-family-trees" title="Family trees" group={trees} />
         <GroupTable
           id="global-family-trees-table"
-          caption={`Family trees matching ${quoted}`}
-          columns={["Name", "Tree"]}
-          empty={`No family trees match ${quoted}. Members' family trees are not searchable yet.`}
-          rows={trees.results.map((r) => [String(r.name ?? r.title ?? ""), String(r.tree ?? r.tree_title ?? "")])}
+          caption={`People in family trees matching ${quoted}`}
+          columns={["Name", "Born", "Died", "Tree"]}
+          empty={`No one in the society's family trees matches ${quoted}.`}
+          rows={trees.results.map((hit) => [
+            <Link key="name" to={hit.url}>
+              {hit.person.name || "(no name recorded)"}
+            </Link>,
+            lifeEvent(hit.person.birth),
+            lifeEvent(hit.person.death),
+            hit.tree.title,
+          ])}
         />
+        {trees.search && trees.total > 0 ? (
+          <p>
+            <Link to={`${PEDIGREE_SEARCH_PATH}?${trees.search}`} className="button">
+              See all {resultsText(trees.total, trees.total_exact)} in the family trees
+            </Link>
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="global-index">

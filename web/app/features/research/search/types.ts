@@ -83,10 +83,23 @@ export interface GlobalGroup<T> {
   search: string;
 }
 
+/** A person in a family tree, as the global search's family trees group gives it (docs/trees.md). */
+export interface TreeHit {
+  tree: { slug: string; title: string };
+  person: {
+    id: string;
+    name: string;
+    living?: boolean;
+    birth?: { date?: { text?: string } | null; place?: string } | null;
+    death?: { date?: { text?: string } | null; place?: string } | null;
+  };
+  url: string;
+}
+
 export interface GlobalAnswer {
   q: string;
   archive: GlobalGroup<CatalogueItem>;
-  family_trees: GlobalGroup<Record<string, unknown>>;
+  family_trees: GlobalGroup<TreeHit>;
   index: GlobalGroup<SearchResult>;
   library: GlobalGroup<CatalogueItem>;
 }
