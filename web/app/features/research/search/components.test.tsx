@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { RecordView, recordTitle } from "./RecordView";
 import { ResultsTable } from "./ResultsTable";
 import { facetOptions } from "./SearchForm";
+import { GlobalResults } from "./GlobalResults";
 import type { ResearchRecord, SearchResult } from "./types";
 
 const full: ResearchRecord = {
@@ -139,5 +140,42 @@ describe("facetOptions", () => {
       { value: "1850", label: "1850s", count: 3 },
       { value: "1900", label: "1900s" },
     ]);
+  });
+});
+
+describe("GlobalResults", () => {
+  const empty = { total: 0, total_exact: true, results: [], search: "" };
+  test("four tables in the spec's order, empty ones saying so, see all links from the groups' searches", () => {
+    const html = render(
+      <GlobalResults
+        answer={{
+          q: "Ashworth",
+          archive: empty,
+          library: empty,
+          index: { ...empty, total: 12000, total_exact: false, results: [], search: "surname=Ashworth&surname_mode=variants" },
+          family_trees: {
+            total: 1,
+            total_exact: true,
+            search: "surname=Ashworth&surname_mode=variants",
+            results: [
+              {
+                tree: { slug: "ashworth-family", title: "The Ashworth family" },
+                person: { id: "I1", name: "Abraham Ashworth", birth: { date: { text: "11 JUN 1908" }, place: "Rochdale" }, death: null },
+                url: "/research-hub/our-collections/family-trees-record/ashworth-family~I1",
+              },
+            ],
+          },
+        }}
+      />,
+    );
+    const order = ["global-archive", "global-family-trees", "global-index", "global-library"].map((id) => html.indexOf(`id="${id}"`));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    expect(html).toContain("No archive entries match “Ashworth”.");
+    expect(html).toContain("No library books or journals match “Ashworth”.");
+    expect(html).toContain('<a href="/research-hub/our-collections/family-trees-record/ashworth-family~I1" data-discover="true">Abraham Ashworth</a>');
+    expect(html).toContain("<td>11 JUN 1908, Rochdale</td><td>—</td><td>The Ashworth family</td>");
+    expect(html).toContain('href="/research-hub/our-collections/pedigree-search?surname=Ashworth&amp;surname_mode=variants"');
+    expect(html).toContain("See all about 12,000 results in the indexes");
+    expect(html).toContain('href="/research-hub/our-collections/searchexplore?surname=Ashworth"');
   });
 });
