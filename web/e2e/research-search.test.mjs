@@ -243,6 +243,54 @@ describe("search and explore", () => {
   });
 });
 
+describe("people of the family trees in the records search", () => {
+  test("a surname search for Ashworth lists the demo tree's Ashworths under “In family trees”; the link opens the person", { timeout: 90_000 }, async () => {
+    const expected = await api("/api/trees/search?surname=Ashworth&limit=10");
+    assert.ok(expected.total > 0 && expected.results.length > 0, "the demo tree holds Ashworths");
+    assert.ok(expected.results.every((r) => r.tree.slug === "ashworth-family"));
+
+    // Server-rendered: without JavaScript the section is there.
+    const plain = await ctx.newPage({ javaScriptEnabled: false });
+    await ctx.visit(plain, `${SEARCH}?surname=Ashworth`);
+    await plain.getByRole("heading", { level: 2, name: `In family trees (${resultsText(expected.total)})` }).waitFor();
+    assert.equal(await plain.locator("#tree-people-table tbody tr").count(), expected.results.length);
+
+    const page = await ctx.newPage();
+    await ctx.visit(page, `${SEARCH}?surname=Ashworth`);
+    const section = page.getByRole("region", { name: /^In family trees/ });
+    const rows = section.locator("#tree-people-table tbody tr");
+    assert.equal(await rows.count(), expected.results.length);
+    const first = expected.results[0];
+    const href = `/research-hub/our-collections/family-trees-record/ashworth-family~${encodeURIComponent(first.person.id)}`;
+    const link = rows.first().getByRole("link", { name: first.person.name, exact: true });
+    assert.equal(await link.getAttribute("href"), href);
+    assert.equal(await rows.first().getByRole("link", { name: "The Ashworth family of Lancashire" }).getAttribute("href"), "/research-hub/our-collections/family-trees/ashworth-family");
+    if (!first.person.living && first.person.birth?.date?.year) assert.equal((await rows.first().locator("td").nth(1).textContent()).trim(), String(first.person.birth.date.year));
+    const seeAll = section.getByRole("link", { name: `See all ${resultsText(expected.total)} in the pedigree search` });
+    assert.equal(await seeAll.getAttribute("href"), "/research-hub/our-collections/pedigree-search?surname=Ashworth#results");
+
+    await waitForHydration(page);
+    await link.click();
+    await page.waitForURL((u) => u.pathname === href);
+    await page.getByRole("heading", { level: 1, name: first.person.name }).waitFor();
+    await checkA11y(page);
+
+    // The same parameters go along; a name nobody in the trees has gives the empty message.
+    await ctx.visit(page, `${SEARCH}?surname=Smith&surname_mode=soundex&year=1850&year_pm=40`);
+    const none = await api("/api/trees/search?surname=Smith&surname_mode=soundex&year=1850&year_pm=40&limit=10");
+    if (none.total === 0) await page.getByText("No one in the society’s family trees matches this surname search.").waitFor();
+    else assert.equal(await page.locator("#tree-people-table tbody tr").count(), none.results.length);
+    assert.equal(
+      await page.getByRole("region", { name: /^In family trees/ }).getByRole("link", { name: /pedigree search/ }).getAttribute("href"),
+      "/research-hub/our-collections/pedigree-search?surname=Smith&surname_mode=soundex&year=1850&year_pm=40#results",
+    );
+
+    // No surname, no section.
+    await ctx.visit(page, `${SEARCH}?year=1850`);
+    assert.equal(await page.locator("#tree-people").count(), 0);
+  });
+});
+
 describe("records and the account area", () => {
   test("a public record's page", { timeout: 60_000 }, async () => {
     const [result] = (await api("/api/research/search?surname=Smith&collection=parish-baptisms&limit=1")).results;

@@ -3,6 +3,9 @@
 import type { RouterContextProvider } from "react-router";
 import { getAuth } from "./auth/context";
 import { apiParams, type SearchQuery } from "../features/research/search/query";
+import { TREE_PEOPLE_LIMIT, treeSearchParams } from "../features/research/search/tree-people";
+import { pedigreeSearch } from "../features/trees/api.server";
+import type { PedigreeSearchAnswer } from "../features/trees/types";
 import type {
   ApiErrors,
   CollectionSummary,
@@ -69,4 +72,27 @@ export async function recordCollections(context: Context): Promise<CollectionSum
   const outcome = await read<{ data: CollectionSummary[] }>(context, "/api/research/collections");
   if (outcome.status !== "ok" || !Array.isArray(outcome.data.data)) return [];
   return outcome.data.data.filter((c) => c.kind !== "library" && c.kind !== "archive");
+}
+
+/**
+ * The "In family trees" part of a records search: the pedigree search (docs/trees.md)
+ * with the same surname, mode, given names, place and year ±. Null when the search has
+ * no surname. Never throws: a failure of the trees API is logged and reported as
+ * unavailable, so the records results still show.
+ */
+export async function searchTrees(
+  context: Context,
+  query: SearchQuery,
+): Promise<{ params: string; outcome: { status: "ok"; data: PedigreeSearchAnswer } | { status: "unavailable" } } | null> {
+  const params = treeSearchParams(query);
+  if (!params) return null;
+  try {
+    const r = await pedigreeSearch(context, { ...Object.fromEntries(params), limit: TREE_PEOPLE_LIMIT });
+    if (r.ok) return { params: params.toString(), outcome: { status: "ok", data: r.body } };
+    getAuth(context).log.error(`[research] GET /api/trees/search answered ${r.status}: ${r.message ?? JSON.stringify(r.errors)}`);
+  } catch (error) {
+    // The trees' reader throws a 503 page (already logged there); here it is only a notice.
+    if (!(error instanceof Response)) getAuth(context).log.error(`[research] GET /api/trees/search failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { params: params.toString(), outcome: { status: "unavailable" } };
 }

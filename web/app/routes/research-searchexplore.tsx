@@ -1,6 +1,7 @@
 // /research-hub/our-collections/searchexplore: "Search and explore".
 // Without `q`: the advanced search over every index (all of /api/research/search's
-// parameters, facets as filters, keyset paging, the live "See N results"). With `q`:
+// parameters, facets as filters, keyset paging, the live "See N results"; for a surname,
+// the family trees' people "In family trees" after the records). With `q`:
 // the global search's four tables (archive, family trees, index, library).
 // The URL is the state: every search is a GET, bookmarkable, and the back button works.
 import { Form, Link } from "react-router";
@@ -21,11 +22,12 @@ import {
   withChanges,
 } from "../features/research/search/query";
 import { ResultsTable } from "../features/research/search/ResultsTable";
+import { TreePeople } from "../features/research/search/TreePeople";
 import { FORM_FIELDS, SearchForm, fieldId } from "../features/research/search/SearchForm";
 import styles from "../features/research/search/search.module.css";
 import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../lib/auth/access";
-import { globalSearch, recordCollections, searchRecords } from "../lib/research-search.server";
+import { globalSearch, recordCollections, searchRecords, searchTrees } from "../lib/research-search.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
@@ -58,9 +60,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const seo = seoFor(describeQuery(query));
   const collections = recordCollections(context);
   if (!hasAnyField(query)) {
-    return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors: {}, message: "" };
+    return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors: {}, message: "", trees: null };
   }
-  const outcome = await searchRecords(context, query);
+  // The records and, for a surname search, the family trees' people, asked at once; the
+  // trees' part never throws (a failure there is a notice, not a broken page).
+  const [outcome, trees] = await Promise.all([searchRecords(context, query), searchTrees(context, query)]);
   if (outcome.status === "ok") {
     // History keeps the search, not the page of it.
     if (!query.after) {
@@ -68,11 +72,12 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       const summary = `${describeQuery(query, { collections: titles })}: ${resultsText(outcome.data.total, outcome.data.total_exact)}`;
       await recordSearch(context, searchUrl(query), summary);
     }
-    return { mode: "search" as const, seo, query, collections: await collections, answer: outcome.data, errors: {}, message: "" };
+    return { mode: "search" as const, seo, query, collections: await collections, answer: outcome.data, errors: {}, message: "", trees };
   }
   const errors = outcome.status === "invalid" ? outcome.errors.errors : {};
   const message = outcome.status === "invalid" ? outcome.errors.message : UNAVAILABLE;
-  return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors, message };
+  // A search the records API refuses (a bad field) shows no trees either: fix the form first.
+  return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors, message, trees: outcome.status === "invalid" ? null : trees };
 }
 
 export const meta: Route.MetaFunction = routeMeta;
@@ -151,7 +156,7 @@ export default function SearchExplore({ loaderData }: Route.ComponentProps) {
     );
   }
 
-  const { query, collections, answer, errors, message } = loaderData;
+  const { query, collections, answer, errors, message, trees } = loaderData;
   const firstPage = query.after ? searchUrl(withChanges(query, {})) : "";
   const nextPage = answer?.next ? searchUrl(withChanges(query, { after: answer.next })) : "";
   const suggestedName = describeQuery(query, { collections: Object.fromEntries(collections.map((c) => [c.slug, c.title])) });
@@ -206,6 +211,7 @@ export default function SearchExplore({ loaderData }: Route.ComponentProps) {
           )}
         </section>
       ) : null}
+      {trees ? <TreePeople result={trees} /> : null}
     </div>
   );
 }
