@@ -67,8 +67,8 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	}
 	start := time.Now()
 	rep := &ImportReport{}
-	err := s.inImportTx(ctx, func(tx *sql.Tx) error {
-		return s.importTx(ctx, tx, r, opts, rep)
+	err := s.inImportTx(ctx, func(tx *sql.Tx, bulk *sqliteBulk) error {
+		return s.importTx(ctx, tx, bulk, r, opts, rep)
 	})
 	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
 	rep.Duration = time.Since(start)
@@ -85,37 +85,51 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 const importCacheKiB = 32768
 
 // inImportTx runs fn in one transaction. On SQLite it uses one connection with a large
-// page cache, so that one big transaction does not spill and re-read index pages.
-func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// page cache, so that one big transaction does not spill and re-read index pages, and
+// hands fn a bulk writer on that connection (nil if the driver has another shape, and
+// on PostgreSQL).
+func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *sqliteBulk) error) error {
 	if s.db.Dialect != store.SQLite {
-		return s.db.InTx(ctx, fn)
+		return s.db.InTx(ctx, func(tx *sql.Tx) error { return fn(tx, nil) })
 	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		// Back to the pool with the page cache every connection has.
-		conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
+		// Back to the pool with the settings every connection has.
+		bg := context.WithoutCancel(ctx)
+		conn.ExecContext(bg, `PRAGMA cache_size = -2000`)
+		conn.ExecContext(bg, `PRAGMA threads = 0`)
 		conn.Close()
 	}()
-	for _, p := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -` + strconv.Itoa(importCacheKiB)} {
+	// Memory temp storage, a larger page cache, and a helper thread for the sorts that
+	// build the deferred indexes.
+	for _, p := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -` + strconv.Itoa(importCacheKiB), `PRAGMA threads = 2`} {
 		if _, err := conn.ExecContext(ctx, p); err != nil {
 			return err
 		}
 	}
-	tx, err := conn.BeginTx(ctx, nil)
+	bulk := bulkOf(conn)
+	if bulk != nil {
+		defer bulk.close()
+	}
+	// Not ctx: database/sql would roll the transaction back on its own goroutine when
+	// ctx ends, while the bulk writer may be using the connection (and its later rows
+	// would then land outside any transaction). The import stops at ctx's end by itself
+	// and the rollback happens here.
+	tx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(tx, bulk); err != nil {
 		tx.Rollback()
 		return err
 	}
 	return tx.Commit()
 }
 
-func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
+func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
 	now := s.Now().Unix()
 	h := r.Header()
 	header := ""
@@ -187,13 +201,20 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 		}
 	}
 
+	// A large file on SQLite: the tree tables' secondary indexes are dropped now and
+	// built again, in one sort each, before the transaction commits.
+	deferred, err := s.deferIndexes(ctx, tx, bulk, r.Size())
+	if err != nil {
+		return err
+	}
+
 	// Read every record: stored as it is, people and families kept for later. One
 	// goroutine reads and prepares while this one writes.
 	var people []*personInfo
 	var families []*familyInfo
 	var counts Counts
 	seq := 0
-	err = s.pipeline(ctx, tx, func(emit emitFunc) error {
+	err = s.pipeline(ctx, tx, bulk, func(emit emitFunc) error {
 		rb := newBatcher(emit, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recordBatch)
 		for rec, err := range r.Records() {
 			if err != nil {
@@ -293,33 +314,23 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 	// People, names, events, families and links, prepared in one goroutine while this
 	// one writes.
 	const batch = 5000
-	err = s.pipeline(ctx, tx, func(emit emitFunc) error {
+	err = s.pipeline(ctx, tx, bulk, func(emit emitFunc) error {
 		pb := newBatcher(emit, "tree_people", []string{"tree_id", "pid", "xref", "sex", "living", "name", "given", "surname", "sort_key",
 			"birth_text", "birth_lo", "birth_hi", "birth_place", "death_text", "death_lo", "death_hi", "death_place"}, batch)
 		nb := newBatcher(emit, "tree_names", []string{"tree_id", "pid", "ord", "surname_id", "given", "living"}, batch)
 		eb := newBatcher(emit, "tree_events", []string{"tree_id", "pid", "ord", "fid", "tag", "jdn_lo", "jdn_hi", "place"}, batch)
 		lb := newBatcher(emit, "tree_links", []string{"tree_id", "pid", "role", "fid", "ord", "pedigree"}, batch)
 		fb := newBatcher(emit, "tree_families", []string{"tree_id", "fid", "xref", "partner1", "partner2"}, batch)
-		evOrd := make([]int, len(people))
-		for i, p := range people {
-			name, given, surname := p.display()
-			bt, blo, bhi, bpl := eventCols(publicEvent(birthEvent(p.events)))
-			dt, dlo, dhi, dpl := eventCols(publicEvent(deathEvent(p.events)))
-			pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
-				bt, blo, bhi, bpl, dt, dlo, dhi, dpl)
-			for j, n := range p.names {
-				nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
-			}
-			for _, e := range p.events {
-				if e.restricted {
-					continue // not searchable: RESN keeps it for the owner and editors
-				}
-				evOrd[i]++
-				_, lo, hi, _ := eventCols(&e)
-				eb.add(treeID, p.pid, evOrd[i], 0, e.tag, lo, hi, names.Fold(e.place))
-			}
-			counts.Events += int64(len(p.events))
+		// Each table is written in the order of its key, so that SQLite appends to its
+		// B-trees instead of inserting in their middle: families first, and for each
+		// person its row, names, own events, then the events of the families it is a
+		// partner in and its links (as child, then as partner), in family order.
+		type famLink struct {
+			fam        *familyInfo
+			ord        int
+			role, pedi string
 		}
+		links := make([][]famLink, len(people))
 		for _, f := range families {
 			var partners [2]int
 			n := 0
@@ -332,17 +343,11 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 					partners[n] = people[pi].pid
 				}
 				n++
-				lb.add(treeID, people[pi].pid, "P", f.fid, n, "")
-				for _, e := range f.events {
-					if e.restricted || f.restricted {
-						continue
-					}
-					evOrd[pi]++
-					_, lo, hi, _ := eventCols(&e)
-					eb.add(treeID, people[pi].pid, evOrd[pi], f.fid, e.tag, lo, hi, names.Fold(e.place))
-				}
+				links[pi] = append(links[pi], famLink{fam: f, ord: n, role: "P"})
 			}
-			fb.add(treeID, f.fid, safeID(f.xref), partners[0], partners[1])
+			if err := fb.add(treeID, f.fid, safeID(f.xref), partners[0], partners[1]); err != nil {
+				return err
+			}
 			counts.Events += int64(len(f.events))
 			for k, cx := range f.children {
 				ci, ok := byXref[cx]
@@ -356,8 +361,51 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 						break
 					}
 				}
-				lb.add(treeID, people[ci].pid, "C", f.fid, k+1, pedi)
+				links[ci] = append(links[ci], famLink{fam: f, ord: k + 1, role: "C", pedi: pedi})
 			}
+		}
+		for i, p := range people {
+			name, given, surname := p.display()
+			bt, blo, bhi, bpl := eventCols(publicEvent(birthEvent(p.events)))
+			dt, dlo, dhi, dpl := eventCols(publicEvent(deathEvent(p.events)))
+			if err := pb.add(treeID, p.pid, ids[i], p.sex, boolInt(p.living), name, given, surname, sortKey(given, surname),
+				bt, blo, bhi, bpl, dt, dlo, dhi, dpl); err != nil {
+				return err
+			}
+			for j, n := range p.names {
+				nb.add(treeID, p.pid, j+1, surnameIDs[names.SurnameKey(n.surname)], names.Fold(n.given), boolInt(p.living))
+			}
+			ord := 0
+			for _, e := range p.events {
+				if e.restricted {
+					continue // not searchable: RESN keeps it for the owner and editors
+				}
+				ord++
+				_, lo, hi, _ := eventCols(&e)
+				eb.add(treeID, p.pid, ord, 0, e.tag, lo, hi, names.Fold(e.place))
+			}
+			counts.Events += int64(len(p.events))
+			for _, l := range links[i] {
+				if l.role != "P" || l.fam.restricted {
+					continue
+				}
+				for _, e := range l.fam.events {
+					if e.restricted {
+						continue
+					}
+					ord++
+					_, lo, hi, _ := eventCols(&e)
+					eb.add(treeID, p.pid, ord, l.fam.fid, e.tag, lo, hi, names.Fold(e.place))
+				}
+			}
+			for _, role := range [2]string{"C", "P"} { // the key's order: (pid, role, fid)
+				for _, l := range links[i] {
+					if l.role == role {
+						lb.add(treeID, p.pid, role, l.fam.fid, l.ord, l.pedi)
+					}
+				}
+			}
+			links[i] = nil
 		}
 		for _, b := range []*batcher{pb, nb, eb, lb, fb} {
 			if err := b.flush(); err != nil {
@@ -368,6 +416,11 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, r *gedcom.Reader, op
 	})
 	if err != nil {
 		return err
+	}
+	for _, q := range deferred {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("rebuild index: %w", err)
+		}
 	}
 	counts.People, counts.Families = int64(len(people)), int64(len(families))
 	_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET n_people = ?, n_families = ?, n_events = ?, n_sources = ?,
@@ -414,7 +467,7 @@ type batchMsg struct {
 // pipeline runs produce in its own goroutine and writes the batches it emits in tx on
 // this one, so that reading and preparing overlap with writing. The first error of
 // either side ends both.
-func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit emitFunc) error) error {
+func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, produce func(emit emitFunc) error) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan batchMsg, 3)
@@ -423,7 +476,7 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit em
 		defer close(ch)
 		perr = produce(func(table string, cols []string, rows [][]any) error {
 			m := batchMsg{table: table, cols: cols, rows: rows}
-			if s.db.Dialect == store.SQLite {
+			if s.db.Dialect == store.SQLite && bulk == nil {
 				// Writing the statements here takes that work off the writer.
 				m.stmts, m.rows = sqliteStatements(table, cols, rows, false), nil
 			}
@@ -440,7 +493,13 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, produce func(emit em
 		if werr != nil {
 			continue // let the producer see the cancellation and stop
 		}
-		if m.stmts != nil {
+		if werr = ctx.Err(); werr != nil {
+			cancel()
+			continue
+		}
+		if bulk != nil {
+			werr = bulk.insert(m.table, m.cols, m.rows, false)
+		} else if m.stmts != nil {
 			for _, q := range m.stmts {
 				if _, werr = tx.ExecContext(ctx, q); werr != nil {
 					werr = fmt.Errorf("insert into %s: %w", m.table, werr)
@@ -591,4 +650,55 @@ func placeholders(n int) string {
 		return ""
 	}
 	return strings.Repeat("?, ", n-1) + "?"
+}
+
+// deferIndexThreshold is the file size from which an import on SQLite drops the tree
+// tables' secondary indexes while it loads and builds them again at its end: one sort
+// per index instead of a B-tree insert per row. Below it, or when the tables already
+// hold many more people than the file brings, rebuilding would cost more than it saves.
+var deferIndexThreshold int64 = 4 << 20
+
+// approxBytesPerPerson is roughly what a GEDCOM file holds per person (with the
+// families and events), for comparing a file's size with the people already stored.
+const approxBytesPerPerson = 260
+
+// deferIndexes drops the secondary indexes of the tree tables when the import is worth
+// it (SQLite, a large file) and returns the statements that create them again, as
+// the schema has them. In the import's transaction: readers keep the indexes until it
+// commits, and a failed import leaves them as they were.
+func (s *Service) deferIndexes(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, size int64) ([]string, error) {
+	if bulk == nil || size < deferIndexThreshold {
+		return nil, nil
+	}
+	var existing int64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tree_people`).Scan(&existing); err != nil {
+		return nil, err
+	}
+	if existing > 4*(size/approxBytesPerPerson) {
+		return nil, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
+		AND tbl_name IN ('`+strings.Join(treeTables, "', '")+`') ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	var names, create []string
+	for rows.Next() {
+		var name, q string
+		if err := rows.Scan(&name, &q); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, create = append(names, name), append(create, q)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+n+`"`); err != nil {
+			return nil, fmt.Errorf("defer index %s: %w", n, err)
+		}
+	}
+	return create, nil
 }
