@@ -113,12 +113,41 @@ function Fallback({ name, label, options, mode = "multiple", max, defaultValue =
   );
 }
 
-/** The dropdown's text box: typing, ↓ or ↑ open the list (not focus, so Tab passes through quietly); so does a click. */
+/**
+ * The dropdown's text box: typing, ↓ or ↑ open the list (not focus, so Tab passes through quietly); so does a click.
+ *
+ * ↓ or ↑ pressed in the same frame as the focus that scrolled the box into view wait
+ * for the next frame before opening the list. Focusing an element off screen scrolls
+ * the page at once, but the browser reports that scroll only with the next frame, and
+ * React Aria closes an open list whenever an ancestor of the box scrolls
+ * (useCloseOnScroll). A key pressed before that frame — a quick keyboard, a busy
+ * page, a test's focus() then press — opened the list and the late scroll event shut
+ * it again at once: the "first key press ignored" now and then. The frame's
+ * animation callback runs after its scroll events, so the list opens after them.
+ */
 function OpeningInput(props: ComponentProps<typeof Input> & { ref?: Ref<HTMLInputElement> }) {
   const state = useContext(ComboBoxStateContext);
+  const focusedThisFrame = useRef(false);
   return (
     <Input
       {...props}
+      onFocus={(e) => {
+        props.onFocus?.(e);
+        focusedThisFrame.current = true;
+        requestAnimationFrame(() => {
+          focusedThisFrame.current = false;
+        });
+      }}
+      onKeyDownCapture={(e) => {
+        props.onKeyDownCapture?.(e);
+        if (!state || state.isOpen || !focusedThisFrame.current || (e.key !== "ArrowDown" && e.key !== "ArrowUp")) return;
+        e.stopPropagation();
+        const input = e.currentTarget;
+        const strategy = e.key === "ArrowDown" ? "first" : "last";
+        requestAnimationFrame(() => {
+          if (!state.isOpen && input.ownerDocument.activeElement === input) state.open(strategy, "manual");
+        });
+      }}
       onClick={(e) => {
         props.onClick?.(e);
         if (state && !state.isOpen) state.open(null, "manual");
