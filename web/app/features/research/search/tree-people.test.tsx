@@ -1,4 +1,7 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { describe, expect, test } from "vitest";
+import { TreePeople, type TreePeopleResult } from "./TreePeople";
 import { readQuery } from "./query";
 import { pedigreeSearchUrl, treePeopleRows, treeSearchParams } from "./tree-people";
 import type { PersonSummary } from "../../trees/types";
@@ -60,5 +63,39 @@ describe("treePeopleRows", () => {
   test("missing dates, names and titles", () => {
     const [row] = treePeopleRows({ results: [{ tree: { slug: "t", title: "" }, person: person({ id: "@X 1", name: "", birth: null, death: { date: null, place: "Bury" } }) }] });
     expect([row.name, row.born, row.died, row.tree, row.href]).toEqual(["(no name recorded)", "", "", "t", "/research-hub/our-collections/family-trees-record/t~%40X%201"]);
+  });
+});
+
+describe("<TreePeople />", () => {
+  const html = (result: TreePeopleResult) =>
+    renderToStaticMarkup(
+      <MemoryRouter>
+        <TreePeople result={result} />
+      </MemoryRouter>,
+    );
+  const tree = { slug: "ashworth-family", title: "The Ashworth family of Lancashire" };
+  const person: PersonSummary = { id: "I12", name: "Albert George Ashworth", given: "Albert George", surname: "Ashworth", sex: "M", living: false, birth: { date: { text: "1849", year: 1849 }, place: "Milnrow" } };
+
+  test("people, the total and see all with the same parameters", () => {
+    const out = html({ params: "surname=Ashworth&year=1850&year_pm=5", outcome: { status: "ok", data: { total: 31, offset: 0, limit: 10, trees: [{ ...tree, matches: 31 }], results: [{ tree, person }] } } });
+    expect(out).toContain("In family trees");
+    expect(out).toContain("(31 results)");
+    expect(out).toContain('href="/research-hub/our-collections/family-trees-record/ashworth-family~I12" data-discover="true">Albert George Ashworth</a>');
+    expect(out).toContain("<td>1849</td>");
+    expect(out).toContain('href="/research-hub/our-collections/family-trees/ashworth-family" data-discover="true">The Ashworth family of Lancashire</a>');
+    expect(out).toContain('href="/research-hub/our-collections/pedigree-search?surname=Ashworth&amp;year=1850&amp;year_pm=5#results"');
+    expect(out).toContain("See all 31 results in the pedigree search");
+  });
+
+  test("none found: the empty message", () => {
+    const out = html({ params: "surname=Zzyzx", outcome: { status: "ok", data: { total: 0, offset: 0, limit: 10, trees: [], results: [] } } });
+    expect(out).toContain("No one in the society’s family trees matches this surname search.");
+    expect(out).not.toContain("<table");
+  });
+
+  test("the trees API unavailable: a short notice, no table", () => {
+    const out = html({ params: "surname=Ashworth", outcome: { status: "unavailable" } });
+    expect(out).toContain("The family trees cannot be searched at the moment");
+    expect(out).not.toContain("<table");
   });
 });
