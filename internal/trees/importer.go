@@ -405,7 +405,7 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, r 
 					}
 				}
 			}
-			links[i] = nil
+			links[i], people[i] = nil, nil // done with: the collector may have it
 		}
 		for _, b := range []*batcher{pb, nb, eb, lb, fb} {
 			if err := b.flush(); err != nil {
@@ -522,26 +522,30 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, pr
 	return ctx.Err()
 }
 
-// batcher collects rows of one table and emits them in batches.
+// batcher collects rows of one table and emits them in batches. The values of a
+// batch share one backing array (one allocation per batch, not per row).
 type batcher struct {
 	emit  emitFunc
 	table string
 	cols  []string
-	rows  [][]any
+	vals  []any
 	size  int
 	err   error
 }
 
 func newBatcher(emit emitFunc, table string, cols []string, size int) *batcher {
-	return &batcher{emit: emit, table: table, cols: cols, size: size, rows: make([][]any, 0, size)}
+	return &batcher{emit: emit, table: table, cols: cols, size: size, vals: make([]any, 0, size*len(cols))}
 }
 
 func (b *batcher) add(vals ...any) error {
 	if b.err != nil {
 		return b.err
 	}
-	b.rows = append(b.rows, vals)
-	if len(b.rows) >= b.size {
+	if len(vals) != len(b.cols) {
+		panic(fmt.Sprintf("trees: %d values for the %d columns of %s", len(vals), len(b.cols), b.table))
+	}
+	b.vals = append(b.vals, vals...)
+	if len(b.vals) >= b.size*len(b.cols) {
 		b.err = b.flush()
 	}
 	return b.err
@@ -551,9 +555,14 @@ func (b *batcher) flush() error {
 	if b.err != nil {
 		return b.err
 	}
-	if len(b.rows) > 0 {
-		b.err = b.emit(b.table, b.cols, b.rows)
-		b.rows = make([][]any, 0, b.size)
+	if len(b.vals) > 0 {
+		n := len(b.cols)
+		rows := make([][]any, len(b.vals)/n)
+		for i := range rows {
+			rows[i] = b.vals[i*n : (i+1)*n : (i+1)*n]
+		}
+		b.err = b.emit(b.table, b.cols, rows)
+		b.vals = make([]any, 0, b.size*n)
 	}
 	return b.err
 }
