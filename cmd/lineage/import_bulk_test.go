@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"lineage/internal/store"
+)
+
+// TestImportDeferAndBuildIndex: `import records --bulk defer` leaves the search
+// indexes out, `--build-index` builds them, and the flags refuse misuse.
+func TestImportDeferAndBuildIndex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	file := filepath.Join(dir, "b.csv")
+	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
+		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n"), 0o644)
+	indexes := func() int {
+		db, err := store.Open(ctx, store.Options{DataDir: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--bulk", "defer", "--quiet", file}); err != nil {
+		t.Fatal(err)
+	}
+	if n := indexes(); n != 0 {
+		t.Errorf("%d search indexes after --bulk defer", n)
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--build-index"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := indexes(); n != 4 {
+		t.Errorf("%d search indexes after --build-index", n)
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--build-index"}); err != nil {
+		t.Errorf("a second --build-index: %v", err)
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--build-index", file}); err == nil {
+		t.Error("--build-index with a file: no error")
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "x", "--bulk", "later", file}); err == nil {
+		t.Error("--bulk later: no error")
+	}
+	prof := filepath.Join(dir, "cpu.prof")
+	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--quiet", "--cpuprofile", prof, file}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("--cpuprofile: %v", err)
+	}
+}
