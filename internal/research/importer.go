@@ -149,7 +149,9 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		st.conn = conn
 		defer func() {
 			if st.bulk != nil {
-				st.bulk.close()
+				// Under the connection's lock: a cancelled transaction's rollback may
+				// still be running on it.
+				conn.Raw(func(any) error { st.bulk.close(); return nil })
 			}
 			// Back to the pool with the page cache every connection has.
 			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
@@ -401,6 +403,23 @@ func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) (err
 	return tx.Commit()
 }
 
+// bulkExec runs sqliteBulk.exec holding the connection's lock, as database/sql does
+// for its own calls: when the import's context is cancelled, database/sql rolls the
+// transaction back from another goroutine, and the two must not use the connection
+// at once. After such a rollback the connection is outside any transaction, and
+// bulkExec refuses to write rows that would then commit on their own.
+func (st *importState) bulkExec(ctx context.Context, query string, rows [][]any) error {
+	return st.conn.Raw(func(any) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !st.bulk.inTransaction() {
+			return errors.New("research: the import's transaction has ended")
+		}
+		return st.bulk.exec(query, rows)
+	})
+}
+
 // insertRows writes rows of a batch: through the compiled INSERT of sqliteBulk when
 // there is one, else as insertMany does.
 func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
@@ -408,7 +427,7 @@ func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string,
 		return nil
 	}
 	if st.bulk != nil {
-		if err := st.bulk.exec(insertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
+		if err := st.bulkExec(ctx, insertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
@@ -466,7 +485,7 @@ func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats map[sta
 		}
 		return 0
 	})
-	if err := st.bulk.exec(`INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES (?, ?, ?, ?, ?, ?)
+	if err := st.bulkExec(ctx, `INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES (?, ?, ?, ?, ?, ?)
 		ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`, rows); err != nil {
 		return fmt.Errorf("name_stats: %w", err)
 	}

@@ -1,12 +1,15 @@
 package research_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/research"
 	"lineage/internal/store"
@@ -195,5 +198,50 @@ func TestImportStoresTextExactly(t *testing.T) {
 		if *r.Transcript != long || *r.Date != "" || r.DateRange != nil || r.Persons[0].GivenNames != "" || len(r.Images) != 0 {
 			t.Errorf("%q %+v %+v", *r.Date, r.DateRange, r.Persons)
 		}
+	})
+}
+
+// TestImportCancelled: an import whose context is cancelled while it writes stops
+// with the context's error, leaves only whole batches behind (never rows written
+// outside a transaction), and the store takes the same file again afterwards.
+func TestImportCancelled(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		c := research.DemoCollections()[0]
+		var buf bytes.Buffer
+		if err := research.WriteDemoCSV(&buf, c, 3000, 5); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		batches := 0
+		opts := research.ImportOptions{Collection: c.Slug, BatchSize: 100, Progress: func(research.ImportProgress) {
+			batches++
+			if batches == 2 {
+				// Cancel while the next batch is being written.
+				go func() { time.Sleep(time.Millisecond); cancel() }()
+			}
+		}}
+		rep, err := s.ImportRecords(ctx, bytes.NewReader(buf.Bytes()), nil, opts, 0)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err %v, report %+v", err, rep)
+		}
+		var n int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || n%100 != 0 || n >= 3000 {
+			t.Errorf("%d records after the cancelled import: want whole batches of 100", n)
+		}
+		var keys int
+		if err := db.QueryRow(`SELECT COUNT(DISTINCT id / 256) FROM search_keys`).Scan(&keys); err != nil || keys != n {
+			t.Errorf("search_keys of %d records, %d records (%v)", keys, n, err)
+		}
+		opts.Progress = nil
+		rep, err = s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, opts, 0)
+		if err != nil || rep.Added+rep.Unchanged != 3000 || rep.Unchanged != n {
+			t.Fatalf("again: %v %+v", err, rep)
+		}
+		checkStats(t, db)
 	})
 }

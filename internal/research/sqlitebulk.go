@@ -161,6 +161,11 @@ func (b *sqliteBulk) exec(query string, rows [][]any) error {
 	return nil
 }
 
+// inTransaction reports whether the connection is inside a transaction.
+func (b *sqliteBulk) inTransaction() bool {
+	return sqlite3.Xsqlite3_get_autocommit(b.tls, b.db) == 0
+}
+
 // close finalizes the statements and frees the buffer; the connection stays open.
 func (b *sqliteBulk) close() {
 	for q, st := range b.stmts {
