@@ -125,6 +125,8 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
   const [view, setView] = useState<View>({ x: 0, y: 0, k: 1 });
   const [status, setStatus] = useState("");
   const drag = useRef<{ x: number; y: number; vx: number; vy: number; moved: boolean; id: number } | null>(null);
+  // Set when a drag that moved ends, until the click that follows it has been ignored.
+  const dragEnded = useRef(false);
   const refocus = useRef(false);
   const width = layout.columns * (BOX_W + GAP_X);
   const height = (layout.maxRow - layout.minRow) * ROW_H + BOX_H;
@@ -271,9 +273,13 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
   const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
     const d = drag.current;
     if (d?.moved) frame.current?.releasePointerCapture(e.pointerId);
-    // A drag that moved is not a click on the node it ended on.
-    if (d?.moved) window.setTimeout(() => (drag.current = null), 0);
-    else drag.current = null;
+    // The drag is over at once (a pointer move queued behind this event must not pan),
+    // but a drag that moved is not a click on the node it ended on.
+    drag.current = null;
+    if (d?.moved) {
+      dragEnded.current = true;
+      window.setTimeout(() => (dragEnded.current = false), 0);
+    }
   };
 
   const focused = nav.node(focusKey) ?? nav.node("root")!;
@@ -351,7 +357,7 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
                   onFocus={() => setFocusKey(n.key)}
                   onKeyDown={(e) => onKeyDown(e, n)}
                   onClick={() => {
-                    if (drag.current?.moved) return;
+                    if (dragEnded.current || drag.current?.moved) return;
                     setFocusKey(n.key);
                     moveTo(n, false);
                   }}
