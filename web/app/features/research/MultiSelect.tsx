@@ -114,20 +114,48 @@ function Fallback({ name, label, options, mode = "multiple", max, defaultValue =
 }
 
 /**
+ * Whether the page has scrolled since the browser last reported a scroll: a scroll
+ * event is still to come (the browser reports scrolls with the next frame).
+ */
+function useScrollUnreported(): () => boolean {
+  const reported = useRef<[number, number] | null>(null);
+  useEffect(() => {
+    const note = () => {
+      reported.current = [window.scrollX, window.scrollY];
+    };
+    note();
+    window.addEventListener("scroll", note, { capture: true, passive: true });
+    return () => window.removeEventListener("scroll", note, { capture: true });
+  }, []);
+  return () => reported.current !== null && (reported.current[0] !== window.scrollX || reported.current[1] !== window.scrollY);
+}
+
+/**
  * The dropdown's text box: typing, ↓ or ↑ open the list (not focus, so Tab passes through quietly); so does a click.
  *
- * ↓ or ↑ pressed in the same frame as the focus that scrolled the box into view wait
- * for the next frame before opening the list. Focusing an element off screen scrolls
- * the page at once, but the browser reports that scroll only with the next frame, and
  * React Aria closes an open list whenever an ancestor of the box scrolls
- * (useCloseOnScroll). A key pressed before that frame — a quick keyboard, a busy
- * page, a test's focus() then press — opened the list and the late scroll event shut
- * it again at once: the "first key press ignored" now and then. The frame's
- * animation callback runs after its scroll events, so the list opens after them.
+ * (useCloseOnScroll), and the browser reports a scroll only with the next frame. So a
+ * ↓, ↑ or click that came before the report of a scroll that had already happened —
+ * the focus that scrolled the box into view, a page scrolled just before the click, on
+ * a quick keyboard or a busy page — opened the list, and the late scroll event shut it
+ * again at once: the "first key press ignored" now and then. When the box was focused
+ * in this frame or a page scroll is still unreported, the list opens in the next
+ * frame's animation callback, which runs after that frame's scroll events.
  */
 function OpeningInput(props: ComponentProps<typeof Input> & { ref?: Ref<HTMLInputElement> }) {
   const state = useContext(ComboBoxStateContext);
   const focusedThisFrame = useRef(false);
+  const scrollUnreported = useScrollUnreported();
+  const openList = (input: HTMLInputElement, strategy: "first" | "last" | null) => {
+    if (!state) return;
+    if (!focusedThisFrame.current && !scrollUnreported()) {
+      state.open(strategy, "manual");
+      return;
+    }
+    requestAnimationFrame(() => {
+      if (!state.isOpen && input.ownerDocument.activeElement === input) state.open(strategy, "manual");
+    });
+  };
   return (
     <Input
       {...props}
@@ -140,17 +168,14 @@ function OpeningInput(props: ComponentProps<typeof Input> & { ref?: Ref<HTMLInpu
       }}
       onKeyDownCapture={(e) => {
         props.onKeyDownCapture?.(e);
-        if (!state || state.isOpen || !focusedThisFrame.current || (e.key !== "ArrowDown" && e.key !== "ArrowUp")) return;
+        if (!state || state.isOpen || (e.key !== "ArrowDown" && e.key !== "ArrowUp")) return;
+        // React Aria's own ↓/↑ (which would open the list at once) is not reached.
         e.stopPropagation();
-        const input = e.currentTarget;
-        const strategy = e.key === "ArrowDown" ? "first" : "last";
-        requestAnimationFrame(() => {
-          if (!state.isOpen && input.ownerDocument.activeElement === input) state.open(strategy, "manual");
-        });
+        openList(e.currentTarget, e.key === "ArrowDown" ? "first" : "last");
       }}
       onClick={(e) => {
         props.onClick?.(e);
-        if (state && !state.isOpen) state.open(null, "manual");
+        if (state && !state.isOpen) openList(e.currentTarget, null);
       }}
     />
   );
