@@ -51,24 +51,13 @@ async function waitForHydration(page) {
   );
 }
 
-/**
- * Opens a multi-select's list by keyboard (focus, down arrow). Right after the
- * dropdown replaces its fallback, the first key press is now and then ignored (about
- * one page load in twelve, on the collection pages too): try again a few times.
- */
+/** Opens a multi-select's list by keyboard (focus, down arrow): the first press must work. */
 async function openList(page, name) {
   const box = page.getByRole("combobox", { name });
-  for (let attempt = 1; ; attempt++) {
-    await box.focus();
-    await page.keyboard.press("ArrowDown");
-    try {
-      await page.getByRole("listbox").waitFor({ timeout: 2_000 });
-      return;
-    } catch (error) {
-      if (attempt === 5) throw error;
-      await page.keyboard.press("Escape");
-    }
-  }
+  await box.locator("xpath=ancestor::*[@data-enhanced]").first().waitFor({ timeout: 15_000 });
+  await box.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.getByRole("listbox").waitFor({ timeout: 5_000 });
 }
 
 /** The record links of the results table, in order. */
