@@ -141,7 +141,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 	}
 	if s.db.Dialect == store.SQLite {
 		// One connection for the whole import: its page cache stays warm from batch to
-		// batch, and its INSERTs are compiled once (sqliteBulk).
+		// batch, and its INSERTs are compiled once (store.SQLiteBulk).
 		conn, err := s.db.Conn(ctx)
 		if err != nil {
 			return rep, err
@@ -151,7 +151,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			if st.bulk != nil {
 				// Under the connection's lock: a cancelled transaction's rollback may
 				// still be running on it.
-				conn.Raw(func(any) error { st.bulk.close(); return nil })
+				conn.Raw(func(any) error { st.bulk.Close(); return nil })
 			}
 			// Back to the pool with the page cache every connection has.
 			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
@@ -166,7 +166,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 				return rep, err
 			}
 		}
-		st.bulk = sqliteBulkOf(ctx, conn)
+		st.bulk = store.NewSQLiteBulk(conn)
 	} else {
 		// PostgreSQL: one connection too, so that batches can COPY on the
 		// connection that holds their transaction.
@@ -333,7 +333,7 @@ type importState struct {
 	// (nil: each batch writes its own).
 	bulkStats map[statCell]int
 	conn      *sql.Conn   // SQLite: the connection every batch is written on
-	bulk      *sqliteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
+	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
 	copy      bool        // PostgreSQL: rows go in with COPY on conn
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
@@ -403,7 +403,7 @@ func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) (err
 	return tx.Commit()
 }
 
-// bulkExec runs sqliteBulk.exec holding the connection's lock, as database/sql does
+// bulkExec runs SQLiteBulk.Exec holding the connection's lock, as database/sql does
 // for its own calls: when the import's context is cancelled, database/sql rolls the
 // transaction back from another goroutine, and the two must not use the connection
 // at once. After such a rollback the connection is outside any transaction, and
@@ -413,21 +413,21 @@ func (st *importState) bulkExec(ctx context.Context, query string, rows [][]any)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !st.bulk.inTransaction() {
+		if !st.bulk.InTransaction() {
 			return errors.New("research: the import's transaction has ended")
 		}
-		return st.bulk.exec(query, rows)
+		return st.bulk.Exec(query, rows)
 	})
 }
 
-// insertRows writes rows of a batch: through the compiled INSERT of sqliteBulk when
+// insertRows writes rows of a batch: through the compiled INSERT of SQLiteBulk when
 // there is one, else as insertMany does.
 func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	if st.bulk != nil {
-		if err := st.bulkExec(ctx, insertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
+		if err := st.bulkExec(ctx, store.InsertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
@@ -462,7 +462,7 @@ func (st *importState) flushStats(ctx context.Context) error {
 	return st.inTx(ctx, func(tx *sql.Tx) error { return st.applyStats(ctx, tx, stats) })
 }
 
-// applyStats is Service.applyStats through the compiled upsert of sqliteBulk when
+// applyStats is Service.applyStats through the compiled upsert of store.SQLiteBulk when
 // there is one.
 func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
 	if st.bulk == nil {

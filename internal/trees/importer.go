@@ -67,7 +67,7 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	}
 	start := time.Now()
 	rep := &ImportReport{}
-	err := s.inImportTx(ctx, func(tx *sql.Tx, bulk *sqliteBulk) error {
+	err := s.inImportTx(ctx, func(tx *sql.Tx, bulk *store.SQLiteBulk) error {
 		return s.importTx(ctx, tx, bulk, r, opts, rep)
 	})
 	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
@@ -88,7 +88,7 @@ const importCacheKiB = 32768
 // page cache, so that one big transaction does not spill and re-read index pages, and
 // hands fn a bulk writer on that connection (nil if the driver has another shape, and
 // on PostgreSQL).
-func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *sqliteBulk) error) error {
+func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *store.SQLiteBulk) error) error {
 	if s.db.Dialect != store.SQLite {
 		return s.db.InTx(ctx, func(tx *sql.Tx) error { return fn(tx, nil) })
 	}
@@ -110,9 +110,9 @@ func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *sqli
 			return err
 		}
 	}
-	bulk := bulkOf(conn)
+	bulk := store.NewSQLiteBulk(conn)
 	if bulk != nil {
-		defer bulk.close()
+		defer bulk.Close()
 	}
 	// Not ctx: database/sql would roll the transaction back on its own goroutine when
 	// ctx ends, while the bulk writer may be using the connection (and its later rows
@@ -129,7 +129,7 @@ func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *sqli
 	return tx.Commit()
 }
 
-func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
+func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
 	now := s.Now().Unix()
 	h := r.Header()
 	header := ""
@@ -467,7 +467,7 @@ type batchMsg struct {
 // pipeline runs produce in its own goroutine and writes the batches it emits in tx on
 // this one, so that reading and preparing overlap with writing. The first error of
 // either side ends both.
-func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, produce func(emit emitFunc) error) error {
+func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, produce func(emit emitFunc) error) error {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan batchMsg, 3)
@@ -498,7 +498,7 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, pr
 			continue
 		}
 		if bulk != nil {
-			werr = bulk.insert(m.table, m.cols, m.rows, false)
+			werr = bulkInsert(bulk, m.table, m.cols, m.rows)
 		} else if m.stmts != nil {
 			for _, q := range m.stmts {
 				if _, werr = tx.ExecContext(ctx, q); werr != nil {
@@ -675,7 +675,7 @@ const approxBytesPerPerson = 260
 // it (SQLite, a large file) and returns the statements that create them again, as
 // the schema has them. In the import's transaction: readers keep the indexes until it
 // commits, and a failed import leaves them as they were.
-func (s *Service) deferIndexes(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk, size int64) ([]string, error) {
+func (s *Service) deferIndexes(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, size int64) ([]string, error) {
 	if bulk == nil || size < deferIndexThreshold {
 		return nil, nil
 	}
@@ -710,4 +710,20 @@ func (s *Service) deferIndexes(ctx context.Context, tx *sql.Tx, bulk *sqliteBulk
 		}
 	}
 	return create, nil
+}
+
+// bulkInsert writes rows into table through the compiled INSERT, with texts as the
+// literal INSERTs store them (cleanText: each NUL becomes U+FFFD).
+func bulkInsert(b *store.SQLiteBulk, table string, cols []string, rows [][]any) error {
+	for _, r := range rows {
+		for i, v := range r {
+			if s, ok := v.(string); ok && strings.IndexByte(s, 0) >= 0 {
+				r[i] = cleanText(s)
+			}
+		}
+	}
+	if err := b.Exec(store.InsertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
+		return fmt.Errorf("insert into %s: %w", table, err)
+	}
+	return nil
 }

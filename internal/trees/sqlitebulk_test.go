@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
 
-// TestSQLiteBulkWriter: the driver still has the shape bulkOf reads (so imports take
-// the compiled-statement path), texts are stored as the literal INSERTs stored them
-// (NUL as U+FFFD, quotes, long texts), NULLs and integers bind, a duplicate key fails,
-// and nothing is written outside a transaction.
+// TestSQLiteBulkWriter: through bulkInsert, texts are stored as the literal INSERTs
+// store them (NUL as U+FFFD, quotes, long texts), NULLs and integers bind, a duplicate
+// key fails, and nothing is written outside a transaction (the writer itself is
+// store.SQLiteBulk, tested in internal/store).
 func TestSQLiteBulkWriter(t *testing.T) {
 	db := storetest.SQLite(t)
 	ctx := context.Background()
@@ -20,16 +21,16 @@ func TestSQLiteBulkWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	b := bulkOf(conn)
+	b := store.NewSQLiteBulk(conn)
 	if b == nil {
-		t.Fatal("bulkOf: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
+		t.Fatal("store.NewSQLiteBulk: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
 	}
-	defer b.close()
+	defer b.Close()
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`); err != nil {
 		t.Fatal(err)
 	}
 	cols := []string{"id", "s", "n"}
-	if err := b.insert("t", cols, [][]any{{1, "x", 1}}, false); err == nil || !strings.Contains(err.Error(), "no transaction") {
+	if err := bulkInsert(b, "t", cols, [][]any{{1, "x", 1}}); err == nil || !strings.Contains(err.Error(), "no transaction") {
 		t.Errorf("insert outside a transaction: %v", err)
 	}
 	tx, err := conn.BeginTx(ctx, nil)
@@ -38,16 +39,16 @@ func TestSQLiteBulkWriter(t *testing.T) {
 	}
 	long := strings.Repeat("ü", 70000) // more than the buffer holds at first
 	rows := [][]any{{1, "it's", nil}, {int64(2), "", 7}, {3, long, int64(-8)}, {4, "a\x00b\x00", 0}}
-	if err := b.insert("t", cols, rows, false); err != nil {
+	if err := bulkInsert(b, "t", cols, rows); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.insert("t", cols, [][]any{{1, "again", 1}}, false); err == nil {
+	if err := bulkInsert(b, "t", cols, [][]any{{1, "again", 1}}); err == nil {
 		t.Error("a duplicate id was accepted")
 	}
-	if err := b.insert("t", cols, [][]any{{1, "again", 1}, {5, "five", 5}}, true); err != nil {
+	if err := b.Exec(store.InsertSQL("INSERT OR IGNORE", "t", cols), [][]any{{1, "again", 1}, {5, "five", 5}}); err != nil {
 		t.Errorf("OR IGNORE: %v", err)
 	}
-	if err := b.insert("t", cols, [][]any{{6, 1.5, 1}}, false); err == nil {
+	if err := bulkInsert(b, "t", cols, [][]any{{6, 1.5, 1}}); err == nil {
 		t.Error("a float was bound")
 	}
 	if err := tx.Commit(); err != nil {

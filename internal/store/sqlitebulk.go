@@ -1,8 +1,8 @@
-package research
+package store
 
 import (
-	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,36 +12,43 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// sqliteBulk writes rows through SQLite's own prepare/bind/step/reset on the
-// connection that holds the import's transaction.
+// SQLiteBulk writes rows through SQLite's own prepare/bind/step/reset on one
+// connection, for the large imports (research records, family trees).
 //
-// The modernc driver prepares every statement afresh on each Exec (it has no
+// The modernc driver compiles every statement afresh on each Exec (it has no
 // statement cache), so through database/sql the cheapest bulk insert is a multi-row
-// INSERT of literals, and SQLite then spends most of an import parsing and compiling
-// those statements. Here each INSERT is compiled once per import and every row is
+// INSERT of literals, and SQLite then spends a large part of an import parsing and
+// compiling those statements. Here each statement is compiled once and every row is
 // only bound and stepped: about three times fewer CPU cycles per row
 // (docs/decisions/005-sqlite-import-statements.md).
 //
-// The driver does not export its connection handle, so sqliteBulkOf reads it from the
-// driver's connection by reflection and refuses (nil) when the driver is not the one
-// this was written for: the import then falls back to literal INSERTs.
-type sqliteBulk struct {
+// The driver does not export its connection handle, so NewSQLiteBulk reads it from
+// the driver's connection by reflection, checking field names and types, and returns
+// nil when the driver has another shape: callers then write literal INSERTs (slower,
+// same result). TestSQLiteBulk fails when a driver upgrade changes that shape.
+//
+// A SQLiteBulk belongs to one goroutine; callers that share the connection with
+// database/sql hold its lock (sql.Conn.Raw) around Exec.
+type SQLiteBulk struct {
 	db    uintptr // sqlite3*
 	tls   *libc.TLS
 	stmts map[string]uintptr
-	buf   uintptr // text arguments of the row being bound (SQLITE_STATIC)
+	buf   uintptr // texts of the row being bound (SQLITE_STATIC)
 	cap   int
 }
 
+// ErrNoTransaction is Exec's refusal to write rows that would commit on their own.
+var ErrNoTransaction = errors.New("no transaction is open")
+
 var (
-	libcTLSType = reflect.TypeOf((*libc.TLS)(nil))
-	uintptrType = reflect.TypeOf(uintptr(0))
+	bulkTLSType     = reflect.TypeOf((*libc.TLS)(nil))
+	bulkUintptrType = reflect.TypeOf(uintptr(0))
 )
 
-// sqliteBulkOf returns a bulk writer on conn's SQLite connection, or nil when the
-// driver's connection does not have the shape it knows.
-func sqliteBulkOf(ctx context.Context, conn *sql.Conn) *sqliteBulk {
-	var b *sqliteBulk
+// NewSQLiteBulk returns a bulk writer on conn's SQLite connection, or nil when conn is
+// not a modernc SQLite connection of the shape it knows.
+func NewSQLiteBulk(conn *sql.Conn) *SQLiteBulk {
+	var b *SQLiteBulk
 	_ = conn.Raw(func(dc any) error {
 		v := reflect.ValueOf(dc)
 		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Type().String() != "*sqlite.conn" {
@@ -49,24 +56,23 @@ func sqliteBulkOf(ctx context.Context, conn *sql.Conn) *sqliteBulk {
 		}
 		e := v.Elem()
 		dbf, tlsf := e.FieldByName("db"), e.FieldByName("tls")
-		if !dbf.IsValid() || !tlsf.IsValid() || dbf.Type() != uintptrType || tlsf.Type() != libcTLSType {
+		if !dbf.IsValid() || !tlsf.IsValid() || dbf.Type() != bulkUintptrType || tlsf.Type() != bulkTLSType {
 			return nil
 		}
 		db := *(*uintptr)(unsafe.Pointer(dbf.UnsafeAddr()))
 		tls := *(**libc.TLS)(unsafe.Pointer(tlsf.UnsafeAddr()))
-		if db == 0 || tls == nil {
-			return nil
+		if db != 0 && tls != nil {
+			b = &SQLiteBulk{db: db, tls: tls, stmts: map[string]uintptr{}}
 		}
-		b = &sqliteBulk{db: db, tls: tls, stmts: map[string]uintptr{}}
 		return nil
 	})
 	if b != nil {
-		b.grow(4096)
+		b.grow(1 << 16)
 	}
 	return b
 }
 
-func (b *sqliteBulk) grow(n int) {
+func (b *SQLiteBulk) grow(n int) {
 	if n <= b.cap {
 		return
 	}
@@ -76,12 +82,12 @@ func (b *sqliteBulk) grow(n int) {
 	n = max(n, 2*b.cap)
 	b.buf = libc.Xmalloc(b.tls, libc.Tsize_t(n))
 	if b.buf == 0 {
-		panic("research: out of C memory")
+		panic("store: out of C memory")
 	}
 	b.cap = n
 }
 
-func (b *sqliteBulk) errmsg(rc int32) error {
+func (b *SQLiteBulk) errmsg(rc int32) error {
 	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(b.tls, b.db))
 	if msg == "" {
 		msg = libc.GoString(sqlite3.Xsqlite3_errstr(b.tls, rc))
@@ -89,7 +95,7 @@ func (b *sqliteBulk) errmsg(rc int32) error {
 	return fmt.Errorf("%s (%d)", msg, rc)
 }
 
-func (b *sqliteBulk) prepare(query string) (uintptr, error) {
+func (b *SQLiteBulk) prepare(query string) (uintptr, error) {
 	if st, ok := b.stmts[query]; ok {
 		return st, nil
 	}
@@ -108,9 +114,18 @@ func (b *sqliteBulk) prepare(query string) (uintptr, error) {
 	return st, nil
 }
 
-// exec runs query (with one ? per column) once for each row. Values are nil, int,
-// int64 or string.
-func (b *sqliteBulk) exec(query string, rows [][]any) error {
+// InTransaction reports whether the connection is inside a transaction.
+func (b *SQLiteBulk) InTransaction() bool {
+	return sqlite3.Xsqlite3_get_autocommit(b.tls, b.db) == 0
+}
+
+// Exec runs query (one ? per value) once for each row, compiling it the first time.
+// Values are nil, int, int64 or string. It refuses (ErrNoTransaction) when no
+// transaction is open: rows written then would stay even if the import failed.
+func (b *SQLiteBulk) Exec(query string, rows [][]any) error {
+	if !b.InTransaction() {
+		return ErrNoTransaction
+	}
 	st, err := b.prepare(query)
 	if err != nil {
 		return err
@@ -141,7 +156,7 @@ func (b *sqliteBulk) exec(query string, rows [][]any) error {
 				rc = sqlite3.Xsqlite3_bind_text(b.tls, st, int32(i+1), p, int32(len(x)), 0)
 			default:
 				sqlite3.Xsqlite3_reset(b.tls, st)
-				return fmt.Errorf("research: cannot bind %T", v)
+				return fmt.Errorf("cannot bind %T", v)
 			}
 			if rc != sqlite3.SQLITE_OK {
 				sqlite3.Xsqlite3_reset(b.tls, st)
@@ -161,13 +176,8 @@ func (b *sqliteBulk) exec(query string, rows [][]any) error {
 	return nil
 }
 
-// inTransaction reports whether the connection is inside a transaction.
-func (b *sqliteBulk) inTransaction() bool {
-	return sqlite3.Xsqlite3_get_autocommit(b.tls, b.db) == 0
-}
-
-// close finalizes the statements and frees the buffer; the connection stays open.
-func (b *sqliteBulk) close() {
+// Close finalizes the statements and frees the buffer; the connection stays open.
+func (b *SQLiteBulk) Close() {
 	for q, st := range b.stmts {
 		sqlite3.Xsqlite3_finalize(b.tls, st)
 		delete(b.stmts, q)
@@ -178,8 +188,9 @@ func (b *sqliteBulk) close() {
 	}
 }
 
-// insertSQL is the one-row INSERT of cols into table that the bulk writer prepares.
-func insertSQL(verb, table string, cols []string) string {
+// InsertSQL is the one-row INSERT of cols into table that a bulk writer compiles;
+// verb is "INSERT", "INSERT OR FAIL", "INSERT OR IGNORE"….
+func InsertSQL(verb, table string, cols []string) string {
 	return verb + " INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
 }
 
