@@ -332,9 +332,9 @@ type importState struct {
 	// bulkStats gathers a bulk import's name_stats changes, written once at the end
 	// (nil: each batch writes its own).
 	bulkStats map[statCell]int
-	conn      *sql.Conn   // SQLite: the connection every batch is written on
+	conn      *sql.Conn         // SQLite: the connection every batch is written on
 	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
-	copy      bool        // PostgreSQL: rows go in with COPY on conn
+	copy      bool              // PostgreSQL: rows go in with COPY on conn
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
 	summary  *collectionSummary
