@@ -205,7 +205,7 @@ func inStrings(col string, vals []string) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeLiteral(&b, v)
+		store.WriteLiteral(&b, v)
 	}
 	b.WriteByte(')')
 	return b.String()

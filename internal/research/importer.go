@@ -13,7 +13,6 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -1031,28 +1030,12 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 		}
 		return nil
 	}
-	head := "INSERT OR FAIL INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+	verb := "INSERT OR FAIL"
 	if ignoreConflicts {
-		head = "INSERT OR IGNORE INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES "
+		verb = "INSERT OR IGNORE"
 	}
-	var b strings.Builder
-	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
-		b.Reset()
-		b.WriteString(head)
-		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for k, v := range r {
-				if k > 0 {
-					b.WriteByte(',')
-				}
-				writeLiteral(&b, v)
-			}
-			b.WriteByte(')')
-		}
-		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
+	for _, q := range store.LiteralInserts(verb, table, cols, rows, sqliteRowsPerInsert) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 	}
@@ -1088,25 +1071,6 @@ func pgColumn(rows [][]any, j int) (any, string) {
 // sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).
 const sqliteRowsPerInsert = 200
 
-// writeLiteral writes a value as an SQLite literal. Strings never hold NUL (the CSV
-// reader refuses it).
-func writeLiteral(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("NULL")
-	case int:
-		b.WriteString(strconv.Itoa(x))
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case string:
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(x, "'", "''"))
-		b.WriteByte('\'')
-	default:
-		panic(fmt.Sprintf("research: no SQL literal for %T", v))
-	}
-}
-
 // applyStats adds the deltas to name_stats and drops cells that reach zero.
 func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
 	var rows [][]any
@@ -1133,26 +1097,10 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell
 		}
 		return false
 	})
-	head := `INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES `
-	var b strings.Builder
-	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
-		b.Reset()
-		b.WriteString(head)
-		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for k, v := range r {
-				if k > 0 {
-					b.WriteByte(',')
-				}
-				writeLiteral(&b, v)
-			}
-			b.WriteByte(')')
-		}
-		b.WriteString(` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`)
-		if _, err := tx.ExecContext(ctx, b.String()); err != nil {
+	cols := []string{"surname_id", "collection_id", "type_id", "decade", "county_id", "records"}
+	for _, q := range store.LiteralInserts("INSERT", "name_stats", cols, rows, sqliteRowsPerInsert) {
+		q += ` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("name_stats: %w", err)
 		}
 	}

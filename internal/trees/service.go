@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -311,34 +310,14 @@ func (s *Service) sqliteInsert(ctx context.Context, tx *sql.Tx, table string, co
 	return nil
 }
 
-// sqliteStatements writes the INSERTs of sqliteInsert.
+// sqliteStatements writes the INSERTs of sqliteInsert (store.WriteLiteral turns each
+// NUL into U+FFFD, as cleanText does).
 func sqliteStatements(table string, cols []string, rows [][]any, ignore bool) []string {
-	head := "INSERT OR FAIL INTO "
+	verb := "INSERT OR FAIL"
 	if ignore {
-		head = "INSERT OR IGNORE INTO "
+		verb = "INSERT OR IGNORE"
 	}
-	head += table + " (" + strings.Join(cols, ", ") + ") VALUES "
-	var out []string
-	var b strings.Builder
-	for i := 0; i < len(rows); i += sqliteRowsPerInsert {
-		b.Reset()
-		b.WriteString(head)
-		for j, r := range rows[i:min(i+sqliteRowsPerInsert, len(rows))] {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('(')
-			for k, v := range r {
-				if k > 0 {
-					b.WriteByte(',')
-				}
-				writeLiteral(&b, v)
-			}
-			b.WriteByte(')')
-		}
-		out = append(out, b.String())
-	}
-	return out
+	return store.LiteralInserts(verb, table, cols, rows, sqliteRowsPerInsert)
 }
 
 func cleanText(s string) string {
@@ -346,27 +325,6 @@ func cleanText(s string) string {
 		return strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	return s
-}
-
-func writeLiteral(b *strings.Builder, v any) {
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("NULL")
-	case int:
-		b.WriteString(strconv.Itoa(x))
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case string:
-		b.WriteByte('\'')
-		x = cleanText(x)
-		if strings.IndexByte(x, '\'') >= 0 {
-			x = strings.ReplaceAll(x, "'", "''")
-		}
-		b.WriteString(x)
-		b.WriteByte('\'')
-	default:
-		panic(fmt.Sprintf("trees: no SQL literal for %T", v))
-	}
 }
 
 // pgColumn gathers column j into a typed array: text for strings, bigint (with NULLs)
