@@ -3,9 +3,11 @@
 // multi-select, and the results.
 import type { ReactNode } from "react";
 import { Breadcrumbs, type Crumb } from "../../../components/Breadcrumbs";
+import { CollectionPage, HUB_TRAIL } from "./CollectionPage";
 import { CollectionSearchForm, SearchProblem, SearchResults } from "./CollectionSearch";
 import { CollectionList } from "./CollectionViews";
 import type { Collection, SearchFields, SearchForm, SearchOutcome } from "./model";
+import type { KindLoaderData } from "./pages.server";
 import styles from "./collections.module.css";
 
 export interface KindPageProps {
@@ -59,5 +61,50 @@ export function KindPage(props: KindPageProps) {
         />
       ) : null}
     </>
+  );
+}
+
+export interface KindRoutePageProps {
+  loaderData: KindLoaderData;
+  title: string;
+  /** The kind's page address; a collection's page is under it. */
+  path: string;
+  intro: ReactNode;
+  formHeading: string;
+  browseCaption: string;
+  advanced?: boolean;
+}
+
+/** The page of a kind's `…/:slug?` route (kindLoader's data): one collection or the kind's page. */
+export function KindRoutePage({ loaderData, title, path, intro, formHeading, browseCaption, advanced }: KindRoutePageProps) {
+  if (loaderData.kind === "collection") {
+    const { detail, form, asked, outcome } = loaderData;
+    return (
+      <CollectionPage
+        detail={detail}
+        path={`${path}/${encodeURIComponent(detail.collection.slug)}`}
+        trail={[...HUB_TRAIL, { to: path, label: title }]}
+        form={form}
+        asked={asked}
+        outcome={outcome}
+      />
+    );
+  }
+  const { collections, form, asked, outcome } = loaderData;
+  return (
+    <KindPage
+      title={title}
+      intro={intro}
+      trail={HUB_TRAIL}
+      path={path}
+      collections={collections}
+      formHeading={formHeading}
+      fields={null}
+      form={form}
+      asked={asked}
+      outcome={outcome}
+      browseCaption={browseCaption}
+      advanced={advanced}
+    />
   );
 }

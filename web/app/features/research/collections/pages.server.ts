@@ -1,9 +1,10 @@
 // What the collection pages' loaders share: running a collection-scoped search
 // (and recording a signed-in member's search in their history).
 import type { RouterContextProvider } from "react-router";
+import { pageSeo } from "../../../lib/site.server";
 import { recordSearch } from "../../members/search-history.server";
 import { getCollection, listCollections, searchRecords } from "./api.server";
-import { type SearchForm, type SearchOutcome, apiSearchParams, hasCriteria, parseSearchForm, totalText } from "./model";
+import { type SearchForm, type SearchOutcome, apiSearchParams, countText, hasCriteria, parseSearchForm, totalText } from "./model";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -49,3 +50,36 @@ export async function loadCollectionPage(context: Context, url: URL, slug: strin
   const search = await scopedSearch(context, url, [detail.collection.slug], true);
   return { detail, ...search };
 }
+
+/** What a kind's route (record sets, indexes, memorial cards) says about its list page. */
+export interface KindRoute {
+  /** The collections' kind, e.g. "record_set". */
+  kind: string;
+  /** Whether the list page without a query lists the kind's records. */
+  browse: boolean;
+  title: string;
+  description: string;
+}
+
+/**
+ * The loader of a kind's `…/:slug?` route: with a slug, that collection's
+ * page (404 unless it is of the kind); without one, the kind's page.
+ */
+export async function kindLoader(
+  route: KindRoute,
+  { request, url, params, context }: { request: Request; url: URL; params: { slug?: string }; context: Context },
+) {
+  if (params.slug !== undefined) {
+    const data = await loadCollectionPage(context, url, params.slug, [route.kind]);
+    const c = data.detail.collection;
+    return { kind: "collection" as const, ...data, seo: pageSeo({ request, url }, { title: c.title, description: c.description || `${c.title}: ${countText(c)}.` }) };
+  }
+  const data = await loadKindPage(context, url, route.kind, route.browse);
+  return {
+    kind: "list" as const,
+    ...data,
+    seo: pageSeo({ request, url }, { title: route.title, description: route.description }),
+  };
+}
+
+export type KindLoaderData = Awaited<ReturnType<typeof kindLoader>>;
