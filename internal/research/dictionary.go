@@ -76,29 +76,9 @@ func missing(keys []string, have map[string]int64) []string {
 
 // lookup reads the ids of keys from a dictionary table in chunks.
 func (d *nameDict) lookup(ctx context.Context, tx *sql.Tx, table string, keys []string, into map[string]int64) error {
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
-		chunk := keys[:n]
-		keys = keys[n:]
-		rows, err := tx.QueryContext(ctx, `SELECT folded, id FROM `+table+` WHERE `+inStrings("folded", chunk))
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var k string
-			var id int64
-			if err := rows.Scan(&k, &id); err != nil {
-				rows.Close()
-				return err
-			}
-			into[k] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return store.ReadIDs(ctx, tx, keys, 500, func(chunk []string) (string, []any) {
+		return `SELECT folded, id FROM ` + table + ` WHERE ` + inStrings("folded", chunk), nil
+	}, into)
 }
 
 func (d *nameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string) error {

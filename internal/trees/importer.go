@@ -574,33 +574,13 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 	keys = slices.Compact(keys)
 	ids := make(map[string]int64, len(keys))
 	lookup := func(ks []string) error {
-		for len(ks) > 0 {
-			n := min(len(ks), 500)
-			chunk := ks[:n]
-			ks = ks[n:]
+		return store.ReadIDs(ctx, tx, ks, 500, func(chunk []string) (string, []any) {
 			args := make([]any, len(chunk))
 			for i, k := range chunk {
 				args[i] = k
 			}
-			rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT folded, id FROM tree_surnames WHERE folded IN (`+placeholders(len(chunk))+`)`), args...)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var k string
-				var id int64
-				if err := rows.Scan(&k, &id); err != nil {
-					rows.Close()
-					return err
-				}
-				ids[k] = id
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		return nil
+			return s.db.Rebind(`SELECT folded, id FROM tree_surnames WHERE folded IN (` + placeholders(len(chunk)) + `)`), args
+		}, ids)
 	}
 	if err := lookup(keys); err != nil {
 		return nil, err
