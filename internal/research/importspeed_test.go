@@ -245,3 +245,26 @@ func TestImportCancelled(t *testing.T) {
 		checkStats(t, db)
 	})
 }
+
+// TestLargeRecordIDs: records whose ids pass 8 388 607 (search_keys ids past 2³¹)
+// import and are found, relatives included (found at ten million records).
+func TestLargeRecordIDs(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		q := `INSERT INTO sqlite_sequence (name, seq) VALUES ('records', 9000000)`
+		if db.Dialect == store.Postgres {
+			q = `ALTER TABLE records ALTER COLUMN id RESTART WITH 9000001`
+		}
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
+		res := search(t, s, "surname=Smith&given=John&relative=William", true)
+		if len(res.Results) == 0 || res.Results[0].ID <= 9000000 {
+			t.Fatalf("%+v", res)
+		}
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+			t.Errorf("%v", got)
+		}
+	})
+}

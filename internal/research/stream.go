@@ -463,7 +463,9 @@ func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]key
 			}
 			b.WriteString("(" + i64toa(rec) + ")")
 		}
-		b.WriteString(") AS v JOIN search_keys k ON k.id >= v.column1 * 256 AND k.id < v.column1 * 256 + 256")
+		// PostgreSQL types the literals int4: widen before multiplying, or record ids
+		// above 8 388 607 overflow.
+		b.WriteString(") AS v JOIN search_keys k ON k.id >= CAST(v.column1 AS BIGINT) * 256 AND k.id < CAST(v.column1 AS BIGINT) * 256 + 256")
 		rows, err := s.q(ctx).QueryContext(ctx, b.String())
 		if err != nil {
 			return nil, err
