@@ -11,7 +11,6 @@ import (
 
 	"lineage/internal/config"
 	"lineage/internal/content"
-	"lineage/internal/store"
 )
 
 const contentUsage = `usage: lineage content COMMAND [flags]
@@ -61,11 +60,7 @@ func runContent(ctx context.Context, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%s takes %d argument%s, got %d", sub, n, map[bool]string{true: "", false: "s"}[n == 1], len(positional))
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"lineage/internal/config"
 	"lineage/internal/research"
-	"lineage/internal/store"
 )
 
 const demoUsage = `usage: lineage demo generate --records N [--seed S] [--out DIR] [--data DIR]
@@ -54,11 +53,7 @@ func runDemo(ctx context.Context, args []string) error {
 		fmt.Fprintf(os.Stderr, "wrote %d records in %d files to %s in %s\n", *records, len(files), *out, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

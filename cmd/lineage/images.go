@@ -45,11 +45,7 @@ func runImportImages(ctx context.Context, args []string) error {
 		return errors.New("give --collection and the files or folders to import (or --manifest)")
 	}
 	opts.Paths = positional
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

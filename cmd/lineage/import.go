@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -17,7 +16,6 @@ import (
 
 	"lineage/internal/config"
 	"lineage/internal/research"
-	"lineage/internal/store"
 )
 
 // importKinds are the things `lineage import` reads; later issues add theirs here
@@ -61,11 +59,7 @@ func runImportCatalogue(ctx context.Context, kind string, args []string) error {
 		return err
 	}
 	defer f.Close()
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
@@ -183,27 +177,17 @@ func runImportRecords(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	svc := research.New(db, research.Options{})
-	if cpuProfile != "" {
-		pf, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 
 	counter := &countingReader{r: f}
 	var src io.Reader = counter
@@ -222,11 +206,7 @@ func runImportRecords(ctx context.Context, args []string) error {
 
 // runBuildIndex is `lineage import records --build-index`.
 func runBuildIndex(ctx context.Context, cfgFn func() (config.Config, error)) error {
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

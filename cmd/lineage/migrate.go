@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"lineage/internal/config"
-	"lineage/internal/store"
 )
 
 func runMigrate(ctx context.Context, args []string) error {
@@ -14,11 +13,7 @@ func runMigrate(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

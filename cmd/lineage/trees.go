@@ -8,13 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/gedcom"
-	"lineage/internal/store"
 	"lineage/internal/trees"
 )
 
@@ -60,11 +58,7 @@ func runImportGedcom(ctx context.Context, args []string) error {
 			publishSet = true
 		}
 	})
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
@@ -87,17 +81,11 @@ func runImportGedcom(ctx context.Context, args []string) error {
 	}
 	defer r.Close()
 	opts.SourceFile = filepath.Base(path)
-	if cpuProfile != "" {
-		pf, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	bar := newProgressBar(os.Stderr, r.Size(), !quiet)
 	opts.Progress = func(done, size int64, records int) { bar.update(done, records) }
 	rep, err := svc.Import(ctx, r, opts)
@@ -200,11 +188,7 @@ func runExportGedcom(ctx context.Context, args []string) error {
 	default:
 		return fmt.Errorf("--version must be 5.5.1 or 7.0")
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
-	"lineage/internal/store"
 )
 
 const userUsage = `usage: lineage user SUBCOMMAND [flags]
@@ -84,11 +83,7 @@ func runUser(ctx context.Context, args []string) error {
 	if (sub == "add" || sub == "set-role") && !auth.ValidRole(role) {
 		return fmt.Errorf("--role must be one of %s", strings.Join(auth.Roles, ", "))
 	}
-	cfg, err := cfgFn()
-	if err != nil {
-		return err
-	}
-	db, err := store.Open(ctx, cfg.Store())
+	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}

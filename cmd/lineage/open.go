@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"os"
+	"runtime/pprof"
+
+	"lineage/internal/config"
+	"lineage/internal/store"
+)
+
+// openStore reads the command's configuration (config.DataFlags) and opens its store;
+// the caller closes the store.
+func openStore(ctx context.Context, cfgFn func() (config.Config, error)) (config.Config, *store.DB, error) {
+	cfg, err := cfgFn()
+	if err != nil {
+		return cfg, nil, err
+	}
+	db, err := store.Open(ctx, cfg.Store())
+	return cfg, db, err
+}
+
+// startCPUProfile starts writing a CPU profile to path (the imports' --cpuprofile);
+// with no path it does nothing. The caller calls stop when the work is done.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
