@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -10,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,10 +16,7 @@ import (
 	"testing"
 
 	"lineage/internal/auth"
-	"lineage/internal/config"
 	"lineage/internal/research"
-	"lineage/internal/server"
-	"lineage/internal/store"
 )
 
 func writePNG(t *testing.T, path string, w, h int) {
@@ -46,21 +41,8 @@ func writePNG(t *testing.T, path string, w, h int) {
 // cookie (the Sanctum flow) or a bearer token; public scans never touch the session.
 // The scans are imported with `lineage import images`.
 func TestMembersOnlyScansBehindAccounts(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	dir := t.TempDir()
-	cfg := config.Config{DataDir: filepath.Join(dir, "data"), PublicURL: "http://localhost"}
-	db, err := store.Open(ctx, cfg.Store())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	a, err := assemble(ctx, cfg, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
-	defer srv.Close()
+	ctx, cfg, db, a, srv := startSite(t, filepath.Join(dir, "data"))
 
 	rs := research.New(db, research.Options{})
 	for _, c := range []struct{ slug, access, csv string }{

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,7 +14,6 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/research"
-	"lineage/internal/server"
 	"lineage/internal/store"
 )
 
@@ -23,20 +21,7 @@ import (
 // the real accounts middleware: a visitor gets the teaser of a members-only record, a
 // member signed in with a bearer token gets the record.
 func TestResearchPaywallBehindAccounts(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost"}
-	db, err := store.Open(ctx, cfg.Store())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	a, err := assemble(ctx, cfg, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
-	defer srv.Close()
+	ctx, _, db, a, srv := startSite(t, t.TempDir())
 
 	csv := "record_id,record_type,date,place,role,surname,given_names,transcript,access\n" +
 		"D1,burial,14 Jan 1851,\"Stepney, Middlesex\",principal,Smith,John,buried at Mile End,members\n"

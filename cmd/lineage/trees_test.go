@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
-	"lineage/internal/server"
 	"lineage/internal/store"
 	"lineage/internal/trees"
 )
@@ -93,23 +91,10 @@ func TestGedcomCommands(t *testing.T) {
 // TestTreesBehindAccounts serves the trees API as serve mounts it, behind the real
 // accounts middleware, with the global search's family trees group.
 func TestTreesBehindAccounts(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	cfg := config.Config{DataDir: t.TempDir(), PublicURL: "http://localhost"}
-	db, err := store.Open(ctx, cfg.Store())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	a, err := assemble(ctx, cfg, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, _, _, a, srv := startSite(t, t.TempDir())
 	if _, err := a.trees.LoadDemo(ctx, "../../demo/trees/"+trees.DemoFile); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
-	defer srv.Close()
 	ed, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "editor@example.org", Password: "correct horse battery", Role: auth.RoleEditor, Verified: true})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"lineage/internal/config"
+	"lineage/internal/server"
+	"lineage/internal/store"
+)
+
+// startSite opens a SQLite store in dataDir, assembles the services as serve does and
+// serves them through the front door (server.New with the app's mounts) on a test
+// server; all of it is closed when the test ends. ctx is cancelled then too.
+func startSite(t *testing.T, dataDir string) (context.Context, config.Config, *store.DB, *app, *httptest.Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg := config.Config{DataDir: dataDir, PublicURL: "http://localhost"}
+	db, err := store.Open(ctx, cfg.Store())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	a, err := assemble(ctx, cfg, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
+	t.Cleanup(srv.Close)
+	return ctx, cfg, db, a, srv
+}
