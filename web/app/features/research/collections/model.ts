@@ -1,6 +1,10 @@
 // The research hub's collection pages: what the collections API answers
 // (docs/research.md) and the pure rules the pages share — where each
 // collection lives, the search form's fields and how they become an API query.
+// The search form's values and how its lists are read are the search page's
+// (search/query.ts), so both read a query string alike.
+import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
+import type { CatalogueItem } from "../search/types";
 
 export type CollectionKind = "record_set" | "index" | "memorial_cards" | "birth_briefs" | "archive" | "library";
 export type Access = "public" | "members";
@@ -22,22 +26,8 @@ export interface Facet {
   count: number;
 }
 
-export interface CatalogueItem {
-  id: number;
-  collection: string;
-  key?: string;
-  title: string;
-  authors?: string;
-  year?: number | null;
-  publisher?: string;
-  subjects?: string;
-  shelfmark?: string;
-  reference?: string;
-  date?: string;
-  level?: string;
-  description?: string;
-  parent?: string;
-}
+// A catalogue entry is the same in a collection's page and in the global search.
+export type { CatalogueItem };
 
 export interface CollectionDetail {
   collection: Collection;
@@ -188,7 +178,7 @@ export const SURNAME_MODES = [
   { value: "wildcard", label: "Wildcard (* and ?)" },
 ] as const;
 
-export const YEAR_TOLERANCES = ["0", "1", "2", "5", "10", "20", "40"] as const;
+export { YEAR_TOLERANCES };
 
 export const SORTS = [
   { value: "relevance", label: "Best match" },
@@ -201,24 +191,8 @@ export const MAX_CHOICES = 5;
 /** The most collections the collection filter may hold. */
 export const MAX_COLLECTIONS = 3;
 
-export interface SearchForm {
-  surname: string;
-  surname_mode: string;
-  given: string;
-  year: string;
-  year_pm: string;
-  place: string;
-  /** A county's place id from the county filter; sent as `place` when no place is typed. */
-  county: string;
-  decade: string;
-  record_type: string[];
-  collection: string[];
-  role: string[];
-  relative: string;
-  relative_role: string;
-  sort: string;
-  after: string;
-}
+/** The collection pages' search form: the same fields as the search page's query. */
+export type SearchForm = SearchQuery;
 
 const TEXT_LIMIT = 200;
 
@@ -227,14 +201,7 @@ function text(params: URLSearchParams, name: string): string {
 }
 
 function list(params: URLSearchParams, name: string, max = MAX_CHOICES): string[] {
-  const out: string[] = [];
-  for (const raw of params.getAll(name)) {
-    for (const part of raw.split(",")) {
-      const v = part.trim().slice(0, TEXT_LIMIT);
-      if (v && !out.includes(v)) out.push(v);
-    }
-  }
-  return out.slice(0, max);
+  return listOf(params, name, { maxLength: TEXT_LIMIT, max });
 }
 
 /** The form's values from a request's query string (unknown or blank values dropped). */

@@ -6,6 +6,7 @@ import {
   hasAnyField,
   isoDateText,
   isSearch,
+  listOf,
   pageParams,
   personName,
   readGlobalQuery,
@@ -58,6 +59,18 @@ describe("readQuery", () => {
   test("the global query", () => {
     expect(readGlobalQuery(new URLSearchParams("q=+John+Smith+"))).toBe("John Smith");
     expect(readGlobalQuery(new URLSearchParams(""))).toBe("");
+  });
+});
+
+describe("listOf", () => {
+  const params = new URLSearchParams("k=%20a%20,b&k=a&k=,&k=cdef&k=c");
+  test("repeated and comma-separated values, trimmed, without empties and duplicates", () => {
+    expect(listOf(params, "k")).toEqual(["a", "b", "cdef", "c"]);
+    expect(listOf(params, "missing")).toEqual([]);
+  });
+  test("cuts each value to maxLength before dropping duplicates, and keeps at most max", () => {
+    expect(listOf(params, "k", { maxLength: 1 })).toEqual(["a", "b", "c"]);
+    expect(listOf(params, "k", { max: 2 })).toEqual(["a", "b"]);
   });
 });
 

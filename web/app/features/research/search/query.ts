@@ -125,16 +125,24 @@ export function emptyQuery(): SearchQuery {
   };
 }
 
-/** Repeated and comma-separated values, trimmed, without empties and duplicates. */
-function listOf(params: URLSearchParams, key: string): string[] {
+/**
+ * Repeated and comma-separated values, trimmed, without empties and duplicates;
+ * each value cut to `maxLength` characters and at most `max` values (no limits
+ * unless given). The collection pages' form reads its lists with this too.
+ */
+export function listOf(
+  params: URLSearchParams,
+  key: string,
+  { maxLength = Infinity, max = Infinity }: { maxLength?: number; max?: number } = {},
+): string[] {
   const out: string[] = [];
   for (const raw of params.getAll(key)) {
     for (const part of raw.split(",")) {
-      const value = part.trim();
+      const value = part.trim().slice(0, maxLength);
       if (value && !out.includes(value)) out.push(value);
     }
   }
-  return out;
+  return out.slice(0, max);
 }
 
 /** Reads a page URL's query (or a form's fields) into a search. */
