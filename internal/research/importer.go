@@ -1011,7 +1011,7 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 		args := make([]any, len(cols))
 		types := make([]string, len(cols))
 		for j := range cols {
-			args[j], types[j] = pgColumn(rows, j)
+			args[j], types[j] = store.PGColumn(rows, j)
 		}
 		var b strings.Builder
 		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
@@ -1040,32 +1040,6 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 		}
 	}
 	return nil
-}
-
-// pgColumn gathers column j of rows into a typed array for unnest: text for strings,
-// bigint (with NULLs) for integers.
-func pgColumn(rows [][]any, j int) (any, string) {
-	for _, r := range rows {
-		if _, ok := r[j].(string); ok {
-			out := make([]string, len(rows))
-			for i, r := range rows {
-				out[i], _ = r[j].(string)
-			}
-			return out, "text"
-		}
-	}
-	out := make([]*int64, len(rows))
-	for i, r := range rows {
-		switch x := r[j].(type) {
-		case int:
-			v := int64(x)
-			out[i] = &v
-		case int64:
-			v := x
-			out[i] = &v
-		}
-	}
-	return out, "bigint"
 }
 
 // sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).

@@ -66,3 +66,35 @@ func WriteLiteral(b *strings.Builder, v any) {
 		panic(fmt.Sprintf("store: no SQL literal for %T", v))
 	}
 }
+
+// PGColumn gathers column j of rows into one typed array parameter for PostgreSQL's
+// unnest (the bulk imports' PostgreSQL path): []string and "text" when any row holds
+// a string there (a NUL becomes U+FFFD, as in WriteLiteral; a non-string is ""),
+// otherwise []*int64 and "bigint", nil for anything that is not an int or int64.
+func PGColumn(rows [][]any, j int) (any, string) {
+	for _, r := range rows {
+		if _, ok := r[j].(string); ok {
+			out := make([]string, len(rows))
+			for i, r := range rows {
+				x, _ := r[j].(string)
+				if strings.IndexByte(x, 0) >= 0 {
+					x = strings.ReplaceAll(x, "\x00", "\uFFFD")
+				}
+				out[i] = x
+			}
+			return out, "text"
+		}
+	}
+	out := make([]*int64, len(rows))
+	for i, r := range rows {
+		switch x := r[j].(type) {
+		case int:
+			v := int64(x)
+			out[i] = &v
+		case int64:
+			v := x
+			out[i] = &v
+		}
+	}
+	return out, "bigint"
+}

@@ -127,3 +127,44 @@ func nullString(n sql.NullInt64) string {
 	}
 	return strconv.FormatInt(n.Int64, 10)
 }
+
+// TestPGColumn: a column with any string becomes a text array (NUL as U+FFFD), else a
+// bigint array with NULLs, and PostgreSQL's unnest stores exactly those values.
+func TestPGColumn(t *testing.T) {
+	rows := [][]any{{1, "O'Brien"}, {int64(2), "a\x00b"}, {nil, nil}}
+	ids, idType := store.PGColumn(rows, 0)
+	texts, textType := store.PGColumn(rows, 1)
+	if idType != "bigint" || textType != "text" {
+		t.Fatalf("types %s, %s", idType, textType)
+	}
+	if got := texts.([]string); strings.Join(got, "|") != "O'Brien|a\uFFFDb|" {
+		t.Errorf("texts %q", got)
+	}
+	if got := ids.([]*int64); *got[0] != 1 || *got[1] != 2 || got[2] != nil {
+		t.Errorf("ids %v", got)
+	}
+	db := storetest.Postgres(t)
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t (n BIGINT, s TEXT)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO t (n, s) SELECT * FROM unnest($1::bigint[], $2::text[])`, ids, texts); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	res, err := db.QueryContext(ctx, `SELECT COALESCE(n::text, 'NULL'), s FROM t ORDER BY n NULLS LAST`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	for res.Next() {
+		var n, s string
+		if err := res.Scan(&n, &s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, n+"|"+s)
+	}
+	if want := "1|O'Brien 2|a\uFFFDb NULL|"; strings.Join(got, " ") != want {
+		t.Errorf("stored %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -278,7 +278,7 @@ func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols
 			b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
 			for j := range cols {
 				var typ string
-				args[j], typ = pgColumn(chunk, j)
+				args[j], typ = store.PGColumn(chunk, j)
 				if j > 0 {
 					b.WriteString(", ")
 				}
@@ -325,31 +325,4 @@ func cleanText(s string) string {
 		return strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	return s
-}
-
-// pgColumn gathers column j into a typed array: text for strings, bigint (with NULLs)
-// otherwise.
-func pgColumn(rows [][]any, j int) (any, string) {
-	for _, r := range rows {
-		if _, ok := r[j].(string); ok {
-			out := make([]string, len(rows))
-			for i, r := range rows {
-				x, _ := r[j].(string)
-				out[i] = cleanText(x)
-			}
-			return out, "text"
-		}
-	}
-	out := make([]*int64, len(rows))
-	for i, r := range rows {
-		switch x := r[j].(type) {
-		case int:
-			v := int64(x)
-			out[i] = &v
-		case int64:
-			v := x
-			out[i] = &v
-		}
-	}
-	return out, "bigint"
 }
