@@ -4,7 +4,7 @@
 // The search form's values and how its lists are read are the search page's
 // (search/query.ts), so both read a query string alike.
 import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
-import type { CatalogueItem } from "../search/types";
+import type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult } from "../search/types";
 
 export type CollectionKind = "record_set" | "index" | "memorial_cards" | "birth_briefs" | "archive" | "library";
 export type Access = "public" | "members";
@@ -20,14 +20,10 @@ export interface Collection {
   updated_at?: string;
 }
 
-export interface Facet {
-  value: string;
-  label: string;
-  count: number;
-}
 
-// A catalogue entry is the same in a collection's page and in the global search.
-export type { CatalogueItem };
+// The search API's answer (and a catalogue entry) are the same in a collection's
+// page and in the search pages: search/types.ts defines them.
+export type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult };
 
 export interface CollectionDetail {
   collection: Collection;
@@ -40,38 +36,6 @@ export interface CollectionDetail {
   next: string | number | null;
 }
 
-export interface Person {
-  role: string;
-  surname: string;
-  given_names: string;
-  sex?: string;
-  age?: string | number;
-}
-
-export interface SearchResult {
-  id: number;
-  record_type: string;
-  record_type_label: string;
-  collection: string;
-  collection_title: string;
-  date: string | null;
-  year: number | null;
-  place: string | null;
-  persons: Person[];
-  match: number;
-  score: number;
-  access: Access;
-  teaser: boolean;
-}
-
-export interface SearchAnswer {
-  total: number;
-  total_exact: boolean;
-  results: SearchResult[];
-  facets: { collection: Facet[]; record_type: Facet[]; decade: Facet[]; county: Facet[] };
-  facets_exact: boolean;
-  next: string | null;
-}
 
 /** A search's answer, or the API's 422 (its messages shown at the fields). */
 export type SearchOutcome = { ok: true; answer: SearchAnswer } | { ok: false; message: string; errors: Record<string, string[]> };

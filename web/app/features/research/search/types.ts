@@ -7,7 +7,7 @@ export interface Person {
   surname: string;
   given_names: string;
   sex?: string;
-  age?: string;
+  age?: string | number;
 }
 
 export interface SearchResult {
