@@ -1,6 +1,9 @@
 package names
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Keys are the precomputed forms of a surname that Lineage stores in indexed columns
 // (ARCHITECTURE.md §4), so that every search mode is an index lookup on SQLite and
@@ -66,4 +69,20 @@ func (k Keys) PhoneticMatch(o Keys) bool {
 func (k Keys) String() string {
 	return k.Folded + " variant=" + k.Variant + " soundex=" + k.Soundex + " dm=" +
 		strings.Join(k.DM, ",") + " metaphone=" + k.MetaphonePrimary + "/" + k.MetaphoneAlt
+}
+
+// Codes are the surname's phonetic codes as the search dictionaries store them (the
+// research surname_codes and the family trees' tree_surname_codes): 'd' + each
+// Daitch–Mokotoff code, then 'm' + each distinct Double Metaphone code.
+func (k Keys) Codes() []string {
+	var out []string
+	for _, c := range k.DM {
+		out = append(out, "d"+c)
+	}
+	for _, c := range []string{k.MetaphonePrimary, k.MetaphoneAlt} {
+		if c != "" && !slices.Contains(out, "m"+c) {
+			out = append(out, "m"+c)
+		}
+	}
+	return out
 }

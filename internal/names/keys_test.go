@@ -142,3 +142,24 @@ func BenchmarkDoubleMetaphone(b *testing.B) {
 		DoubleMetaphone(benchSurnames[i%len(benchSurnames)])
 	}
 }
+
+// TestKeysCodes: Daitch–Mokotoff codes first, then the distinct Metaphone codes; no
+// codes for keys without them.
+func TestKeysCodes(t *testing.T) {
+	for _, c := range []struct {
+		k    Keys
+		want string
+	}{
+		{Keys{}, ""},
+		{Keys{DM: []string{"463000", "563000"}, MetaphonePrimary: "SM0", MetaphoneAlt: "XMT"}, "d463000 d563000 mSM0 mXMT"},
+		{Keys{DM: []string{"463000"}, MetaphonePrimary: "SM0", MetaphoneAlt: "SM0"}, "d463000 mSM0"},
+		{Keys{MetaphoneAlt: "A"}, "mA"},
+	} {
+		if got := strings.Join(c.k.Codes(), " "); got != c.want {
+			t.Errorf("%v: codes %q, want %q", c.k, got, c.want)
+		}
+	}
+	if got := strings.Join(SurnameKeys("Smith").Codes(), " "); !strings.Contains(got, "d463000") || !strings.Contains(got, "mSM0") {
+		t.Errorf("Smith: codes %q", got)
+	}
+}

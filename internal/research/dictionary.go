@@ -112,26 +112,11 @@ func (d *nameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []strin
 		if !ok {
 			return fmt.Errorf("add surname %q: no id", k)
 		}
-		for _, c := range surnameCodes(nk[i]) {
+		for _, c := range nk[i].Codes() {
 			codes = append(codes, []any{c, id})
 		}
 	}
 	return insertMany(ctx, d.db, tx, "surname_codes", []string{"code", "surname_id"}, codes, true)
-}
-
-// surnameCodes are the rows of surname_codes for a surname's keys: 'd' + each
-// Daitch–Mokotoff code, 'm' + each Double Metaphone code.
-func surnameCodes(k names.Keys) []string {
-	var out []string
-	for _, c := range k.DM {
-		out = append(out, "d"+c)
-	}
-	for _, c := range []string{k.MetaphonePrimary, k.MetaphoneAlt} {
-		if c != "" && !slices.Contains(out, "m"+c) {
-			out = append(out, "m"+c)
-		}
-	}
-	return out
 }
 
 func (d *nameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string) error {

@@ -339,7 +339,7 @@ func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[in
 		if err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, score); err != nil {
 			break
 		}
-		codes := surnameCodes(k)
+		codes := k.Codes()
 		if len(codes) == 0 {
 			break
 		}

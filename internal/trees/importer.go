@@ -612,26 +612,11 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 		if !ok {
 			return nil, fmt.Errorf("trees: surname %q has no id", k)
 		}
-		for _, c := range surnameCodes(nk[i]) {
+		for _, c := range nk[i].Codes() {
 			codes = append(codes, []any{c, id})
 		}
 	}
 	return ids, s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
-}
-
-// surnameCodes are a surname's rows of tree_surname_codes: 'd' + each Daitch–Mokotoff
-// code, 'm' + each Double Metaphone code (as research's surname_codes).
-func surnameCodes(k names.Keys) []string {
-	var out []string
-	for _, c := range k.DM {
-		out = append(out, "d"+c)
-	}
-	for _, c := range []string{k.MetaphonePrimary, k.MetaphoneAlt} {
-		if c != "" && !slices.Contains(out, "m"+c) {
-			out = append(out, "m"+c)
-		}
-	}
-	return out
 }
 
 func placeholders(n int) string {

@@ -199,7 +199,7 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 			err = collect(cols+` WHERE folded = ? OR variant = ? OR soundex = ?`, []any{k.Folded, k.Variant, k.Soundex}, nil)
 		case ModePhonetic:
 			err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, nil)
-			if codes := surnameCodes(k); err == nil && len(codes) > 0 {
+			if codes := k.Codes(); err == nil && len(codes) > 0 {
 				args := make([]any, len(codes))
 				for i, c := range codes {
 					args[i] = c
