@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,19 +38,10 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 	}
 	get := func(path, bearer string) map[string]any {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-		if bearer != "" {
-			req.Header.Set("Authorization", "Bearer "+bearer)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
+		b := getOK(t, srv.URL+path, bearer)
 		var m map[string]any
-		if res.StatusCode != 200 || json.Unmarshal(b, &m) != nil {
-			t.Fatalf("GET %s: %d %s", path, res.StatusCode, b)
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("GET %s: %v: %s", path, err, b)
 		}
 		return m
 	}

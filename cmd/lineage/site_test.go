@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -30,4 +32,24 @@ func startSite(t *testing.T, dataDir string) (context.Context, config.Config, *s
 	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
 	t.Cleanup(srv.Close)
 	return ctx, cfg, db, a, srv
+}
+
+// getOK GETs url, with "Authorization: Bearer bearer" unless bearer is empty, and
+// returns the body; any answer but 200 fails the test.
+func getOK(t *testing.T, url, bearer string) []byte {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return b
 }

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,20 +103,7 @@ func TestTreesBehindAccounts(t *testing.T) {
 	}
 	get := func(path, bearer string) string {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
-		if bearer != "" {
-			req.Header.Set("Authorization", "Bearer "+bearer)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		if res.StatusCode != 200 {
-			t.Fatalf("GET %s: %d %s", path, res.StatusCode, b)
-		}
-		return string(b)
+		return string(getOK(t, srv.URL+path, bearer))
 	}
 	if body := get("/api/trees", ""); !strings.Contains(body, `"slug":"ashworth-family"`) {
 		t.Errorf("/api/trees: %s", body)
