@@ -73,6 +73,11 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
 	rep.Duration = time.Since(start)
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			// Interrupted: the driver may report the cancelled query in its own words
+			// ("bad connection" from pgx); the caller learns why.
+			return rep, fmt.Errorf("import interrupted (%w): %v", cerr, err)
+		}
 		return rep, err
 	}
 	t, err := s.treeBySlug(ctx, s.db, opts.Slug)
