@@ -434,10 +434,13 @@ func (s *Service) Repository(ctx context.Context) (*RepositoryInfo, error) {
 		return nil, err
 	}
 	snap, err := s.masterSnapshot(ctx, st.master)
-	if e, ok := AsError(err); ok && e.Kind == KindRefExpired {
-		// The master moved while we looked; the load filed the new one.
-		st, err = s.state(ctx, true)
-		if err != nil {
+	// The master moved while we looked (publishes in quick succession can move it more
+	// than once): look again at the newest, a bounded number of times.
+	for try := 0; try < 20; try++ {
+		if e, ok := AsError(err); !ok || e.Kind != KindRefExpired {
+			break
+		}
+		if st, err = s.state(ctx, true); err != nil {
 			return nil, err
 		}
 		snap, err = s.masterSnapshot(ctx, st.master)
