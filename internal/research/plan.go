@@ -229,50 +229,6 @@ func (s *Service) plan(ctx context.Context, q *Query) (*plan, error) {
 	return p, nil
 }
 
-// foldPattern folds a wildcard pattern like a surname key, keeping * and ?.
-func foldPattern(pat string) string {
-	var b strings.Builder
-	for _, r := range pat {
-		switch {
-		case r == '*' || r == '?':
-			b.WriteRune(r)
-		default:
-			b.WriteString(strings.ReplaceAll(names.Fold(string(r)), " ", ""))
-		}
-	}
-	out := b.String()
-	if strings.HasPrefix(out, "mc") {
-		out = "mac" + out[2:]
-	}
-	return out
-}
-
-// globMatch reports whether s matches a folded pattern of * and ?.
-func globMatch(pat, s string) bool {
-	p, t := []rune(pat), []rune(s)
-	pi, ti, star, mark := 0, 0, -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
-			pi++
-			ti++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
-}
-
 // resolveSurname finds the dictionary's surnames a mode accepts, with their points.
 func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[int64]int, map[int64]string, error) {
 	pts, folded := map[int64]int{}, map[int64]string{}
@@ -295,7 +251,7 @@ func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[in
 		return rows.Err()
 	}
 	if mode == ModeWildcard {
-		pat := foldPattern(text)
+		pat := names.FoldPattern(text)
 		prefix := pat
 		if i := strings.IndexAny(pat, "*?"); i >= 0 {
 			prefix = pat[:i]
@@ -306,7 +262,7 @@ func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[in
 			args = append(args, prefix, prefixEnd(prefix))
 		}
 		return pts, folded, collect(q, args, func(f, _, _ string) int {
-			if globMatch(pat, f) {
+			if names.GlobMatch(pat, f) {
 				return ptsSurnameExact
 			}
 			return 0

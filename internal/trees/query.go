@@ -71,7 +71,7 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, Field
 	}
 	if q.Surname != "" && q.SurnameMode == ModeWildcard {
 		letters := 0
-		for _, r := range foldPattern(q.Surname) {
+		for _, r := range names.FoldPattern(q.Surname) {
 			if r != '*' && r != '?' {
 				letters++
 			}
@@ -110,48 +110,6 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, Field
 	return q, nil
 }
 
-// foldPattern folds a wildcard pattern like a surname key, keeping * and ?.
-func foldPattern(pat string) string {
-	var b strings.Builder
-	for _, r := range pat {
-		if r == '*' || r == '?' {
-			b.WriteRune(r)
-		} else {
-			b.WriteString(strings.ReplaceAll(names.Fold(string(r)), " ", ""))
-		}
-	}
-	out := b.String()
-	if strings.HasPrefix(out, "mc") {
-		out = "mac" + out[2:]
-	}
-	return out
-}
-
-func globMatch(pat, s string) bool {
-	p, t := []rune(pat), []rune(s)
-	pi, ti, star, mark := 0, 0, -1, 0
-	for ti < len(t) {
-		switch {
-		case pi < len(p) && (p[pi] == '?' || p[pi] == t[ti]):
-			pi++
-			ti++
-		case pi < len(p) && p[pi] == '*':
-			star, mark = pi, ti
-			pi++
-		case star >= 0:
-			pi = star + 1
-			mark++
-			ti = mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi] == '*' {
-		pi++
-	}
-	return pi == len(p)
-}
-
 // surnameIDs finds the dictionary surnames a mode accepts.
 func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, error) {
 	var ids []int64
@@ -175,7 +133,7 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 	}
 	var err error
 	if mode == ModeWildcard {
-		pat := foldPattern(text)
+		pat := names.FoldPattern(text)
 		prefix := pat
 		if i := strings.IndexAny(pat, "*?"); i >= 0 {
 			prefix = pat[:i]
@@ -186,7 +144,7 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 			q += ` WHERE folded >= ? AND folded < ?`
 			args = append(args, prefix, prefix[:len(prefix)-size]+string(r+1))
 		}
-		err = collect(q, args, func(f string) bool { return globMatch(pat, f) })
+		err = collect(q, args, func(f string) bool { return names.GlobMatch(pat, f) })
 	} else {
 		k := s.variants.Keys(text)
 		cols := `SELECT id, folded FROM tree_surnames`
