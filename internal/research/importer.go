@@ -379,27 +379,11 @@ type execer interface {
 }
 
 // inTx runs fn in a transaction on the import's connection.
-func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
+func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if st.conn == nil {
 		return st.s.db.InTx(ctx, fn)
 	}
-	tx, err := st.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			tx.Rollback()
-			panic(p)
-		}
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	if err = fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return store.InTxOn(ctx, st.conn, fn)
 }
 
 // bulkExec runs SQLiteBulk.Exec holding the connection's lock, as database/sql does

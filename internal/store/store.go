@@ -203,8 +203,20 @@ func (db *DB) Rebind(query string) string {
 }
 
 // InTx runs fn in a transaction, committing if it returns nil and rolling back otherwise.
-func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) (err error) {
-	tx, err := db.BeginTx(ctx, nil)
+func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return InTxOn(ctx, db.DB, fn)
+}
+
+// TxBeginner is what can start a transaction: a *sql.DB, or one *sql.Conn taken from
+// the pool (an import that keeps its connection from batch to batch).
+type TxBeginner interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// InTxOn is InTx on b: fn's transaction commits if it returns nil and rolls back
+// otherwise, or if it panics.
+func InTxOn(ctx context.Context, b TxBeginner, fn func(tx *sql.Tx) error) (err error) {
+	tx, err := b.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
