@@ -22,7 +22,7 @@
 // with every other condition checked on the index entry itself. Up to Options.Cap
 // candidates are scored in Go; beyond that the engine streams candidates in ranking
 // order class by class (score levels are discrete) and takes totals and facets from
-// name_stats, so a search for a common surname does not read every Smith.
+// name_facets, so a search for a common surname does not read every Smith.
 //
 // # Ranking
 //

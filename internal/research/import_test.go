@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,7 +147,7 @@ func TestImportStrict(t *testing.T) {
 }
 
 // TestImportIdempotent: importing the same file again changes nothing; a changed
-// record is updated in place, and name_stats stays equal to a recount.
+// record is updated in place, and name_facets stays equal to a recount.
 func TestImportIdempotent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := fixture(t, db, 1000)
@@ -180,11 +181,12 @@ func TestImportIdempotent(t *testing.T) {
 	})
 }
 
-// checkStats recounts name_stats from the index and the records.
+// checkStats recounts name_facets from the index and the records: a surname's
+// records by collection and type, by decade (facet 0) and by county (facet 1).
 func checkStats(t *testing.T, db *store.DB) {
 	t.Helper()
 	type cell struct {
-		s, c, ty, d, co int64
+		s, c, ty, facet, value int64
 	}
 	want := map[cell]int64{}
 	rows, err := db.Query(`SELECT DISTINCT k.surname_id, r.collection_id, r.type_id, r.jdn_lo, r.jdn_hi, r.county_id, r.id
@@ -195,18 +197,22 @@ func checkStats(t *testing.T, db *store.DB) {
 	for rows.Next() {
 		var c cell
 		var lo, hi *int64
-		var id int64
-		if err := rows.Scan(&c.s, &c.c, &c.ty, &lo, &hi, &c.co, &id); err != nil {
+		var id, county int64
+		if err := rows.Scan(&c.s, &c.c, &c.ty, &lo, &hi, &county, &id); err != nil {
 			t.Fatal(err)
 		}
+		byDecade := c
 		if lo != nil {
-			c.d = research.DecadeOf(*lo, *hi)
+			byDecade.value = research.DecadeOf(*lo, *hi)
 		}
-		want[c]++
+		byCounty := c
+		byCounty.facet, byCounty.value = 1, county
+		want[byDecade]++
+		want[byCounty]++
 	}
 	rows.Close()
 	got := map[cell]int64{}
-	rows, err = db.Query(`SELECT surname_id, collection_id, type_id, decade, county_id, records FROM name_stats`)
+	rows, err = db.Query(`SELECT surname_id, collection_id, type_id, facet, value, records FROM name_facets`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,17 +220,17 @@ func checkStats(t *testing.T, db *store.DB) {
 	for rows.Next() {
 		var c cell
 		var n int64
-		if err := rows.Scan(&c.s, &c.c, &c.ty, &c.d, &c.co, &n); err != nil {
+		if err := rows.Scan(&c.s, &c.c, &c.ty, &c.facet, &c.value, &n); err != nil {
 			t.Fatal(err)
 		}
 		got[c] = n
 	}
 	if len(got) != len(want) {
-		t.Errorf("name_stats has %d cells, a recount %d", len(got), len(want))
+		t.Errorf("name_facets has %d cells, a recount %d", len(got), len(want))
 	}
 	for c, n := range want {
 		if got[c] != n {
-			t.Errorf("name_stats %+v = %d, a recount says %d", c, got[c], n)
+			t.Errorf("name_facets %+v = %d, a recount says %d", c, got[c], n)
 		}
 	}
 }
@@ -361,5 +367,47 @@ func TestDemoGenerate(t *testing.T) {
 			t.Errorf("library: %v %+v", err, g.Library)
 		}
 		checkStats(t, db)
+	})
+}
+
+// TestNameFacetsMigration: migration 00008 turns name_stats' joint cells into the two
+// sides of name_facets, by decade and by county.
+func TestNameFacetsMigration(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		if err := db.MigrateTo(ctx, 7); err != nil {
+			t.Fatal(err)
+		}
+		// Smith (1) in collection 1, type 2: 1850s Yorkshire 3, 1850s Lancashire 2,
+		// undated Yorkshire 1; Jones (4): 1700s, no county, 5.
+		for _, c := range [][6]int{{1, 1, 2, 1850, 10, 3}, {1, 1, 2, 1850, 11, 2}, {1, 1, 2, 0, 10, 1}, {4, 1, 2, 1700, 0, 5}} {
+			if _, err := db.Exec(db.Rebind(`INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES (?, ?, ?, ?, ?, ?)`),
+				c[0], c[1], c[2], c[3], c[4], c[5]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := db.Query(`SELECT surname_id, collection_id, type_id, facet, value, records FROM name_facets ORDER BY surname_id, facet, value`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var got [][6]int
+		for rows.Next() {
+			var c [6]int
+			if err := rows.Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5]); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c)
+		}
+		want := [][6]int{
+			{1, 1, 2, 0, 0, 1}, {1, 1, 2, 0, 1850, 5}, {1, 1, 2, 1, 10, 4}, {1, 1, 2, 1, 11, 2},
+			{4, 1, 2, 0, 1700, 5}, {4, 1, 2, 1, 0, 5},
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("name_facets after the migration:\n got %v\nwant %v", got, want)
+		}
 	})
 }

@@ -193,12 +193,12 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 	rep.Bulk = opts.Bulk == BulkOn || opts.Bulk == BulkDefer || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
 	rep.IndexDeferred = opts.Bulk == BulkDefer
 	if rep.IndexDeferred {
-		st.bulkStats = map[statCell]int{}
+		st.bulkStats = statDeltas{}
 		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
 			return rep, err
 		}
 	} else if rep.Bulk {
-		st.bulkStats = map[statCell]int{}
+		st.bulkStats = statDeltas{}
 		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
 			return rep, err
 		}
@@ -328,9 +328,9 @@ type importState struct {
 	run    int64
 	dict   *nameDict
 	places *placeResolver
-	// bulkStats gathers a bulk import's name_stats changes, written once at the end
+	// bulkStats gathers a bulk import's name_facets changes, written once at the end
 	// (nil: each batch writes its own).
-	bulkStats map[statCell]int
+	bulkStats statDeltas
 	conn      *sql.Conn         // SQLite: the connection every batch is written on
 	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
 	copy      bool              // PostgreSQL: rows go in with COPY on conn
@@ -441,39 +441,23 @@ func (st *importState) flushStats(ctx context.Context) error {
 		return nil
 	}
 	stats := st.bulkStats
-	st.bulkStats = map[statCell]int{}
+	st.bulkStats = statDeltas{}
 	return st.inTx(ctx, func(tx *sql.Tx) error { return st.applyStats(ctx, tx, stats) })
 }
 
 // applyStats is Service.applyStats through the compiled upsert of store.SQLiteBulk when
 // there is one.
-func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
+func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
 	if st.bulk == nil {
 		return st.s.applyStats(ctx, tx, stats)
 	}
-	rows := make([][]any, 0, len(stats))
-	negative := false
-	for c, n := range stats {
-		if n != 0 {
-			rows = append(rows, []any{c.surname, c.collection, c.typ, c.decade, c.county, n})
-			negative = negative || n < 0
-		}
-	}
-	// In key order, each page of name_stats is visited once.
-	slices.SortFunc(rows, func(a, b []any) int {
-		for k := 0; k < 5; k++ {
-			if x, y := toInt64(a[k]), toInt64(b[k]); x != y {
-				return cmp.Compare(x, y)
-			}
-		}
-		return 0
-	})
-	if err := st.bulkExec(ctx, `INSERT INTO name_stats (surname_id, collection_id, type_id, decade, county_id, records) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`, rows); err != nil {
-		return fmt.Errorf("name_stats: %w", err)
+	// In key order, each page of name_facets is visited once.
+	rows, negative := stats.rows()
+	if err := st.bulkExec(ctx, `INSERT INTO name_facets (`+strings.Join(facetCols, ", ")+`) VALUES (?, ?, ?, ?, ?, ?)`+facetUpsert, rows); err != nil {
+		return fmt.Errorf("name_facets: %w", err)
 	}
 	if negative {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM name_stats WHERE records <= 0`); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_facets WHERE records <= 0`); err != nil {
 			return err
 		}
 	}
@@ -701,7 +685,7 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 	pendTypes, pendRoles := map[string]int64{}, map[string]int64{}
 	var added, updated, unchanged int
 	var dupErrs []RowError
-	var batchStats map[statCell]int
+	var batchStats statDeltas
 	err := st.inTx(ctx, func(tx *sql.Tx) error {
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
 		st.places.tx = tx
@@ -740,7 +724,7 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 		if err := st.allocate(ctx, tx, fresh); err != nil {
 			return err
 		}
-		stats := map[statCell]int{}
+		stats := statDeltas{}
 		batchStats = stats
 		if len(changed) > 0 {
 			if err := st.retire(ctx, tx, changed, stats); err != nil {
@@ -859,16 +843,58 @@ func (st *importState) allocate(ctx context.Context, tx *sql.Tx, fresh []*prepar
 	return nil
 }
 
-// statCell is one cell of name_stats.
-type statCell struct {
+// facetCell is one cell of name_facets: a surname's records in one collection and
+// record type with one decade (facet 0) or county (facet 1).
+type facetCell struct {
 	surname, collection, typ int64
-	decade                   int
-	county                   int64
+	facet                    int
+	value                    int64
+}
+
+// statDeltas are changes to name_facets.
+type statDeltas map[facetCell]int
+
+// add counts n more records of a surname in a collection and type, dated in a decade
+// and placed in a county: one cell of each facet.
+func (d statDeltas) add(surname, collection, typ int64, decade int, county int64, n int) {
+	d[facetCell{surname, collection, typ, facetDecade, int64(decade)}] += n
+	d[facetCell{surname, collection, typ, facetCounty, county}] += n
+}
+
+// The facets of name_facets.
+const (
+	facetDecade = 0
+	facetCounty = 1
+)
+
+var facetCols = []string{"surname_id", "collection_id", "type_id", "facet", "value", "records"}
+
+const facetUpsert = ` ON CONFLICT (surname_id, collection_id, type_id, facet, value) DO UPDATE SET records = name_facets.records + excluded.records`
+
+// rows are the non-zero changes in key order (the same order for every import, so
+// that concurrent imports do not deadlock on PostgreSQL), and whether any is negative.
+func (d statDeltas) rows() (rows [][]any, negative bool) {
+	cells := make([]facetCell, 0, len(d))
+	for c, n := range d {
+		if n != 0 {
+			cells = append(cells, c)
+			negative = negative || n < 0
+		}
+	}
+	slices.SortFunc(cells, func(a, b facetCell) int {
+		return cmp.Or(cmp.Compare(a.surname, b.surname), cmp.Compare(a.collection, b.collection), cmp.Compare(a.typ, b.typ),
+			cmp.Compare(a.facet, b.facet), cmp.Compare(a.value, b.value))
+	})
+	rows = make([][]any, len(cells))
+	for i, c := range cells {
+		rows[i] = []any{c.surname, c.collection, c.typ, c.facet, c.value, d[c]}
+	}
+	return rows, negative
 }
 
 // retire removes what changed records had in the index and the statistics, before
 // they are written again.
-func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepared, stats map[statCell]int) error {
+func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepared, stats statDeltas) error {
 	db := st.s.db
 	for _, p := range changed {
 		var typ, county int64
@@ -887,7 +913,7 @@ func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepar
 				rows.Close()
 				return err
 			}
-			stats[statCell{sid, st.coll.ID, typ, dec, county}]--
+			stats.add(sid, st.coll.ID, typ, dec, county, -1)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -905,7 +931,7 @@ func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepar
 
 // insert writes new and changed records, their events and search keys, and adds to
 // the statistics.
-func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []*prepared, stats map[statCell]int) error {
+func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []*prepared, stats statDeltas) error {
 	s := st.s
 	coll := st.coll.ID
 	recordRow := func(p *prepared) []any {
@@ -960,7 +986,7 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			keys = append(keys, []any{p.id*maxKeyWidth + int64(i), sid, span, klo, khi, dq, gid, p.placeID, p.countyID, coll, p.typeID, p.roleIDs[i]})
 			if sid != 0 && !seen[sid] {
 				seen[sid] = true
-				stats[statCell{sid, coll, p.typeID, dec, p.countyID}]++
+				stats.add(sid, coll, p.typeID, dec, p.countyID, 1)
 			}
 		}
 	}
@@ -1029,41 +1055,16 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 // sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).
 const sqliteRowsPerInsert = 200
 
-// applyStats adds the deltas to name_stats and drops cells that reach zero.
-func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats map[statCell]int) error {
-	var rows [][]any
-	negative := false
-	for c, n := range stats {
-		if n == 0 {
-			continue
-		}
-		if n < 0 {
-			negative = true
-		}
-		rows = append(rows, []any{c.surname, c.collection, c.typ, c.decade, c.county, n})
-	}
-	if len(rows) == 0 {
-		return nil
-	}
-	// Deterministic order keeps concurrent imports from deadlocking on PostgreSQL.
-	sort.Slice(rows, func(i, j int) bool {
-		for k := 0; k < 5; k++ {
-			a, b := toInt64(rows[i][k]), toInt64(rows[j][k])
-			if a != b {
-				return a < b
-			}
-		}
-		return false
-	})
-	cols := []string{"surname_id", "collection_id", "type_id", "decade", "county_id", "records"}
-	for _, q := range store.LiteralInserts("INSERT", "name_stats", cols, rows, sqliteRowsPerInsert) {
-		q += ` ON CONFLICT (surname_id, collection_id, type_id, decade, county_id) DO UPDATE SET records = name_stats.records + excluded.records`
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("name_stats: %w", err)
+// applyStats adds the deltas to name_facets and drops cells that reach zero.
+func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
+	rows, negative := stats.rows()
+	for _, q := range store.LiteralInserts("INSERT", "name_facets", facetCols, rows, sqliteRowsPerInsert) {
+		if _, err := tx.ExecContext(ctx, q+facetUpsert); err != nil {
+			return fmt.Errorf("name_facets: %w", err)
 		}
 	}
 	if negative {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM name_stats WHERE records <= 0`); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_facets WHERE records <= 0`); err != nil {
 			return err
 		}
 	}
@@ -1222,7 +1223,7 @@ func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
 // PostgreSQL, the visibility map that index-only scans rely on).
 func (s *Service) Analyze(ctx context.Context) error {
 	if s.db.Dialect == store.Postgres {
-		for _, t := range []string{"search_keys", "records", "record_events", "surnames", "surname_codes", "given_names", "name_stats", "places"} {
+		for _, t := range []string{"search_keys", "records", "record_events", "surnames", "surname_codes", "given_names", "name_facets", "places"} {
 			if _, err := s.db.ExecContext(ctx, `VACUUM (ANALYZE) `+t); err != nil {
 				return err
 			}

@@ -51,7 +51,7 @@ type plan struct {
 	inCounties map[int64]bool
 	broader    map[int64]bool
 	// estCounties are the counties the place's records can be in (for estimates from
-	// name_stats); nil when the place is not within counties.
+	// name_facets); nil when the place is not within counties.
 	estCounties map[int64]bool
 
 	colls, types, roles []int64 // nil: any

@@ -219,55 +219,108 @@ func (s *Service) facetValues(ctx context.Context, each func(func(facet int, id 
 	return f, nil
 }
 
-// statsTotals counts a broad surname search from name_stats.
+// statsTotals counts a broad surname search from name_facets: exactly when it filters
+// by collection and record type only (statsEligible; with several spellings a record
+// holding two of them counts twice). A year or a place makes it an estimate: within
+// each collection and record type, the share of the records dated in the decades the
+// years touch (scaled by the share of those decades' years asked for; the undated
+// kept) times the share placed in the counties the place lies in (the unplaced
+// kept), the two taken as independent.
 func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, error) {
-	ids := ptsIDs(p.sPts, func(int) bool { return true })
-	q := `SELECT collection_id, type_id, decade, county_id, SUM(records) FROM name_stats WHERE ` + inList("surname_id", ids)
+	q := `SELECT collection_id, type_id, facet, value, SUM(records) FROM name_facets WHERE ` + inList("surname_id", ptsIDs(p.sPts, func(int) bool { return true }))
 	if p.colls != nil {
 		q += ` AND ` + inList("collection_id", p.colls)
 	}
 	if p.types != nil {
 		q += ` AND ` + inList("type_id", p.types)
 	}
+	q += ` GROUP BY collection_id, type_id, facet, value`
+	// The decades a year range touches, and the share of their years it asks for.
+	decLo, decHi, share := 0, 0, 1.0
 	if p.year {
-		// For estimates (estimate): the decades the year range touches, and undated.
 		y1, _, _ := gendate.JDNToGregorian(p.lo)
 		y2, _, _ := gendate.JDNToGregorian(p.hi)
-		q += ` AND (decade = 0 OR (decade >= ` + itoa(floorDiv(y1, 10)*10) + ` AND decade <= ` + itoa(floorDiv(y2, 10)*10) + `))`
+		decLo, decHi = floorDiv(y1, 10)*10, floorDiv(y2, 10)*10
+		share = float64(y2-y1+1) / float64(decHi+10-decLo)
 	}
-	if p.place && p.estCounties != nil {
-		q += ` AND (county_id = 0 OR ` + inList("county_id", setIDs(p.estCounties)) + `)`
+	countyBound := p.place && p.estCounties != nil
+	type group struct{ coll, typ int64 }
+	type side struct {
+		all, kept float64
+		values    map[int64]float64 // kept values only
 	}
-	q += ` GROUP BY collection_id, type_id, decade, county_id`
+	type cell struct{ decades, counties side }
+	cells := map[group]*cell{}
 	rows, err := s.q(ctx).QueryContext(ctx, q)
 	if err != nil {
 		return 0, emptyFacets(), err
 	}
 	defer rows.Close()
-	type key struct {
-		facet int
-		id    int64
-	}
-	counts := map[key]int64{}
-	var total int64
 	for rows.Next() {
-		var coll, typ, dec, county, n int64
-		if err := rows.Scan(&coll, &typ, &dec, &county, &n); err != nil {
+		var g group
+		var facet int
+		var value, n int64
+		if err := rows.Scan(&g.coll, &g.typ, &facet, &value, &n); err != nil {
 			return 0, emptyFacets(), err
 		}
-		total += n
-		counts[key{0, coll}] += n
-		counts[key{1, typ}] += n
-		counts[key{2, dec}] += n
-		counts[key{3, county}] += n
+		c := cells[g]
+		if c == nil {
+			c = &cell{side{values: map[int64]float64{}}, side{values: map[int64]float64{}}}
+			cells[g] = c
+		}
+		x := float64(n)
+		switch facet {
+		case facetDecade:
+			c.decades.all += x
+			switch {
+			case value == 0 || !p.year:
+			case int(value) >= decLo && int(value) <= decHi:
+				x *= share
+			default:
+				continue
+			}
+			c.decades.kept += x
+			c.decades.values[value] += x
+		case facetCounty:
+			c.counties.all += x
+			if countyBound && value != 0 && !p.estCounties[value] {
+				continue
+			}
+			c.counties.kept += x
+			c.counties.values[value] += x
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return 0, emptyFacets(), err
 	}
+	type key struct {
+		facet int
+		id    int64
+	}
+	counts := map[key]float64{}
+	var total float64
+	for g, c := range cells {
+		if c.decades.all == 0 || c.counties.all == 0 {
+			continue
+		}
+		dShare, cShare := c.decades.kept/c.decades.all, c.counties.kept/c.counties.all
+		n := c.decades.all * dShare * cShare
+		total += n
+		counts[key{0, g.coll}] += n
+		counts[key{1, g.typ}] += n
+		for v, x := range c.decades.values {
+			counts[key{2, v}] += x * cShare
+		}
+		for v, x := range c.counties.values {
+			counts[key{3, v}] += x * dShare
+		}
+	}
 	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
 		for k, n := range counts {
-			yield(k.facet, k.id, n)
+			if c := int64(n + 0.5); c > 0 {
+				yield(k.facet, k.id, c)
+			}
 		}
 	})
-	return total, f, err
+	return int64(total + 0.5), f, err
 }

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"lineage/internal/gendate"
 	"lineage/internal/store"
 )
 
@@ -223,13 +222,29 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	if p.empty {
 		return out, nil
 	}
-	// Count first (index only): reading rows into memory is the expensive part, and a
-	// broad search would read Cap of them for nothing.
-	n, err := s.countRows(ctx, p, s.cap+1)
-	if err != nil {
-		return nil, err
+	// A surname search that name_facets counts: when it finds more records than Cap,
+	// it has more rows than that too (each record has a person of the name), and the
+	// counting below is skipped.
+	var statsTotal int64
+	var statsFacets Facets
+	statsDone := false
+	if statsEligible(p) {
+		if statsTotal, statsFacets, err = s.statsTotals(ctx, p); err != nil {
+			return nil, err
+		}
+		statsDone = true
 	}
-	complete := n <= s.cap
+	// Otherwise count first (index only): reading rows into memory is the expensive
+	// part, and a broad search would read Cap of them for nothing. A search whose
+	// records name_facets counted within Cap is read at once.
+	complete := statsDone && statsTotal <= int64(s.cap)
+	if !statsDone {
+		n, err := s.countRows(ctx, p, s.cap+1)
+		if err != nil {
+			return nil, err
+		}
+		complete = n <= s.cap
+	}
 	var rows []keyRow
 	if complete {
 		var err error
@@ -266,10 +281,8 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 		if out.total, out.facets, out.totalExact, out.facetsExact, err = s.browseTotals(ctx, p); err != nil {
 			return nil, err
 		}
-	} else if statsEligible(p) {
-		if out.total, out.facets, err = s.statsTotals(ctx, p); err != nil {
-			return nil, err
-		}
+	} else if statsDone {
+		out.total, out.facets = statsTotal, statsFacets
 		// One spelling: exact. Several: a record holding two of them counts twice.
 		out.totalExact = len(p.sPts) == 1
 		out.facetsExact = out.totalExact
@@ -357,7 +370,7 @@ func pageOf(sort string, hits []hit, after *sortKey, limit int) ([]hit, *sortKey
 	return page, next
 }
 
-// statsEligible reports whether name_stats can count a query: a surname with at most
+// statsEligible reports whether name_facets can count a query: a surname with at most
 // collection and record-type filters.
 func statsEligible(p *plan) bool {
 	return p.surname && !p.given && !p.year && !p.place && p.roles == nil && !p.rel
@@ -590,57 +603,13 @@ func (p *plan) recordCondsColls(all []*Collection) []string {
 	return nil
 }
 
-// estimateFromStats estimates a broad surname search with a year or a place from
-// name_stats alone: the cells of the decades the years touch (scaled by the share of
-// those decades' years asked for) and of the counties the place lies in, plus the
-// undated and unplaced.
-func (s *Service) estimateFromStats(ctx context.Context, p *plan) (int64, Facets, error) {
-	_, f, err := s.statsTotals(ctx, p)
-	if err != nil {
-		return 0, f, err
-	}
-	share := 1.0
-	if p.year {
-		y1, _, _ := gendate.JDNToGregorian(p.lo)
-		y2, _, _ := gendate.JDNToGregorian(p.hi)
-		d1, d2 := floorDiv(y1, 10)*10, floorDiv(y2, 10)*10+9
-		share = float64(y2-y1+1) / float64(d2-d1+1)
-	}
-	var total float64
-	for i, v := range f.Decade {
-		if v.Value == "" {
-			total += float64(v.Count)
-			continue
-		}
-		n := float64(v.Count) * share
-		f.Decade[i].Count = int64(n + 0.5)
-		total += n
-	}
-	var all int64
-	for _, v := range f.Collection {
-		all += v.Count
-	}
-	if all > 0 {
-		scale := total / float64(all)
-		for _, list := range []*[]FacetValue{&f.Collection, &f.RecordType, &f.County} {
-			for i := range *list {
-				(*list)[i].Count = int64(float64((*list)[i].Count)*scale + 0.5)
-			}
-		}
-	}
-	for _, list := range []*[]FacetValue{&f.Collection, &f.RecordType, &f.Decade, &f.County} {
-		*list = slices.DeleteFunc(*list, func(v FacetValue) bool { return v.Count == 0 })
-	}
-	return int64(total + 0.5), f, nil
-}
-
-// estimate guesses the total and facets of a broad search that name_stats cannot
+// estimate guesses the total and facets of a broad search that name_facets cannot
 // count exactly: the matching persons are counted (up to a limit) in the index, turned
 // into records by the records-per-person ratio of a sample, and spread over facets as
-// name_stats spreads the surnames' records.
+// name_facets spreads the surnames' records.
 func (s *Service) estimate(ctx context.Context, p *plan) (int64, Facets, error) {
 	if p.surname && !p.given && p.roles == nil && !p.rel {
-		return s.estimateFromStats(ctx, p)
+		return s.statsTotals(ctx, p)
 	}
 	rows, err := s.countRows(ctx, p, 50*s.cap)
 	if err != nil {

@@ -193,7 +193,7 @@ func TestFacetsAndCount(t *testing.T) {
 	})
 }
 
-// TestBroadTotals: beyond the cap, totals come from name_stats (one spelling: exact)
+// TestBroadTotals: beyond the cap, totals come from name_facets (one spelling: exact)
 // or are estimated, and say so.
 func TestBroadTotals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -201,10 +201,10 @@ func TestBroadTotals(t *testing.T) {
 		broad := research.New(db, research.Options{Log: quietLog(), Cap: 2})
 		res := search(t, broad, "surname=Smith&surname_mode=exact", true)
 		if res.Total != 9 || !res.TotalExact || !res.FacetsExact {
-			t.Errorf("exact spelling from name_stats: total %d exact %v facets %v", res.Total, res.TotalExact, res.FacetsExact)
+			t.Errorf("exact spelling from name_facets: total %d exact %v facets %v", res.Total, res.TotalExact, res.FacetsExact)
 		}
 		if n := res.Facets.Collection; len(n) != 2 || n[0].Count != 8 || n[1].Count != 1 {
-			t.Errorf("facets from name_stats: %v", n)
+			t.Errorf("facets from name_facets: %v", n)
 		}
 		res = search(t, broad, "surname=Smith&surname_mode=variants", true)
 		if res.Total != 11 || res.TotalExact {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -54,6 +55,8 @@ func main() {
 	dbURL := flag.String("db", "", "PostgreSQL URL (instead of -data)")
 	n := flag.Int("n", 30, "runs of each query")
 	repair := flag.Bool("repair", false, "first create any search index the store lacks, and refresh the planner's statistics")
+	only := flag.String("only", "", "run only the queries whose label contains this text")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measured runs to this file")
 	flag.Parse()
 	ctx := context.Background()
 	db, err := store.Open(ctx, store.Options{DataDir: *data, DatabaseURL: *dbURL})
@@ -75,8 +78,23 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "indexes and statistics ready in %s\n", time.Since(start).Round(time.Second))
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var all []time.Duration
 	for _, m := range mix {
+		if *only != "" && !strings.Contains(m.label, *only) {
+			continue
+		}
 		v, _ := url.ParseQuery(m.params)
 		page, count := v.Get("@page") != "", v.Get("@count") != ""
 		v.Del("@page")
