@@ -714,6 +714,43 @@ func (p *plan) placePoints(r *keyRow) (int, bool) {
 	return 0, false
 }
 
+// relativeSQL is the condition a row must meet to be the relative asked for (the
+// rows relativeOK looks at), "1 = 0" when none can. Its columns are written +k.col,
+// not indexable, for recordRowsWhere.
+func (p *plan) relativeSQL() string {
+	var c []string
+	if p.relRoles != nil {
+		c = append(c, inList("+k.role_id", p.relRoles))
+	}
+	var sur, giv string
+	if p.relS != nil {
+		sur = inList("+k.surname_id", setIDs(p.relS))
+	}
+	if p.relG != nil {
+		giv = inList("+k.given_id", setIDs(p.relG))
+	}
+	switch {
+	case sur == "" && giv == "":
+		return "1 = 0"
+	case p.relEither:
+		if sur == "" {
+			sur = "1 = 0"
+		}
+		if giv == "" {
+			giv = "1 = 0"
+		}
+		c = append(c, "("+sur+" OR "+giv+")")
+	default:
+		if sur != "" {
+			c = append(c, sur)
+		}
+		if giv != "" {
+			c = append(c, giv)
+		}
+	}
+	return strings.Join(c, " AND ")
+}
+
 // relativeOK checks the relative condition of row r against the rows of its record.
 func (p *plan) relativeOK(r *keyRow, recordRows []keyRow) bool {
 	if !p.rel {

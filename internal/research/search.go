@@ -463,7 +463,9 @@ func (s *Service) withRelative(ctx context.Context, p *plan, rows []keyRow) ([]k
 			recs = append(recs, r.record())
 		}
 	}
-	byRec, err := s.recordRows(ctx, recs)
+	// Only the records' rows that could be the relative: relativeOK looks for one
+	// other than the candidate among them.
+	byRec, err := s.recordRowsWhere(ctx, recs, p.relativeSQL())
 	if err != nil {
 		return nil, err
 	}

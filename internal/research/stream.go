@@ -453,6 +453,13 @@ func (s *Service) accept(ctx context.Context, p *plan, cands []keyRow) ([]hit, e
 // recordRows reads every search_keys row of the records, by record: one range of the
 // primary key per record, joined from a list of the record ids.
 func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]keyRow, error) {
+	return s.recordRowsWhere(ctx, recs, "")
+}
+
+// recordRowsWhere reads the rows of the records that pass a condition on k ("": all).
+// The condition's columns must not be indexable (written +k.col): SQLite would
+// otherwise build an automatic index over the whole table for them.
+func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string) (map[int64][]keyRow, error) {
 	out := map[int64][]keyRow{}
 	for i := 0; i < len(recs); i += 1000 {
 		var b strings.Builder
@@ -466,6 +473,9 @@ func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]key
 		// PostgreSQL types the literals int4: widen before multiplying, or record ids
 		// above 8 388 607 overflow.
 		b.WriteString(") AS v JOIN search_keys k ON k.id >= CAST(v.column1 AS BIGINT) * 256 AND k.id < CAST(v.column1 AS BIGINT) * 256 + 256")
+		if cond != "" {
+			b.WriteString(" WHERE " + cond)
+		}
 		rows, err := s.q(ctx).QueryContext(ctx, b.String())
 		if err != nil {
 			return nil, err
