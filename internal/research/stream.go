@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"lineage/internal/store"
 )
 
 // The broad path: when a search has more candidates than Options.Cap, its results
@@ -461,7 +463,36 @@ func (s *Service) recordRows(ctx context.Context, recs []int64) (map[int64][]key
 // otherwise build an automatic index over the whole table for them.
 func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string) (map[int64][]keyRow, error) {
 	out := map[int64][]keyRow{}
-	for i := 0; i < len(recs); i += 1000 {
+	add := func(query string, args ...any) error {
+		rows, err := s.q(ctx).QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r keyRow
+			if err := scanKeyRow(rows, &r); err != nil {
+				return err
+			}
+			out[r.record()] = append(out[r.record()], r)
+		}
+		return rows.Err()
+	}
+	if s.db.Dialect == store.Postgres {
+		// One statement for every record, their ids as an array; the join in a fence
+		// (OFFSET 0) with the condition outside: PostgreSQL cannot estimate the range
+		// join, and with the condition beside it chose to read the whole table.
+		q := "SELECT " + keyRowCols + " FROM (SELECT k.* FROM unnest($1::bigint[]) AS v (rec) JOIN search_keys k ON k.id >= v.rec * 256 AND k.id < v.rec * 256 + 256 OFFSET 0) k"
+		if cond != "" {
+			q += " WHERE " + cond
+		}
+		if len(recs) > 0 {
+			if err := add(q, recs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i := 0; i < len(recs) && s.db.Dialect != store.Postgres; i += 1000 {
 		var b strings.Builder
 		b.WriteString("SELECT " + keyRowCols + " FROM (VALUES ")
 		for j, rec := range recs[i:min(i+1000, len(recs))] {
@@ -470,26 +501,11 @@ func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string
 			}
 			b.WriteString("(" + i64toa(rec) + ")")
 		}
-		// PostgreSQL types the literals int4: widen before multiplying, or record ids
-		// above 8 388 607 overflow.
-		b.WriteString(") AS v JOIN search_keys k ON k.id >= CAST(v.column1 AS BIGINT) * 256 AND k.id < CAST(v.column1 AS BIGINT) * 256 + 256")
+		b.WriteString(") AS v JOIN search_keys k ON k.id >= v.column1 * 256 AND k.id < v.column1 * 256 + 256")
 		if cond != "" {
 			b.WriteString(" WHERE " + cond)
 		}
-		rows, err := s.q(ctx).QueryContext(ctx, b.String())
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var r keyRow
-			if err := scanKeyRow(rows, &r); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[r.record()] = append(out[r.record()], r)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := add(b.String()); err != nil {
 			return nil, err
 		}
 	}
