@@ -1,4 +1,34 @@
 package research
 
+import "context"
+
 // DecadeOf exposes the decade rule of name_facets to the external tests.
 func DecadeOf(lo, hi int64) int64 { return int64(decadeOf(true, int(lo), int(hi))) }
+
+// RelativeRowsPlan is SQLite's plan for reading the rows that could be a query's
+// relative from a thousand records (withRelative), for TestRelativeRowsPlan.
+func RelativeRowsPlan(ctx context.Context, s *Service, q *Query) ([]string, error) {
+	p, err := s.plan(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	recs := make([]int64, 1000)
+	for i := range recs {
+		recs[i] = int64(i + 1)
+	}
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+sqliteRecordRowsSQL(recs, p.relativeSQL()))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}

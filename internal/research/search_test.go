@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"lineage/internal/research"
@@ -303,4 +304,32 @@ func TestQueryErrors(t *testing.T) {
 			t.Errorf("a garbled cursor: %v", err)
 		}
 	})
+}
+
+// TestRelativeRowsPlan: the rows that could be a relative are read one record at a
+// time by primary key. Left to itself SQLite indexed their condition's columns
+// instead, building an automatic index over every person in the store.
+func TestRelativeRowsPlan(t *testing.T) {
+	db := storetest.SQLite(t)
+	fixture(t, db, 1000)
+	s := research.New(db, research.Options{Log: quietLog()})
+	for _, params := range []string{
+		"surname=Smith&given=John&relative=William&relative_role=father",
+		"surname=Smith&relative=Mary",
+		"surname=Smith&given=Henry&relative=Smith, John",
+	} {
+		v, _ := url.ParseQuery(params)
+		q, errs := research.ParseQuery(v)
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		plan, err := research.RelativeRowsPlan(context.Background(), s, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(plan, "; ")
+		if !strings.Contains(joined, "SEARCH k USING INTEGER PRIMARY KEY") || strings.Contains(joined, "AUTOMATIC") {
+			t.Errorf("%s: plan %q", params, joined)
+		}
+	}
 }

@@ -493,19 +493,7 @@ func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string
 		}
 	}
 	for i := 0; i < len(recs) && s.db.Dialect != store.Postgres; i += 1000 {
-		var b strings.Builder
-		b.WriteString("SELECT " + keyRowCols + " FROM (VALUES ")
-		for j, rec := range recs[i:min(i+1000, len(recs))] {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("(" + i64toa(rec) + ")")
-		}
-		b.WriteString(") AS v JOIN search_keys k ON k.id >= v.column1 * 256 AND k.id < v.column1 * 256 + 256")
-		if cond != "" {
-			b.WriteString(" WHERE " + cond)
-		}
-		if err := add(b.String()); err != nil {
+		if err := add(sqliteRecordRowsSQL(recs[i:min(i+1000, len(recs))], cond)); err != nil {
 			return nil, err
 		}
 	}
@@ -513,6 +501,24 @@ func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string
 		slices.SortFunc(rows, func(a, b keyRow) int { return cmp.Compare(a.id, b.id) })
 	}
 	return out, nil
+}
+
+// sqliteRecordRowsSQL selects the rows of records (at most a thousand) that pass a
+// condition ("": all), one range of the primary key per record.
+func sqliteRecordRowsSQL(recs []int64, cond string) string {
+	var b strings.Builder
+	b.WriteString("SELECT " + keyRowCols + " FROM (VALUES ")
+	for j, rec := range recs {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(" + i64toa(rec) + ")")
+	}
+	b.WriteString(") AS v JOIN search_keys k ON k.id >= v.column1 * 256 AND k.id < v.column1 * 256 + 256")
+	if cond != "" {
+		b.WriteString(" WHERE " + cond)
+	}
+	return b.String()
 }
 
 // streamByName answers a broad search sorted by name: surname by surname in
