@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"lineage/internal/httpx"
 	"lineage/internal/mail"
 )
 
@@ -76,32 +77,12 @@ func (s *Service) routes() {
 // jsonFallback serves mux; what the mux has no route for is answered in JSON too —
 // 405 with the mux's Allow header when the path exists for other methods, else 404.
 func jsonFallback(mux *http.ServeMux, fail func(http.ResponseWriter, *http.Request, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, pattern := mux.Handler(r)
-		if pattern != "" {
-			mux.ServeHTTP(w, r)
-			return
-		}
-		probe := &statusProbe{header: http.Header{}}
-		h.ServeHTTP(probe, r)
-		if probe.status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", probe.header.Get("Allow"))
+	return httpx.NoRoute(mux,
+		func(w http.ResponseWriter, r *http.Request) { fail(w, r, errorf(ENOTFOUND, "Not Found")) },
+		func(w http.ResponseWriter, r *http.Request) {
 			fail(w, r, errorf(EMETHOD, "The %s method is not supported for this URL.", r.Method))
-			return
-		}
-		fail(w, r, errorf(ENOTFOUND, "Not Found"))
-	})
+		})
 }
-
-// statusProbe records what the mux's own 404/405 handler would answer.
-type statusProbe struct {
-	header http.Header
-	status int
-}
-
-func (p *statusProbe) Header() http.Header         { return p.header }
-func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
-func (p *statusProbe) WriteHeader(code int)        { p.status = code }
 
 // requireUser returns the signed-in user or the 401 error.
 func (s *Service) requireUser(r *http.Request) (*User, error) {

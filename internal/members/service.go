@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 )
 
@@ -55,33 +56,13 @@ func New(db *store.DB, users CurrentUser, log *slog.Logger) *Service {
 
 // Handler serves the JSON API; wrap it in auth's middleware.
 func (s *Service) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, pattern := s.mux.Handler(r)
-		if pattern != "" {
-			s.mux.ServeHTTP(w, r)
-			return
-		}
-		// No route: answer in JSON, 405 (with Allow) when the path takes other methods.
-		probe := &statusProbe{header: http.Header{}}
-		h.ServeHTTP(probe, r)
-		if probe.status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", probe.header.Get("Allow"))
+	// No route: answer in JSON, 405 (with Allow) when the path takes other methods.
+	return httpx.NoRoute(s.mux,
+		func(w http.ResponseWriter, r *http.Request) { writeError(w, r, s.log, errNotFound) },
+		func(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, s.log, &Error{Code: EMETHOD, Message: "The " + r.Method + " method is not supported for this URL."})
-			return
-		}
-		writeError(w, r, s.log, errNotFound)
-	})
+		})
 }
-
-// statusProbe records what the mux's own 404/405 handler would answer.
-type statusProbe struct {
-	header http.Header
-	status int
-}
-
-func (p *statusProbe) Header() http.Header         { return p.header }
-func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
-func (p *statusProbe) WriteHeader(code int)        { p.status = code }
 
 func (s *Service) routes() {
 	m := http.NewServeMux()

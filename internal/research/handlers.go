@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"lineage/internal/httpx"
 )
 
 // Patterns are the front-door ServeMux patterns that Handler serves.
@@ -27,21 +29,14 @@ func (s *Service) routes() {
 // Handler serves the JSON API. Wrap it in auth's middleware so that Membership can
 // see who is signed in.
 func (s *Service) Handler() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := s.mux.Handler(r); pattern != "" {
-			s.mux.ServeHTTP(w, r)
-			return
-		}
-		// No route: answer in JSON; 405 with Allow when the path takes GET.
-		probe := r.Clone(r.Context())
-		probe.Method = http.MethodGet
-		if _, pattern := s.mux.Handler(probe); pattern != "" && r.Method != http.MethodGet {
-			w.Header().Set("Allow", "GET, HEAD")
+	// No route: answer in JSON; 405 with Allow when the path takes other methods.
+	return httpx.NoRoute(s.mux,
+		func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+		},
+		func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
-			return
-		}
-		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
-	})
+		})
 }
 
 func (s *Service) isMember(r *http.Request) bool {

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/httpx"
 	"lineage/internal/names"
 )
 
@@ -42,31 +43,12 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /api/trees/{slug}/graph", s.handleGraph)
 	mux.HandleFunc("POST /api/trees/{slug}/publish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, true) })
 	mux.HandleFunc("POST /api/trees/{slug}/unpublish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, false) })
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := mux.Handler(r); pattern != "" {
-			mux.ServeHTTP(w, r)
-			return
-		}
-		probe := &probeWriter{header: http.Header{}}
-		h, _ := mux.Handler(r)
-		h.ServeHTTP(probe, r)
-		if probe.status == http.StatusMethodNotAllowed {
-			w.Header().Set("Allow", probe.header.Get("Allow"))
+	return httpx.NoRoute(mux,
+		func(w http.ResponseWriter, r *http.Request) { writeMessage(w, http.StatusNotFound, "Not Found") },
+		func(w http.ResponseWriter, r *http.Request) {
 			writeMessage(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this URL.")
-			return
-		}
-		writeMessage(w, http.StatusNotFound, "Not Found")
-	})
+		})
 }
-
-type probeWriter struct {
-	header http.Header
-	status int
-}
-
-func (p *probeWriter) Header() http.Header         { return p.header }
-func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (p *probeWriter) WriteHeader(code int)        { p.status = code }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")

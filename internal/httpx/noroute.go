@@ -1,0 +1,36 @@
+// Package httpx holds small HTTP helpers the API packages share.
+package httpx
+
+import "net/http"
+
+// NoRoute serves mux, and lets the caller answer in its own error format what the mux
+// has no route for: notAllowed when the path exists for other methods (the Allow
+// header already set from the mux's routes), notFound otherwise.
+func NoRoute(mux *http.ServeMux, notFound, notAllowed http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		// What the mux's own handler would answer: 405 with Allow, or 404.
+		probe := &statusProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if probe.status == http.StatusMethodNotAllowed {
+			w.Header().Set("Allow", probe.header.Get("Allow"))
+			notAllowed(w, r)
+			return
+		}
+		notFound(w, r)
+	})
+}
+
+// statusProbe records a status and headers, and discards the body.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header         { return p.header }
+func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *statusProbe) WriteHeader(code int)        { p.status = code }

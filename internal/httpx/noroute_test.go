@@ -1,0 +1,36 @@
+package httpx
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestNoRoute(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /things/{id}", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("thing " + r.PathValue("id"))) })
+	mux.HandleFunc("DELETE /things/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	h := NoRoute(mux,
+		func(w http.ResponseWriter, r *http.Request) { http.Error(w, "none here", http.StatusNotFound) },
+		func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "not that way", http.StatusMethodNotAllowed)
+		})
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		body, allow  string
+	}{
+		{"GET", "/things/7", 200, "thing 7", ""},
+		{"HEAD", "/things/7", 200, "", ""},
+		{"DELETE", "/things/7", 204, "", ""},
+		{"POST", "/things/7", 405, "not that way\n", "DELETE, GET, HEAD"},
+		{"GET", "/things", 404, "none here\n", ""},
+		{"PUT", "/elsewhere", 404, "none here\n", ""},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
+		if rec.Code != tc.status || (tc.method != "HEAD" && rec.Body.String() != tc.body) || rec.Header().Get("Allow") != tc.allow {
+			t.Errorf("%s %s: %d %q Allow %q, want %d %q Allow %q", tc.method, tc.path, rec.Code, rec.Body.String(), rec.Header().Get("Allow"), tc.status, tc.body, tc.allow)
+		}
+	}
+}
