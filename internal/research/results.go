@@ -127,21 +127,34 @@ func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Resul
 
 // facetsOf counts the hits' records by collection, type, decade and county.
 func (s *Service) facetsOf(ctx context.Context, hits []hit) (Facets, error) {
-	type key struct {
-		facet int
-		id    int64
-	}
-	counts := map[key]int64{}
+	counts := facetCounts{}
 	for _, h := range hits {
 		r := &h.row
-		counts[key{0, r.coll}]++
-		counts[key{1, r.typ}]++
-		counts[key{2, int64(decadeOf(r.span != spanNone, r.lo, r.hi))}]++
-		counts[key{3, r.county}]++
+		counts[facetKey{0, r.coll}]++
+		counts[facetKey{1, r.typ}]++
+		counts[facetKey{2, int64(decadeOf(r.span != spanNone, r.lo, r.hi))}]++
+		counts[facetKey{3, r.county}]++
 	}
-	return s.facetValues(ctx, func(yield func(facet int, id int64, n int64)) {
+	return s.countedFacets(ctx, counts)
+}
+
+// facetKey is one value of one facet, numbered as facetValues numbers them.
+type facetKey struct {
+	facet int
+	id    int64
+}
+
+// facetCounts are counts of facet values, estimates among them (fractions).
+type facetCounts map[facetKey]float64
+
+// countedFacets labels and orders facet counts, rounded; values that round to nothing
+// are left out.
+func (s *Service) countedFacets(ctx context.Context, counts facetCounts) (Facets, error) {
+	return s.facetValues(ctx, func(yield func(int, int64, int64)) {
 		for k, n := range counts {
-			yield(k.facet, k.id, n)
+			if c := int64(n + 0.5); c > 0 {
+				yield(k.facet, k.id, c)
+			}
 		}
 	})
 }
@@ -293,11 +306,7 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 	if err := rows.Err(); err != nil {
 		return 0, emptyFacets(), err
 	}
-	type key struct {
-		facet int
-		id    int64
-	}
-	counts := map[key]float64{}
+	counts := facetCounts{}
 	var total float64
 	for g, c := range cells {
 		if c.decades.all == 0 || c.counties.all == 0 {
@@ -306,21 +315,15 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 		dShare, cShare := c.decades.kept/c.decades.all, c.counties.kept/c.counties.all
 		n := c.decades.all * dShare * cShare
 		total += n
-		counts[key{0, g.coll}] += n
-		counts[key{1, g.typ}] += n
+		counts[facetKey{0, g.coll}] += n
+		counts[facetKey{1, g.typ}] += n
 		for v, x := range c.decades.values {
-			counts[key{2, v}] += x * cShare
+			counts[facetKey{2, v}] += x * cShare
 		}
 		for v, x := range c.counties.values {
-			counts[key{3, v}] += x * dShare
+			counts[facetKey{3, v}] += x * dShare
 		}
 	}
-	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
-		for k, n := range counts {
-			if c := int64(n + 0.5); c > 0 {
-				yield(k.facet, k.id, c)
-			}
-		}
-	})
+	f, err := s.countedFacets(ctx, counts)
 	return int64(total + 0.5), f, err
 }

@@ -486,11 +486,7 @@ func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, boo
 	if err != nil {
 		return 0, emptyFacets(), false, false, err
 	}
-	type key struct {
-		facet int
-		id    int64
-	}
-	counts := map[key]float64{}
+	counts := facetCounts{}
 	var total float64
 	for _, c := range all {
 		if c.Kind == KindLibrary || c.Kind == KindArchive || (p.colls != nil && !slices.Contains(p.colls, c.ID)) {
@@ -510,7 +506,7 @@ func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, boo
 			all += float64(x)
 			if p.types == nil || slices.Contains(p.types, id) {
 				n += float64(x)
-				counts[key{1, id}] += float64(x)
+				counts[facetKey{1, id}] += float64(x)
 			}
 		}
 		if all == 0 {
@@ -518,14 +514,14 @@ func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, boo
 		}
 		share := n / all // the record-type filter's share, for the other facets
 		total += n
-		counts[key{0, c.ID}] += n
+		counts[facetKey{0, c.ID}] += n
 		for d, x := range sum.Decades {
 			id, _ := strconv.ParseInt(d, 10, 64)
-			counts[key{2, id}] += float64(x) * share
+			counts[facetKey{2, id}] += float64(x) * share
 		}
 		for k, x := range sum.Counties {
 			id, _ := strconv.ParseInt(k, 10, 64)
-			counts[key{3, id}] += float64(x) * share
+			counts[facetKey{3, id}] += float64(x) * share
 		}
 	}
 	totalExact := !p.given && !p.year && !p.place && p.roles == nil && !p.rel
@@ -569,13 +565,7 @@ func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, boo
 		}
 		total = est
 	}
-	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
-		for k, n := range counts {
-			if c := int64(n + 0.5); c > 0 {
-				yield(k.facet, k.id, c)
-			}
-		}
-	})
+	f, err := s.countedFacets(ctx, counts)
 	return int64(total + 0.5), f, totalExact, facetsExact, err
 }
 
