@@ -1071,16 +1071,6 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) 
 	return nil
 }
 
-func toInt64(v any) int64 {
-	switch x := v.(type) {
-	case int:
-		return int64(x)
-	case int64:
-		return x
-	}
-	return 0
-}
-
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for
 // the import and built again, sorted, at its end.
 var bulkIndexes = map[store.Dialect][][2]string{
