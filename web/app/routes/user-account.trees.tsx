@@ -122,15 +122,7 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="mine">
         <h2 id="mine">Your uploads</h2>
-        {deleting ? (
-          deleting.ok ? (
-            <FormStatus result={deleting} />
-          ) : (
-            <p role="alert" className={styles.fieldError}>
-              {deleting.message ?? "The tree could not be deleted."}
-            </p>
-          )
-        ) : null}
+        <ActionOutcome result={deleting} failed="The tree could not be deleted." />
         {mine === null ? (
           <p>Your trees cannot be listed just now. Please try again later.</p>
         ) : mine.length === 0 ? (
@@ -143,19 +135,22 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
       {editor ? (
         <section aria-labelledby="waiting">
           <h2 id="waiting">Trees waiting to be published</h2>
-          {publishing ? (
-            publishing.ok ? (
-              <FormStatus result={publishing} />
-            ) : (
-              <p role="alert" className={styles.fieldError}>
-                {publishing.message ?? "The tree could not be changed."}
-              </p>
-            )
-          ) : null}
+          <ActionOutcome result={publishing} failed="The tree could not be changed." />
           {waiting.length === 0 ? <p>No trees are waiting.</p> : <TreeTable trees={waiting} caption="Unpublished trees" publish />}
         </section>
       ) : null}
     </>
+  );
+}
+
+/** The outcome of a delete or publish button: its status, or an alert when it failed. */
+function ActionOutcome({ result, failed }: { result: FormResult | null | undefined; failed: string }) {
+  if (!result) return null;
+  if (result.ok) return <FormStatus result={result} />;
+  return (
+    <p role="alert" className={styles.fieldError}>
+      {result.message ?? failed}
+    </p>
   );
 }
 
