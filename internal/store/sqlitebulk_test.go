@@ -15,21 +15,8 @@ import (
 // transaction, binds NULLs, integers and texts longer than its first buffer, reports
 // constraint errors and unbindable values, and leaves the connection usable.
 func TestSQLiteBulk(t *testing.T) {
-	db := storetest.SQLite(t)
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	b := store.NewSQLiteBulk(conn)
-	if b == nil {
-		t.Fatal("NewSQLiteBulk: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
-	}
-	defer b.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
+	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`)
 	q := store.InsertSQL("INSERT OR FAIL", "t", []string{"id", "s", "n"})
 	if q != "INSERT OR FAIL INTO t (id, s, n) VALUES (?,?,?)" {
 		t.Errorf("InsertSQL: %s", q)

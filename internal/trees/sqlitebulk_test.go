@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
 
@@ -13,21 +12,8 @@ import (
 // texts stored as the literal INSERTs store them (each NUL as U+FFFD), and errors that
 // name the table.
 func TestBulkInsert(t *testing.T) {
-	db := storetest.SQLite(t)
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	b := store.NewSQLiteBulk(conn)
-	if b == nil {
-		t.Fatal("store.NewSQLiteBulk: the driver's connection no longer has the expected fields")
-	}
-	defer b.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)`); err != nil {
-		t.Fatal(err)
-	}
+	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)`)
 	cols := []string{"id", "s"}
 	if err := bulkInsert(b, "t", cols, [][]any{{1, "x"}}); err == nil || !strings.Contains(err.Error(), "insert into t: no transaction") {
 		t.Errorf("outside a transaction: %v", err)

@@ -55,6 +55,28 @@ func SQLite(tb testing.TB) *store.DB {
 	return db
 }
 
+// SQLiteBulk opens a fresh SQLite database, runs ddl on one of its connections and
+// returns that connection with a store.SQLiteBulk on it (both closed at cleanup). It
+// fails the test when the driver no longer has the shape NewSQLiteBulk reads.
+func SQLiteBulk(tb testing.TB, ddl string) (*sql.Conn, *store.SQLiteBulk) {
+	tb.Helper()
+	ctx := context.Background()
+	conn, err := SQLite(tb).Conn(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { conn.Close() })
+	b := store.NewSQLiteBulk(conn)
+	if b == nil {
+		tb.Fatal("store.NewSQLiteBulk: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
+	}
+	tb.Cleanup(func() { b.Close() })
+	if _, err := conn.ExecContext(ctx, ddl); err != nil {
+		tb.Fatal(err)
+	}
+	return conn, b
+}
+
 // Postgres opens a fresh migrated database on the test cluster.
 func Postgres(tb testing.TB) *store.DB {
 	tb.Helper()
