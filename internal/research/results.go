@@ -240,6 +240,16 @@ func (s *Service) facetValues(ctx context.Context, each func(func(facet int, id 
 // kept) times the share placed in the counties the place lies in (the unplaced
 // kept), the two taken as independent.
 func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, error) {
+	total, counts, err := s.statsCounts(ctx, p)
+	if err != nil {
+		return 0, emptyFacets(), err
+	}
+	f, err := s.countedFacets(ctx, counts)
+	return total, f, err
+}
+
+// statsCounts is statsTotals before the facet values are labelled.
+func (s *Service) statsCounts(ctx context.Context, p *plan) (int64, facetCounts, error) {
 	q := `SELECT collection_id, type_id, facet, value, SUM(records) FROM name_facets WHERE ` + inList("surname_id", ptsIDs(p.sPts, func(int) bool { return true }))
 	if p.colls != nil {
 		q += ` AND ` + inList("collection_id", p.colls)
@@ -266,7 +276,7 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 	cells := map[group]*cell{}
 	rows, err := s.q(ctx).QueryContext(ctx, q)
 	if err != nil {
-		return 0, emptyFacets(), err
+		return 0, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -274,7 +284,7 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 		var facet int
 		var value, n int64
 		if err := rows.Scan(&g.coll, &g.typ, &facet, &value, &n); err != nil {
-			return 0, emptyFacets(), err
+			return 0, nil, err
 		}
 		c := cells[g]
 		if c == nil {
@@ -304,7 +314,7 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return 0, emptyFacets(), err
+		return 0, nil, err
 	}
 	counts := facetCounts{}
 	var total float64
@@ -324,6 +334,5 @@ func (s *Service) statsTotals(ctx context.Context, p *plan) (int64, Facets, erro
 			counts[facetKey{3, v}] += x * dShare
 		}
 	}
-	f, err := s.countedFacets(ctx, counts)
-	return int64(total + 0.5), f, err
+	return int64(total + 0.5), counts, nil
 }

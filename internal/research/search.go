@@ -226,10 +226,10 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	// it has more rows than that too (each record has a person of the name), and the
 	// counting below is skipped.
 	var statsTotal int64
-	var statsFacets Facets
+	var statsCounts facetCounts
 	statsDone := false
 	if statsEligible(p) {
-		if statsTotal, statsFacets, err = s.statsTotals(ctx, p); err != nil {
+		if statsTotal, statsCounts, err = s.statsCounts(ctx, p); err != nil {
 			return nil, err
 		}
 		statsDone = true
@@ -282,7 +282,12 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 			return nil, err
 		}
 	} else if statsDone {
-		out.total, out.facets = statsTotal, statsFacets
+		out.total = statsTotal
+		if full { // a count (See N results) shows no facets
+			if out.facets, err = s.countedFacets(ctx, statsCounts); err != nil {
+				return nil, err
+			}
+		}
 		// One spelling: exact. Several: a record holding two of them counts twice.
 		out.totalExact = len(p.sPts) == 1
 		out.facetsExact = out.totalExact
