@@ -478,7 +478,9 @@ func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string
 		}
 		return rows.Err()
 	}
-	if s.db.Dialect == store.Postgres {
+	switch {
+	case len(recs) == 0:
+	case s.db.Dialect == store.Postgres:
 		// One statement for every record, their ids as an array; the join in a fence
 		// (OFFSET 0) with the condition outside: PostgreSQL cannot estimate the range
 		// join, and with the condition beside it chose to read the whole table.
@@ -486,15 +488,14 @@ func (s *Service) recordRowsWhere(ctx context.Context, recs []int64, cond string
 		if cond != "" {
 			q += " WHERE " + cond
 		}
-		if len(recs) > 0 {
-			if err := add(q, recs); err != nil {
+		if err := add(q, recs); err != nil {
+			return nil, err
+		}
+	default:
+		for i := 0; i < len(recs); i += 1000 {
+			if err := add(sqliteRecordRowsSQL(recs[i:min(i+1000, len(recs))], cond)); err != nil {
 				return nil, err
 			}
-		}
-	}
-	for i := 0; i < len(recs) && s.db.Dialect != store.Postgres; i += 1000 {
-		if err := add(sqliteRecordRowsSQL(recs[i:min(i+1000, len(recs))], cond)); err != nil {
-			return nil, err
 		}
 	}
 	for _, rows := range out {
