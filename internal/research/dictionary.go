@@ -150,13 +150,6 @@ func (d *nameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string)
 	return nil
 }
 
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat("?, ", n-1) + "?"
-}
-
 // inStrings writes "col IN ('a', 'b')" with quoted literals ("1 = 0" when empty):
 // cheaper than parameters on SQLite (see insertRows). Strings never hold NUL.
 func inStrings(col string, vals []string) string {

@@ -11,6 +11,7 @@ import (
 
 	"lineage/internal/gendate"
 	"lineage/internal/names"
+	"lineage/internal/store"
 )
 
 // Points of each field's match quality (package doc, "Ranking").
@@ -304,7 +305,7 @@ func (s *Service) resolveSurname(ctx context.Context, mode, text string) (map[in
 			args[i] = c
 		}
 		err = collect(`SELECT s.id, s.folded, s.variant, s.soundex FROM surname_codes c JOIN surnames s ON s.id = c.surname_id
-			WHERE c.code IN (`+placeholders(len(codes))+`)`, args, score)
+			WHERE c.code IN (`+store.Placeholders(len(codes))+`)`, args, score)
 	}
 	for id, n := range pts {
 		if n == 0 {
@@ -389,7 +390,7 @@ func (s *Service) resolveGiven(ctx context.Context, text string) (map[int64]int,
 		for i, f := range firsts {
 			args[i] = f
 		}
-		rows, err = s.q(ctx).QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE first IN (`+placeholders(len(firsts))+`)`), args...)
+		rows, err = s.q(ctx).QueryContext(ctx, s.db.Rebind(`SELECT id, folded FROM given_names WHERE first IN (`+store.Placeholders(len(firsts))+`)`), args...)
 	}
 	if err != nil {
 		return nil, err

@@ -40,6 +40,15 @@ func LiteralInserts(verb, table string, cols []string, rows [][]any, rowsPerStmt
 	return out
 }
 
+// Placeholders is n comma-separated question marks ("?, ?, ?"), for an IN list or a
+// VALUES row; "" for n ≤ 0.
+func Placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat("?, ", n-1) + "?"
+}
+
 // WriteLiteral writes v as an SQL literal: NULL for nil, decimal for int and int64,
 // a single-quoted string (quotes doubled) for string. A NUL in a string becomes
 // U+FFFD, as no SQL text may hold NUL. Any other type is a programming error and

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"lineage/internal/gendate"
+	"lineage/internal/store"
 )
 
 // Graph limits.
@@ -333,7 +334,7 @@ func (s *Service) marriages(ctx context.Context, treeID int64, xrefs []string) (
 		n := min(len(args), 500)
 		chunk := args[:n]
 		args = args[n:]
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT data FROM tree_records WHERE tree_id = ? AND tag = 'FAM' AND xref IN (`+placeholders(len(chunk))+`)`),
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT data FROM tree_records WHERE tree_id = ? AND tag = 'FAM' AND xref IN (`+store.Placeholders(len(chunk))+`)`),
 			append([]any{treeID}, chunk...)...)
 		if err != nil {
 			return nil, err

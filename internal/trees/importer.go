@@ -584,7 +584,7 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 			for i, k := range chunk {
 				args[i] = k
 			}
-			return s.db.Rebind(`SELECT folded, id FROM tree_surnames WHERE folded IN (` + placeholders(len(chunk)) + `)`), args
+			return s.db.Rebind(`SELECT folded, id FROM tree_surnames WHERE folded IN (` + store.Placeholders(len(chunk)) + `)`), args
 		}, ids)
 	}
 	if err := lookup(keys); err != nil {
@@ -622,13 +622,6 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 		}
 	}
 	return ids, s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
-}
-
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat("?, ", n-1) + "?"
 }
 
 // deferIndexThreshold is the file size from which an import on SQLite drops the tree

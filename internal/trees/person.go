@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/store"
 )
 
 // NameView is one of a person's names.
@@ -515,7 +516,7 @@ func (s *Service) pointed(ctx context.Context, treeID int64, recs []*gedcom.Line
 		n := min(len(xs), 500)
 		chunk := xs[:n]
 		xs = xs[n:]
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT xref, data FROM tree_records WHERE tree_id = ? AND xref IN (`+placeholders(len(chunk))+`) ORDER BY seq`),
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT xref, data FROM tree_records WHERE tree_id = ? AND xref IN (`+store.Placeholders(len(chunk))+`) ORDER BY seq`),
 			append([]any{treeID}, chunk...)...)
 		if err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"lineage/internal/gendate"
 	"lineage/internal/names"
+	"lineage/internal/store"
 )
 
 // Surname modes: the research search's (docs/research.md).
@@ -163,7 +164,7 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 					args[i] = c
 				}
 				err = collect(`SELECT DISTINCT s.id, s.folded FROM tree_surname_codes c JOIN tree_surnames s ON s.id = c.surname_id
-					WHERE c.code IN (`+placeholders(len(codes))+`)`, args, nil)
+					WHERE c.code IN (`+store.Placeholders(len(codes))+`)`, args, nil)
 			}
 		}
 	}
