@@ -242,7 +242,7 @@ func (s *Service) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, u)
+	httpx.JSON(w, http.StatusOK, u)
 	return nil
 }
 
@@ -292,7 +292,7 @@ func (s *Service) updateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, u)
+	httpx.JSON(w, http.StatusOK, u)
 	return nil
 }
 
@@ -355,7 +355,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	if err := s.sendVerification(ctx, u); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, message{
+	httpx.JSON(w, http.StatusCreated, message{
 		Message: "Thanks for registering. We have emailed you a link to verify your email address.",
 		Email:   u.Email,
 	})
@@ -414,7 +414,7 @@ func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) error {
 	if st := stateFrom(ctx); st.user != nil && st.user.ID == u.ID {
 		st.user = u
 	}
-	writeJSON(w, http.StatusOK, message{Message: "Your email address is verified.", Email: u.Email})
+	httpx.JSON(w, http.StatusOK, message{Message: "Your email address is verified.", Email: u.Email})
 	return nil
 }
 
@@ -454,7 +454,7 @@ func (s *Service) resendVerification(w http.ResponseWriter, r *http.Request) err
 			}
 		}
 	}
-	writeJSON(w, http.StatusAccepted, message{Message: "If an account with that address is waiting to be verified, we have emailed it a new link."})
+	httpx.JSON(w, http.StatusAccepted, message{Message: "If an account with that address is waiting to be verified, we have emailed it a new link."})
 	return nil
 }
 
@@ -494,7 +494,7 @@ func (s *Service) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	writeJSON(w, http.StatusAccepted, message{Message: "If an account uses that address, we have emailed it a link to reset the password."})
+	httpx.JSON(w, http.StatusAccepted, message{Message: "If an account uses that address, we have emailed it a link to reset the password."})
 	return nil
 }
 
@@ -535,7 +535,7 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, message{Message: "Your password has been reset. You can now sign in.", Email: u.Email})
+	httpx.JSON(w, http.StatusOK, message{Message: "Your password has been reset. You can now sign in.", Email: u.Email})
 	return nil
 }
 
@@ -584,7 +584,7 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, message{Message: "Your password has been changed."})
+	httpx.JSON(w, http.StatusOK, message{Message: "Your password has been changed."})
 	return nil
 }
 
@@ -640,7 +640,7 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) error {
 	if err := s.enqueue(ctx, u.Email, "Your email address is being changed", changeNoticeText(u.Name, email)); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, message{
+	httpx.JSON(w, http.StatusAccepted, message{
 		Message: "We have emailed a confirmation link to the new address. Your address changes when you follow it.",
 		Email:   email,
 	})
@@ -710,7 +710,7 @@ func (s *Service) exportData(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	w.Header().Set("Content-Disposition", `attachment; filename="lineage-my-data.json"`)
-	writeJSON(w, http.StatusOK, out)
+	httpx.JSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -816,7 +816,7 @@ func (s *Service) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, p)
+	httpx.JSON(w, http.StatusCreated, p)
 	return nil
 }
 
@@ -835,7 +835,7 @@ func (s *Service) refreshToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, p)
+	httpx.JSON(w, http.StatusOK, p)
 	return nil
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
+
+	"lineage/internal/httpx"
 )
 
 // OIDCConfig configures sign-in through an external OpenID Connect provider (the
@@ -115,7 +117,7 @@ func (s *Service) oidcInfo(w http.ResponseWriter, r *http.Request) error {
 		out["name"] = s.oidc.cfg.Name
 		out["redirect_url"] = "/api/oidc/redirect"
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.JSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -261,7 +263,7 @@ func (s *Service) oidcCallback(w http.ResponseWriter, r *http.Request) error {
 	if err := s.signIn(nil, r, u, false); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"redirect": SafeRedirect(returnTo, "/"), "user": u})
+	httpx.JSON(w, http.StatusOK, map[string]any{"redirect": SafeRedirect(returnTo, "/"), "user": u})
 	return nil
 }
 

@@ -1,10 +1,11 @@
 package iiif
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"lineage/internal/httpx"
 )
 
 // apiItem is an item as GET /api/images shows it (docs/iiif.md).
@@ -72,41 +73,31 @@ func (s *Service) apiItem(r *http.Request, it *itemRow) apiItem {
 	return out
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	// Answers depend on who asks (members-only scans), so no cache may keep them.
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-}
-
 // serveAPI answers GET /api/images and /api/images/{slug}.
 func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
+		httpx.JSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
 		return
 	}
 	rest := strings.TrimPrefix(r.URL.Path, "/api/images")
 	if rest != "" && rest != "/" {
 		slug := strings.TrimPrefix(rest, "/")
 		if !validID(slug) {
-			writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
 			return
 		}
 		it, err := itemBySlug(r.Context(), s.db, slug)
 		if err == ErrNotFound {
-			writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
 			return
 		}
 		if err != nil {
 			s.opts.Log.Error("images api", "err", err)
-			writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
+			httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 			return
 		}
-		writeJSON(w, http.StatusOK, s.apiItem(r, it))
+		httpx.JSON(w, http.StatusOK, s.apiItem(r, it))
 		return
 	}
 	q := r.URL.Query()
@@ -116,7 +107,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("record"); v != "" || q.Has("record") {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
-			writeJSON(w, http.StatusOK, map[string]any{"data": []apiItem{}})
+			httpx.JSON(w, http.StatusOK, map[string]any{"data": []apiItem{}})
 			return
 		}
 		where = append(where, "it.target = 'record' AND it.target_id = ?")
@@ -138,7 +129,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100 {
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The limit must be between 1 and 100.",
+			httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The limit must be between 1 and 100.",
 				"errors": map[string][]string{"limit": {"The limit must be between 1 and 100."}}})
 			return
 		}
@@ -147,7 +138,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The after cursor is not valid.",
+			httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The after cursor is not valid.",
 				"errors": map[string][]string{"after": {"The after cursor is not valid."}}})
 			return
 		}
@@ -161,7 +152,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	items, err := listItems(r.Context(), s.db, strings.Join(where, " AND "), fetch, args...)
 	if err != nil {
 		s.opts.Log.Error("images api", "err", err)
-		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
+		httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 		return
 	}
 	var next *string
@@ -178,5 +169,5 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if paged {
 		out["next"] = next
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpx.JSON(w, http.StatusOK, out)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"lineage/internal/httpx"
 )
 
 // Bookmark is a page of the site a member marked.
@@ -39,7 +41,7 @@ func (s *Service) listBookmarks(w http.ResponseWriter, r *http.Request, uid int6
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": bm})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": bm})
 	return nil
 }
 
@@ -63,7 +65,7 @@ func (s *Service) addBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 	if existing, err := s.bookmarks(ctx, uid, in.URL); err != nil {
 		return err
 	} else if len(existing) > 0 {
-		writeJSON(w, http.StatusOK, existing[0])
+		httpx.JSON(w, http.StatusOK, existing[0])
 		return nil
 	}
 	if n, err := s.count(ctx, `SELECT COUNT(*) FROM bookmarks WHERE user_id = ?`, uid); err != nil {
@@ -78,12 +80,12 @@ func (s *Service) addBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		// A double click races two inserts; the loser answers with the winner's row.
 		if existing, e2 := s.bookmarks(ctx, uid, in.URL); e2 == nil && len(existing) > 0 {
-			writeJSON(w, http.StatusOK, existing[0])
+			httpx.JSON(w, http.StatusOK, existing[0])
 			return nil
 		}
 		return err
 	}
-	writeJSON(w, http.StatusCreated, b)
+	httpx.JSON(w, http.StatusCreated, b)
 	return nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+
+	"lineage/internal/httpx"
 )
 
 // Error codes, mapped to statuses in writeError only.
@@ -54,16 +56,7 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if e.Code == EINVALID {
 		body["errors"] = e.Fields
 	}
-	writeJSON(w, status, body)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
+	httpx.JSON(w, status, body)
 }
 
 const maxBody = 64 << 10

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	"lineage/internal/httpx"
 )
 
 // ReadingList is a named, ordered list of pages.
@@ -79,7 +81,7 @@ func (s *Service) listReadingLists(w http.ResponseWriter, r *http.Request, uid i
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": lists})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": lists})
 	return nil
 }
 
@@ -113,7 +115,7 @@ func (s *Service) createReadingList(w http.ResponseWriter, r *http.Request, uid 
 		return err
 	}
 	l.Items = []ListItem{}
-	writeJSON(w, http.StatusCreated, listWithItems(l))
+	httpx.JSON(w, http.StatusCreated, listWithItems(l))
 	return nil
 }
 
@@ -140,7 +142,7 @@ func (s *Service) getReadingList(w http.ResponseWriter, r *http.Request, uid int
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listWithItems(l))
+	httpx.JSON(w, http.StatusOK, listWithItems(l))
 	return nil
 }
 
@@ -167,7 +169,7 @@ func (s *Service) renameReadingList(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listWithItems(l))
+	httpx.JSON(w, http.StatusOK, listWithItems(l))
 	return nil
 }
 
@@ -217,7 +219,7 @@ func (s *Service) addListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	existing, err := scanItem(s.db.QueryRowContext(ctx, s.db.Rebind(
 		`SELECT id, url, title, position, created_at FROM reading_list_items WHERE list_id = ? AND url = ?`), id, in.URL))
 	if err == nil {
-		writeJSON(w, http.StatusOK, existing)
+		httpx.JSON(w, http.StatusOK, existing)
 		return nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
@@ -237,7 +239,7 @@ func (s *Service) addListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, it)
+	httpx.JSON(w, http.StatusCreated, it)
 	return nil
 }
 
@@ -310,6 +312,6 @@ func (s *Service) reorderList(w http.ResponseWriter, r *http.Request, uid int64)
 	if l, err = s.readingList(ctx, uid, id); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, listWithItems(l))
+	httpx.JSON(w, http.StatusOK, listWithItems(l))
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	"lineage/internal/httpx"
 )
 
 // SavedSearch is a named search a member can run again: URL is where to go to run it.
@@ -94,7 +96,7 @@ func (s *Service) listSavedSearches(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": ss})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": ss})
 	return nil
 }
 
@@ -136,7 +138,7 @@ func (s *Service) createSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, x)
+	httpx.JSON(w, http.StatusCreated, x)
 	return nil
 }
 
@@ -150,7 +152,7 @@ func (s *Service) getSavedSearch(w http.ResponseWriter, r *http.Request, uid int
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, x)
+	httpx.JSON(w, http.StatusOK, x)
 	return nil
 }
 
@@ -196,7 +198,7 @@ func (s *Service) updateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	if x, err = s.savedSearch(ctx, uid, id); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, x)
+	httpx.JSON(w, http.StatusOK, x)
 	return nil
 }
 
@@ -267,7 +269,7 @@ func (s *Service) listHistory(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": h})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": h})
 	return nil
 }
 
@@ -296,7 +298,7 @@ func (s *Service) recordHistory(w http.ResponseWriter, r *http.Request, uid int6
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, x)
+	httpx.JSON(w, http.StatusCreated, x)
 	return nil
 }
 

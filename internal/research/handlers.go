@@ -2,7 +2,6 @@ package research
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -32,25 +31,15 @@ func (s *Service) Handler() http.Handler {
 	// No route: answer in JSON; 405 with Allow when the path takes other methods.
 	return httpx.NoRoute(s.mux,
 		func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
 		},
 		func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
+			httpx.JSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
 		})
 }
 
 func (s *Service) isMember(r *http.Request) bool {
 	return s.members != nil && s.members.IsMember(r)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	// Answers depend on who asks (the paywall), so no shared cache may keep them.
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
 }
 
 // writeInvalid answers 422 in the Laravel shape the rest of the API uses.
@@ -63,7 +52,7 @@ func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
 	if n > 1 {
 		msg += " (and " + strconv.Itoa(n-1) + " more error" + map[bool]string{true: "", false: "s"}[n == 2] + ")"
 	}
-	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
+	httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
 }
 
 // writeErr maps the room's errors to statuses, in one place.
@@ -72,7 +61,7 @@ func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
 	var tb *ErrTooBroad
 	switch {
 	case errors.Is(err, ErrNotFound):
-		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+		httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
 	case errors.Is(err, ErrBadCursor):
 		writeInvalid(w, FieldErrors{"after": {"This page link has expired: run the search again."}})
 	case errors.As(err, &ep):
@@ -83,7 +72,7 @@ func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
 		// The client went away.
 	default:
 		s.log.Error("research: request failed", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery, "err", err)
-		writeJSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
+		httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
 	}
 }
 
@@ -98,7 +87,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpx.JSON(w, http.StatusOK, res)
 }
 
 func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
@@ -114,7 +103,7 @@ func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact})
+	httpx.JSON(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact})
 }
 
 func (s *Service) handleRecord(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +117,7 @@ func (s *Service) handleRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, d)
+	httpx.JSON(w, http.StatusOK, d)
 }
 
 func (s *Service) handleCollections(w http.ResponseWriter, r *http.Request) {
@@ -144,7 +133,7 @@ func (s *Service) handleCollections(w http.ResponseWriter, r *http.Request) {
 			out = append(out, c)
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": out})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
 }
 
 func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
@@ -175,7 +164,7 @@ func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, d)
+	httpx.JSON(w, http.StatusOK, d)
 }
 
 func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
@@ -190,7 +179,7 @@ func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
 			s.writeErr(w, r, err)
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"data": ps})
+		httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
 		return
 	}
 	var parent int64
@@ -207,7 +196,7 @@ func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": ps})
+	httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
 }
 
 func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
@@ -225,5 +214,5 @@ func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpx.JSON(w, http.StatusOK, res)
 }

@@ -3,7 +3,6 @@ package trees
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -50,17 +49,8 @@ func (s *Service) Handler() http.Handler {
 		})
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-}
-
 func writeMessage(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{"message": msg})
+	httpx.JSON(w, status, map[string]string{"message": msg})
 }
 
 func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
@@ -76,7 +66,7 @@ func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
 		}
 		msg += ")"
 	}
-	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
+	httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
 }
 
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
@@ -100,7 +90,7 @@ func (s *Service) handleTrees(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"trees": ts})
+	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
 }
 
 func (s *Service) handleTree(w http.ResponseWriter, r *http.Request) {
@@ -109,7 +99,7 @@ func (s *Service) handleTree(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, t)
+	httpx.JSON(w, http.StatusOK, t)
 }
 
 func (s *Service) handleSurnames(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +108,7 @@ func (s *Service) handleSurnames(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"surnames": sn})
+	httpx.JSON(w, http.StatusOK, map[string]any{"surnames": sn})
 }
 
 func (s *Service) handlePeople(w http.ResponseWriter, r *http.Request) {
@@ -137,7 +127,7 @@ func (s *Service) handlePeople(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, page)
+	httpx.JSON(w, http.StatusOK, page)
 }
 
 func (s *Service) handlePerson(w http.ResponseWriter, r *http.Request) {
@@ -146,7 +136,7 @@ func (s *Service) handlePerson(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, p)
+	httpx.JSON(w, http.StatusOK, p)
 }
 
 func (s *Service) handleGraph(w http.ResponseWriter, r *http.Request) {
@@ -184,7 +174,7 @@ func (s *Service) handleGraph(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, g)
+	httpx.JSON(w, http.StatusOK, g)
 }
 
 func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
@@ -198,7 +188,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	httpx.JSON(w, http.StatusOK, res)
 }
 
 func (s *Service) handleOwnTrees(w http.ResponseWriter, r *http.Request) {
@@ -212,7 +202,7 @@ func (s *Service) handleOwnTrees(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"trees": ts})
+	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
 }
 
 func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request, publish bool) {
@@ -239,7 +229,7 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request, publish 
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, t)
+	httpx.JSON(w, http.StatusOK, t)
 }
 
 func (s *Service) handleDelete(w http.ResponseWriter, r *http.Request) {
@@ -353,7 +343,7 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 		}
 		res.Warnings = append(res.Warnings, wn.String())
 	}
-	writeJSON(w, http.StatusCreated, res)
+	httpx.JSON(w, http.StatusCreated, res)
 }
 
 func openUpload(f multipart.File, fh *multipart.FileHeader) (*gedcom.Reader, error) {

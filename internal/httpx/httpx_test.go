@@ -34,3 +34,14 @@ func TestNoRoute(t *testing.T) {
 		}
 	}
 }
+
+func TestJSON(t *testing.T) {
+	rec := httptest.NewRecorder()
+	JSON(rec, http.StatusTeapot, map[string]string{"message": "<b>Tea & cake</b>"})
+	if rec.Code != http.StatusTeapot || rec.Header().Get("Content-Type") != "application/json" || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("%d %v", rec.Code, rec.Header())
+	}
+	if got := rec.Body.String(); got != `{"message":"<b>Tea & cake</b>"}`+"\n" {
+		t.Errorf("body %q", got)
+	}
+}

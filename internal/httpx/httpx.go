@@ -1,7 +1,11 @@
-// Package httpx holds small HTTP helpers the API packages share.
+// Package httpx holds small HTTP helpers the API packages share: JSON answers and
+// the fallback for requests a mux has no route for.
 package httpx
 
-import "net/http"
+import (
+	"encoding/json"
+	"net/http"
+)
 
 // NoRoute serves mux, and lets the caller answer in its own error format what the mux
 // has no route for: notAllowed when the path exists for other methods (the Allow
@@ -34,3 +38,15 @@ type statusProbe struct {
 func (p *statusProbe) Header() http.Header         { return p.header }
 func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *statusProbe) WriteHeader(code int)        { p.status = code }
+
+// JSON answers v as JSON with a status. The answer is never cached (API answers
+// depend on who asks), and <, > and & are left as they are.
+func JSON(w http.ResponseWriter, status int, v any) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
