@@ -129,12 +129,13 @@ func runImportRecords(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	batchGC()
 	if buildIndex {
 		if len(positional) != 0 {
 			fs.Usage()
 			return errors.New("--build-index takes no file")
 		}
-		return runBuildIndex(ctx, cfgFn)
+		return runBuildIndex(ctx, cfgFn, cpuProfile)
 	}
 	if len(positional) != 1 {
 		fs.Usage()
@@ -205,12 +206,17 @@ func runImportRecords(ctx context.Context, args []string) error {
 }
 
 // runBuildIndex is `lineage import records --build-index`.
-func runBuildIndex(ctx context.Context, cfgFn func() (config.Config, error)) error {
+func runBuildIndex(ctx context.Context, cfgFn func() (config.Config, error), cpuProfile string) error {
 	_, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	stopProfile, err := startCPUProfile(cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	start := time.Now()
 	built, err := research.New(db, research.Options{}).BuildSearchIndexes(ctx)
 	if err != nil {

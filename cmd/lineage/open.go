@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 
 	"lineage/internal/config"
@@ -38,4 +39,14 @@ func startCPUProfile(path string) (stop func(), err error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// batchGC lets the garbage collector of a batch command (the imports) run less
+// often, unless GOGC says otherwise: their live heap is small (a batch of records)
+// and allocation-heavy, and at the default setting collection took about a tenth
+// of an import's CPU. The heap may grow to five times the live data instead of two.
+func batchGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 }

@@ -81,6 +81,7 @@ func runImportGedcom(ctx context.Context, args []string) error {
 	}
 	defer r.Close()
 	opts.SourceFile = filepath.Base(path)
+	batchGC()
 	stopProfile, err := startCPUProfile(cpuProfile)
 	if err != nil {
 		return err
