@@ -25,7 +25,7 @@ func TestImportDeferAndBuildIndex(t *testing.T) {
 		}
 		defer db.Close()
 		var n int
-		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`).Scan(&n); err != nil {
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

@@ -32,3 +32,35 @@ func RelativeRowsPlan(ctx context.Context, s *Service, q *Query) ([]string, erro
 	}
 	return out, rows.Err()
 }
+
+// SetMaxSortedBuild changes the largest index buildSearchTables sorts in memory, for
+// TestBuildSearchTables; the returned function restores it.
+func SetMaxSortedBuild(n int64) (restore func()) {
+	old := maxSortedBuild
+	maxSortedBuild = n
+	return func() { maxSortedBuild = old }
+}
+
+// SearchTablesUsed lists the search_keys tables SQLite's plan reads for a query's
+// candidates (candidateSQL), for TestSearchTablesPlan.
+func SearchTablesUsed(ctx context.Context, s *Service, q *Query) ([]string, error) {
+	p, err := s.plan(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+candidateSQL(p, keyRowCols))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		out = append(out, detail)
+	}
+	return out, rows.Err()
+}

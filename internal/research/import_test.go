@@ -185,6 +185,7 @@ func TestImportIdempotent(t *testing.T) {
 // records by collection and type, by decade (facet 0) and by county (facet 1).
 func checkStats(t *testing.T, db *store.DB) {
 	t.Helper()
+	checkSearchTables(t, db)
 	type cell struct {
 		s, c, ty, facet, value int64
 	}

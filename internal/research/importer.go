@@ -194,31 +194,36 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 	rep.IndexDeferred = opts.Bulk == BulkDefer
 	if rep.IndexDeferred {
 		st.bulkStats = statDeltas{}
-		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
+		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
 			return rep, err
 		}
 	} else if rep.Bulk {
 		st.bulkStats = statDeltas{}
-		if err := s.dropSearchIndexes(ctx, st.execer()); err != nil {
+		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
 			return rep, err
 		}
 		rebuilt := false
 		defer func() {
 			// Rebuild even when the import failed half-way: the committed batches stay.
 			if !rebuilt {
-				if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx), st.execer()); err != nil {
+				if err := s.rebuildSearchIndexes(context.WithoutCancel(ctx), st.conn); err != nil {
 					s.log.Error("research: rebuild search indexes", "err", err)
 				}
 			}
 		}()
 		finishBulk = func() error {
 			rebuilt = true
-			return s.rebuildSearchIndexes(ctx, st.execer())
+			return s.rebuildSearchIndexes(ctx, st.conn)
 		}
 	} else {
-		// Indexes a deferred bulk import left out are built before this import ends.
+		// Rows go into the search tables as they are written, when they are there;
+		// when a deferred bulk import left them out, they are built from search_keys
+		// before this import ends, as are the indexes it left out.
+		if st.tables, err = s.haveSearchTables(ctx); err != nil {
+			return rep, err
+		}
 		finishBulk = func() error {
-			built, err := s.repairIndexes(ctx, st.execer())
+			built, err := s.repairIndexes(ctx, st.conn)
 			if err == nil && built {
 				err = s.Analyze(ctx)
 			}
@@ -331,9 +336,10 @@ type importState struct {
 	// bulkStats gathers a bulk import's name_facets changes, written once at the end
 	// (nil: each batch writes its own).
 	bulkStats statDeltas
-	conn      *sql.Conn         // SQLite: the connection every batch is written on
+	conn      *sql.Conn         // the connection every batch is written on
 	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
 	copy      bool              // PostgreSQL: rows go in with COPY on conn
+	tables    bool              // SQLite: rows go into the search tables too (searchTables)
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
 	summary  *collectionSummary
@@ -919,6 +925,14 @@ func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepar
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		if st.tables {
+			for _, t := range searchTables {
+				key := strings.Join(t.cols[:t.nkey], ", ")
+				if _, err := tx.ExecContext(ctx, `DELETE FROM `+t.name+` WHERE (`+key+`) IN (SELECT `+key+` FROM search_keys WHERE id >= ? AND id < ?)`, p.oldID*maxKeyWidth, (p.oldID+1)*maxKeyWidth); err != nil {
+					return err
+				}
+			}
+		}
 		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM search_keys WHERE id >= ? AND id < ?`), p.oldID*maxKeyWidth, (p.oldID+1)*maxKeyWidth); err != nil {
 			return err
 		}
@@ -992,6 +1006,13 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 	}
 	if err := st.insertRows(ctx, tx, "record_events", eventCols, events); err != nil {
 		return err
+	}
+	if st.tables {
+		for _, t := range searchTables {
+			if err := st.insertRows(ctx, tx, t.name, keyCols, keys); err != nil {
+				return err
+			}
+		}
 	}
 	return st.insertRows(ctx, tx, "search_keys", keyCols, keys)
 }
@@ -1072,13 +1093,10 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) 
 }
 
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for
-// the import and built again, sorted, at its end.
+// the import and built again, sorted, at its end; so are SQLite's search tables
+// (searchTables), built by buildSearchTables.
 var bulkIndexes = map[store.Dialect][][2]string{
 	store.SQLite: {
-		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id,
-    jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
-		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id,
-    jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
 		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},
@@ -1104,22 +1122,28 @@ func (s *Service) bulkWorthIt(ctx context.Context, size int64) bool {
 	return incoming > 125_000 && incoming*4 > n*5/2
 }
 
-func (s *Service) dropSearchIndexes(ctx context.Context, ex execer) error {
+func (s *Service) dropSearchIndexes(ctx context.Context, conn *sql.Conn) error {
 	for _, ix := range bulkIndexes[s.db.Dialect] {
-		if _, err := ex.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
+		if _, err := conn.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
 			return err
+		}
+	}
+	if s.db.Dialect == store.SQLite {
+		for _, t := range searchTables {
+			if _, err := conn.ExecContext(ctx, `DROP TABLE IF EXISTS `+t.name); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// rebuildSearchIndexes creates the indexes dropSearchIndexes dropped (and any that a
-// crashed bulk import left missing) and refreshes the planner's statistics.
-func (s *Service) rebuildSearchIndexes(ctx context.Context, ex execer) error {
-	for _, ix := range bulkIndexes[s.db.Dialect] {
-		if _, err := ex.ExecContext(ctx, ix[1]); err != nil {
-			return fmt.Errorf("%s: %w", ix[0], err)
-		}
+// rebuildSearchIndexes creates the indexes and tables dropSearchIndexes dropped (and
+// any that a crashed bulk import left missing) and refreshes the planner's
+// statistics.
+func (s *Service) rebuildSearchIndexes(ctx context.Context, conn *sql.Conn) error {
+	if _, err := s.repairIndexes(ctx, conn); err != nil {
+		return err
 	}
 	return s.Analyze(ctx)
 }
@@ -1127,7 +1151,12 @@ func (s *Service) rebuildSearchIndexes(ctx context.Context, ex execer) error {
 // RepairIndexes recreates search indexes that an interrupted bulk import left
 // missing; it does nothing when they are all there.
 func (s *Service) RepairIndexes(ctx context.Context) error {
-	_, err := s.repairIndexes(ctx, s.db)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_, err = s.repairIndexes(ctx, conn)
 	return err
 }
 
@@ -1135,34 +1164,30 @@ func (s *Service) RepairIndexes(ctx context.Context) error {
 // and refreshes the planner's statistics; it reports whether there was anything to
 // build.
 func (s *Service) BuildSearchIndexes(ctx context.Context) (bool, error) {
-	var ex execer = s.db
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
 	if s.db.Dialect == store.SQLite {
 		// Sorting in a large page cache, in memory, with a helper thread.
-		conn, err := s.db.Conn(ctx)
-		if err != nil {
-			return false, err
-		}
-		defer func() {
-			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
-			conn.Close()
-		}()
+		defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
 		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA threads = 2`} {
 			if _, err := conn.ExecContext(ctx, pragma); err != nil {
 				return false, err
 			}
 		}
-		ex = conn
 	}
-	built, err := s.repairIndexes(ctx, ex)
+	built, err := s.repairIndexes(ctx, conn)
 	if err != nil || !built {
 		return built, err
 	}
 	return true, s.Analyze(ctx)
 }
 
-// repairIndexes creates the search indexes that are missing and says whether any
-// was.
-func (s *Service) repairIndexes(ctx context.Context, ex execer) (bool, error) {
+// repairIndexes creates the search indexes and tables that are missing and says
+// whether any was.
+func (s *Service) repairIndexes(ctx context.Context, conn *sql.Conn) (bool, error) {
 	missing, err := s.missingIndexes(ctx)
 	if err != nil || len(missing) == 0 {
 		return false, err
@@ -1171,16 +1196,22 @@ func (s *Service) repairIndexes(ctx context.Context, ex execer) (bool, error) {
 		if !slices.Contains(missing, ix[0]) {
 			continue
 		}
-		if _, err := ex.ExecContext(ctx, ix[1]); err != nil {
+		if _, err := conn.ExecContext(ctx, ix[1]); err != nil {
 			return false, fmt.Errorf("%s: %w", ix[0], err)
+		}
+	}
+	if s.db.Dialect == store.SQLite {
+		if err := s.buildSearchTables(ctx, conn, missing); err != nil {
+			return false, err
 		}
 	}
 	return true, nil
 }
 
-// missingIndexes lists the bulk-load indexes the store does not have.
+// missingIndexes lists the bulk-load indexes (and, on SQLite, search tables) the
+// store does not have.
 func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
-	q := `SELECT name FROM sqlite_master WHERE type = 'index'`
+	q := `SELECT name FROM sqlite_master WHERE type IN ('index', 'table')`
 	if s.db.Dialect == store.Postgres {
 		q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`
 	}
@@ -1204,6 +1235,13 @@ func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
 	for _, ix := range bulkIndexes[s.db.Dialect] {
 		if !have[ix[0]] {
 			missing = append(missing, ix[0])
+		}
+	}
+	if s.db.Dialect == store.SQLite {
+		for _, t := range searchTables {
+			if !have[t.name] {
+				missing = append(missing, t.name)
+			}
 		}
 	}
 	return missing, nil

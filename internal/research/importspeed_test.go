@@ -97,8 +97,9 @@ func TestImportBatchBoundaries(t *testing.T) {
 	})
 }
 
-// TestImportDeferredIndexes: imports with BulkDefer leave the search indexes out;
-// BuildSearchIndexes builds them once, and an ordinary import builds any missing.
+// TestImportDeferredIndexes: imports with BulkDefer leave the search indexes (and
+// SQLite's search tables) out; BuildSearchIndexes builds them once, and an ordinary
+// import builds any missing.
 func TestImportDeferredIndexes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := newService(t, db, 1000)
@@ -144,7 +145,7 @@ func TestImportDeferredIndexes(t *testing.T) {
 
 func countIndexes(t *testing.T, db *store.DB) int {
 	t.Helper()
-	q := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`
+	q := `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`
 	if db.Dialect == store.Postgres {
 		q = `SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`
 	}

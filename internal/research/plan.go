@@ -65,6 +65,8 @@ type plan struct {
 	relG      map[int64]bool // relative's given-names ids (nil: not asked)
 	relEither bool           // one word: the relative's surname or given name
 	relRoles  []int64        // nil: any role
+
+	searchTables bool // SQLite's search tables are built (keysFrom)
 }
 
 // keyRow is one row of search_keys.
@@ -118,6 +120,9 @@ func (s *Service) plan(ctx context.Context, q *Query) (*plan, error) {
 	p := &plan{q: q, exLo: 1, exHi: 0}
 	errs := FieldErrors{}
 	var err error
+	if p.searchTables, err = s.haveSearchTables(ctx); err != nil {
+		return nil, err
+	}
 	if q.Surname != "" {
 		p.surname = true
 		if p.sPts, p.sFolded, err = s.resolveSurname(ctx, q.SurnameMode, q.Surname); err != nil {

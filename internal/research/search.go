@@ -396,12 +396,13 @@ func candidateSQL(p *plan, proj string) string {
 	}
 	if p.surname {
 		sur := inList("k.surname_id", ptsIDs(p.sPts, func(int) bool { return true }))
+		from := p.keysFrom(p.given)
 		if p.year {
 			for _, span := range []int{spanShort, spanLong, spanNone} {
-				selects = append(selects, `SELECT `+proj+` FROM search_keys k`+where(sur, p.overlapSQL(span)))
+				selects = append(selects, `SELECT `+proj+` FROM `+from+where(sur, p.overlapSQL(span)))
 			}
 		} else {
-			selects = append(selects, `SELECT `+proj+` FROM search_keys k`+where(sur))
+			selects = append(selects, `SELECT `+proj+` FROM `+from+where(sur))
 		}
 		return strings.Join(selects, " UNION ALL ")
 	}

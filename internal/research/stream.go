@@ -167,7 +167,7 @@ func (m *merger) next() (*keyRow, error) {
 type level struct {
 	pts  int
 	cond string
-	ids  []int64 // surname levels: the ids, one stream each
+	ids  []int64 // surname levels: the ids, one stream each; given-names levels: the ids cond names
 }
 
 // classGroup is the classes of one score.
@@ -204,10 +204,10 @@ func (p *plan) givenLevels() []level {
 	for _, n := range []int{ptsGivenExact, ptsGivenVariant, ptsGivenInitial} {
 		ids := ptsIDs(p.gPts, func(x int) bool { return x == n })
 		if len(ids) > 0 {
-			out = append(out, level{pts: n, cond: inList("k.given_id", ids)})
+			out = append(out, level{pts: n, cond: inList("k.given_id", ids), ids: ids})
 		}
 	}
-	return append(out, level{pts: 0, cond: "k.given_id = 0"})
+	return append(out, level{pts: 0, cond: "k.given_id = 0", ids: []int64{0}})
 }
 
 // yearLevels: exact dates always have span 0 (they cover at most a year).
@@ -284,7 +284,10 @@ func (p *plan) streamsFor(sur level, gl level, yl yearLevel, pl level, yearAny b
 			if span == spanNone {
 				missing = 1
 			}
-			out = append(out, &subStream{base: "SELECT " + keyRowCols + " FROM search_keys k WHERE " + strings.Join(c, " AND "), missing: missing})
+			// One given-names id: the class is one range of the given-names order, in
+			// date order; otherwise the surname's range, filtered.
+			byGiven := !yearAny && len(gl.ids) == 1
+			out = append(out, &subStream{base: "SELECT " + keyRowCols + " FROM " + p.keysFrom(byGiven) + " WHERE " + strings.Join(c, " AND "), missing: missing})
 		}
 	}
 	return out

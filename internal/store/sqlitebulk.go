@@ -176,6 +176,66 @@ func (b *SQLiteBulk) Exec(query string, rows [][]any) error {
 	return nil
 }
 
+// ExecInts runs query once with args as its integer parameters, compiling it the
+// first time: the bulk writer of rows that are all integers (a multi-row INSERT of
+// the search tables), with no boxing of each value. Like Exec it refuses to run
+// outside a transaction.
+func (b *SQLiteBulk) ExecInts(query string, args []int64) error {
+	if !b.InTransaction() {
+		return ErrNoTransaction
+	}
+	st, err := b.prepare(query)
+	if err != nil {
+		return err
+	}
+	for i, v := range args {
+		if rc := sqlite3.Xsqlite3_bind_int64(b.tls, st, int32(i+1), v); rc != sqlite3.SQLITE_OK {
+			sqlite3.Xsqlite3_reset(b.tls, st)
+			return b.errmsg(rc)
+		}
+	}
+	rc := sqlite3.Xsqlite3_step(b.tls, st)
+	if rc != sqlite3.SQLITE_DONE && rc != sqlite3.SQLITE_ROW {
+		err := b.errmsg(rc)
+		sqlite3.Xsqlite3_reset(b.tls, st)
+		return err
+	}
+	if rc := sqlite3.Xsqlite3_reset(b.tls, st); rc != sqlite3.SQLITE_OK {
+		return b.errmsg(rc)
+	}
+	return nil
+}
+
+// QueryInts runs query (no parameters) and calls fn with each row's first n columns
+// read as integers (NULL reads as 0); fn must not keep the slice. An error from fn
+// stops the query and is returned.
+func (b *SQLiteBulk) QueryInts(query string, n int, fn func(row []int64) error) error {
+	st, err := b.prepare(query)
+	if err != nil {
+		return err
+	}
+	defer sqlite3.Xsqlite3_reset(b.tls, st)
+	if got := int(sqlite3.Xsqlite3_column_count(b.tls, st)); got < n {
+		return fmt.Errorf("the query has %d columns, not %d", got, n)
+	}
+	row := make([]int64, n)
+	for {
+		switch rc := sqlite3.Xsqlite3_step(b.tls, st); rc {
+		case sqlite3.SQLITE_ROW:
+			for i := range row {
+				row[i] = sqlite3.Xsqlite3_column_int64(b.tls, st, int32(i))
+			}
+			if err := fn(row); err != nil {
+				return err
+			}
+		case sqlite3.SQLITE_DONE:
+			return nil
+		default:
+			return b.errmsg(rc)
+		}
+	}
+}
+
 // Close finalizes the statements and frees the buffer; the connection stays open.
 func (b *SQLiteBulk) Close() {
 	for q, st := range b.stmts {

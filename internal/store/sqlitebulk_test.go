@@ -57,3 +57,47 @@ func TestSQLiteBulk(t *testing.T) {
 		t.Errorf("%q %v %q %d bytes, %d rows", s1, n1, s2, len(s3), count)
 	}
 }
+
+// TestSQLiteBulkInts: ExecInts binds every parameter of a multi-row INSERT, refuses to
+// write outside a transaction and reports a constraint error; QueryInts reads each row
+// (NULL as 0), refuses a query with fewer columns than asked and stops at fn's error.
+func TestSQLiteBulkInts(t *testing.T) {
+	ctx := context.Background()
+	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER)`)
+	q := `INSERT INTO t (a, b) VALUES (?, ?), (?, ?)`
+	if err := b.ExecInts(q, []int64{1, 2, 3, 4}); !errors.Is(err, store.ErrNoTransaction) {
+		t.Errorf("outside a transaction: %v", err)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ExecInts(q, []int64{1, -2, 3, 1 << 40}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ExecInts(q, []int64{5, 6, 1, 8}); err == nil {
+		t.Error("a duplicate key was accepted")
+	}
+	if err := b.ExecInts(`INSERT INTO t (a) VALUES (?)`, []int64{7}); err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]int64
+	read := func(row []int64) error { got = append(got, [2]int64{row[0], row[1]}); return nil }
+	if err := b.QueryInts(`SELECT a, b FROM t ORDER BY a`, 2, read); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][2]int64{{1, -2}, {3, 1 << 40}, {7, 0}}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("read %v, want %v", got, want)
+	}
+	if err := b.QueryInts(`SELECT a FROM t`, 2, read); err == nil {
+		t.Error("a one-column query read as two")
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := b.QueryInts(`SELECT a, b FROM t`, 2, func([]int64) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+		t.Errorf("fn's error: %v after %d rows", err, n)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,252 @@
+package research
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"lineage/internal/store"
+)
+
+// The search tables (SQLite): the search index's two orders as WITHOUT ROWID tables,
+// search_keys_surname and search_keys_given, beside search_keys, which keeps a
+// record's rows in id order (migration 00009, decision 008). PostgreSQL has covering
+// indexes on search_keys instead.
+//
+// A bulk load drops the two tables and builds them at its end from search_keys:
+// the rows are read into memory, sorted in Go and written in key order, which costs
+// about a third of what SQLite's CREATE INDEX spent sorting the same rows. Until
+// they are built, searches read search_keys itself (slowly, but correctly).
+
+// searchTable is one order of the search index.
+type searchTable struct {
+	name string
+	cols []string // key columns first, as the table declares them
+	nkey int
+}
+
+var searchTables = []searchTable{
+	{"search_keys_surname", []string{"surname_id", "span", "jdn_lo", "id", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}, 4},
+	{"search_keys_given", []string{"surname_id", "given_id", "span", "jdn_lo", "id", "jdn_hi", "dq", "place_id", "county_id", "collection_id", "type_id", "role_id"}, 5},
+}
+
+func (t searchTable) createSQL() string {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE " + t.name + " (")
+	for _, c := range t.cols {
+		b.WriteString(c + " INTEGER NOT NULL, ")
+	}
+	b.WriteString("PRIMARY KEY (" + strings.Join(t.cols[:t.nkey], ", ") + ")) WITHOUT ROWID")
+	return b.String()
+}
+
+// keysFrom is the table a search reads search_keys rows from, as k: on SQLite the
+// table in the order the search needs (byGiven: ranges of a surname and given-names
+// ids) while the tables are built, else search_keys, whose indexes PostgreSQL chooses
+// among.
+func (p *plan) keysFrom(byGiven bool) string {
+	if !p.searchTables {
+		return "search_keys k"
+	}
+	if byGiven {
+		return "search_keys_given k"
+	}
+	return "search_keys_surname k"
+}
+
+// haveSearchTables reports whether the store answers from the search tables: SQLite
+// with both of them built.
+func (s *Service) haveSearchTables(ctx context.Context) (bool, error) {
+	if s.db.Dialect != store.SQLite {
+		return false, nil
+	}
+	var n int
+	err := s.q(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('search_keys_surname', 'search_keys_given')`).Scan(&n)
+	return n == len(searchTables), err
+}
+
+// searchRow is a search_keys row held for sorting: 48 bytes.
+type searchRow struct {
+	id                                          int64
+	surname, given, lo, hi, place, county, coll int32
+	typ, role                                   int16
+	span, dq                                    int8
+}
+
+// The search_keys columns buildSearchTables reads, in searchRow's order.
+const searchRowCols = "id, surname_id, given_id, jdn_lo, jdn_hi, place_id, county_id, collection_id, type_id, role_id, span, dq"
+
+// maxSortedBuild bounds the rows buildSearchTables sorts in memory (48 bytes each:
+// 3 GiB); a larger index is sorted by SQLite, with less memory and more time.
+var maxSortedBuild int64 = 64 << 20
+
+var errOutOfRange = errors.New("a value does not fit the in-memory sort")
+
+func fits(v int64, bits uint) bool { return v >= -(1<<(bits-1)) && v < 1<<(bits-1) }
+
+func toSearchRow(v []int64) (searchRow, error) {
+	for i, x := range v[1:] {
+		b := uint(32)
+		switch {
+		case i >= 9: // span, dq
+			b = 8
+		case i >= 7: // type, role
+			b = 16
+		}
+		if !fits(x, b) {
+			return searchRow{}, errOutOfRange
+		}
+	}
+	return searchRow{id: v[0], surname: int32(v[1]), given: int32(v[2]), lo: int32(v[3]), hi: int32(v[4]), place: int32(v[5]),
+		county: int32(v[6]), coll: int32(v[7]), typ: int16(v[8]), role: int16(v[9]), span: int8(v[10]), dq: int8(v[11])}, nil
+}
+
+// fields are r's columns in searchRowCols order.
+func (r *searchRow) fields() [12]int64 {
+	return [12]int64{r.id, int64(r.surname), int64(r.given), int64(r.lo), int64(r.hi), int64(r.place),
+		int64(r.county), int64(r.coll), int64(r.typ), int64(r.role), int64(r.span), int64(r.dq)}
+}
+
+// fieldOrder maps t's columns to positions in searchRowCols.
+func (t searchTable) fieldOrder() []int {
+	all := strings.Split(searchRowCols, ", ")
+	order := make([]int, len(t.cols))
+	for i, c := range t.cols {
+		order[i] = slices.Index(all, c)
+	}
+	return order
+}
+
+func bySurnameKey(a, b searchRow) int {
+	return cmp.Or(cmp.Compare(a.surname, b.surname), cmp.Compare(a.span, b.span), cmp.Compare(a.lo, b.lo), cmp.Compare(a.id, b.id))
+}
+
+func byGivenKey(a, b searchRow) int {
+	return cmp.Or(cmp.Compare(a.given, b.given), cmp.Compare(a.span, b.span), cmp.Compare(a.lo, b.lo), cmp.Compare(a.id, b.id))
+}
+
+// rowsPerSearchInsert is how many rows one INSERT of buildSearchTables writes.
+const rowsPerSearchInsert = 64
+
+// buildSearchTables creates the named search tables (SQLite) from search_keys in one
+// transaction on conn: all or nothing.
+func (s *Service) buildSearchTables(ctx context.Context, conn *sql.Conn, names []string) error {
+	var tables []searchTable
+	for _, t := range searchTables {
+		if slices.Contains(names, t.name) {
+			tables = append(tables, t)
+		}
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	return store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
+		for _, t := range tables {
+			if _, err := tx.ExecContext(ctx, t.createSQL()); err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+		var n int64
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys`).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		bulk := store.NewSQLiteBulk(conn)
+		if bulk != nil && n <= maxSortedBuild {
+			defer conn.Raw(func(any) error { bulk.Close(); return nil })
+			err := conn.Raw(func(any) error { return sortedBuild(ctx, bulk, tables, n) })
+			if !errors.Is(err, errOutOfRange) {
+				return err
+			}
+			// Values too wide for the compact rows: fall through to SQLite's sort, in
+			// tables still empty.
+		}
+		for _, t := range tables {
+			cols := strings.Join(t.cols, ", ")
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+cols+`) SELECT `+cols+` FROM search_keys ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// sortedBuild reads search_keys (n rows) into memory and writes each table's rows in
+// its key order. It runs holding the connection's lock, inside the build's
+// transaction; it writes nothing before every row has been read and checked.
+func sortedBuild(ctx context.Context, bulk *store.SQLiteBulk, tables []searchTable, n int64) error {
+	rows := make([]searchRow, 0, n)
+	err := bulk.QueryInts(`SELECT `+searchRowCols+` FROM search_keys`, 12, func(v []int64) error {
+		r, err := toSearchRow(v)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r)
+		if len(rows)%(1<<20) == 0 {
+			return ctx.Err()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Both orders begin with the surname: sort by the surname table's key once, and
+	// each surname's rows again for the given-names table.
+	slices.SortFunc(rows, bySurnameKey)
+	for _, t := range tables {
+		if t.name == "search_keys_given" {
+			for i := 0; i < len(rows); {
+				j := i + 1
+				for j < len(rows) && rows[j].surname == rows[i].surname {
+					j++
+				}
+				slices.SortFunc(rows[i:j], byGivenKey)
+				i = j
+			}
+		}
+		if err := writeSorted(ctx, bulk, t, rows); err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
+		}
+	}
+	return nil
+}
+
+// writeSorted inserts rows, sorted in t's key order, rowsPerSearchInsert at a time.
+func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, rows []searchRow) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", len(t.cols)), ",") + ")"
+	insert := func(k int) string {
+		return "INSERT INTO " + t.name + " (" + strings.Join(t.cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+",", k), ",")
+	}
+	full := insert(rowsPerSearchInsert)
+	order := t.fieldOrder()
+	args := make([]int64, 0, rowsPerSearchInsert*len(t.cols))
+	for i := 0; i < len(rows); i += rowsPerSearchInsert {
+		chunk := rows[i:min(i+rowsPerSearchInsert, len(rows))]
+		args = args[:0]
+		for j := range chunk {
+			f := chunk[j].fields()
+			for _, k := range order {
+				args = append(args, f[k])
+			}
+		}
+		q := full
+		if len(chunk) < rowsPerSearchInsert {
+			q = insert(len(chunk))
+		}
+		if err := bulk.ExecInts(q, args); err != nil {
+			return err
+		}
+		if i%(1<<20) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package research_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"lineage/internal/research"
+	"lineage/internal/store"
+	"lineage/internal/store/storetest"
+)
+
+// checkSearchTables fails unless SQLite's two search tables hold exactly the rows of
+// search_keys (when they are built; a deferred bulk import leaves both out).
+func checkSearchTables(t *testing.T, db *store.DB) {
+	t.Helper()
+	if db.Dialect != store.SQLite {
+		return
+	}
+	var tables int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('search_keys_surname', 'search_keys_given')`).Scan(&tables); err != nil {
+		t.Fatal(err)
+	}
+	switch tables {
+	case 0:
+		return
+	case 1:
+		t.Fatal("one search table without the other")
+	}
+	const cols = "id, surname_id, span, jdn_lo, jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id"
+	for _, table := range []string{"search_keys_surname", "search_keys_given"} {
+		var keys, rows, missing, extra int
+		if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM search_keys), (SELECT COUNT(*) FROM `+table+`),
+			(SELECT COUNT(*) FROM (SELECT `+cols+` FROM search_keys EXCEPT SELECT `+cols+` FROM `+table+`)),
+			(SELECT COUNT(*) FROM (SELECT `+cols+` FROM `+table+` EXCEPT SELECT `+cols+` FROM search_keys))`).Scan(&keys, &rows, &missing, &extra); err != nil {
+			t.Fatal(err)
+		}
+		if keys != rows || missing != 0 || extra != 0 {
+			t.Errorf("%s: %d rows for search_keys' %d; %d missing, %d not in search_keys", table, rows, keys, missing, extra)
+		}
+	}
+}
+
+// TestBuildSearchTables: a deferred bulk load's search tables are built with every
+// row of search_keys, whether sorted in memory or, for an index too large for that
+// or values too wide for its compact rows, by SQLite; an ordinary import and a
+// re-import that changes records keep them in step.
+func TestBuildSearchTables(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		max   int64
+		setup func(t *testing.T, db *store.DB)
+	}{
+		{"sorted in memory", 64 << 20, nil},
+		{"too many rows", 10, nil},
+		{"too wide", 64 << 20, func(t *testing.T, db *store.DB) {
+			if _, err := db.Exec(`INSERT INTO search_keys (id, surname_id, span, jdn_lo, jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)
+				VALUES (999999 * 256, 1, 0, 2400000, 2400000, 1, 0, 0, 0, 1, 70000, 1)`); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer research.SetMaxSortedBuild(tc.max)()
+			db := storetest.SQLite(t)
+			s := newService(t, db, 1000)
+			importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+			importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
+			if tc.setup != nil {
+				tc.setup(t, db)
+			}
+			if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
+				t.Fatalf("build: %v %v", built, err)
+			}
+			checkSearchTables(t, db)
+			if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+				t.Errorf("after the build: %v", got)
+			}
+		})
+	}
+	t.Run("ordinary imports", func(t *testing.T) {
+		db := storetest.SQLite(t)
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c", Bulk: research.BulkOff})
+		checkSearchTables(t, db)
+		csv := "record_id,record_type,date,place,role,surname,given_names\n" +
+			"T1,baptism,1850,Guildford,principal,Zebedee,Anne\n"
+		if _, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff}); err != nil {
+			t.Fatal(err)
+		}
+		// The same record again, changed: its old rows leave all three tables.
+		csv = strings.Replace(csv, "Zebedee,Anne", "Zebedey,Jane", 1)
+		rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff})
+		if err != nil || rep.Updated != 1 {
+			t.Fatalf("%+v %v", rep, err)
+		}
+		checkSearchTables(t, db)
+		if got := search(t, s, "surname=Zebedee&surname_mode=exact", true); got.Total != 0 {
+			t.Errorf("the changed record's old surname still found: %d", got.Total)
+		}
+		if got := search(t, s, "surname=Zebedey&surname_mode=exact&given=Jane", true); got.Total != 1 {
+			t.Errorf("the changed record: %d", got.Total)
+		}
+	})
+}
+
+// TestSearchTablesPlan: on SQLite a search reads the search table in the order it
+// needs, by surname or by surname and given names, as one range each.
+func TestSearchTablesPlan(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.SQLite(t)
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
+	for params, want := range map[string]string{
+		"surname=Smith&surname_mode=exact":             "SEARCH k USING PRIMARY KEY (surname_id=?)",
+		"surname=Smith&surname_mode=exact&year=1850":   "SEARCH k USING PRIMARY KEY (surname_id=? AND span=? AND jdn_lo",
+		"surname=Smith&surname_mode=exact&given=Mary":  "SEARCH k USING PRIMARY KEY (surname_id=? AND given_id=?)",
+		"surname=Smith&surname_mode=variants&given=Wm": "SEARCH k USING PRIMARY KEY (surname_id=? AND given_id=?)",
+	} {
+		plan, err := research.SearchTablesUsed(ctx, s, mustQuery(t, params))
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(plan, "\n")
+		if !strings.Contains(joined, want) {
+			t.Errorf("%s:\n%s\nwant %s", params, joined, want)
+		}
+	}
+}
+
+// TestSearchTablesMigration: migration 00009 (SQLite) fills the search tables from
+// the rows search_keys holds, and its down step brings the covering indexes back.
+func TestSearchTablesMigration(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.SQLite(t)
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
+	if err := db.MigrateTo(ctx, 8); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name IN ('search_keys_surname', 'search_keys_given') AND type = 'index'`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("%d covering indexes after the down step (%v)", n, err)
+	}
+	if err := db.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow(`SELECT COUNT(*) FROM search_keys_surname`).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("%d rows in search_keys_surname (%v)", n, err)
+	}
+	checkSearchTables(t, db)
+}
