@@ -936,9 +936,6 @@ func (st *importState) retire(ctx context.Context, tx *sql.Tx, changed []*prepar
 		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM search_keys WHERE id >= ? AND id < ?`), p.oldID*maxKeyWidth, (p.oldID+1)*maxKeyWidth); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, db.Rebind(`DELETE FROM record_events WHERE record_id = ?`), p.oldID); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -981,13 +978,8 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			return err
 		}
 	}
-	var events, keys [][]any
+	var keys [][]any
 	for _, p := range slices.Concat(fresh, changed) {
-		var lo, hi any
-		if p.hasDate {
-			lo, hi = p.lo, p.hi
-		}
-		events = append(events, []any{p.id, 0, -1, p.typeID, 0, p.rec.Date, lo, hi, p.placeID})
 		span, dq := spanOf(p.hasDate, p.lo, p.hi), dqOf(p.hasDate, gendate.Kind(p.kind))
 		klo, khi := p.lo, p.hi
 		if !p.hasDate {
@@ -1004,9 +996,6 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			}
 		}
 	}
-	if err := st.insertRows(ctx, tx, "record_events", eventCols, events); err != nil {
-		return err
-	}
 	if st.tables {
 		for _, t := range searchTables {
 			if err := st.insertRows(ctx, tx, t.name, keyCols, keys); err != nil {
@@ -1020,7 +1009,6 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 var (
 	recordCols = []string{"id", "collection_id", "key", "type_id", "date_text", "jdn_lo", "jdn_hi", "date_kind", "place_id", "county_id",
 		"place_text", "transcript", "source", "access", "images", "persons", "hash", "import_run"}
-	eventCols = []string{"record_id", "seq", "person_seq", "type_id", "role_id", "date_text", "jdn_lo", "jdn_hi", "place_id"}
 	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
 
@@ -1097,7 +1085,6 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) 
 // (searchTables), built by buildSearchTables.
 var bulkIndexes = map[store.Dialect][][2]string{
 	store.SQLite: {
-		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},
 	store.Postgres: {
@@ -1105,7 +1092,6 @@ var bulkIndexes = map[store.Dialect][][2]string{
     INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
 		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
-		{"record_events_place", `CREATE INDEX IF NOT EXISTS record_events_place ON record_events (place_id, jdn_lo)`},
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},
 }
@@ -1251,7 +1237,7 @@ func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
 // PostgreSQL, the visibility map that index-only scans rely on).
 func (s *Service) Analyze(ctx context.Context) error {
 	if s.db.Dialect == store.Postgres {
-		for _, t := range []string{"search_keys", "records", "record_events", "surnames", "surname_codes", "given_names", "name_facets", "places"} {
+		for _, t := range []string{"search_keys", "records", "surnames", "surname_codes", "given_names", "name_facets", "places"} {
 			if _, err := s.db.ExecContext(ctx, `VACUUM (ANALYZE) `+t); err != nil {
 				return err
 			}

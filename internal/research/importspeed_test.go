@@ -120,7 +120,7 @@ func TestImportDeferredIndexes(t *testing.T) {
 		if err != nil || !built {
 			t.Fatalf("build: %v %v", built, err)
 		}
-		if n := countIndexes(t, db); n != 4 {
+		if n := countIndexes(t, db); n != 3 {
 			t.Errorf("%d search indexes after the build", n)
 		}
 		if built, err := s.BuildSearchIndexes(ctx); err != nil || built {
@@ -136,7 +136,7 @@ func TestImportDeferredIndexes(t *testing.T) {
 		if rep.Bulk || rep.IndexDeferred {
 			t.Errorf("%+v", rep)
 		}
-		if n := countIndexes(t, db); n != 4 {
+		if n := countIndexes(t, db); n != 3 {
 			t.Errorf("an ordinary import left %d search indexes", n)
 		}
 		checkStats(t, db)
@@ -145,9 +145,9 @@ func TestImportDeferredIndexes(t *testing.T) {
 
 func countIndexes(t *testing.T, db *store.DB) int {
 	t.Helper()
-	q := `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`
+	q := `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'records_browse')`
 	if db.Dialect == store.Postgres {
-		q = `SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('search_keys_surname', 'search_keys_given', 'record_events_place', 'records_browse')`
+		q = `SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname IN ('search_keys_surname', 'search_keys_given', 'records_browse')`
 	}
 	var n int
 	if err := db.QueryRow(q).Scan(&n); err != nil {

@@ -57,12 +57,12 @@ type RecordPlace struct {
 	Lon  *float64 `json:"lon,omitempty"`
 }
 
-// RecordEvent is an event row of a record.
+// RecordEvent is an event of a record: for now only the record's own (an index
+// record has one type, date and place).
 type RecordEvent struct {
-	Type   string `json:"type"`
-	Date   string `json:"date"`
-	Place  string `json:"place,omitempty"`
-	Person *int   `json:"person,omitempty"` // index in persons, nil for the record's own event
+	Type  string `json:"type"`
+	Date  string `json:"date"`
+	Place string `json:"place,omitempty"`
 }
 
 func isoDate(jdn int) string {
@@ -131,42 +131,12 @@ func (s *Service) Record(ctx context.Context, id int64, member bool) (*RecordDet
 	if err := json.Unmarshal([]byte(r.images), &d.Images); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT person_seq, type_id, date_text, place_id FROM record_events WHERE record_id = ? ORDER BY seq`), id)
-	if err != nil {
-		return nil, err
+	// The record's own event: its type, date and place.
+	ev := RecordEvent{Type: d.RecordType, Date: r.dateText}
+	if d.Place != nil {
+		ev.Place = d.Place.Path
 	}
-	type eventRow struct {
-		seq          int
-		typ, placeID int64
-		date         string
-	}
-	var evs []eventRow
-	for rows.Next() {
-		var e eventRow
-		if err := rows.Scan(&e.seq, &e.typ, &e.date, &e.placeID); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		evs = append(evs, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	pr := newPlaceResolver(s.db, nil)
-	for _, e := range evs {
-		ev := RecordEvent{Type: s.types.slug(ctx, s.db, e.typ), Date: e.date}
-		if e.seq >= 0 {
-			seq := e.seq
-			ev.Person = &seq
-		}
-		if e.placeID != 0 {
-			if p, err := pr.get(ctx, e.placeID); err == nil && pr.withAncestors(ctx, p) == nil {
-				ev.Place = p.Path
-			}
-		}
-		d.Events = append(d.Events, ev)
-	}
+	d.Events = append(d.Events, ev)
 	return d, nil
 }
 

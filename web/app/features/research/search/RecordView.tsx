@@ -166,21 +166,6 @@ export function RecordView({ record, bookmark, images }: RecordViewProps) {
               <p className={styles.transcript}>{record.transcript}</p>
             </section>
           ) : null}
-          {record.events.length > 1 ? (
-            <section aria-labelledby="record-events">
-              <h2 id="record-events">Events</h2>
-              <ul>
-                {record.events.map((event, i) => (
-                  <li key={i}>
-                    {roleLabel(event.type)}
-                    {event.person !== undefined && record.persons[event.person] ? ` of ${personName(record.persons[event.person]!)}` : ""}
-                    {event.date ? `, ${event.date}` : ""}
-                    {event.place ? `, ${event.place}` : ""}
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
           {images ?? <RecordImages images={record.images} />}
         </>
       )}

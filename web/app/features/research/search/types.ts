@@ -125,7 +125,6 @@ export interface RecordEvent {
   type: string;
   date: string;
   place: string;
-  person?: number;
 }
 
 export interface ResearchRecord {
