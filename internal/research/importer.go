@@ -1009,7 +1009,7 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 var (
 	recordCols = []string{"id", "collection_id", "key", "type_id", "date_text", "jdn_lo", "jdn_hi", "date_kind", "place_id", "county_id",
 		"place_text", "transcript", "source", "access", "images", "persons", "hash", "import_run"}
-	keyCols   = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
+	keyCols = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
 
 // insertMany writes rows as fast as each database takes them. ignoreConflicts skips
