@@ -63,13 +63,11 @@ func missing(keys []string, have map[string]int64) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, k := range keys {
-		if k == "" || seen[k] {
+		if _, ok := have[k]; ok || k == "" || seen[k] {
 			continue
 		}
 		seen[k] = true
-		if _, ok := have[k]; !ok {
-			out = append(out, k)
-		}
+		out = append(out, k)
 	}
 	return out
 }

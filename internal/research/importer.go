@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"io"
 	"slices"
 	"sort"
@@ -344,7 +345,14 @@ type importState struct {
 	// collection was empty at the start (nil: recounted from the store at the end).
 	summary  *collectionSummary
 	summaryN int64
+	// runKeys are the hashes of the record_ids this import has written, when the
+	// collection was empty at the start (nil otherwise): only a record_id whose hash
+	// is there can be in the store already, so existing asks about those alone.
+	runKeys map[uint64]struct{}
 }
+
+// keySeed hashes runKeys.
+var keySeed = maphash.MakeSeed()
 
 // startSummary decides whether the import can count the collection's summary itself:
 // only when the collection holds no records yet, so that every record it will hold
@@ -355,6 +363,7 @@ func (st *importState) startSummary(ctx context.Context) error {
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		st.summary = newCollectionSummary()
+		st.runKeys = map[uint64]struct{}{}
 		return nil
 	case err != nil:
 		return err
@@ -757,6 +766,13 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 	if err != nil {
 		return err
 	}
+	if st.runKeys != nil {
+		for _, p := range preps {
+			if !p.duplicate && p.oldID == 0 {
+				st.runKeys[maphash.String(keySeed, p.rec.Key)] = struct{}{}
+			}
+		}
+	}
 	if st.bulkStats != nil {
 		for c, n := range batchStats {
 			st.bulkStats[c] += n
@@ -785,6 +801,15 @@ type storedRecord struct {
 // existing finds the batch's records already in the collection.
 func (st *importState) existing(ctx context.Context, tx *sql.Tx, preps []*prepared) (map[string]storedRecord, error) {
 	out := map[string]storedRecord{}
+	if st.runKeys != nil {
+		var maybe []*prepared
+		for _, p := range preps {
+			if _, ok := st.runKeys[maphash.String(keySeed, p.rec.Key)]; ok {
+				maybe = append(maybe, p)
+			}
+		}
+		preps = maybe
+	}
 	for i := 0; i < len(preps); i += 500 {
 		chunk := preps[i:min(i+500, len(preps))]
 		ks := make([]string, len(chunk))

@@ -165,12 +165,13 @@ type placeResolver struct {
 	tx     *sql.Tx
 	byID   map[int64]*Place
 	texts  map[string]*Place   // folded place text → place (nil: no place)
+	raw    map[string]*Place   // place text as written → place: a register repeats its own
 	loaded bool                // names holds the whole gazetteer (preload)
 	names  map[string][]*Place // folded name → places, by id
 }
 
 func newPlaceResolver(db *store.DB, tx *sql.Tx) *placeResolver {
-	return &placeResolver{db: db, tx: tx, byID: map[int64]*Place{}, texts: map[string]*Place{}, names: map[string][]*Place{}}
+	return &placeResolver{db: db, tx: tx, byID: map[int64]*Place{}, texts: map[string]*Place{}, raw: map[string]*Place{}, names: map[string][]*Place{}}
 }
 
 // preload reads the whole gazetteer, so that an import resolves places in memory and
@@ -370,12 +371,16 @@ func (pr *placeResolver) exactPath(ctx context.Context, parts []string) (*Place,
 // with that name when only one has it ("Guildford" alone is Guildford, Surrey);
 // otherwise it becomes a new top-level place. Empty text is no place (nil).
 func (pr *placeResolver) resolve(ctx context.Context, text string) (*Place, error) {
+	if p, ok := pr.raw[text]; ok {
+		return p, nil
+	}
 	parts := splitPlace(text)
 	if len(parts) == 0 {
 		return nil, nil
 	}
 	key := strings.Join(foldAll(parts), ",")
 	if p, ok := pr.texts[key]; ok {
+		pr.raw[text] = p
 		return p, nil
 	}
 	top := parts[len(parts)-1]
@@ -403,6 +408,7 @@ func (pr *placeResolver) resolve(ctx context.Context, text string) (*Place, erro
 		}
 	}
 	pr.texts[key] = cur
+	pr.raw[text] = cur
 	return cur, nil
 }
 
