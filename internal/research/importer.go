@@ -3,10 +3,7 @@ package research
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -556,7 +553,8 @@ func (c *keyCache) key(m map[string]string, s string, f func(string) string) str
 
 // precompute does the work of preparing a record that needs no database.
 func precompute(rec *RecordInput, keys *keyCache) *prepared {
-	p := &prepared{rec: rec, hash: recordHash(rec), access: accessCode(rec.Access), typeSlug: normaliseRecordType(rec.Type)}
+	pj := appendPersonsJSON(nil, rec.Persons)
+	p := &prepared{rec: rec, hash: recordHash(rec, pj), persons: string(pj), access: accessCode(rec.Access), typeSlug: normaliseRecordType(rec.Type)}
 	if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
 		p.hasDate, p.lo, p.hi, p.kind = true, d.Range.Earliest, d.Range.Latest, int(d.Kind)
 	} else {
@@ -568,14 +566,10 @@ func precompute(rec *RecordInput, keys *keyCache) *prepared {
 		p.surnames[i] = keys.key(keys.surnames, person.Surname, surnameKey)
 		p.givens[i] = keys.key(keys.givens, person.GivenNames, givenKey)
 	}
-	pj, _ := json.Marshal(rec.Persons)
-	p.persons = string(pj)
-	imgs := rec.Images
-	if imgs == nil {
-		imgs = []string{}
+	p.images = "[]"
+	if rec.Images != nil {
+		p.images = string(appendStringsJSON(nil, rec.Images))
 	}
-	ij, _ := json.Marshal(imgs)
-	p.images = string(ij)
 	return p
 }
 
@@ -651,13 +645,6 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-// recordHash fingerprints what an import stores of a record, so that re-importing an
-// unchanged record writes nothing.
-func recordHash(r *RecordInput) string {
-	b, _ := json.Marshal([]any{r.Type, r.Date, r.Place, r.Transcript, r.Source, r.Access, r.Images, r.Persons})
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:12])
-}
 
 // prepare resolves everything of a batch that needs the database: vocabularies,
 // places and name dictionaries.
