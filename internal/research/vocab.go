@@ -34,6 +34,14 @@ var recordTypeLabels = map[string]string{
 // vocabSlug normalises a record type or role as written: lower case, accents folded,
 // words joined by underscores ("Memorial Card" → memorial_card).
 func vocabSlug(s string) string {
+	if slug, ok := asciiSlug(s); ok {
+		return slug
+	}
+	return foldedSlug(s)
+}
+
+// foldedSlug is vocabSlug letter by letter, through names.Fold.
+func foldedSlug(s string) string {
 	var words []string
 	var w strings.Builder
 	flush := func() {
@@ -55,6 +63,31 @@ func vocabSlug(s string) string {
 	}
 	flush()
 	return strings.Join(words, "_")
+}
+
+// asciiSlug is vocabSlug of a text in ASCII, the common case, without folding each
+// letter: digits and letters (lower-cased) make words, apostrophes vanish, anything
+// else separates words. ok is false for any other text.
+func asciiSlug(s string) (slug string, ok bool) {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'z':
+			b = append(b, c)
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c == '\'':
+		case len(b) > 0 && b[len(b)-1] != '_':
+			b = append(b, '_')
+		}
+	}
+	if len(b) > 0 && b[len(b)-1] == '_' {
+		b = b[:len(b)-1]
+	}
+	return string(b), true
 }
 
 // normaliseRecordType maps a record type as written to its slug.
