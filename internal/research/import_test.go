@@ -3,6 +3,7 @@ package research_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -410,5 +411,42 @@ func TestNameFacetsMigration(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("name_facets after the migration:\n got %v\nwant %v", got, want)
 		}
+	})
+}
+
+// TestImportLearnedIDs: batch by batch the reading goroutine learns the ids the writer
+// resolved (names, places, types, roles) and fills them in itself; a file read one
+// record per batch, where nearly every id after the first batches comes that way,
+// stores the same index rows as one read in a single batch, where the writer
+// resolves every id.
+func TestImportLearnedIDs(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "whole"})
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "one-by-one", BatchSize: 1})
+		rows := func(slug string) []string {
+			r, err := db.Query(db.Rebind(`SELECT r.key, k.id - r.id * 256, k.surname_id, k.given_id, k.place_id, k.county_id, k.type_id, k.role_id, k.span, k.jdn_lo, k.dq
+				FROM records r JOIN collections c ON c.id = r.collection_id JOIN search_keys k ON k.id >= r.id * 256 AND k.id < r.id * 256 + 256
+				WHERE c.slug = ? ORDER BY r.key, k.id`), slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			var out []string
+			for r.Next() {
+				var key string
+				var v [10]int64
+				if err := r.Scan(&key, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, fmt.Sprint(key, v))
+			}
+			return out
+		}
+		whole, single := rows("whole"), rows("one-by-one")
+		if len(whole) == 0 || !slices.Equal(whole, single) {
+			t.Errorf("index rows differ:\n whole %v\nsingle %v", whole, single)
+		}
+		checkStats(t, db)
 	})
 }

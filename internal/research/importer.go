@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"hash/maphash"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -233,7 +234,8 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 	batches := make(chan readBatch, 2)
 	quit := make(chan struct{})
 	defer close(quit)
-	go readBatches(rr, opts.BatchSize, batches, quit)
+	st.learned = make(chan *knownIDs, 16)
+	go readBatches(rr, opts.BatchSize, batches, st.learned, quit)
 	for b := range batches {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -346,6 +348,8 @@ type importState struct {
 	// collection was empty at the start (nil otherwise): only a record_id whose hash
 	// is there can be in the store already, so existing asks about those alone.
 	runKeys map[uint64]struct{}
+	// learned takes what each batch resolved to the reading goroutine (knownIDs).
+	learned chan *knownIDs
 }
 
 // keySeed hashes runKeys.
@@ -486,9 +490,10 @@ type readBatch struct {
 
 // readBatches reads, checks and prepares records in batches until the source ends or
 // quit closes.
-func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan struct{}) {
+func readBatches(rr *RecordReader, size int, out chan<- readBatch, learn <-chan *knownIDs, quit <-chan struct{}) {
 	defer close(out)
 	keys := newKeyCache()
+	known := newKnownIDs()
 	b := readBatch{}
 	send := func() bool {
 		select {
@@ -514,7 +519,10 @@ func readBatches(rr *RecordReader, size int, out chan<- readBatch, quit <-chan s
 			b.rejected = append(b.rejected, errs)
 			continue
 		}
-		b.preps = append(b.preps, precompute(rec, keys))
+		if len(b.preps) == 0 {
+			known.learn(learn)
+		}
+		b.preps = append(b.preps, precompute(rec, keys, known))
 		if len(b.preps) == size && !send() {
 			return
 		}
@@ -552,7 +560,7 @@ func (c *keyCache) key(m map[string]string, s string, f func(string) string) str
 }
 
 // precompute does the work of preparing a record that needs no database.
-func precompute(rec *RecordInput, keys *keyCache) *prepared {
+func precompute(rec *RecordInput, keys *keyCache, known *knownIDs) *prepared {
 	pj := appendPersonsJSON(nil, rec.Persons)
 	p := &prepared{rec: rec, hash: recordHash(rec, pj), persons: string(pj), access: accessCode(rec.Access), typeSlug: normaliseRecordType(rec.Type)}
 	if d, err := gendate.Parse(rec.Date); err == nil && d.HasRange() {
@@ -560,11 +568,20 @@ func precompute(rec *RecordInput, keys *keyCache) *prepared {
 	} else {
 		p.kind = int(d.Kind)
 	}
-	p.surnames = make([]string, len(rec.Persons))
-	p.givens = make([]string, len(rec.Persons))
+	n := len(rec.Persons)
+	p.surnames, p.givens = make([]string, n), make([]string, n)
+	ids := make([]int64, 3*n)
+	p.surnameIDs, p.givenIDs, p.roleIDs = ids[:n:n], ids[n:2*n:2*n], ids[2*n:]
 	for i, person := range rec.Persons {
 		p.surnames[i] = keys.key(keys.surnames, person.Surname, surnameKey)
 		p.givens[i] = keys.key(keys.givens, person.GivenNames, givenKey)
+		p.surnameIDs[i] = known.nameID(known.surnames, p.surnames[i])
+		p.givenIDs[i] = known.nameID(known.givens, p.givens[i])
+		p.roleIDs[i] = known.id(known.roles, person.Role)
+	}
+	p.typeID = known.id(known.types, p.typeSlug)
+	if pl, ok := known.places[rec.Place]; ok {
+		p.placeOK, p.placeID, p.countyID = true, pl[0], pl[1]
 	}
 	p.images = "[]"
 	if rec.Images != nil {
@@ -575,24 +592,26 @@ func precompute(rec *RecordInput, keys *keyCache) *prepared {
 
 // prepared is a record made ready for the store.
 type prepared struct {
-	rec       *RecordInput
-	typeSlug  string
-	typeID    int64
-	hasDate   bool
-	lo, hi    int
-	kind      int
-	placeID   int64
-	countyID  int64
-	surnames  []string // surname key per person
-	givens    []string // given key per person
-	roleIDs   []int64
-	persons   string // JSON
-	images    string // JSON
-	hash      string
-	access    int
-	id        int64
-	oldID     int64 // the stored record it replaces
-	duplicate bool  // its record_id was already imported by this run
+	rec      *RecordInput
+	typeSlug string
+	typeID   int64
+	hasDate  bool
+	lo, hi   int
+	kind     int
+	placeID  int64
+	countyID int64
+	placeOK  bool     // placeID and countyID are resolved
+	surnames []string // surname key per person
+	givens   []string // given key per person
+	// Ids per person, and typeID: -1 until resolved (knownIDs or prepare).
+	surnameIDs, givenIDs, roleIDs []int64
+	persons                       string // JSON
+	images                        string // JSON
+	hash                          string
+	access                        int
+	id                            int64
+	oldID                         int64 // the stored record it replaces
+	duplicate                     bool  // its record_id was already imported by this run
 }
 
 // Date quality and span classes of search_keys (see 00005_research.sql).
@@ -645,40 +664,127 @@ func floorDiv(a, b int) int {
 	return q
 }
 
-
-// prepare resolves everything of a batch that needs the database: vocabularies,
-// places and name dictionaries.
-func (st *importState) prepare(ctx context.Context, tx *sql.Tx, preps []*prepared, pendTypes, pendRoles map[string]int64) error {
+// prepare resolves what the reading goroutine could not (knownIDs): vocabularies,
+// places and name dictionaries, adding what is new; learned gets what it resolved.
+func (st *importState) prepare(ctx context.Context, tx *sql.Tx, preps []*prepared, pendTypes, pendRoles map[string]int64, learned *knownIDs) error {
 	s := st.s
 	var skeys, gkeys []string
 	for _, p := range preps {
 		var err error
-		if p.typeID, err = s.types.ensure(ctx, s.db, tx, p.typeSlug, p.rec.Type, pendTypes); err != nil {
-			return err
-		}
-		place, err := st.places.resolve(ctx, p.rec.Place)
-		if err != nil {
-			return fmt.Errorf("place %q: %w", p.rec.Place, err)
-		}
-		p.placeID, p.countyID = 0, 0
-		if place != nil {
-			p.placeID, p.countyID = place.ID, place.CountyID
-			if place.Kind == PlaceCounty {
-				p.countyID = place.ID
-			}
-		}
-		p.roleIDs = p.roleIDs[:0]
-		for _, person := range p.rec.Persons {
-			rid, err := s.roles.ensure(ctx, s.db, tx, person.Role, person.Role, pendRoles)
-			if err != nil {
+		if p.typeID < 0 {
+			if p.typeID, err = s.types.ensure(ctx, s.db, tx, p.typeSlug, p.rec.Type, pendTypes); err != nil {
 				return err
 			}
-			p.roleIDs = append(p.roleIDs, rid)
+			learned.types[p.typeSlug] = p.typeID
 		}
-		skeys = append(skeys, p.surnames...)
-		gkeys = append(gkeys, p.givens...)
+		if !p.placeOK {
+			place, err := st.places.resolve(ctx, p.rec.Place)
+			if err != nil {
+				return fmt.Errorf("place %q: %w", p.rec.Place, err)
+			}
+			p.placeID, p.countyID = 0, 0
+			if place != nil {
+				p.placeID, p.countyID = place.ID, place.CountyID
+				if place.Kind == PlaceCounty {
+					p.countyID = place.ID
+				}
+			}
+			p.placeOK = true
+			learned.places[p.rec.Place] = [2]int64{p.placeID, p.countyID}
+		}
+		for i, person := range p.rec.Persons {
+			if p.roleIDs[i] < 0 {
+				if p.roleIDs[i], err = s.roles.ensure(ctx, s.db, tx, person.Role, person.Role, pendRoles); err != nil {
+					return err
+				}
+				learned.roles[person.Role] = p.roleIDs[i]
+			}
+			if p.surnameIDs[i] < 0 {
+				skeys = append(skeys, p.surnames[i])
+			}
+			if p.givenIDs[i] < 0 {
+				gkeys = append(gkeys, p.givens[i])
+			}
+		}
 	}
-	return st.dict.resolve(ctx, tx, skeys, gkeys)
+	if len(skeys) == 0 && len(gkeys) == 0 {
+		return nil
+	}
+	if err := st.dict.resolve(ctx, tx, skeys, gkeys); err != nil {
+		return err
+	}
+	for _, p := range preps {
+		for i := range p.rec.Persons {
+			if p.surnameIDs[i] < 0 {
+				p.surnameIDs[i] = st.dict.surnames[p.surnames[i]]
+				learned.surnames[p.surnames[i]] = p.surnameIDs[i]
+			}
+			if p.givenIDs[i] < 0 {
+				p.givenIDs[i] = st.dict.givens[p.givens[i]]
+				learned.givens[p.givens[i]] = p.givenIDs[i]
+			}
+		}
+	}
+	return nil
+}
+
+// knownIDs are the store's ids of name keys, place texts, record types and roles
+// that the reading goroutine has learned from the writing one, batch by batch after
+// each commit: it resolves most of a record itself, and the writer, the import's
+// bottleneck, only what is new. Ids of a transaction that fails are never learned.
+type knownIDs struct {
+	surnames, givens map[string]int64    // name key → id ("" is always 0)
+	places           map[string][2]int64 // place text as written → place id, county id
+	types, roles     map[string]int64    // slug → id
+}
+
+func newKnownIDs() *knownIDs {
+	return &knownIDs{surnames: map[string]int64{}, givens: map[string]int64{}, places: map[string][2]int64{},
+		types: map[string]int64{}, roles: map[string]int64{}}
+}
+
+func (k *knownIDs) empty() bool {
+	return len(k.surnames)+len(k.givens)+len(k.places)+len(k.types)+len(k.roles) == 0
+}
+
+// id is m's id of key, -1 when unknown.
+func (k *knownIDs) id(m map[string]int64, key string) int64 {
+	if id, ok := m[key]; ok {
+		return id
+	}
+	return -1
+}
+
+// nameID is id for a name key: the empty key (no name) is 0.
+func (k *knownIDs) nameID(m map[string]int64, key string) int64 {
+	if key == "" {
+		return 0
+	}
+	return k.id(m, key)
+}
+
+// learn adds what the writer has sent, without waiting for more. A map that reaches
+// keyCacheMax starts again, as keyCache does.
+func (k *knownIDs) learn(from <-chan *knownIDs) {
+	for {
+		select {
+		case l := <-from:
+			mergeCapped(k.surnames, l.surnames)
+			mergeCapped(k.givens, l.givens)
+			mergeCapped(k.places, l.places)
+			mergeCapped(k.types, l.types)
+			mergeCapped(k.roles, l.roles)
+		default:
+			return
+		}
+	}
+}
+
+func mergeCapped[V any](into, from map[string]V) {
+	if len(into)+len(from) > keyCacheMax {
+		clear(into)
+	}
+	maps.Copy(into, from)
 }
 
 // write stores one batch in one transaction.
@@ -688,11 +794,12 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 	var added, updated, unchanged int
 	var dupErrs []RowError
 	var batchStats statDeltas
+	learned := newKnownIDs()
 	err := st.inTx(ctx, func(tx *sql.Tx) error {
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
 		st.places.tx = tx
 		defer func() { st.places.tx = nil }()
-		if err := st.prepare(ctx, tx, preps, pendTypes, pendRoles); err != nil {
+		if err := st.prepare(ctx, tx, preps, pendTypes, pendRoles, learned); err != nil {
 			return err
 		}
 		existing, err := st.existing(ctx, tx, preps)
@@ -770,6 +877,12 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 	}
 	if err := s.roles.remember(ctx, s.db, pendRoles); err != nil {
 		return err
+	}
+	if st.learned != nil && !learned.empty() {
+		select {
+		case st.learned <- learned:
+		default: // the reader has not taken the last ones yet: it learns these later, from the writer's misses
+		}
 	}
 	rep.Added += added
 	rep.Updated += updated
@@ -1000,7 +1113,7 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 		dec := decadeOf(p.hasDate, p.lo, p.hi)
 		seen := map[int64]bool{}
 		for i := range p.rec.Persons {
-			sid, gid := st.dict.surnames[p.surnames[i]], st.dict.givens[p.givens[i]]
+			sid, gid := p.surnameIDs[i], p.givenIDs[i]
 			keys = append(keys, []any{p.id*maxKeyWidth + int64(i), sid, span, klo, khi, dq, gid, p.placeID, p.countyID, coll, p.typeID, p.roleIDs[i]})
 			if sid != 0 && !seen[sid] {
 				seen[sid] = true
