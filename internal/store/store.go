@@ -85,7 +85,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
 	path := filepath.Join(dataDir, "lineage.db")
-	pinCAllocator()
+	setupSQLiteMemory()
 	// busy_timeout makes a writer wait for another process's lock (a CLI import while a
 	// server runs) instead of failing with SQLITE_BUSY at once.
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
