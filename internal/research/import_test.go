@@ -416,9 +416,10 @@ func TestNameFacetsMigration(t *testing.T) {
 
 // TestImportLearnedIDs: batch by batch the reading goroutine learns the ids the writer
 // resolved (names, places, types, roles) and fills them in itself; a file read one
-// record per batch, where nearly every id after the first batches comes that way,
-// stores the same index rows as one read in a single batch, where the writer
-// resolves every id.
+// record per batch, where nearly every id after the first batches comes that way
+// (and every row is written by a one-row INSERT), stores the same index rows as one
+// read in a single batch, where the writer resolves every id (and writes the rows
+// by multi-row INSERTs).
 func TestImportLearnedIDs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := newService(t, db, 1000)

@@ -426,7 +426,22 @@ func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string,
 		return nil
 	}
 	if st.bulk != nil {
-		if err := st.bulkExec(ctx, store.InsertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
+		// sqliteBulkRows rows a statement, the rest one by one.
+		full := len(rows) / sqliteBulkRows * sqliteBulkRows
+		if full > 0 {
+			flat := make([][]any, 0, full/sqliteBulkRows)
+			for i := 0; i < full; i += sqliteBulkRows {
+				r := make([]any, 0, sqliteBulkRows*len(cols))
+				for _, row := range rows[i : i+sqliteBulkRows] {
+					r = append(r, row...)
+				}
+				flat = append(flat, r)
+			}
+			if err := st.bulkExec(ctx, store.InsertRowsSQL("INSERT OR FAIL", table, cols, sqliteBulkRows), flat); err != nil {
+				return fmt.Errorf("insert into %s: %w", table, err)
+			}
+		}
+		if err := st.bulkExec(ctx, store.InsertSQL("INSERT OR FAIL", table, cols), rows[full:]); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
@@ -1186,8 +1201,13 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 	return nil
 }
 
-// sqliteRowsPerInsert is how many rows one SQLite INSERT writes (see insertRows).
-const sqliteRowsPerInsert = 200
+// sqliteRowsPerInsert is how many rows one SQLite INSERT of literals writes
+// (insertMany); sqliteBulkRows how many one compiled INSERT of SQLiteBulk does
+// (insertRows): enough that SQLite opens the table's cursors once for many rows.
+const (
+	sqliteRowsPerInsert = 200
+	sqliteBulkRows      = 32
+)
 
 // applyStats adds the deltas to name_facets and drops cells that reach zero.
 func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {

@@ -251,7 +251,15 @@ func (b *SQLiteBulk) Close() {
 // InsertSQL is the one-row INSERT of cols into table that a bulk writer compiles;
 // verb is "INSERT", "INSERT OR FAIL", "INSERT OR IGNORE"….
 func InsertSQL(verb, table string, cols []string) string {
-	return verb + " INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	return InsertRowsSQL(verb, table, cols, 1)
+}
+
+// InsertRowsSQL is InsertSQL for n rows in one statement, whose parameters are the
+// rows' values one row after another: SQLite then opens the table's cursors once for
+// the n rows instead of once a row.
+func InsertRowsSQL(verb, table string, cols []string, n int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	return verb + " INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
 }
 
 // cmem turns an address of C memory (the libc allocator's, outside the Go heap) into a

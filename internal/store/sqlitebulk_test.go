@@ -21,6 +21,9 @@ func TestSQLiteBulk(t *testing.T) {
 	if q != "INSERT OR FAIL INTO t (id, s, n) VALUES (?,?,?)" {
 		t.Errorf("InsertSQL: %s", q)
 	}
+	if q2 := store.InsertRowsSQL("INSERT", "t", []string{"id", "s"}, 2); q2 != "INSERT INTO t (id, s) VALUES (?,?),(?,?)" {
+		t.Errorf("InsertRowsSQL: %s", q2)
+	}
 	if err := b.Exec(q, [][]any{{9, "x", 1}}); !errors.Is(err, store.ErrNoTransaction) {
 		t.Errorf("outside a transaction: %v", err)
 	}
