@@ -6,8 +6,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"lineage/internal/store"
 )
@@ -197,24 +199,83 @@ func sortedBuild(ctx context.Context, bulk *store.SQLiteBulk, tables []searchTab
 		return err
 	}
 	// Both orders begin with the surname: sort by the surname table's key once, and
-	// each surname's rows again for the given-names table.
-	slices.SortFunc(rows, bySurnameKey)
+	// each surname's rows again for the given-names table, on every core.
+	cores := runtime.GOMAXPROCS(0)
+	sortBySurname(rows, cores)
 	for _, t := range tables {
 		if t.name == "search_keys_given" {
-			for i := 0; i < len(rows); {
-				j := i + 1
-				for j < len(rows) && rows[j].surname == rows[i].surname {
-					j++
-				}
-				slices.SortFunc(rows[i:j], byGivenKey)
-				i = j
-			}
+			sortByGiven(rows, cores)
 		}
 		if err := writeSorted(ctx, bulk, t, rows); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
 	return nil
+}
+
+// parallelSortMin is the fewest rows worth sorting on more than one goroutine.
+const parallelSortMin = 1 << 16
+
+// sortBySurname sorts rows by the surname table's key on up to parts goroutines: the
+// rows are split by surname id around the median of a sample, and each side is
+// sorted on its own.
+func sortBySurname(rows []searchRow, parts int) {
+	if parts < 2 || len(rows) < parallelSortMin {
+		slices.SortFunc(rows, bySurnameKey)
+		return
+	}
+	sample := make([]int32, 0, 1024)
+	for i := 0; i < len(rows); i += len(rows)/1023 + 1 {
+		sample = append(sample, rows[i].surname)
+	}
+	slices.Sort(sample)
+	pivot := sample[len(sample)/2]
+	mid := partitionRows(rows, func(r *searchRow) bool { return r.surname < pivot })
+	if mid == 0 { // the pivot is the smallest surname: split after it instead
+		mid = partitionRows(rows, func(r *searchRow) bool { return r.surname <= pivot })
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { sortBySurname(rows[:mid], parts/2) })
+	sortBySurname(rows[mid:], parts-parts/2)
+	wg.Wait()
+}
+
+// partitionRows moves the rows for which left is true before the others and returns
+// how many there are.
+func partitionRows(rows []searchRow, left func(*searchRow) bool) int {
+	i := 0
+	for j := range rows {
+		if left(&rows[j]) {
+			rows[i], rows[j] = rows[j], rows[i]
+			i++
+		}
+	}
+	return i
+}
+
+// sortByGiven re-sorts rows, sorted by surname, into the given-names table's order:
+// each surname's run by itself, the runs shared out among up to parts goroutines.
+func sortByGiven(rows []searchRow, parts int) {
+	if parts >= 2 && len(rows) >= parallelSortMin {
+		// Split at the first surname boundary after the middle.
+		mid := len(rows) / 2
+		for mid < len(rows) && rows[mid].surname == rows[mid-1].surname {
+			mid++
+		}
+		var wg sync.WaitGroup
+		wg.Go(func() { sortByGiven(rows[:mid], parts/2) })
+		sortByGiven(rows[mid:], parts-parts/2)
+		wg.Wait()
+		return
+	}
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].surname == rows[i].surname {
+			j++
+		}
+		slices.SortFunc(rows[i:j], byGivenKey)
+		i = j
+	}
 }
 
 // writeSorted inserts rows, sorted in t's key order, rowsPerSearchInsert at a time.
