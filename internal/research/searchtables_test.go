@@ -106,7 +106,7 @@ func TestBuildSearchTables(t *testing.T) {
 }
 
 // TestSearchTablesPlan: on SQLite a search reads the search table in the order it
-// needs, by surname or by surname and given names, as one range each.
+// needs, by surname (and date) or, without a year, by surname and given names.
 func TestSearchTablesPlan(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.SQLite(t)
@@ -117,6 +117,8 @@ func TestSearchTablesPlan(t *testing.T) {
 		"surname=Smith&surname_mode=exact&year=1850":   "SEARCH k USING PRIMARY KEY (surname_id=? AND span=? AND jdn_lo",
 		"surname=Smith&surname_mode=exact&given=Mary":  "SEARCH k USING PRIMARY KEY (surname_id=? AND given_id=?)",
 		"surname=Smith&surname_mode=variants&given=Wm": "SEARCH k USING PRIMARY KEY (surname_id=? AND given_id=?)",
+		// With a year the surname order is one short range per span already.
+		"surname=Smith&surname_mode=exact&given=Mary&year=1850": "SEARCH k USING PRIMARY KEY (surname_id=? AND span=? AND jdn_lo",
 	} {
 		plan, err := research.SearchTablesUsed(ctx, s, mustQuery(t, params))
 		if err != nil {
