@@ -64,3 +64,11 @@ func SearchTablesUsed(ctx context.Context, s *Service, q *Query) ([]string, erro
 	}
 	return out, rows.Err()
 }
+
+// SetGivenOrderRows changes givenOrderRows, for TestSearchTablesPlan; the returned
+// function restores it.
+func SetGivenOrderRows(n float64) (restore func()) {
+	old := givenOrderRows
+	givenOrderRows = n
+	return func() { givenOrderRows = old }
+}

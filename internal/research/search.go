@@ -396,10 +396,7 @@ func candidateSQL(p *plan, proj string) string {
 	}
 	if p.surname {
 		sur := inList("k.surname_id", ptsIDs(p.sPts, func(int) bool { return true }))
-		// Given names narrow the search most when there is no year; with one, the
-		// surname order is a short range per span and given names a filter (with
-		// initials they can be hundreds of ids, each a range of the other order).
-		from := p.keysFrom(p.given && !p.year)
+		from := p.keysFrom(p.byGiven)
 		if p.year {
 			for _, span := range []int{spanShort, spanLong, spanNone} {
 				selects = append(selects, `SELECT `+proj+` FROM `+from+where(sur, p.overlapSQL(span)))
