@@ -16,7 +16,12 @@ func RelativeRowsPlan(ctx context.Context, s *Service, q *Query) ([]string, erro
 	for i := range recs {
 		recs[i] = int64(i + 1)
 	}
-	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+sqliteRecordRowsSQL(recs, p.relativeSQL()))
+	return explain(ctx, s, sqliteRecordRowsSQL(recs, p.relativeSQL()))
+}
+
+// explain is SQLite's query plan of a query, one detail a line.
+func explain(ctx context.Context, s *Service, query string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query)
 	if err != nil {
 		return nil, err
 	}
@@ -48,21 +53,7 @@ func SearchTablesUsed(ctx context.Context, s *Service, q *Query) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+candidateSQL(p, keyRowCols))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			return nil, err
-		}
-		out = append(out, detail)
-	}
-	return out, rows.Err()
+	return explain(ctx, s, candidateSQL(p, keyRowCols))
 }
 
 // SetGivenOrderRows changes givenOrderRows, for TestSearchTablesPlan; the returned

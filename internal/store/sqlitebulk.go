@@ -158,20 +158,36 @@ func (b *SQLiteBulk) Exec(query string, rows [][]any) error {
 				sqlite3.Xsqlite3_reset(b.tls, st)
 				return fmt.Errorf("cannot bind %T", v)
 			}
-			if rc != sqlite3.SQLITE_OK {
-				sqlite3.Xsqlite3_reset(b.tls, st)
-				return b.errmsg(rc)
+			if err := b.bound(st, rc); err != nil {
+				return err
 			}
 		}
-		rc := sqlite3.Xsqlite3_step(b.tls, st)
-		if rc != sqlite3.SQLITE_DONE && rc != sqlite3.SQLITE_ROW {
-			err := b.errmsg(rc)
-			sqlite3.Xsqlite3_reset(b.tls, st)
+		if err := b.step(st); err != nil {
 			return err
 		}
-		if rc := sqlite3.Xsqlite3_reset(b.tls, st); rc != sqlite3.SQLITE_OK {
-			return b.errmsg(rc)
-		}
+	}
+	return nil
+}
+
+// bound checks a bind's result code, resetting st after a failure.
+func (b *SQLiteBulk) bound(st uintptr, rc int32) error {
+	if rc == sqlite3.SQLITE_OK {
+		return nil
+	}
+	sqlite3.Xsqlite3_reset(b.tls, st)
+	return b.errmsg(rc)
+}
+
+// step runs the bound statement st to its end and resets it for the next row.
+func (b *SQLiteBulk) step(st uintptr) error {
+	rc := sqlite3.Xsqlite3_step(b.tls, st)
+	if rc != sqlite3.SQLITE_DONE && rc != sqlite3.SQLITE_ROW {
+		err := b.errmsg(rc)
+		sqlite3.Xsqlite3_reset(b.tls, st)
+		return err
+	}
+	if rc := sqlite3.Xsqlite3_reset(b.tls, st); rc != sqlite3.SQLITE_OK {
+		return b.errmsg(rc)
 	}
 	return nil
 }
@@ -189,21 +205,11 @@ func (b *SQLiteBulk) ExecInts(query string, args []int64) error {
 		return err
 	}
 	for i, v := range args {
-		if rc := sqlite3.Xsqlite3_bind_int64(b.tls, st, int32(i+1), v); rc != sqlite3.SQLITE_OK {
-			sqlite3.Xsqlite3_reset(b.tls, st)
-			return b.errmsg(rc)
+		if err := b.bound(st, sqlite3.Xsqlite3_bind_int64(b.tls, st, int32(i+1), v)); err != nil {
+			return err
 		}
 	}
-	rc := sqlite3.Xsqlite3_step(b.tls, st)
-	if rc != sqlite3.SQLITE_DONE && rc != sqlite3.SQLITE_ROW {
-		err := b.errmsg(rc)
-		sqlite3.Xsqlite3_reset(b.tls, st)
-		return err
-	}
-	if rc := sqlite3.Xsqlite3_reset(b.tls, st); rc != sqlite3.SQLITE_OK {
-		return b.errmsg(rc)
-	}
-	return nil
+	return b.step(st)
 }
 
 // QueryInts runs query (no parameters) and calls fn with each row's first n columns
