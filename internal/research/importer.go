@@ -382,18 +382,6 @@ func (st *importState) finishSummary(ctx context.Context) error {
 
 var errNoCopy = errors.New("research: not a pgx connection")
 
-// execer is where an import runs its statements outside batches.
-func (st *importState) execer() execer {
-	if st.conn != nil {
-		return st.conn
-	}
-	return st.s.db
-}
-
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 // inTx runs fn in a transaction on the import's connection.
 func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if st.conn == nil {
