@@ -18,8 +18,10 @@
 // A query is resolved against the dictionaries first: the surname and its search mode
 // become a few sets of surname ids (exact, variant, phonetic), the given names a few
 // sets of given-name ids (exact, variant, initial), the place a set of place ids. The
-// candidates are then one index-only range scan of search_keys_surname per surname id,
-// with every other condition checked on the index entry itself. Up to Options.Cap
+// candidates are then one range scan of the surname order of the index per surname id
+// (search_keys_surname: a covering index on PostgreSQL, a WITHOUT ROWID table on
+// SQLite, decision 008), or of its surname-and-given-names order, with every other
+// condition checked on the entry itself. Up to Options.Cap
 // candidates are scored in Go; beyond that the engine streams candidates in ranking
 // order class by class (score levels are discrete) and takes totals and facets from
 // name_facets, so a search for a common surname does not read every Smith.
