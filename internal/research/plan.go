@@ -257,15 +257,21 @@ func (s *Service) givenOrderPays(ctx context.Context, p *plan) (bool, error) {
 	if !p.year {
 		return true, nil
 	}
-	y1, _, _ := gendate.JDNToGregorian(p.lo)
-	y2, _, _ := gendate.JDNToGregorian(p.hi)
-	decLo, decHi := floorDiv(y1, 10)*10, floorDiv(y2, 10)*10
+	decLo, decHi, share := p.yearDecades()
 	var n int64
 	err := s.q(ctx).QueryRowContext(ctx, `SELECT COALESCE(SUM(records), 0) FROM name_facets WHERE `+
 		inList("surname_id", ptsIDs(p.sPts, func(int) bool { return true }))+
-		` AND facet = 0 AND value BETWEEN `+itoa(decLo)+` AND `+itoa(decHi)).Scan(&n)
-	share := float64(y2-y1+1) / float64(decHi+10-decLo)
+		` AND facet = `+itoa(facetDecade)+` AND value BETWEEN `+itoa(decLo)+` AND `+itoa(decHi)).Scan(&n)
 	return float64(n)*share > givenOrderRows, err
+}
+
+// yearDecades are the first and last decades the year range touches (name_facets'
+// decade values) and the share of those decades' years the range asks for.
+func (p *plan) yearDecades() (decLo, decHi int, share float64) {
+	y1, _, _ := gendate.JDNToGregorian(p.lo)
+	y2, _, _ := gendate.JDNToGregorian(p.hi)
+	decLo, decHi = floorDiv(y1, 10)*10, floorDiv(y2, 10)*10
+	return decLo, decHi, float64(y2-y1+1) / float64(decHi+10-decLo)
 }
 
 // resolveSurname finds the dictionary's surnames a mode accepts, with their points.

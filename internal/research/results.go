@@ -258,13 +258,9 @@ func (s *Service) statsCounts(ctx context.Context, p *plan) (int64, facetCounts,
 		q += ` AND ` + inList("type_id", p.types)
 	}
 	q += ` GROUP BY collection_id, type_id, facet, value`
-	// The decades a year range touches, and the share of their years it asks for.
 	decLo, decHi, share := 0, 0, 1.0
 	if p.year {
-		y1, _, _ := gendate.JDNToGregorian(p.lo)
-		y2, _, _ := gendate.JDNToGregorian(p.hi)
-		decLo, decHi = floorDiv(y1, 10)*10, floorDiv(y2, 10)*10
-		share = float64(y2-y1+1) / float64(decHi+10-decLo)
+		decLo, decHi, share = p.yearDecades()
 	}
 	countyBound := p.place && p.estCounties != nil
 	type group struct{ coll, typ int64 }

@@ -280,11 +280,7 @@ func sortByGiven(rows []searchRow, parts int) {
 
 // writeSorted inserts rows, sorted in t's key order, rowsPerSearchInsert at a time.
 func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, rows []searchRow) error {
-	one := "(" + strings.TrimSuffix(strings.Repeat("?,", len(t.cols)), ",") + ")"
-	insert := func(k int) string {
-		return "INSERT INTO " + t.name + " (" + strings.Join(t.cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(one+",", k), ",")
-	}
-	full := insert(rowsPerSearchInsert)
+	full := store.InsertRowsSQL("INSERT", t.name, t.cols, rowsPerSearchInsert)
 	order := t.fieldOrder()
 	args := make([]int64, 0, rowsPerSearchInsert*len(t.cols))
 	for i := 0; i < len(rows); i += rowsPerSearchInsert {
@@ -298,7 +294,7 @@ func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, row
 		}
 		q := full
 		if len(chunk) < rowsPerSearchInsert {
-			q = insert(len(chunk))
+			q = store.InsertRowsSQL("INSERT", t.name, t.cols, len(chunk))
 		}
 		if err := bulk.ExecInts(q, args); err != nil {
 			return err

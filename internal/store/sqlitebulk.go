@@ -264,7 +264,7 @@ func InsertSQL(verb, table string, cols []string) string {
 // rows' values one row after another: SQLite then opens the table's cursors once for
 // the n rows instead of once a row.
 func InsertRowsSQL(verb, table string, cols []string, n int) string {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	row := "(" + Placeholders(len(cols)) + ")"
 	return verb + " INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
 }
 

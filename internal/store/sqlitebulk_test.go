@@ -18,10 +18,10 @@ func TestSQLiteBulk(t *testing.T) {
 	ctx := context.Background()
 	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`)
 	q := store.InsertSQL("INSERT OR FAIL", "t", []string{"id", "s", "n"})
-	if q != "INSERT OR FAIL INTO t (id, s, n) VALUES (?,?,?)" {
+	if q != "INSERT OR FAIL INTO t (id, s, n) VALUES (?, ?, ?)" {
 		t.Errorf("InsertSQL: %s", q)
 	}
-	if q2 := store.InsertRowsSQL("INSERT", "t", []string{"id", "s"}, 2); q2 != "INSERT INTO t (id, s) VALUES (?,?),(?,?)" {
+	if q2 := store.InsertRowsSQL("INSERT", "t", []string{"id", "s"}, 2); q2 != "INSERT INTO t (id, s) VALUES (?, ?),(?, ?)" {
 		t.Errorf("InsertRowsSQL: %s", q2)
 	}
 	if err := b.Exec(q, [][]any{{9, "x", 1}}); !errors.Is(err, store.ErrNoTransaction) {
