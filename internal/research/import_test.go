@@ -315,13 +315,17 @@ func TestParseMappingErrors(t *testing.T) {
 	}
 }
 
-// TestBulkImport: a bulk load rebuilds the indexes and finds the same records.
+// TestBulkImport: a bulk load rebuilds the indexes (SQLite's search tables among
+// them) and finds the same records.
 func TestBulkImport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := newService(t, db, 1000)
 		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Title: "Surrey baptisms", Bulk: research.BulkOn})
 		if !rep.Bulk || rep.Added != 22 {
 			t.Fatalf("%+v", rep)
+		}
+		if n := countIndexes(t, db); n != 3 {
+			t.Errorf("%d search indexes after a bulk load", n)
 		}
 		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
 			t.Errorf("after a bulk load: %v", got)

@@ -472,15 +472,10 @@ func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats statDel
 	}
 	// In key order, each page of name_facets is visited once.
 	rows, negative := stats.rows()
-	if err := st.bulkExec(ctx, `INSERT INTO name_facets (`+strings.Join(facetCols, ", ")+`) VALUES (?, ?, ?, ?, ?, ?)`+facetUpsert, rows); err != nil {
+	if err := st.bulkExec(ctx, store.InsertSQL("INSERT", "name_facets", facetCols)+facetUpsert, rows); err != nil {
 		return fmt.Errorf("name_facets: %w", err)
 	}
-	if negative {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM name_facets WHERE records <= 0`); err != nil {
-			return err
-		}
-	}
-	return nil
+	return dropEmptyFacets(ctx, tx, negative)
 }
 
 // readBatch is a batch of records read and checked, ready for the database.
@@ -1205,12 +1200,17 @@ func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) 
 			return fmt.Errorf("name_facets: %w", err)
 		}
 	}
-	if negative {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM name_facets WHERE records <= 0`); err != nil {
-			return err
-		}
+	return dropEmptyFacets(ctx, tx, negative)
+}
+
+// dropEmptyFacets deletes the name_facets cells that changes brought to zero, when
+// any change was negative.
+func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
+	if !negative {
+		return nil
 	}
-	return nil
+	_, err := tx.ExecContext(ctx, `DELETE FROM name_facets WHERE records <= 0`)
+	return err
 }
 
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for
