@@ -38,7 +38,7 @@ func explain(ctx context.Context, s *Service, query string) ([]string, error) {
 	return out, rows.Err()
 }
 
-// SetMaxSortedBuild changes the largest index buildSearchTables sorts in memory, for
+// SetMaxSortedBuild changes the largest index buildSQLite sorts in memory, for
 // TestBuildSearchTables; the returned function restores it.
 func SetMaxSortedBuild(n int64) (restore func()) {
 	old := maxSortedBuild

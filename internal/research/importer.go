@@ -151,15 +151,20 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 				// still be running on it.
 				conn.Raw(func(any) error { st.bulk.Close(); return nil })
 			}
-			// Back to the pool with the page cache every connection has.
-			conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
+			// Back to the pool with the page cache and the checks every connection has.
+			for _, pragma := range []string{`PRAGMA cache_size = -2000`, `PRAGMA foreign_keys = ON`} {
+				conn.ExecContext(context.WithoutCancel(ctx), pragma)
+			}
 			conn.Close()
 		}()
 		// A page cache that holds the pages an import keeps coming back to (indexes,
 		// dictionaries) and that sorts a bulk load's index in memory, checkpoints in
 		// fewer, larger steps, any statement journal in memory, and helper threads
-		// for sorting.
-		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA wal_autocheckpoint = 20000`, `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`} {
+		// for sorting. Foreign keys are off: the only one the import's rows have is
+		// records' collection, which each batch checks once (collectionGone) instead
+		// of each row, and whose check made every multi-row INSERT of records keep a
+		// statement journal.
+		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA wal_autocheckpoint = 20000`, `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`, `PRAGMA foreign_keys = OFF`} {
 			if _, err := conn.ExecContext(ctx, pragma); err != nil {
 				return rep, err
 			}
@@ -388,6 +393,23 @@ func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) erro
 		return st.s.db.InTx(ctx, fn)
 	}
 	return store.InTxOn(ctx, st.conn, fn)
+}
+
+// collectionGone fails when the collection being imported into has been deleted
+// since the import began: the check that records' foreign key makes of every row,
+// made once a batch on SQLite, whose import connection has foreign keys off.
+func (st *importState) collectionGone(ctx context.Context, tx *sql.Tx) error {
+	if st.s.db.Dialect != store.SQLite {
+		return nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM collections WHERE id = ?`, st.coll.ID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("research: collection %q was deleted during the import", st.coll.Slug)
+	}
+	return nil
 }
 
 // bulkExec runs SQLiteBulk.Exec holding the connection's lock, as database/sql does
@@ -797,6 +819,9 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 		added, updated, unchanged, dupErrs = 0, 0, 0, nil
 		st.places.tx = tx
 		defer func() { st.places.tx = nil }()
+		if err := st.collectionGone(ctx, tx); err != nil {
+			return err
+		}
 		if err := st.prepare(ctx, tx, preps, pendTypes, pendRoles, learned); err != nil {
 			return err
 		}
@@ -1215,7 +1240,7 @@ func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
 
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for
 // the import and built again, sorted, at its end; so are SQLite's search tables
-// (searchTables), built by buildSearchTables.
+// (searchTables), built by buildSQLite.
 var bulkIndexes = map[store.Dialect][][2]string{
 	store.SQLite: {
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
@@ -1289,9 +1314,14 @@ func (s *Service) BuildSearchIndexes(ctx context.Context) (bool, error) {
 	}
 	defer conn.Close()
 	if s.db.Dialect == store.SQLite {
-		// Sorting in a large page cache, in memory, with a helper thread.
-		defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA cache_size = -2000`)
-		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA threads = 2`} {
+		// Sorting in a large page cache, in memory, with a helper thread, and reading
+		// the records table through a memory map.
+		defer func() {
+			for _, pragma := range []string{`PRAGMA cache_size = -2000`, `PRAGMA mmap_size = 0`} {
+				conn.ExecContext(context.WithoutCancel(ctx), pragma)
+			}
+		}()
+		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`} {
 			if _, err := conn.ExecContext(ctx, pragma); err != nil {
 				return false, err
 			}
@@ -1311,17 +1341,15 @@ func (s *Service) repairIndexes(ctx context.Context, conn *sql.Conn) (bool, erro
 	if err != nil || len(missing) == 0 {
 		return false, err
 	}
+	if s.db.Dialect == store.SQLite {
+		return true, s.buildSQLite(ctx, conn, missing)
+	}
 	for _, ix := range bulkIndexes[s.db.Dialect] {
 		if !slices.Contains(missing, ix[0]) {
 			continue
 		}
 		if _, err := conn.ExecContext(ctx, ix[1]); err != nil {
 			return false, fmt.Errorf("%s: %w", ix[0], err)
-		}
-	}
-	if s.db.Dialect == store.SQLite {
-		if err := s.buildSearchTables(ctx, conn, missing); err != nil {
-			return false, err
 		}
 	}
 	return true, nil

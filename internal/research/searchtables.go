@@ -86,8 +86,6 @@ const searchRowCols = "id, surname_id, given_id, jdn_lo, jdn_hi, place_id, count
 // 3 GiB); a larger index is sorted by SQLite, with less memory and more time.
 var maxSortedBuild int64 = 64 << 20
 
-var errOutOfRange = errors.New("a value does not fit the in-memory sort")
-
 func fits(v int64, bits uint) bool { return v >= -(1<<(bits-1)) && v < 1<<(bits-1) }
 
 func toSearchRow(v []int64) (searchRow, error) {
@@ -100,7 +98,7 @@ func toSearchRow(v []int64) (searchRow, error) {
 			b = 16
 		}
 		if !fits(x, b) {
-			return searchRow{}, errOutOfRange
+			return searchRow{}, errNoSortedBuild
 		}
 	}
 	return searchRow{id: v[0], surname: int32(v[1]), given: int32(v[2]), lo: int32(v[3]), hi: int32(v[4]), place: int32(v[5]),
@@ -134,41 +132,57 @@ func byGivenKey(a, b searchRow) int {
 // rowsPerSearchInsert is how many rows one INSERT of buildSearchTables writes.
 const rowsPerSearchInsert = 64
 
-// buildSearchTables creates the named search tables (SQLite) from search_keys in one
-// transaction on conn: all or nothing.
-func (s *Service) buildSearchTables(ctx context.Context, conn *sql.Conn, names []string) error {
+// buildSQLite creates, in one transaction on conn, the bulk-load indexes and the
+// search tables that missing names (SQLite): all or nothing.
+//
+// The transaction holds the write lock from its BEGIN IMMEDIATE, so no other
+// connection can change search_keys before it ends. While conn builds the indexes
+// (records_browse reads the whole records table), a second connection reads
+// search_keys into memory and sorts it: it sees exactly the rows conn would. The
+// tables are then written from memory in key order.
+func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) error {
 	var tables []searchTable
 	for _, t := range searchTables {
-		if slices.Contains(names, t.name) {
+		if slices.Contains(missing, t.name) {
 			tables = append(tables, t)
 		}
 	}
-	if len(tables) == 0 {
-		return nil
-	}
 	return store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
+		var read *searchRead
+		if len(tables) > 0 {
+			read = s.readSearchRows(ctx)
+			defer read.stop()
+		}
+		for _, ix := range bulkIndexes[store.SQLite] {
+			if !slices.Contains(missing, ix[0]) {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, ix[1]); err != nil {
+				return fmt.Errorf("%s: %w", ix[0], err)
+			}
+		}
 		for _, t := range tables {
 			if _, err := tx.ExecContext(ctx, t.createSQL()); err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 		}
-		var n int64
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys`).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
+		if read == nil {
 			return nil
 		}
-		bulk := store.NewSQLiteBulk(conn)
-		if bulk != nil && n <= maxSortedBuild {
-			defer conn.Raw(func(any) error { bulk.Close(); return nil })
-			err := conn.Raw(func(any) error { return sortedBuild(ctx, bulk, tables, n) })
-			if !errors.Is(err, errOutOfRange) {
-				return err
+		rows, err := read.wait()
+		if err == nil {
+			bulk := store.NewSQLiteBulk(conn)
+			if bulk == nil {
+				return errNoSortedBuild // cannot happen: the reader had one
 			}
-			// Values too wide for the compact rows: fall through to SQLite's sort, in
-			// tables still empty.
+			defer conn.Raw(func(any) error { bulk.Close(); return nil })
+			return conn.Raw(func(any) error { return writeSearchTables(ctx, bulk, tables, rows) })
 		}
+		if !errors.Is(err, errNoSortedBuild) {
+			return err
+		}
+		// Too many rows for memory, or values too wide for the compact rows: SQLite
+		// sorts them.
 		for _, t := range tables {
 			cols := strings.Join(t.cols, ", ")
 			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+cols+`) SELECT `+cols+` FROM search_keys ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
@@ -179,32 +193,88 @@ func (s *Service) buildSearchTables(ctx context.Context, conn *sql.Conn, names [
 	})
 }
 
-// sortedBuild reads search_keys (n rows) into memory and writes each table's rows in
-// its key order. It runs holding the connection's lock, inside the build's
-// transaction; it writes nothing before every row has been read and checked.
-func sortedBuild(ctx context.Context, bulk *store.SQLiteBulk, tables []searchTable, n int64) error {
-	rows := make([]searchRow, 0, n)
-	err := bulk.QueryInts(`SELECT `+searchRowCols+` FROM search_keys`, 12, func(v []int64) error {
-		r, err := toSearchRow(v)
-		if err != nil {
-			return err
+// errNoSortedBuild is readSearchRows' answer when the rows are not to be sorted in
+// memory: more than maxSortedBuild of them, a value too wide for searchRow, or a
+// driver without SQLiteBulk.
+var errNoSortedBuild = errors.New("the search rows are not sorted in memory")
+
+// searchRead is a read of search_keys under way on a connection of its own.
+type searchRead struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	rows   []searchRow
+	err    error
+}
+
+// readSearchRows starts reading search_keys into memory on a second connection and
+// sorting the rows by the surname table's key, on every core.
+func (s *Service) readSearchRows(ctx context.Context) *searchRead {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &searchRead{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.rows, r.err = s.loadSearchRows(ctx)
+		if r.err == nil {
+			sortBySurname(r.rows, runtime.GOMAXPROCS(0))
 		}
-		rows = append(rows, r)
-		if len(rows)%(1<<20) == 0 {
-			return ctx.Err()
-		}
-		return nil
-	})
+	}()
+	return r
+}
+
+// wait returns the sorted rows, or why there are none.
+func (r *searchRead) wait() ([]searchRow, error) {
+	<-r.done
+	return r.rows, r.err
+}
+
+// stop ends the read if it is still under way and waits for it.
+func (r *searchRead) stop() {
+	r.cancel()
+	<-r.done
+}
+
+func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// Both orders begin with the surname: sort by the surname table's key once, and
-	// each surname's rows again for the given-names table, on every core.
-	cores := runtime.GOMAXPROCS(0)
-	sortBySurname(rows, cores)
+	defer conn.Close()
+	var n int64
+	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys`).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n > maxSortedBuild {
+		return nil, errNoSortedBuild
+	}
+	bulk := store.NewSQLiteBulk(conn)
+	if bulk == nil {
+		return nil, errNoSortedBuild
+	}
+	defer conn.Raw(func(any) error { bulk.Close(); return nil })
+	rows := make([]searchRow, 0, n)
+	err = conn.Raw(func(any) error {
+		return bulk.QueryInts(`SELECT `+searchRowCols+` FROM search_keys`, 12, func(v []int64) error {
+			r, err := toSearchRow(v)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, r)
+			if len(rows)%(1<<20) == 0 {
+				return ctx.Err()
+			}
+			return nil
+		})
+	})
+	return rows, err
+}
+
+// writeSearchTables writes rows, sorted by the surname table's key, into each of
+// tables in its key order: the given-names table after each surname's rows are
+// sorted again. It runs holding conn's lock, inside the build's transaction.
+func writeSearchTables(ctx context.Context, bulk *store.SQLiteBulk, tables []searchTable, rows []searchRow) error {
 	for _, t := range tables {
 		if t.name == "search_keys_given" {
-			sortByGiven(rows, cores)
+			sortByGiven(rows, runtime.GOMAXPROCS(0))
 		}
 		if err := writeSorted(ctx, bulk, t, rows); err != nil {
 			return fmt.Errorf("%s: %w", t.name, err)
@@ -280,7 +350,10 @@ func sortByGiven(rows []searchRow, parts int) {
 
 // writeSorted inserts rows, sorted in t's key order, rowsPerSearchInsert at a time.
 func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, rows []searchRow) error {
-	full := store.InsertRowsSQL("INSERT", t.name, t.cols, rowsPerSearchInsert)
+	// OR FAIL: a duplicate key fails the build all the same, but no statement of
+	// many rows keeps a journal to undo itself with (SQLite needs one only when a
+	// failing statement must take back the rows it wrote before the failure).
+	full := store.InsertRowsSQL("INSERT OR FAIL", t.name, t.cols, rowsPerSearchInsert)
 	order := t.fieldOrder()
 	args := make([]int64, 0, rowsPerSearchInsert*len(t.cols))
 	for i := 0; i < len(rows); i += rowsPerSearchInsert {
@@ -294,7 +367,7 @@ func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, row
 		}
 		q := full
 		if len(chunk) < rowsPerSearchInsert {
-			q = store.InsertRowsSQL("INSERT", t.name, t.cols, len(chunk))
+			q = store.InsertRowsSQL("INSERT OR FAIL", t.name, t.cols, len(chunk))
 		}
 		if err := bulk.ExecInts(q, args); err != nil {
 			return err
