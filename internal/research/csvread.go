@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"lineage/internal/gendate"
 	"lineage/internal/names"
 )
 
@@ -237,6 +236,7 @@ type RecordReader struct {
 	pending    *csvRow // a row read ahead that starts the next record
 	poisonNext bool    // an unreadable row came just before the next record
 	eof        bool
+	dates      dateCache // the dates read so far, parsed; precompute uses them too
 	// Notes are observations that are not errors: unparseable dates kept as text,
 	// ignored columns.
 	Notes []RowError
@@ -252,7 +252,7 @@ func NewRecordReader(r io.Reader, m *Mapping) (*RecordReader, error) {
 	if m != nil && m.Delimiter != "" {
 		cr.Comma, _ = utf8.DecodeRuneInString(m.Delimiter)
 	}
-	rr := &RecordReader{csv: cr, mapping: m, fields: map[string]*boundField{}}
+	rr := &RecordReader{csv: cr, mapping: m, fields: map[string]*boundField{}, dates: dateCache{}}
 	header, err := cr.Read()
 	if err == io.EOF {
 		return nil, errors.New("the file is empty: it needs a header row")
@@ -605,7 +605,7 @@ func (rr *RecordReader) recordFields(rec *RecordInput, row []string, line int, e
 	before := rec.Date
 	set("date", &rec.Date, maxNameLen)
 	if rec.Date != before {
-		if _, err := gendate.Parse(rec.Date); err != nil {
+		if err := rr.dates.parse(rec.Date).err; err != nil {
 			rr.Notes = append(rr.Notes, RowError{Line: line, Record: rec.Key, Message: fmt.Sprintf("date %q is kept as text but cannot be searched by year: %v", rec.Date, err)})
 		}
 	}

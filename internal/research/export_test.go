@@ -46,6 +46,14 @@ func SetMaxSortedBuild(n int64) (restore func()) {
 	return func() { maxSortedBuild = old }
 }
 
+// SetBuildChunks makes buildSQLite write n rows a transaction and call after (when
+// not nil) after each, for TestBuildSearchTables; the returned function restores both.
+func SetBuildChunks(n int, after func()) (restore func()) {
+	oldN, oldAfter := buildChunkRows, afterBuildChunk
+	buildChunkRows, afterBuildChunk = n, after
+	return func() { buildChunkRows, afterBuildChunk = oldN, oldAfter }
+}
+
 // SearchTablesUsed lists the search_keys tables SQLite's plan reads for a query's
 // candidates (candidateSQL), for TestSearchTablesPlan.
 func SearchTablesUsed(ctx context.Context, s *Service, q *Query) ([]string, error) {

@@ -117,6 +117,38 @@ func TestImportFileErrors(t *testing.T) {
 	})
 }
 
+// TestImportCollectionDeleted: a collection deleted while records are being imported
+// into it stops the import, and no record is left without its collection (on SQLite
+// the import's connection checks once a batch, with foreign keys off).
+func TestImportCollectionDeleted(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db, 1000)
+		csv := header + "D1,baptism,1850,Guildford,principal,Smith,John,,,,,,\n" +
+			"D2,baptism,1851,Guildford,principal,Smith,Mary,,,,,,\n" +
+			"D3,baptism,1852,Guildford,principal,Smith,Anne,,,,,,\n"
+		deleted := false
+		opts := research.ImportOptions{Collection: "doomed", BatchSize: 1, Progress: func(research.ImportProgress) {
+			if !deleted {
+				deleted = true
+				if _, err := db.Exec(`DELETE FROM collections WHERE slug = 'doomed'`); err != nil {
+					t.Error(err)
+				}
+			}
+		}}
+		_, err := importString(t, s, csv, nil, opts)
+		if err == nil {
+			t.Fatal("the import went on into a deleted collection")
+		}
+		if db.Dialect == store.SQLite && !strings.Contains(err.Error(), `collection "doomed" was deleted during the import`) {
+			t.Errorf("error: %v", err)
+		}
+		var orphans int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM records WHERE collection_id NOT IN (SELECT id FROM collections)`).Scan(&orphans); err != nil || orphans != 0 {
+			t.Errorf("%d records without a collection: %v", orphans, err)
+		}
+	})
+}
+
 func TestImportStrict(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := newService(t, db, 1000)

@@ -36,9 +36,10 @@ var searchTables = []searchTable{
 	{"search_keys_given", []string{"surname_id", "given_id", "span", "jdn_lo", "id", "jdn_hi", "dq", "place_id", "county_id", "collection_id", "type_id", "role_id"}, 5},
 }
 
-func (t searchTable) createSQL() string {
+// createSQL creates t under name.
+func (t searchTable) createSQL(name string) string {
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + t.name + " (")
+	b.WriteString("CREATE TABLE " + name + " (")
 	for _, c := range t.cols {
 		b.WriteString(c + " INTEGER NOT NULL, ")
 	}
@@ -132,22 +133,31 @@ func byGivenKey(a, b searchRow) int {
 // rowsPerSearchInsert is how many rows one INSERT of buildSearchTables writes.
 const rowsPerSearchInsert = 64
 
-// buildSQLite creates, in one transaction on conn, the bulk-load indexes and the
-// search tables that missing names (SQLite): all or nothing.
+// buildSQLite creates the bulk-load indexes and the search tables that missing
+// names (SQLite). A table appears under its own name only once it is complete: it
+// is written as name_build and renamed at the end, so a build that fails or is
+// killed leaves the store as it was (searches read search_keys meanwhile).
 //
-// The transaction holds the write lock from its BEGIN IMMEDIATE, so no other
-// connection can change search_keys before it ends. While conn builds the indexes
-// (records_browse reads the whole records table), a second connection reads
-// search_keys into memory and sorts it: it sees exactly the rows conn would. The
-// tables are then written from memory in key order.
-func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) error {
+// The first transaction holds the write lock from its BEGIN IMMEDIATE. While it
+// builds the indexes (records_browse reads the whole records table), a second
+// connection reads search_keys into memory and sorts it: no other connection can
+// change search_keys before that transaction ends, so the second one sees exactly
+// the rows the first would. The tables are then written from memory in key order,
+// buildChunkRows rows a transaction, so that a Checkpointer copies each chunk into
+// the database file on the other core while the next is written; each of those
+// transactions first checks that no other connection has written since the first
+// (errStoreChanged).
+func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) (err error) {
 	var tables []searchTable
 	for _, t := range searchTables {
 		if slices.Contains(missing, t.name) {
 			tables = append(tables, t)
 		}
 	}
-	return store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
+	var rows []searchRow
+	var version int64
+	sorted := false
+	err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
 		var read *searchRead
 		if len(tables) > 0 {
 			read = s.readSearchRows(ctx)
@@ -162,35 +172,113 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			}
 		}
 		for _, t := range tables {
-			if _, err := tx.ExecContext(ctx, t.createSQL()); err != nil {
+			if _, err := tx.ExecContext(ctx, `DROP TABLE IF EXISTS `+t.buildName()); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, t.createSQL(t.buildName())); err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 		}
 		if read == nil {
 			return nil
 		}
-		rows, err := read.wait()
+		var err error
+		rows, err = read.wait()
 		if err == nil {
-			bulk := store.NewSQLiteBulk(conn)
-			if bulk == nil {
-				return errNoSortedBuild // cannot happen: the reader had one
-			}
-			defer conn.Raw(func(any) error { bulk.Close(); return nil })
-			return conn.Raw(func(any) error { return writeSearchTables(ctx, bulk, tables, rows) })
+			sorted = true
+			return tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version)
 		}
 		if !errors.Is(err, errNoSortedBuild) {
 			return err
 		}
 		// Too many rows for memory, or values too wide for the compact rows: SQLite
-		// sorts them.
+		// sorts them, in this transaction.
 		for _, t := range tables {
 			cols := strings.Join(t.cols, ", ")
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+cols+`) SELECT `+cols+` FROM search_keys ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 		}
-		return nil
+		return renameBuilt(ctx, tx, tables)
 	})
+	if err != nil || !sorted {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			// Best effort: the next build drops them anyway.
+			for _, t := range tables {
+				conn.ExecContext(context.WithoutCancel(ctx), `DROP TABLE IF EXISTS `+t.buildName())
+			}
+		}
+	}()
+	bulk := store.NewSQLiteBulk(conn)
+	if bulk == nil {
+		return errNoSortedBuild // cannot happen: the reader had one
+	}
+	defer conn.Raw(func(any) error { bulk.Close(); return nil })
+	ckpt := s.db.StartCheckpointer(ctx, 0)
+	defer ckpt.Stop()
+	// chunk runs fn in a transaction of its own, when no other connection has written.
+	chunk := func(fn func(tx *sql.Tx) error) error {
+		err := store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
+			var v int64
+			if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+				return err
+			}
+			if v != version {
+				return errStoreChanged
+			}
+			return fn(tx)
+		})
+		if err == nil {
+			ckpt.Poke()
+			if afterBuildChunk != nil {
+				afterBuildChunk()
+			}
+		}
+		return err
+	}
+	for _, t := range tables {
+		if t.name == "search_keys_given" {
+			sortByGiven(rows, runtime.GOMAXPROCS(0))
+		}
+		for off := 0; off < len(rows); off += buildChunkRows {
+			part := rows[off:min(off+buildChunkRows, len(rows))]
+			err := chunk(func(*sql.Tx) error {
+				return conn.Raw(func(any) error { return writeSorted(ctx, bulk, t.buildName(), t, part) })
+			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+	}
+	return chunk(func(tx *sql.Tx) error { return renameBuilt(ctx, tx, tables) })
+}
+
+// buildChunkRows is how many rows of a search table buildSQLite writes in one
+// transaction (about 250 MB of pages); afterBuildChunk, when set by a test, runs
+// after each.
+var (
+	buildChunkRows  = 4 << 20
+	afterBuildChunk func()
+)
+
+// errStoreChanged stops a build of the search tables when another connection wrote
+// to the store between two of its transactions: the rows it holds may be stale.
+var errStoreChanged = errors.New("the store changed while the search tables were being built; build them again (lineage import records --build-index)")
+
+// buildName is the name t is built under.
+func (t searchTable) buildName() string { return t.name + "_build" }
+
+// renameBuilt gives the built tables their own names.
+func renameBuilt(ctx context.Context, tx *sql.Tx, tables []searchTable) error {
+	for _, t := range tables {
+		if _, err := tx.ExecContext(ctx, `ALTER TABLE `+t.buildName()+` RENAME TO `+t.name); err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
+		}
+	}
+	return nil
 }
 
 // errNoSortedBuild is readSearchRows' answer when the rows are not to be sorted in
@@ -268,21 +356,6 @@ func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
 	return rows, err
 }
 
-// writeSearchTables writes rows, sorted by the surname table's key, into each of
-// tables in its key order: the given-names table after each surname's rows are
-// sorted again. It runs holding conn's lock, inside the build's transaction.
-func writeSearchTables(ctx context.Context, bulk *store.SQLiteBulk, tables []searchTable, rows []searchRow) error {
-	for _, t := range tables {
-		if t.name == "search_keys_given" {
-			sortByGiven(rows, runtime.GOMAXPROCS(0))
-		}
-		if err := writeSorted(ctx, bulk, t, rows); err != nil {
-			return fmt.Errorf("%s: %w", t.name, err)
-		}
-	}
-	return nil
-}
-
 // parallelSortMin is the fewest rows worth sorting on more than one goroutine.
 const parallelSortMin = 1 << 16
 
@@ -348,12 +421,13 @@ func sortByGiven(rows []searchRow, parts int) {
 	}
 }
 
-// writeSorted inserts rows, sorted in t's key order, rowsPerSearchInsert at a time.
-func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, rows []searchRow) error {
+// writeSorted inserts rows, sorted in t's key order, into t's table under name,
+// rowsPerSearchInsert at a time.
+func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, name string, t searchTable, rows []searchRow) error {
 	// OR FAIL: a duplicate key fails the build all the same, but no statement of
 	// many rows keeps a journal to undo itself with (SQLite needs one only when a
 	// failing statement must take back the rows it wrote before the failure).
-	full := store.InsertRowsSQL("INSERT OR FAIL", t.name, t.cols, rowsPerSearchInsert)
+	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
 	order := t.fieldOrder()
 	args := make([]int64, 0, rowsPerSearchInsert*len(t.cols))
 	for i := 0; i < len(rows); i += rowsPerSearchInsert {
@@ -367,7 +441,7 @@ func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, t searchTable, row
 		}
 		q := full
 		if len(chunk) < rowsPerSearchInsert {
-			q = store.InsertRowsSQL("INSERT OR FAIL", t.name, t.cols, len(chunk))
+			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(chunk))
 		}
 		if err := bulk.ExecInts(q, args); err != nil {
 			return err

@@ -79,6 +79,46 @@ func TestBuildSearchTables(t *testing.T) {
 			}
 		})
 	}
+	t.Run("in chunks", func(t *testing.T) {
+		defer research.SetBuildChunks(7, nil)()
+		db := storetest.SQLite(t)
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+		if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
+			t.Fatalf("build: %v %v", built, err)
+		}
+		checkSearchTables(t, db)
+	})
+	t.Run("the store changes between chunks", func(t *testing.T) {
+		db := storetest.SQLite(t)
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+		wrote := false
+		restore := research.SetBuildChunks(7, func() {
+			if wrote {
+				return
+			}
+			wrote = true
+			// Another writer, as a concurrent import would be.
+			if _, err := db.Exec(`INSERT INTO search_keys (id, surname_id, span, jdn_lo, jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)
+				VALUES (999999 * 256, 1, 0, 2400000, 2400000, 1, 0, 0, 0, 1, 1, 1)`); err != nil {
+				t.Error(err)
+			}
+		})
+		_, err := s.BuildSearchIndexes(ctx)
+		restore()
+		if err == nil || !strings.Contains(err.Error(), "changed while the search tables were being built") {
+			t.Fatalf("a build over a store that changed: %v", err)
+		}
+		var left int
+		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'search_keys_%'`).Scan(&left); err != nil || left != 0 {
+			t.Errorf("%d search tables (complete or half-built) after the failed build: %v", left, err)
+		}
+		if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
+			t.Fatalf("the build again: %v %v", built, err)
+		}
+		checkSearchTables(t, db)
+	})
 	t.Run("ordinary imports", func(t *testing.T) {
 		db := storetest.SQLite(t)
 		s := newService(t, db, 1000)
