@@ -1203,7 +1203,7 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			return err
 		}
 	}
-	var keys [][]any
+	var keys []int64 // rows of len(keyCols) values
 	for _, p := range slices.Concat(fresh, changed) {
 		span, dq := spanOf(p.hasDate, p.lo, p.hi), dqOf(p.hasDate, gendate.Kind(p.kind))
 		klo, khi := p.lo, p.hi
@@ -1211,24 +1211,59 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			klo, khi = 0, 0
 		}
 		dec := decadeOf(p.hasDate, p.lo, p.hi)
-		seen := map[int64]bool{}
 		for i := range p.rec.Persons {
 			sid, gid := p.surnameIDs[i], p.givenIDs[i]
-			keys = append(keys, []any{p.id*maxKeyWidth + int64(i), sid, span, klo, khi, dq, gid, p.placeID, p.countyID, coll, p.typeID, p.roleIDs[i]})
-			if sid != 0 && !seen[sid] {
-				seen[sid] = true
+			keys = append(keys, p.id*maxKeyWidth+int64(i), sid, int64(span), int64(klo), int64(khi), int64(dq), gid, p.placeID, p.countyID, coll, p.typeID, p.roleIDs[i])
+			if sid != 0 && !slices.Contains(p.surnameIDs[:i], sid) {
 				stats.add(sid, coll, p.typeID, dec, p.countyID, 1)
 			}
 		}
 	}
 	if st.tables {
 		for _, t := range searchTables {
-			if err := st.insertRows(ctx, tx, t.name, keyCols, keys); err != nil {
+			if err := st.insertKeys(ctx, tx, t.name, keys); err != nil {
 				return err
 			}
 		}
 	}
-	return st.insertRows(ctx, tx, "search_keys", keyCols, keys)
+	return st.insertKeys(ctx, tx, "search_keys", keys)
+}
+
+// insertKeys writes search-index rows (keyCols, flattened) into table: through
+// SQLiteBulk.ExecInts when there is one, with no value boxed, else as insertRows.
+func (st *importState) insertKeys(ctx context.Context, tx *sql.Tx, table string, keys []int64) error {
+	w := len(keyCols)
+	if st.bulk == nil {
+		rows := make([][]any, 0, len(keys)/w)
+		for i := 0; i < len(keys); i += w {
+			row := make([]any, w)
+			for j, v := range keys[i : i+w] {
+				row[j] = v
+			}
+			rows = append(rows, row)
+		}
+		return st.insertRows(ctx, tx, table, keyCols, rows)
+	}
+	return st.conn.Raw(func(any) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !st.bulk.InTransaction() {
+			return errors.New("research: the import's transaction has ended")
+		}
+		full := store.InsertRowsSQL("INSERT OR FAIL", table, keyCols, sqliteBulkRows)
+		for i := 0; i < len(keys); i += sqliteBulkRows * w {
+			part := keys[i:min(i+sqliteBulkRows*w, len(keys))]
+			q := full
+			if len(part) < sqliteBulkRows*w {
+				q = store.InsertRowsSQL("INSERT OR FAIL", table, keyCols, len(part)/w)
+			}
+			if err := st.bulk.ExecInts(q, part); err != nil {
+				return fmt.Errorf("insert into %s: %w", table, err)
+			}
+		}
+		return nil
+	})
 }
 
 var (

@@ -154,13 +154,13 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			tables = append(tables, t)
 		}
 	}
-	var rows []searchRow
+	var rows, given []searchRow // given: rows in the given-names table's order, when sorted early
 	var version int64
 	sorted := false
 	err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
 		var read *searchRead
 		if len(tables) > 0 {
-			read = s.readSearchRows(ctx)
+			read = s.readSearchRows(ctx, len(tables) == len(searchTables))
 			defer read.stop()
 		}
 		for _, ix := range bulkIndexes[store.SQLite] {
@@ -183,7 +183,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			return nil
 		}
 		var err error
-		rows, err = read.wait()
+		rows, given, err = read.wait()
 		if err == nil {
 			sorted = true
 			return tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version)
@@ -241,7 +241,11 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 	}
 	for _, t := range tables {
 		if t.name == "search_keys_given" {
-			sortByGiven(rows, runtime.GOMAXPROCS(0))
+			if given == nil {
+				sortByGiven(rows, runtime.GOMAXPROCS(0))
+				given = rows
+			}
+			rows = given
 		}
 		for off := 0; off < len(rows); off += buildChunkRows {
 			part := rows[off:min(off+buildChunkRows, len(rows))]
@@ -291,28 +295,42 @@ type searchRead struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	rows   []searchRow
+	given  []searchRow
 	err    error
 }
 
 // readSearchRows starts reading search_keys into memory on a second connection and
-// sorting the rows by the surname table's key, on every core.
-func (s *Service) readSearchRows(ctx context.Context) *searchRead {
+// sorting the rows by the surname table's key, on every core; with both, also a copy
+// in the given-names table's order (when there are at most givenCopyMax rows): the
+// read is done long before records_browse is, and the copy saves the writer the
+// second sort.
+func (s *Service) readSearchRows(ctx context.Context, both bool) *searchRead {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &searchRead{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		r.rows, r.err = s.loadSearchRows(ctx)
-		if r.err == nil {
-			sortBySurname(r.rows, runtime.GOMAXPROCS(0))
+		if r.err != nil {
+			return
+		}
+		cores := runtime.GOMAXPROCS(0)
+		sortBySurname(r.rows, cores)
+		if both && len(r.rows) <= givenCopyMax && ctx.Err() == nil {
+			r.given = slices.Clone(r.rows)
+			sortByGiven(r.given, cores)
 		}
 	}()
 	return r
 }
 
-// wait returns the sorted rows, or why there are none.
-func (r *searchRead) wait() ([]searchRow, error) {
+// givenCopyMax bounds the rows readSearchRows copies (48 bytes each: 1.5 GiB).
+const givenCopyMax = 32 << 20
+
+// wait returns the sorted rows (and the copy in the given-names order, or nil), or
+// why there are none.
+func (r *searchRead) wait() (rows, given []searchRow, err error) {
 	<-r.done
-	return r.rows, r.err
+	return r.rows, r.given, r.err
 }
 
 // stop ends the read if it is still under way and waits for it.
