@@ -1220,8 +1220,15 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 		}
 	}
 	if st.tables {
+		// The search tables have the rows of persons with a surname only.
+		named := make([]int64, 0, len(keys))
+		for i := 0; i < len(keys); i += len(keyCols) {
+			if keys[i+1] != 0 {
+				named = append(named, keys[i:i+len(keyCols)]...)
+			}
+		}
 		for _, t := range searchTables {
-			if err := st.insertKeys(ctx, tx, t.name, keys); err != nil {
+			if err := st.insertKeys(ctx, tx, t.name, named); err != nil {
 				return err
 			}
 		}

@@ -19,6 +19,11 @@ import (
 // record's rows in id order (migration 00009, decision 008). PostgreSQL has covering
 // indexes on search_keys instead.
 //
+// The tables hold the rows of persons with a surname (surname_id <> 0): searches
+// read them only by a surname's id, and a tenth of all persons (witnesses, mothers
+// named by given names alone) have none. Stores migrated by 00009 may still hold
+// such rows there; nothing reads them.
+//
 // A bulk load drops the two tables and builds them at its end from search_keys:
 // the rows are read into memory, sorted in Go and written in key order, which costs
 // about a third of what SQLite's CREATE INDEX spent sorting the same rows. Until
@@ -195,7 +200,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		// sorts them, in this transaction.
 		for _, t := range tables {
 			cols := strings.Join(t.cols, ", ")
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys WHERE surname_id <> 0 ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 		}
@@ -346,7 +351,7 @@ func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
 	}
 	defer conn.Close()
 	var n int64
-	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys`).Scan(&n); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys WHERE surname_id <> 0`).Scan(&n); err != nil {
 		return nil, err
 	}
 	if n > maxSortedBuild {
@@ -359,7 +364,7 @@ func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
 	defer conn.Raw(func(any) error { bulk.Close(); return nil })
 	rows := make([]searchRow, 0, n)
 	err = conn.Raw(func(any) error {
-		return bulk.QueryInts(`SELECT `+searchRowCols+` FROM search_keys`, 12, func(v []int64) error {
+		return bulk.QueryInts(`SELECT `+searchRowCols+` FROM search_keys WHERE surname_id <> 0`, 12, func(v []int64) error {
 			r, err := toSearchRow(v)
 			if err != nil {
 				return err
