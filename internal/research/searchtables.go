@@ -85,10 +85,10 @@ type searchRow struct {
 	span, dq                                    int8
 }
 
-// The search_keys columns buildSearchTables reads, in searchRow's order.
+// The search_keys columns buildSQLite reads, in searchRow's order.
 const searchRowCols = "id, surname_id, given_id, jdn_lo, jdn_hi, place_id, county_id, collection_id, type_id, role_id, span, dq"
 
-// maxSortedBuild bounds the rows buildSearchTables sorts in memory (48 bytes each:
+// maxSortedBuild bounds the rows buildSQLite sorts in memory (48 bytes each:
 // 3 GiB); a larger index is sorted by SQLite, with less memory and more time.
 var maxSortedBuild int64 = 64 << 20
 
@@ -135,7 +135,7 @@ func byGivenKey(a, b searchRow) int {
 	return cmp.Or(cmp.Compare(a.given, b.given), cmp.Compare(a.span, b.span), cmp.Compare(a.lo, b.lo), cmp.Compare(a.id, b.id))
 }
 
-// rowsPerSearchInsert is how many rows one INSERT of buildSearchTables writes.
+// rowsPerSearchInsert is how many rows one INSERT of writeSorted writes.
 const rowsPerSearchInsert = 64
 
 // buildSQLite creates the bulk-load indexes and the search tables that missing
