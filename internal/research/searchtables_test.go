@@ -65,9 +65,7 @@ func TestBuildSearchTables(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer research.SetMaxSortedBuild(tc.max)()
-			db := storetest.SQLite(t)
-			s := newService(t, db, 1000)
-			importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+			db, s := deferredLoad(t)
 			importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
 			// A witness known by given names alone: search_keys has her, the search
 			// tables do not.
@@ -80,10 +78,7 @@ func TestBuildSearchTables(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, db)
 			}
-			if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
-				t.Fatalf("build: %v %v", built, err)
-			}
-			checkSearchTables(t, db)
+			buildAndCheck(t, db, s)
 			var nameless, kept int
 			if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM search_keys WHERE surname_id = 0), (SELECT COUNT(*) FROM search_keys_surname WHERE surname_id = 0) + (SELECT COUNT(*) FROM search_keys_given WHERE surname_id = 0)`).Scan(&nameless, &kept); err != nil || nameless == 0 || kept != 0 {
 				t.Errorf("%d rows of persons without a surname, %d of them in the search tables: %v", nameless, kept, err)
@@ -95,18 +90,11 @@ func TestBuildSearchTables(t *testing.T) {
 	}
 	t.Run("in chunks", func(t *testing.T) {
 		defer research.SetBuildChunks(7, nil)()
-		db := storetest.SQLite(t)
-		s := newService(t, db, 1000)
-		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
-		if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
-			t.Fatalf("build: %v %v", built, err)
-		}
-		checkSearchTables(t, db)
+		db, s := deferredLoad(t)
+		buildAndCheck(t, db, s)
 	})
 	t.Run("the store changes between chunks", func(t *testing.T) {
-		db := storetest.SQLite(t)
-		s := newService(t, db, 1000)
-		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+		db, s := deferredLoad(t)
 		wrote := false
 		restore := research.SetBuildChunks(7, func() {
 			if wrote {
@@ -128,10 +116,7 @@ func TestBuildSearchTables(t *testing.T) {
 		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'search_keys_%'`).Scan(&left); err != nil || left != 0 {
 			t.Errorf("%d search tables (complete or half-built) after the failed build: %v", left, err)
 		}
-		if built, err := s.BuildSearchIndexes(ctx); err != nil || !built {
-			t.Fatalf("the build again: %v %v", built, err)
-		}
-		checkSearchTables(t, db)
+		buildAndCheck(t, db, s)
 	})
 	t.Run("ordinary imports", func(t *testing.T) {
 		db := storetest.SQLite(t)
@@ -217,6 +202,26 @@ func TestSearchTablesMigration(t *testing.T) {
 	}
 	if err := db.QueryRow(`SELECT COUNT(*) FROM search_keys_surname`).Scan(&n); err != nil || n == 0 {
 		t.Fatalf("%d rows in search_keys_surname (%v)", n, err)
+	}
+	checkSearchTables(t, db)
+}
+
+// deferredLoad is a SQLite store with the tricky fixture loaded by a deferred bulk
+// import: its search tables are still to be built.
+func deferredLoad(t *testing.T) (*store.DB, *research.Service) {
+	t.Helper()
+	db := storetest.SQLite(t)
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+	return db, s
+}
+
+// buildAndCheck builds the search indexes a deferred import left out and checks the
+// search tables against search_keys.
+func buildAndCheck(t *testing.T, db *store.DB, s *research.Service) {
+	t.Helper()
+	if built, err := s.BuildSearchIndexes(context.Background()); err != nil || !built {
+		t.Fatalf("build: %v %v", built, err)
 	}
 	checkSearchTables(t, db)
 }
