@@ -223,7 +223,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			if !rebuilt {
 				ctx := context.WithoutCancel(ctx)
 				if err := st.pageCache(ctx, importCacheKiB); err != nil {
-					s.log.Error("research: rebuild search indexes", "err", err)
+					s.log.Error("research: page cache for the rebuild", "err", err)
 				}
 				if err := s.rebuildSearchIndexes(ctx, st.conn); err != nil {
 					s.log.Error("research: rebuild search indexes", "err", err)
@@ -418,9 +418,9 @@ func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) erro
 // The page cache of an import's connection on SQLite, in KiB. An import that keeps
 // the search indexes up to date revisits their pages all over, and a bulk load sorts
 // its indexes in that cache when it rebuilds them; a bulk load's rows meanwhile go to
-// the ends of their tables, where a large cache only cost time: allocating and
-// touching 256 MB of pages, in each import process, made loading a million records
-// into eight collections a second slower.
+// the ends of their tables, where a large cache only costs time, allocating and
+// touching fresh pages: 3.5 million baptisms loaded in 35.4 s with 16 MB and in
+// 37.3 s with 256 MB.
 const (
 	importCacheKiB = 256 << 10
 	bulkCacheKiB   = 16 << 10
@@ -939,8 +939,8 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 		if err := st.allocate(ctx, tx, fresh); err != nil {
 			return err
 		}
-		// Sized for the cells of about two surnames a record: growing the map took a
-		// sixtieth of the writing goroutine's time.
+		// Sized for the cells of about two surnames a record: growing the map had
+		// taken about 6 % of the writing goroutine's time.
 		stats := make(statDeltas, 4*len(preps))
 		batchStats = stats
 		if len(changed) > 0 {
