@@ -12,6 +12,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -145,33 +146,26 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			return rep, err
 		}
 		st.conn = conn
+		// Foreign keys are off: the only one the import's rows have is records'
+		// collection, which each batch checks once (collectionGone) instead of each
+		// row, and whose check made every multi-row INSERT of records keep a
+		// statement journal. A bulk load writes its rows with a smaller page cache
+		// (st.pageCache).
+		restore, err := s.db.SetPragmas(ctx, conn, append(bulkPragmas(), store.Pragma{Name: "foreign_keys", Value: "OFF"}))
+		if err != nil {
+			conn.Close()
+			return rep, err
+		}
 		defer func() {
 			if st.bulk != nil {
 				// Under the connection's lock: a cancelled transaction's rollback may
 				// still be running on it.
 				conn.Raw(func(any) error { st.bulk.Close(); return nil })
 			}
-			// Back to the pool with the page cache, checks and checkpoints every
-			// connection has.
-			for _, pragma := range []string{`PRAGMA cache_size = -2000`, `PRAGMA foreign_keys = ON`, `PRAGMA wal_autocheckpoint = 1000`} {
-				conn.ExecContext(context.WithoutCancel(ctx), pragma)
-			}
+			// Back to the pool as every connection is.
+			restore()
 			conn.Close()
 		}()
-		// A page cache that holds the pages an import keeps coming back to (indexes,
-		// dictionaries) and that sorts a bulk load's index in memory (a bulk load
-		// writes its rows with a smaller one: st.pageCache), checkpoints in
-		// fewer, larger steps, any statement journal in memory, and helper threads
-		// for sorting. Foreign keys are off: the only one the import's rows have is
-		// records' collection, which each batch checks once (collectionGone) instead
-		// of each row, and whose check made every multi-row INSERT of records keep a
-		// statement journal.
-		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, fmt.Sprintf(`PRAGMA cache_size = %d`, -importCacheKiB), `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`, `PRAGMA foreign_keys = OFF`,
-			fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, store.ImportAutocheckpoint)} {
-			if _, err := conn.ExecContext(ctx, pragma); err != nil {
-				return rep, err
-			}
-		}
 		// Checkpoints run beside the writer, on the other core.
 		st.ckpt = s.db.StartCheckpointer(ctx, checkpointInterval)
 		defer st.ckpt.Stop()
@@ -425,6 +419,22 @@ const (
 	importCacheKiB = 256 << 10
 	bulkCacheKiB   = 16 << 10
 )
+
+// bulkPragmas are the SQLite settings of a connection that does a long bulk job (an
+// import, the index build): a page cache that holds the pages it keeps coming back
+// to (indexes, dictionaries) and that sorts a bulk load's indexes in memory,
+// temporary data and any statement journal in memory, helper threads for sorting,
+// the records table read through a memory map, and checkpoints left to a
+// Checkpointer beside it (the writer's own only as a backstop).
+func bulkPragmas() []store.Pragma {
+	return []store.Pragma{
+		{Name: "temp_store", Value: "MEMORY"},
+		{Name: "cache_size", Value: strconv.Itoa(-importCacheKiB)},
+		{Name: "threads", Value: "2"},
+		{Name: "mmap_size", Value: "17179869184"},
+		{Name: "wal_autocheckpoint", Value: strconv.Itoa(store.ImportAutocheckpoint)},
+	}
+}
 
 // pageCache sets the page cache of the import's connection (SQLite).
 func (st *importState) pageCache(ctx context.Context, kib int) error {
@@ -1485,22 +1495,11 @@ func (s *Service) BuildSearchIndexes(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer conn.Close()
-	if s.db.Dialect == store.SQLite {
-		// Sorting in a large page cache, in memory, with a helper thread, reading
-		// the records table through a memory map, and leaving checkpoints to a
-		// Checkpointer (buildSQLite).
-		defer func() {
-			for _, pragma := range []string{`PRAGMA cache_size = -2000`, `PRAGMA mmap_size = 0`, `PRAGMA wal_autocheckpoint = 1000`} {
-				conn.ExecContext(context.WithoutCancel(ctx), pragma)
-			}
-		}()
-		for _, pragma := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -262144`, `PRAGMA threads = 2`, `PRAGMA mmap_size = 17179869184`,
-			fmt.Sprintf(`PRAGMA wal_autocheckpoint = %d`, store.ImportAutocheckpoint)} {
-			if _, err := conn.ExecContext(ctx, pragma); err != nil {
-				return false, err
-			}
-		}
+	restore, err := s.db.SetPragmas(ctx, conn, bulkPragmas())
+	if err != nil {
+		return false, err
 	}
+	defer restore()
 	built, err := s.repairIndexes(ctx, conn)
 	if err != nil || !built {
 		return built, err

@@ -17,11 +17,7 @@ import (
 func TestCheckpointer(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.SQLite(t)
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := oneConn(t, db)
 	for _, q := range []string{`PRAGMA wal_autocheckpoint = 0`, `CREATE TABLE filler (id INTEGER PRIMARY KEY, s TEXT)`, `PRAGMA wal_checkpoint(TRUNCATE)`} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
@@ -75,4 +71,15 @@ func TestCheckpointer(t *testing.T) {
 	}
 	none.Poke()
 	none.Stop()
+}
+
+// oneConn is a connection of db's pool, closed when the test ends.
+func oneConn(t *testing.T, db *store.DB) *sql.Conn {
+	t.Helper()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }
