@@ -51,6 +51,9 @@ func NewOutbox(db *store.DB, sender Sender, log *slog.Logger) *Outbox {
 // Enqueue stores m for delivery and wakes the worker. It returns once the message is
 // safely in the table, never waiting for the mail server.
 func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
+	if err := m.check(); err != nil {
+		return err
+	}
 	now := o.Now().Unix()
 	_, err := o.db.ExecContext(ctx, o.db.Rebind(
 		`INSERT INTO mail_outbox (to_addr, subject, body_text, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`),
@@ -167,7 +170,7 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	if len(msg) > 1000 {
 		msg = msg[:1000]
 	}
-	if attempts > len(o.Backoff) {
+	if attempts > len(o.Backoff) || errors.Is(sendErr, ErrBadMessage) {
 		o.log.Error("mail given up", "id", id, "to", m.To, "subject", m.Subject, "attempts", attempts, "err", sendErr)
 		_, err = o.db.ExecContext(ctx, o.db.Rebind(
 			`UPDATE mail_outbox SET status = 'failed', locked_until = 0, last_error = ? WHERE id = ?`), msg, id)
