@@ -32,6 +32,12 @@
 // Options.MaxWarnings, interned tags at 4096. Nothing is read ahead beyond one buffer and
 // the HEAD record.
 //
+// For files from people the caller does not trust, Options.Limits bound the dataset's
+// bytes, lines and records, the length of one value with its CONT and CONC lines, and a
+// GEDZIP archive's entries and uncompressed bytes (counted as they are decompressed, not
+// only as the archive declares them). Past a limit the read ends with a *LimitError whose
+// Message names the limit ("a GEDZIP archive may expand to at most 500 MB").
+//
 // # What a Line holds
 //
 //   - Xref and Pointer without their @ signs and in upper case: identifiers are

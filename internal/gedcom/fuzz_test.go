@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,4 +120,64 @@ func mapIdents(recs []*Line, fn func(string) string) []*Line {
 		out[i] = c
 	}
 	return out
+}
+
+// FuzzGEDZIP: no archive makes OpenGEDZIP, the Reader or Files panic, and no archive
+// gets more than its limits out of the decompressor or past its entry count.
+func FuzzGEDZIP(f *testing.F) {
+	dir := conformanceDir(f)
+	if b, err := os.ReadFile(filepath.Join(dir, "gedcom70/minimal70.gdz")); err == nil {
+		f.Add(b)
+	} else {
+		f.Fatal(err)
+	}
+	f.Add(zipOf(f, [2]string{GEDZIPName, head70 + "0 @I1@ INDI\n1 NAME a /b/\n0 TRLR\n"}, [2]string{"media/a.jpg", "xyz"}))
+	f.Add(zipOf(f, [2]string{GEDZIPName, head70 + strings.Repeat("\n", 4096)}))
+	f.Add(zipOf(f, [2]string{"a", ""}, [2]string{"b/", ""}, [2]string{"./GEDCOM.GED", head70}))
+	f.Add(lyingZip(f, head70+strings.Repeat("0 TRLR\n", 1000), 10))
+	const maxBytes, maxEntries = 64 << 10, 16
+	f.Fuzz(func(t *testing.T, in []byte) {
+		opts := &Options{MaxLineBytes: 512, MaxRecordBytes: 16 << 10, MaxWarnings: 8,
+			Limits: Limits{MaxArchiveBytes: maxBytes, MaxArchiveEntries: maxEntries, MaxLines: 10000, MaxTextBytes: 4096}}
+		r, err := OpenGEDZIP(bytes.NewReader(in), int64(len(in)), opts)
+		if err != nil {
+			return
+		}
+		defer r.Close()
+		for _, err := range r.Records() {
+			if err != nil {
+				break
+			}
+		}
+		if r.Offset() > maxBytes {
+			t.Fatalf("%d bytes of gedcom.ged read, limit %d", r.Offset(), maxBytes)
+		}
+		var out int64
+		entries := 0
+		fs.WalkDir(r.Files(), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			entries++
+			if d.IsDir() {
+				return nil
+			}
+			fl, err := r.Files().Open(p)
+			if err != nil {
+				return nil
+			}
+			n, _ := io.Copy(io.Discard, fl)
+			fl.Close()
+			out += n
+			return nil
+		})
+		// The directory names directories the archive does not list (implied by paths):
+		// entries are bounded by twice the limit plus the root.
+		if entries > 2*maxEntries+1 {
+			t.Fatalf("%d entries walked, limit %d", entries, maxEntries)
+		}
+		if out > maxBytes {
+			t.Fatalf("%d bytes decompressed from the files, limit %d", out, maxBytes)
+		}
+	})
 }

@@ -23,11 +23,41 @@ var ErrNoGEDZIPDataset = errors.New("gedcom: GEDZIP archive has no " + GEDZIPNam
 
 // OpenGEDZIP reads the GEDZIP archive in ra (size bytes): it returns a Reader for its
 // gedcom.ged, whose Files gives the archive's other files. Close the Reader when done.
+//
+// Options.Limits.MaxArchiveEntries and MaxArchiveBytes are checked before anything is
+// decompressed (against the directory) and again while decompressing (against the bytes
+// that come out), so that an archive that lies about its sizes is stopped too.
 func OpenGEDZIP(ra io.ReaderAt, size int64, opts *Options) (*Reader, error) {
+	var lim Limits
+	if opts != nil {
+		lim = opts.Limits
+	}
+	if lim.MaxArchiveEntries > 0 {
+		if _, err := countZipEntries(ra, size, lim.MaxArchiveEntries); err != nil {
+			var le *LimitError
+			if errors.As(err, &le) {
+				return nil, err
+			}
+			// Not a directory this scan follows: archive/zip says what is wrong.
+		}
+	}
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
 		return nil, fmt.Errorf("gedcom: GEDZIP: %w", err)
 	}
+	if lim.MaxArchiveEntries > 0 && len(zr.File) > lim.MaxArchiveEntries {
+		return nil, &LimitError{Kind: LimitArchiveEntries, Max: int64(lim.MaxArchiveEntries)}
+	}
+	if lim.MaxArchiveBytes > 0 {
+		var declared uint64
+		for _, f := range zr.File {
+			declared += f.UncompressedSize64
+			if declared > uint64(lim.MaxArchiveBytes) || f.UncompressedSize64 > uint64(lim.MaxArchiveBytes) {
+				return nil, &LimitError{Kind: LimitArchiveBytes, Max: lim.MaxArchiveBytes}
+			}
+		}
+	}
+	b := &budget{max: lim.MaxArchiveBytes, kind: LimitArchiveBytes}
 	var ged *zip.File
 	for _, f := range zr.File {
 		if f.Name == GEDZIPName {
@@ -51,13 +81,13 @@ func OpenGEDZIP(ra io.ReaderAt, size int64, opts *Options) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gedcom: GEDZIP %s: %w", ged.Name, err)
 	}
-	r, err := NewReader(rc, opts)
+	r, err := NewReader(&budgetReader{r: rc, b: b}, opts)
 	if err != nil {
 		rc.Close()
 		return nil, err
 	}
 	r.closer = rc
-	r.files = zr
+	r.files = limitedFS{fsys: zr, b: b}
 	if ged.UncompressedSize64 <= 1<<62 {
 		r.size = int64(ged.UncompressedSize64)
 	}

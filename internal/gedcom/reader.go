@@ -32,6 +32,9 @@ type Options struct {
 	MaxWarnings int
 	// OnWarning, when set, is called with every warning as it happens.
 	OnWarning func(Warning)
+	// Limits end the read with a *LimitError, for files from people the caller does
+	// not trust (uploads). The zero value has none.
+	Limits Limits
 }
 
 const (
@@ -85,6 +88,7 @@ type Reader struct {
 	dbuf    []byte // decoded line
 
 	b        builder
+	nRecords int   // level-0 lines read, for Limits.MaxRecords
 	first    *Line // a first record that is not HEAD, returned by the first Next
 	seenTRLR bool  // TRLR has been read
 	afterTRL bool  // warned about data after TRLR
@@ -98,13 +102,20 @@ type rawLine struct {
 }
 
 type countingReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	max int64 // Limits.MaxBytes; 0: none
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
+	if c.max > 0 && c.n > c.max {
+		return 0, &LimitError{Kind: LimitBytes, Max: c.max}
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if c.max > 0 && c.n > c.max {
+		return n, &LimitError{Kind: LimitBytes, Max: c.max}
+	}
 	return n, err
 }
 
@@ -126,7 +137,7 @@ func NewReader(r io.Reader, opts *Options) (*Reader, error) {
 		rd.opts.MaxWarnings = defaultMaxWarning
 	}
 	rd.b.reset()
-	rd.count = &countingReader{r: r}
+	rd.count = &countingReader{r: r, max: rd.opts.Limits.MaxBytes}
 	rd.sc = newLineScanner(rd.count, rd.opts.MaxLineBytes)
 	if err := rd.start(); err != nil {
 		return nil, err
@@ -555,12 +566,21 @@ func (r *Reader) readLine() (parsed, bool) {
 			var ok bool
 			raw, trunc, ok = r.sc.next()
 			if !ok {
-				if r.sc.err != nil && r.err == nil {
+				var le *LimitError
+				switch {
+				case r.err != nil:
+				case errors.As(r.sc.err, &le):
+					r.err = le
+				case r.sc.err != nil:
 					r.err = fmt.Errorf("gedcom: reading after line %d: %w", r.sc.lineNo, r.sc.err)
 				}
 				return parsed{}, false
 			}
 			lineNo = r.sc.lineNo
+		}
+		if m := r.opts.Limits.MaxLines; m > 0 && lineNo > m {
+			r.fail(&LimitError{Kind: LimitLines, Max: int64(m), Line: lineNo})
+			return parsed{}, false
 		}
 		if trunc {
 			r.warn(lineNo, "line longer than "+strconv.Itoa(r.opts.MaxLineBytes)+" bytes; the rest of it is dropped")
@@ -690,6 +710,11 @@ func (b *builder) active() bool { return len(b.nodes) > 0 }
 func (r *Reader) begin(pl parsed) {
 	b := &r.b
 	b.reset()
+	r.nRecords++
+	if m := r.opts.Limits.MaxRecords; m > 0 && r.nRecords > m {
+		r.fail(&LimitError{Kind: LimitRecords, Max: int64(m), Line: pl.lineNo})
+		return
+	}
 	n := node{depth: 0, tag: r.intern(pl.tag), lineNo: pl.lineNo, parent: -1}
 	if pl.xref != nil {
 		n.xref = upper(pl.xref)
@@ -762,6 +787,7 @@ func (r *Reader) add(pl parsed) {
 		}
 		b.vbuf = r.appendText(b.vbuf, pl.value)
 		p.vlen = len(b.vbuf) - p.voff
+		r.checkText(p.vlen, p.lineNo)
 		return
 	}
 	if tag == "CONT" || tag == "CONC" {
@@ -788,6 +814,21 @@ func (r *Reader) setValue(n *node, v []byte, pointers bool) {
 	n.voff = len(r.b.vbuf)
 	r.b.vbuf = r.appendText(r.b.vbuf, v)
 	n.vlen = len(r.b.vbuf) - n.voff
+	r.checkText(n.vlen, n.lineNo)
+}
+
+// checkText enforces Limits.MaxTextBytes on a value of n bytes that starts on line.
+func (r *Reader) checkText(n, line int) {
+	if m := r.opts.Limits.MaxTextBytes; m > 0 && n > m {
+		r.fail(&LimitError{Kind: LimitTextBytes, Max: int64(m), Line: line})
+	}
+}
+
+// fail ends the read with err (the first one wins).
+func (r *Reader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
 }
 
 // isPointer: @X@ where X is not empty, has no @ and does not start with # (an escape such
