@@ -1,10 +1,12 @@
-// Package httpx holds small HTTP helpers the API packages share: JSON answers and
-// the fallback for requests a mux has no route for.
+// Package httpx holds small HTTP helpers the API packages share: JSON answers, the
+// fallback for requests a mux has no route for, and who a request comes from.
 package httpx
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
+	"strings"
 )
 
 // NoRoute serves mux, and lets the caller answer in its own error format what the mux
@@ -49,4 +51,27 @@ func JSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
+}
+
+// ClientIP is the visitor's address. The peer is trusted to name the visitor in
+// X-Forwarded-For only when it is on loopback (the SSR child, or a proxy on the same
+// host); the right-most address that is not loopback is taken.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return host
+	}
+	xff := r.Header.Values("X-Forwarded-For")
+	parts := strings.Split(strings.Join(xff, ","), ",")
+	for i := len(parts) - 1; i >= 0; i-- {
+		p := strings.TrimSpace(parts[i])
+		if a := net.ParseIP(p); a != nil && !a.IsLoopback() {
+			return a.String()
+		}
+	}
+	return host
 }

@@ -1,9 +1,11 @@
 package iiif
 
 import (
+	"bufio"
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,77 +80,85 @@ func (c *diskCache) path(key string) string {
 	return filepath.Join(c.dir, key[:2], key)
 }
 
-// get returns the bytes of a cached derivative.
-func (c *diskCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	e, ok := c.index[key]
-	if ok {
-		c.order.MoveToFront(e)
-	}
-	c.mu.Unlock()
-	if !ok {
-		// Another process (an import) may have written it since the index was built.
-		b, err := os.ReadFile(c.path(key))
+// open returns a cached derivative opened for reading, and its size.
+func (c *diskCache) open(key string) (*os.File, int64, bool) {
+	f, err := os.Open(c.path(key))
+	var info os.FileInfo
+	if err == nil {
+		info, err = f.Stat()
 		if err != nil {
-			return nil, false
+			f.Close()
 		}
-		c.mu.Lock()
-		if _, ok := c.index[key]; !ok {
-			c.index[key] = c.order.PushFront(&cacheEntry{key, int64(len(b))})
-			c.size += int64(len(b))
-			c.evictLocked()
-		}
-		c.mu.Unlock()
-		return b, true
 	}
-	b, err := os.ReadFile(c.path(key))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, known := c.index[key]
 	if err != nil {
-		c.mu.Lock()
-		if e, ok := c.index[key]; ok {
+		if known {
 			c.removeLocked(e)
 		}
-		c.mu.Unlock()
-		return nil, false
+		return nil, 0, false
 	}
-	return b, true
+	if known {
+		c.order.MoveToFront(e)
+	} else {
+		// Another process (an import) may have written it since the index was built.
+		c.index[key] = c.order.PushFront(&cacheEntry{key, info.Size()})
+		c.size += info.Size()
+		c.evictLocked()
+	}
+	return f, info.Size(), true
 }
 
-// put stores a derivative (write to a temporary file, then rename) and evicts.
-func (c *diskCache) put(key string, b []byte) error {
-	if int64(len(b)) > c.cap {
-		return nil
-	}
+// write stores a derivative that fill encodes (into a temporary file, then renamed),
+// evicts, and returns the file opened for reading at its start. A derivative larger
+// than the whole cap is not kept, but the returned file still reads it.
+func (c *diskCache) write(key string, fill func(io.Writer) error) (*os.File, int64, error) {
 	p := c.path(key)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
+		return nil, 0, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	err = fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	var size int64
+	if err == nil {
+		size, err = tmp.Seek(0, io.SeekCurrent)
 	}
 	if err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err == nil && size <= c.cap {
 		err = os.Rename(tmp.Name(), p)
+	} else {
+		os.Remove(tmp.Name())
 	}
 	if err != nil {
+		tmp.Close()
 		os.Remove(tmp.Name())
-		return err
+		return nil, 0, err
+	}
+	if size > c.cap {
+		return tmp, size, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.index[key]; ok {
 		c.size -= e.Value.(*cacheEntry).size
-		e.Value.(*cacheEntry).size = int64(len(b))
+		e.Value.(*cacheEntry).size = size
 		c.order.MoveToFront(e)
 	} else {
-		c.index[key] = c.order.PushFront(&cacheEntry{key, int64(len(b))})
+		c.index[key] = c.order.PushFront(&cacheEntry{key, size})
 	}
-	c.size += int64(len(b))
+	c.size += size
 	c.evictLocked()
-	return nil
+	return tmp, size, nil
 }
 
 func (c *diskCache) evictLocked() {

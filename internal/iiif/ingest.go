@@ -198,13 +198,18 @@ func (s *Service) ensureItem(ctx context.Context, spec ItemSpec) (int64, string,
 func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page int, label, source, version string, cut func(dir string) (Pyramid, error)) (string, bool, error) {
 	id := fmt.Sprintf("%s-p%03d", slug, page)
 	var oldVersion string
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT version FROM iiif_images WHERE id = ?`), id).Scan(&oldVersion)
+	var old Pyramid
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT version, width, height, levels FROM iiif_images WHERE id = ?`), id).Scan(&oldVersion, &old.Width, &old.Height, &old.Levels)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", false, err
 	}
 	final := s.tilesDir(id, version)
 	if oldVersion == version {
 		if _, err := os.Stat(filepath.Join(final, "1")); err == nil {
+			// Scans cut before the import made these sizes get them now.
+			if err := s.makeImportSizes(final, old); err != nil {
+				return "", false, err
+			}
 			_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE iiif_images SET label = ?, source = ? WHERE id = ? AND (label <> ? OR source <> ?)`), label, source, id, label, source)
 			return id, false, err
 		}
@@ -216,6 +221,9 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 		return "", false, err
 	}
 	pyr, err := cut(tmp)
+	if err == nil {
+		err = s.makeImportSizes(tmp, pyr)
+	}
 	if err != nil {
 		os.RemoveAll(tmp)
 		return "", false, err
@@ -255,32 +263,74 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 	return id, true, nil
 }
 
-// prerenderSizes are made when a scan is cut: the manifests' thumbnails and the web
-// page's preview without JavaScript (docs/iiif.md), so that the first visit does not
-// wait for them.
-var prerenderSizes = []string{"!400,400", "!1200,1200"}
+// importSizes are made when a scan is cut and kept beside its tiles: the manifests'
+// thumbnails and the web page's preview without JavaScript (docs/iiif.md). They are
+// served from those files and never wait in the render queue.
+var importSizes = []string{"!400,400", "!1200,1200"}
 
-func (s *Service) prerender(id, version string, pyr Pyramid) {
-	cache, err := s.derivatives()
-	if err != nil {
-		return
-	}
-	for _, size := range prerenderSizes {
+// importSizePlans are the plans of importSizes for a scan, but for those that are
+// pre-cut tiles already or beyond the limits.
+func (s *Service) importSizePlans(pyr Pyramid) []Plan {
+	var out []Plan
+	for _, size := range importSizes {
 		req, err := ParseRequest("full", size, "0", "default.jpg")
 		if err != nil {
-			continue
+			panic(err) // a constant above
 		}
 		p, err := req.Resolve(pyr.Width, pyr.Height, s.opts.Limits)
 		if err != nil {
-			continue // smaller than the size: made on demand if ever asked
+			continue
 		}
 		if _, _, _, ok := tileFor(p, pyr); ok {
 			continue
 		}
-		if b, err := s.renderBytes(s.tilesDir(id, version), pyr, p); err == nil {
-			cache.put(cacheKey(id, version, p.Canonical(pyr.Width, pyr.Height)), b)
+		out = append(out, p)
+	}
+	return out
+}
+
+// isImportSize reports whether a canonical request is one of the import's sizes.
+func (s *Service) isImportSize(pyr Pyramid, canonical string) bool {
+	if !strings.HasPrefix(canonical, "full/") || !strings.HasSuffix(canonical, "/0/default.jpg") {
+		return false
+	}
+	for _, p := range s.importSizePlans(pyr) {
+		if p.Canonical(pyr.Width, pyr.Height) == canonical {
+			return true
 		}
 	}
+	return false
+}
+
+// sizePath is where an import-made size lives in a scan's tile folder.
+func sizePath(dir, canonical string) string {
+	return filepath.Join(dir, "sizes", strings.ReplaceAll(canonical, "/", "_"))
+}
+
+// makeImportSizes writes the import's sizes missing from the tile folder dir.
+func (s *Service) makeImportSizes(dir string, pyr Pyramid) error {
+	for _, p := range s.importSizePlans(pyr) {
+		path := sizePath(dir, p.Canonical(pyr.Width, pyr.Height))
+		if _, err := os.Stat(path); err == nil {
+			continue
+		}
+		img, err := render(dir, pyr, p, nil)
+		if err != nil {
+			return fmt.Errorf("make the %d × %d size: %w", p.Width, p.Height, err)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		tmp := path + ".tmp"
+		if err := writeJPEG(tmp, img); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			os.Remove(tmp)
+			return err
+		}
+	}
+	return nil
 }
 
 // AddScan attaches one image (already decoded, or to be made by make) as page n of the
@@ -290,19 +340,13 @@ func (s *Service) AddScan(ctx context.Context, spec ItemSpec, page int, pageLabe
 	if err != nil {
 		return "", false, err
 	}
-	var pyr Pyramid
-	id, changed, err := s.putPage(ctx, itemID, slug, page, pageLabel, source, version, func(dir string) (Pyramid, error) {
+	return s.putPage(ctx, itemID, slug, page, pageLabel, source, version, func(dir string) (Pyramid, error) {
 		m, err := img()
 		if err != nil {
 			return Pyramid{}, err
 		}
-		pyr, err = CutTiles(m, dir)
-		return pyr, err
+		return CutTiles(m, dir)
 	})
-	if err == nil && changed {
-		s.prerender(id, version, pyr)
-	}
-	return id, changed, err
 }
 
 // ImportOptions are the arguments of `lineage import images`.

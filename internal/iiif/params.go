@@ -86,8 +86,11 @@ type Limits struct {
 	MaxArea             int64
 }
 
-// DefaultLimits are the limits info.json states.
-var DefaultLimits = Limits{MaxWidth: 8192, MaxHeight: 8192, MaxArea: 16 << 20}
+// DefaultLimits are the limits info.json states unless settings change them
+// (LINEAGE_IIIF_MAX_WIDTH, _MAX_HEIGHT, _MAX_AREA): 4 megapixels is more than a
+// screen shows and keeps one render's memory near 50 MB (docs/iiif.md, "Limits");
+// anything larger is read as tiles.
+var DefaultLimits = Limits{MaxWidth: 4096, MaxHeight: 4096, MaxArea: 4 << 20}
 
 // ParseRequest parses the four path segments after the identifier.
 func ParseRequest(region, size, rotation, qualityFormat string) (Request, error) {

@@ -102,7 +102,7 @@ func TestRenderPixels(t *testing.T) {
 		{"full/300,/!90/default.jpg", 200, 300, []probe{{20, 20, white}, {180, 20, green}, {20, 280, blue}, {180, 280, red}}},
 	}
 	for _, c := range cases {
-		img, err := render(dir, pyr, plan(t, pyr, c.path))
+		img, err := render(dir, pyr, plan(t, pyr, c.path), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", c.path, err)
 		}
@@ -120,7 +120,7 @@ func TestRenderPixels(t *testing.T) {
 	grayWant := map[color.RGBA]uint8{red: 85, green: 135, blue: 48, white: 250}
 	bitWant := map[color.RGBA]uint8{red: 0, green: 255, blue: 0, white: 255}
 	for _, q := range []string{"gray", "bitonal"} {
-		img, err := render(dir, pyr, plan(t, pyr, "full/600,/0/"+q+".png"))
+		img, err := render(dir, pyr, plan(t, pyr, "full/600,/0/"+q+".png"), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,15 +147,15 @@ func TestRenderPixels(t *testing.T) {
 	// Encoded answers decode to the same size in the asked format.
 	for _, f := range []string{"jpg", "png"} {
 		pl := plan(t, pyr, "full/150,/0/default."+f)
-		img, err := render(dir, pyr, pl)
+		img, err := render(dir, pyr, pl, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := encode(img, f)
-		if err != nil {
+		var b bytes.Buffer
+		if err := encodeTo(&b, img, f); err != nil {
 			t.Fatal(err)
 		}
-		cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+		cfg, format, err := image.DecodeConfig(&b)
 		if err != nil || cfg.Width != 150 || cfg.Height != 100 || format != map[string]string{"jpg": "jpeg", "png": "png"}[f] {
 			t.Errorf("%s: %v %s %v", f, cfg, format, err)
 		}

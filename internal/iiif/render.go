@@ -7,9 +7,9 @@ import (
 	"image/draw"
 	"image/jpeg"
 	"image/png"
+	"io"
+	"math"
 	"os"
-
-	xdraw "golang.org/x/image/draw"
 )
 
 // tileFor reports the pre-cut tile a plan asks for, if it asks for exactly one: the
@@ -38,10 +38,32 @@ func tileFor(p Plan, pyr Pyramid) (k, col, row int, ok bool) {
 	return 0, 0, 0, false
 }
 
-// render makes the image a plan asks for from the pyramid in dir: it reads the tiles
-// of the smallest level still at least as large as the answer, so it never decodes
-// more than about four times the answer's pixels (plus the tiles' margins).
-func render(dir string, pyr Pyramid, p Plan) (image.Image, error) {
+// renderStats counts what one render decodes and the pixel buffers it holds, so that
+// tests can check the memory budget (docs/iiif.md, "Limits") without timing anything.
+type renderStats struct {
+	tiles  int   // tiles decoded
+	pixels int64 // pixels decoded
+	held   int64 // bytes of pixel buffers held now
+	peak   int64 // most bytes of pixel buffers held at once
+}
+
+func (st *renderStats) hold(n int64) {
+	if st == nil {
+		return
+	}
+	st.held += n
+	st.peak = max(st.peak, st.held)
+}
+
+func (st *renderStats) free(n int64) {
+	if st != nil {
+		st.held -= n
+	}
+}
+
+// renderLevel is the pyramid level a plan is made from: the smallest one still at
+// least as large as the answer (level 0 when upscaling).
+func renderLevel(pyr Pyramid, p Plan) int {
 	k := 0
 	for k+1 < pyr.Levels {
 		sf := float64(int(1) << (k + 1))
@@ -50,47 +72,194 @@ func render(dir string, pyr Pyramid, p Plan) (image.Image, error) {
 		}
 		k++
 	}
+	return k
+}
+
+// render makes the image a plan asks for from the pyramid in dir. It reads only the
+// tiles of the nearest level (renderLevel) that meet the region, one row of tiles at a
+// time, and scales each row into the answer as it goes, so besides the answer it
+// holds one row of tiles of that level (less than two answers wide, because the next
+// level down would have been large enough otherwise) and a few scaled rows; it never
+// holds the level, let alone the scan, whole.
+func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, error) {
+	k := renderLevel(pyr, p)
 	sf := 1 << k
 	lw, lh := pyr.LevelSize(k)
 	lr := image.Rect(p.Rect.Min.X/sf, p.Rect.Min.Y/sf, min(ceilDiv(p.Rect.Max.X, sf), lw), min(ceilDiv(p.Rect.Max.Y, sf), lh))
 	if lr.Empty() {
 		return nil, fmt.Errorf("empty region at level %d", k)
 	}
-	canvas := image.NewRGBA(image.Rect(0, 0, lr.Dx(), lr.Dy()))
-	for row := lr.Min.Y / TileSize; row <= (lr.Max.Y-1)/TileSize; row++ {
-		for col := lr.Min.X / TileSize; col <= (lr.Max.X-1)/TileSize; col++ {
-			t, err := readTile(tilePath(dir, k, col, row))
-			if err != nil {
-				return nil, err
-			}
-			origin := image.Pt(col*TileSize, row*TileSize)
-			// The part of the tile inside the level region, in canvas coordinates.
-			tr := t.Bounds().Add(origin).Intersect(lr)
-			draw.Draw(canvas, tr.Sub(lr.Min), t, tr.Min.Sub(origin).Add(t.Bounds().Min), draw.Src)
-		}
-	}
-	var out *image.RGBA
-	if canvas.Bounds().Dx() == p.Width && canvas.Bounds().Dy() == p.Height {
-		out = canvas
-	} else {
-		out = image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
-		// The level was chosen so that this scales down by less than 2 (or up): bilinear
-		// is smooth enough there, and several times faster than Catmull-Rom.
-		xdraw.BiLinear.Scale(out, out.Bounds(), canvas, canvas.Bounds(), xdraw.Src, nil)
+	out := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
+	st.hold(int64(len(out.Pix)))
+	if err := resample(out, dir, k, lr, st); err != nil {
+		return nil, err
 	}
 	if p.Request.Mirror {
 		mirror(out)
 	}
 	if p.Request.Rotation != 0 {
-		out = rotate(out, p.Request.Rotation)
+		turned := rotate(out, p.Request.Rotation)
+		st.hold(int64(len(turned.Pix)))
+		st.free(int64(len(out.Pix)))
+		out = turned
 	}
 	switch p.Request.Quality {
-	case QualityGray:
-		return gray(out, false), nil
-	case QualityBitonal:
-		return gray(out, true), nil
+	case QualityGray, QualityBitonal:
+		g := gray(out, p.Request.Quality == QualityBitonal)
+		st.hold(int64(len(g.Pix)))
+		st.free(int64(len(out.Pix)))
+		return g, nil
 	}
 	return out, nil
+}
+
+// resample fills out with the region lr of pyramid level k, scaled with a triangle
+// (bilinear) filter widened to the scale when shrinking. Tile rows are read top to
+// bottom; each source row is scaled horizontally once, and each output row is made
+// as soon as the last source row it needs has been.
+func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *renderStats) error {
+	sw, sh := lr.Dx(), lr.Dy()
+	ow, oh := out.Rect.Dx(), out.Rect.Dy()
+	if sw == ow && sh == oh {
+		// Same size: the tiles are copied straight into the answer.
+		return eachTileRow(dir, k, lr, out, st, func(y0, y1 int) {})
+	}
+	band := image.NewRGBA(image.Rect(0, 0, sw, min(TileSize, sh)))
+	st.hold(int64(len(band.Pix)))
+	defer st.free(int64(len(band.Pix)))
+	xs, ys := contributions(sw, ow), contributions(sh, oh)
+	taps := 1
+	for _, c := range ys {
+		taps = max(taps, len(c.w))
+	}
+	ring := make([][]float32, taps)
+	for i := range ring {
+		ring[i] = make([]float32, 4*ow)
+	}
+	st.hold(int64(16 * ow * taps))
+	defer st.free(int64(16 * ow * taps))
+	rows := make([][]float32, 0, taps)
+	next := 0 // the next output row to make
+	return eachTileRow(dir, k, lr, band, st, func(y0, y1 int) {
+		for sy := y0; sy < y1; sy++ {
+			scaleRow(ring[sy%taps], band.Pix[(sy-y0)*band.Stride:], xs)
+			for next < oh && ys[next].start+len(ys[next].w)-1 == sy {
+				c := ys[next]
+				rows = rows[:0]
+				for j := range c.w {
+					rows = append(rows, ring[(c.start+j)%taps])
+				}
+				o := out.Pix[next*out.Stride : next*out.Stride+4*ow]
+				for i := range o {
+					var v float32
+					for j, w := range c.w {
+						v += w * rows[j][i]
+					}
+					o[i] = clampByte(v)
+				}
+				next++
+			}
+		}
+	})
+}
+
+// eachTileRow draws the tiles of level k that meet lr, one row of tiles at a time,
+// into dst (whose origin is lr.Min when dst is the answer, or the top of the row of
+// tiles when dst is a band), then calls done with the rows of lr (relative to lr.Min)
+// that the row of tiles covered.
+func eachTileRow(dir string, k int, lr image.Rectangle, dst *image.RGBA, st *renderStats, done func(y0, y1 int)) error {
+	band := dst.Rect.Dy() < lr.Dy()
+	for row := lr.Min.Y / TileSize; row <= (lr.Max.Y-1)/TileSize; row++ {
+		for col := lr.Min.X / TileSize; col <= (lr.Max.X-1)/TileSize; col++ {
+			t, err := readTile(tilePath(dir, k, col, row))
+			if err != nil {
+				return err
+			}
+			n := int64(t.Bounds().Dx() * t.Bounds().Dy())
+			if st != nil {
+				st.tiles++
+				st.pixels += n
+			}
+			st.hold(2 * n) // a decoded JPEG tile: 1.5 to 3 bytes a pixel
+			origin := image.Pt(col*TileSize, row*TileSize)
+			tr := t.Bounds().Add(origin).Intersect(lr)
+			at := tr.Sub(lr.Min)
+			if band {
+				at = at.Sub(image.Pt(0, at.Min.Y))
+			}
+			draw.Draw(dst, at, t, tr.Min.Sub(origin).Add(t.Bounds().Min), draw.Src)
+			st.free(2 * n)
+		}
+		y0 := max(row*TileSize, lr.Min.Y) - lr.Min.Y
+		y1 := min((row+1)*TileSize, lr.Max.Y) - lr.Min.Y
+		done(y0, y1)
+	}
+	return nil
+}
+
+// contribution is the source pixels one output pixel is made of: start and weights.
+type contribution struct {
+	start int
+	w     []float32
+}
+
+// contributions are the weights of a triangle filter mapping in pixels onto out,
+// widened to the scale when shrinking, cut at the edges and normalised.
+func contributions(in, out int) []contribution {
+	scale := float64(in) / float64(out)
+	r := max(1, scale)
+	cs := make([]contribution, out)
+	for o := range cs {
+		c := (float64(o)+0.5)*scale - 0.5
+		lo := max(0, int(math.Ceil(c-r)))
+		hi := min(in-1, int(math.Floor(c+r)))
+		ws := make([]float32, 0, hi-lo+1)
+		var sum float64
+		for j := lo; j <= hi; j++ {
+			w := max(0, 1-math.Abs(float64(j)-c)/r)
+			ws = append(ws, float32(w))
+			sum += w
+		}
+		for len(ws) > 1 && ws[0] == 0 {
+			ws, lo = ws[1:], lo+1
+		}
+		for len(ws) > 1 && ws[len(ws)-1] == 0 {
+			ws = ws[:len(ws)-1]
+		}
+		if sum == 0 {
+			lo, ws, sum = min(in-1, max(0, int(math.Round(c)))), []float32{1}, 1
+		}
+		for i := range ws {
+			ws[i] /= float32(sum)
+		}
+		cs[o] = contribution{lo, ws}
+	}
+	return cs
+}
+
+// scaleRow scales one RGBA row of source pixels horizontally into dst.
+func scaleRow(dst []float32, src []uint8, xs []contribution) {
+	for o, c := range xs {
+		var r, g, b, a float32
+		p := src[4*c.start:]
+		for j, w := range c.w {
+			r += w * float32(p[4*j])
+			g += w * float32(p[4*j+1])
+			b += w * float32(p[4*j+2])
+			a += w * float32(p[4*j+3])
+		}
+		dst[4*o], dst[4*o+1], dst[4*o+2], dst[4*o+3] = r, g, b, a
+	}
+}
+
+func clampByte(v float32) uint8 {
+	switch {
+	case v <= 0:
+		return 0
+	case v >= 255:
+		return 255
+	}
+	return uint8(v + 0.5)
 }
 
 func readTile(path string) (image.Image, error) {
@@ -165,18 +334,14 @@ func gray(m *image.RGBA, bitonal bool) *image.Gray {
 	return out
 }
 
-// encode writes an image as JPEG or PNG.
-func encode(img image.Image, format string) ([]byte, error) {
-	var buf bytes.Buffer
-	var err error
-	switch format {
-	case "png":
+// encodeTo writes an image as JPEG or PNG. Both encoders write as they go, so the
+// answer is streamed to its file rather than built in memory.
+func encodeTo(w io.Writer, img image.Image, format string) error {
+	if format == "png" {
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		err = enc.Encode(&buf, img)
-	default:
-		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: tileQuality})
+		return enc.Encode(w, img)
 	}
-	return buf.Bytes(), err
+	return jpeg.Encode(w, img, &jpeg.Options{Quality: tileQuality})
 }
 
 func contentType(format string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 )
 
@@ -43,6 +45,18 @@ type Options struct {
 	Authenticate func(http.Handler) http.Handler
 	Limits       Limits
 	CacheBytes   int64 // cap of the derivative cache; default 512 MiB
+	// RenderSlots is how many derivatives are made at once; default GOMAXPROCS.
+	RenderSlots int
+	// QueuePerClient is how many derivatives one client may have being made or
+	// waiting; default 4. More answer 429 to that client.
+	QueuePerClient int
+	// QueueTotal is how many derivatives may wait, all clients together; default 64.
+	QueueTotal int
+	// QueueWait is how long a derivative waits for a slot before a 503; default 30 s.
+	QueueWait time.Duration
+	// ClientKey names who a request comes from, for the render queue's turns;
+	// default httpx.ClientIP. Not the session cookie: anyone can make up new ones.
+	ClientKey func(r *http.Request) string
 	// TileMemoryBytes caps the tiles kept in memory; default 64 MiB.
 	TileMemoryBytes int64
 	Log             *slog.Logger
@@ -67,7 +81,7 @@ type Service struct {
 	cacheOnce sync.Once
 	cache     *diskCache
 	cacheErr  error
-	renders   chan struct{} // slots for on-demand derivatives
+	queue     *renderQueue // slots for on-demand derivatives
 
 	mu     sync.RWMutex
 	images map[string]cachedImage
@@ -95,6 +109,21 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}
+	if opts.RenderSlots <= 0 {
+		opts.RenderSlots = max(1, runtime.GOMAXPROCS(0))
+	}
+	if opts.QueuePerClient <= 0 {
+		opts.QueuePerClient = 4
+	}
+	if opts.QueueTotal <= 0 {
+		opts.QueueTotal = 64
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = 30 * time.Second
+	}
+	if opts.ClientKey == nil {
+		opts.ClientKey = httpx.ClientIP
+	}
 	if opts.TileMemoryBytes <= 0 {
 		opts.TileMemoryBytes = 64 << 20
 	}
@@ -109,7 +138,7 @@ func New(db *store.DB, opts Options) *Service {
 		db:      db,
 		opts:    opts,
 		root:    filepath.Join(opts.DataDir, "files", "iiif"),
-		renders: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
+		queue:   newRenderQueue(opts.RenderSlots, opts.QueuePerClient, opts.QueueTotal),
 		images:  map[string]cachedImage{},
 		tiles:   newMemCache(opts.TileMemoryBytes),
 	}
@@ -368,13 +397,11 @@ func applyImgix(req *Request, q map[string][]string) bool {
 }
 
 // resolveImgix resolves a request whose size came from imgix parameters: one larger
-// than the region gets the region's own size, as imgix does, instead of a 400.
+// than the region, or beyond the limits, gets the max size instead of a 400, as imgix
+// answers with what it has.
 func resolveImgix(req Request, width, height int, lim Limits) (Plan, error) {
-	up := req
-	up.Size.Upscale = true
-	p, err := up.Resolve(width, height, lim)
-	if err != nil || (p.Width <= p.Rect.Dx() && p.Height <= p.Rect.Dy()) {
-		return p, err
+	if p, err := req.Resolve(width, height, lim); err == nil {
+		return p, nil
 	}
 	req.Size = Size{Kind: SizeMax}
 	return req.Resolve(width, height, lim)
@@ -515,50 +542,76 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 		s.serveTile(w, r, tilePath(dir, k, col, row))
 		return
 	}
+	// What the import made is read from its file, never queued behind renders.
+	if s.isImportSize(pyr, canonical) {
+		if f, err := os.Open(sizePath(dir, canonical)); err == nil {
+			if info, err := f.Stat(); err == nil {
+				s.serveFile(w, r, f, info.Size(), plan.Request.Format)
+				return
+			}
+			f.Close()
+		}
+	}
 	cache, err := s.derivatives()
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	key := cacheKey(im.ID, im.Version, canonical)
-	body, ok := cache.get(key)
-	if !ok {
-		select {
-		case s.renders <- struct{}{}:
-		case <-r.Context().Done():
-			s.fail(w, r, r.Context().Err())
-			return
-		case <-time.After(15 * time.Second):
-			h.Set("Retry-After", "1")
-			writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The server is busy making images; try again in a moment."})
-			return
-		}
-		body, ok = cache.get(key)
-		if !ok {
-			body, err = s.renderBytes(dir, pyr, plan)
-		}
-		<-s.renders
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if !ok {
-			if err := cache.put(key, body); err != nil {
-				s.opts.Log.Warn("iiif cache", "err", err)
-			}
-		}
+	if f, size, ok := cache.open(key); ok {
+		s.serveFile(w, r, f, size, plan.Request.Format)
+		return
 	}
-	h.Set("Content-Type", contentType(plan.Request.Format))
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.Write(body)
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
+	defer cancel()
+	release, err := s.queue.acquire(ctx, s.opts.ClientKey(r))
+	switch {
+	case errors.Is(err, errClientBusy):
+		h.Set("Retry-After", "2")
+		writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
+			"You have %d images being made already, the most one visitor may (LINEAGE_IIIF_QUEUE_PER_CLIENT); try again when they are done.", s.opts.QueuePerClient)})
+		return
+	case errors.Is(err, errQueueFull), errors.Is(err, context.DeadlineExceeded):
+		h.Set("Retry-After", "2")
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+			"The server is busy making images (%d waiting at most, LINEAGE_IIIF_QUEUE); try again in a moment.", s.opts.QueueTotal)})
+		return
+	case err != nil:
+		s.fail(w, r, err)
+		return
+	}
+	f, size, ok := cache.open(key) // made by someone else while this one waited
+	if !ok {
+		f, size, err = s.renderTo(cache, key, dir, pyr, plan)
+	}
+	// The slot bounds renders; sending the file to a slow client need not hold it.
+	release()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.serveFile(w, r, f, size, plan.Request.Format)
 }
 
-func (s *Service) renderBytes(dir string, pyr Pyramid, plan Plan) ([]byte, error) {
-	img, err := render(dir, pyr, plan)
+// renderTo makes a derivative into the cache and returns its file.
+func (s *Service) renderTo(cache *diskCache, key, dir string, pyr Pyramid, plan Plan) (*os.File, int64, error) {
+	img, err := render(dir, pyr, plan, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return encode(img, plan.Request.Format)
+	return cache.write(key, func(w io.Writer) error { return encodeTo(w, img, plan.Request.Format) })
+}
+
+// serveFile answers with an image file and closes it.
+func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, f *os.File, size int64, format string) {
+	defer f.Close()
+	h := w.Header()
+	h.Set("Content-Type", contentType(format))
+	h.Set("Content-Length", strconv.FormatInt(size, 10))
+	if r.Method == http.MethodHead {
+		return
+	}
+	io.Copy(w, f)
 }
 
 // serveTile answers with a pre-cut tile, from memory when it was read recently.

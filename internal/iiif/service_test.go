@@ -140,11 +140,15 @@ func TestImportAndServe(t *testing.T) {
 		if !slices.Equal(lines, want) || rep.Cut != 3 {
 			t.Fatalf("import printed %q (%+v), want %q", lines, rep, want)
 		}
-		// Cutting a scan also made its thumbnail and no-JavaScript preview.
+		// Cutting a scan also made its thumbnail and no-JavaScript preview, beside its
+		// tiles rather than in the evictable cache.
+		if sizes, _ := filepath.Glob(filepath.Join(data, "files", "iiif", "tiles", "*", "*", "sizes", "*.jpg")); len(sizes) != 6 {
+			t.Errorf("the import made %d sizes, want 6 (2 per scan): %q", len(sizes), sizes)
+		}
 		if cache, err := svc.derivatives(); err != nil {
 			t.Fatal(err)
-		} else if _, n := cache.usage(); n != 6 {
-			t.Errorf("the import left %d derivatives, want 6 (2 per scan)", n)
+		} else if _, n := cache.usage(); n != 0 {
+			t.Errorf("the import left %d derivatives in the cache, want none", n)
 		}
 		// Idempotent: nothing is cut again.
 		lines = nil
@@ -184,7 +188,7 @@ func TestImportAndServe(t *testing.T) {
 		var info map[string]any
 		json.Unmarshal(b, &info)
 		if info["id"] != srv.URL+"/iiif/3/recs-r1-p001" || info["type"] != "ImageService3" || info["protocol"] != "http://iiif.io/api/image" ||
-			info["profile"] != "level2" || info["width"] != 1100.0 || info["height"] != 700.0 || info["maxWidth"] != 8192.0 || info["maxArea"] != float64(16<<20) {
+			info["profile"] != "level2" || info["width"] != 1100.0 || info["height"] != 700.0 || info["maxWidth"] != 4096.0 || info["maxHeight"] != 4096.0 || info["maxArea"] != float64(4<<20) {
 			t.Errorf("info.json: %v", info)
 		}
 		tiles := info["tiles"].([]any)[0].(map[string]any)
@@ -485,19 +489,36 @@ func TestDiskCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"aa1.jpg", "bb2.jpg", "cc3.jpg"} {
-		if err := c.put(k, bytes.Repeat([]byte{1}, 100)); err != nil {
+	put := func(c *diskCache, k string, b []byte) {
+		t.Helper()
+		f, size, err := c.write(k, func(w io.Writer) error { _, err := w.Write(b); return err })
+		if err != nil {
 			t.Fatal(err)
 		}
-		if k == "bb2.jpg" {
-			c.get("aa1.jpg") // aa1 is now more recent than bb2
+		got, err := io.ReadAll(f)
+		f.Close()
+		if err != nil || size != int64(len(b)) || !bytes.Equal(got, b) {
+			t.Fatalf("%s: wrote %d bytes, read back %d (%v)", k, size, len(got), err)
 		}
 	}
-	if _, ok := c.get("bb2.jpg"); ok {
+	get := func(c *diskCache, k string) (int64, bool) {
+		f, size, ok := c.open(k)
+		if ok {
+			f.Close()
+		}
+		return size, ok
+	}
+	for _, k := range []string{"aa1.jpg", "bb2.jpg", "cc3.jpg"} {
+		put(c, k, bytes.Repeat([]byte{1}, 100))
+		if k == "bb2.jpg" {
+			get(c, "aa1.jpg") // aa1 is now more recent than bb2
+		}
+	}
+	if _, ok := get(c, "bb2.jpg"); ok {
 		t.Error("the least recently used entry was kept")
 	}
 	for _, k := range []string{"aa1.jpg", "cc3.jpg"} {
-		if b, ok := c.get(k); !ok || len(b) != 100 {
+		if size, ok := get(c, k); !ok || size != 100 {
 			t.Errorf("%s: %v", k, ok)
 		}
 	}
@@ -516,16 +537,12 @@ func TestDiskCache(t *testing.T) {
 		t.Errorf("reopened usage %d %d", size, n)
 	}
 	// What another process writes later is found too.
-	if err := c.put("ee5.jpg", bytes.Repeat([]byte{2}, 10)); err != nil {
-		t.Fatal(err)
-	}
-	if b, ok := c2.get("ee5.jpg"); !ok || len(b) != 10 {
+	put(c, "ee5.jpg", bytes.Repeat([]byte{2}, 10))
+	if size, ok := get(c2, "ee5.jpg"); !ok || size != 10 {
 		t.Errorf("another process's entry: %v", ok)
 	}
-	if err := c2.put("dd4.jpg", make([]byte, 1000)); err != nil { // larger than the cap: not kept
-		t.Fatal(err)
-	}
-	if _, ok := c2.get("dd4.jpg"); ok {
+	put(c2, "dd4.jpg", make([]byte, 1000)) // larger than the cap: served, not kept
+	if _, ok := get(c2, "dd4.jpg"); ok {
 		t.Error("an entry larger than the cap was kept")
 	}
 }
