@@ -90,8 +90,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	} else if err := s.opts.DB.Ping(r.Context()); err != nil {
 		problems = append(problems, "database: "+err.Error())
 	}
-	if s.opts.SSR == nil || !s.opts.SSR.Ready() {
-		problems = append(problems, "ssr: not ready")
+	if s.opts.SSR == nil {
+		problems = append(problems, "ssr: not configured")
+	} else if err := s.opts.SSR.Health(); err != nil {
+		problems = append(problems, "ssr: "+err.Error())
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -111,6 +113,7 @@ func (s *Server) pages() http.Handler {
 		})
 	}
 	ssr := s.opts.SSR
+	set := ssr.settings()
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(&url.URL{Scheme: "http", Host: ssr.Addr()})
@@ -121,6 +124,10 @@ func (s *Server) pages() http.Handler {
 			s.dropOwnOrigin(pr.Out, pr.In)
 		},
 		FlushInterval: -1, // stream server-rendered HTML as React produces it
+		ModifyResponse: func(*http.Response) error {
+			ssr.answered()
+			return nil
+		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			if !errors.Is(err, context.Canceled) {
 				s.opts.Log.Error("ssr proxy", "path", r.URL.Path, "err", err)
@@ -128,12 +135,21 @@ func (s *Server) pages() http.Handler {
 			unavailable(w)
 		},
 		Transport: &http.Transport{
-			DialContext:         (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
-			MaxIdleConnsPerHost: 64,
-			IdleConnTimeout:     90 * time.Second,
+			DialContext:           (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
+			ResponseHeaderTimeout: set.ResponseTimeout,
+			MaxIdleConnsPerHost:   64,
+			IdleConnTimeout:       90 * time.Second,
 		},
 	}
-	return proxy
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A child that is starting, restarting or has stopped answering gets no more
+		// requests to hold: the visitor is told to come back at once.
+		if ssr.Health() != nil {
+			unavailable(w)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	})
 }
 
 func unavailable(w http.ResponseWriter) {

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -76,7 +79,14 @@ func (s *syncBuffer) String() string {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	waitForWithin(t, 20*time.Second, what, cond)
+}
+
+// waitForWithin is waitFor with a deadline for slower events, such as Node starting on
+// a busy machine. The deadline only stops a test that would otherwise hang.
+func waitForWithin(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -97,8 +107,8 @@ func TestSSRSupervisor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ssr.Ready() {
-		t.Fatal("not ready after Run returned")
+	if err := ssr.Health(); err != nil {
+		t.Fatalf("not ready after Run returned: %v", err)
 	}
 
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
@@ -150,6 +160,274 @@ func TestSSRSupervisor(t *testing.T) {
 		}
 		if err := syscall.Kill(pid, 0); err == nil {
 			t.Fatalf("child %d still runs after shutdown", pid)
+		}
+	})
+}
+
+// childPid is the pid of the child the supervisor runs now.
+func childPid(ssr *SSR) int {
+	ssr.mu.Lock()
+	defer ssr.mu.Unlock()
+	return ssr.cmd.Process.Pid
+}
+
+// serve sends one request through the front door without waiting more than within for
+// the answer, so a hanging proxy fails the test instead of stopping it.
+func serve(t *testing.T, h http.Handler, within time.Duration, target string) *httptest.ResponseRecorder {
+	t.Helper()
+	answer := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+		answer <- w
+	}()
+	select {
+	case w := <-answer:
+		return w
+	case <-time.After(within):
+		t.Fatalf("GET %s: no answer within %s", target, within)
+		return nil
+	}
+}
+
+// TestSSRProxyTimeout: a page request to a child that takes the connection but never
+// answers (here: stopped, with the probe too slow to notice) is answered 503 with
+// Retry-After once the response-header timeout passes, instead of hanging.
+func TestSSRProxyTimeout(t *testing.T) {
+	logs := &syncBuffer{}
+	ssr := &SSR{
+		WebDir:   fakeWebApp(t),
+		Log:      slog.New(slog.NewTextHandler(logs, nil)),
+		Settings: SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	if w := serve(t, s, 20*time.Second, "/news"); w.Code != 200 {
+		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
+	}
+	pid := childPid(ssr)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	w := serve(t, s, 20*time.Second, "/news")
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("frozen child: status %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+	}
+	if !strings.Contains(w.Body.String(), "Lineage is starting") {
+		t.Fatalf("body %q", w.Body)
+	}
+}
+
+// TestSSRFrozenChild: a stopped child is found by the probe, reported by /readyz,
+// answered around with 503 + Retry-After, killed and restarted; then pages work again.
+func TestSSRFrozenChild(t *testing.T) {
+	logs := &syncBuffer{}
+	ssr := &SSR{
+		WebDir: fakeWebApp(t),
+		Log:    slog.New(slog.NewTextHandler(logs, nil)),
+		Settings: SSRSettings{
+			ResponseTimeout: 5 * time.Second,
+			ProbeInterval:   50 * time.Millisecond,
+			ProbeTimeout:    300 * time.Millisecond,
+			ProbeFailures:   2,
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	testFrozenChild(t, s, ssr, 20*time.Second, "/news")
+}
+
+// testFrozenChild stops the child's process with SIGSTOP and follows the site through
+// the probe's verdict, the restart and back to answering page with 200.
+func testFrozenChild(t *testing.T, s *Server, ssr *SSR, within time.Duration, page string) {
+	t.Helper()
+	waitForWithin(t, within, "the child to be healthy", func() bool { return ssr.Health() == nil })
+	if w := serve(t, s, within, page); w.Code != 200 {
+		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
+	}
+	if w := serve(t, s, within, "/readyz"); w.Code != 200 {
+		t.Fatalf("readyz before the freeze: %d %s", w.Code, w.Body)
+	}
+	pid := childPid(ssr)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// Let a test that fails early leave no stopped process behind.
+	defer syscall.Kill(pid, syscall.SIGKILL)
+
+	var readyz string
+	waitForWithin(t, within, "/readyz to report the frozen child", func() bool {
+		w := serve(t, s, within, "/readyz")
+		readyz = w.Body.String()
+		return w.Code == http.StatusServiceUnavailable && strings.Contains(readyz, "ssr: ")
+	})
+	t.Logf("readyz while frozen or restarting: %q", readyz)
+	if w := serve(t, s, within, page); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("page while frozen: status %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+	}
+	waitForWithin(t, within, "a new child", func() bool { return childPid(ssr) != pid && ssr.Health() == nil })
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("the frozen child %d still exists", pid)
+	}
+	if w := serve(t, s, within, page); w.Code != 200 {
+		t.Fatalf("after the restart: %d %s", w.Code, w.Body)
+	}
+	if w := serve(t, s, within, "/readyz"); w.Code != 200 {
+		t.Fatalf("readyz after the restart: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestSSRBusyChildIsNotRestarted: a probe that goes unanswered while the child
+// answers other requests is a busy child, not a frozen one.
+func TestSSRBusyChildIsNotRestarted(t *testing.T) {
+	ssr := &SSR{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: SSRSettings{ProbeInterval: time.Millisecond, ProbeTimeout: 50 * time.Millisecond, ProbeFailures: 1}}
+	// A child that never answers a probe; while busy is set, it answers a page
+	// (what the proxy records) during each probe.
+	var probes atomic.Int32
+	var busy atomic.Bool
+	busy.Store(true)
+	child := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		probes.Add(1)
+		if busy.Load() {
+			ssr.answered()
+		}
+		<-r.Context().Done()
+	}))
+	defer child.Close()
+	ssr.port = child.Listener.Addr().(*net.TCPAddr).Port
+	ssr.setUp()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	frozen := make(chan error, 1)
+	go ssr.probe(ctx, frozen)
+
+	// Probes go one at a time, and one counted failure would end them: a third probe
+	// means the first two were judged busy.
+	waitFor(t, "three probes", func() bool { return probes.Load() >= 3 })
+	select {
+	case err := <-frozen:
+		t.Fatalf("a busy child was reported frozen: %v", err)
+	default:
+	}
+	busy.Store(false)
+	select {
+	case err := <-frozen:
+		if !strings.Contains(err.Error(), "did not answer 1 probes") {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("an idle child that does not answer was not reported")
+	}
+}
+
+func TestSSRSettingsFromEnv(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	got, err := SSRSettingsFromEnv(env())
+	if err != nil || got != DefaultSSRSettings {
+		t.Fatalf("defaults: %+v, %v", got, err)
+	}
+	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s"))
+	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5}) {
+		t.Fatalf("set: %+v, %v", got, err)
+	}
+	for _, tt := range []struct{ key, value string }{
+		{"LINEAGE_SSR_RESPONSE_TIMEOUT", "10"},
+		{"LINEAGE_SSR_RESPONSE_TIMEOUT", "-1s"},
+		{"LINEAGE_SSR_PROBE_INTERVAL", "0s"},
+		{"LINEAGE_SSR_PROBE_TIMEOUT", "soon"},
+		{"LINEAGE_SSR_PROBE_FAILURES", "0"},
+		{"LINEAGE_SSR_PROBE_FAILURES", "two"},
+	} {
+		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
+			_, err := SSRSettingsFromEnv(env(tt.key, tt.value))
+			if err == nil || !strings.Contains(err.Error(), tt.key) {
+				t.Fatalf("err = %v, want one naming %s", err, tt.key)
+			}
+		})
+	}
+}
+
+// TestSSRRealChild runs the built web app's own React Router server under the
+// supervisor: its probe route answers, a frozen child (SIGSTOP) is reported by /readyz,
+// answered around with 503 + Retry-After and restarted, and so is a killed one. It
+// needs the built web app (`make build`; LINEAGE_WEB_DIR names another web directory)
+// and fails, saying so, without it: a supervision test that quietly does not run proves
+// nothing.
+func TestSSRRealChild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node")
+	}
+	web := os.Getenv("LINEAGE_WEB_DIR")
+	if web == "" {
+		web = filepath.Join("..", "..", "web")
+	}
+	web, _ = filepath.Abs(web)
+	logs := &syncBuffer{}
+	ssr := &SSR{
+		WebDir: web,
+		Env:    []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
+		Log:    slog.New(slog.NewTextHandler(logs, nil)),
+		// The defaults but a shorter pause between probes: the test waits less.
+		Settings: SSRSettings{ProbeInterval: 500 * time.Millisecond},
+	}
+	if err := ssr.Check(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs)
+	}
+	defer func() { cancel(); <-done }()
+	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	// Node starts slowly on a busy machine; these deadlines only stop a hung test.
+	const within = 90 * time.Second
+
+	t.Run("ProbeRoute", func(t *testing.T) {
+		resp, err := http.Get("http://" + ssr.Addr() + SSRProbePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != "ok\n" {
+			t.Fatalf("%s: %d %q (is web/build older than web/app/routes/ssr-health.ts?)", SSRProbePath, resp.StatusCode, body)
+		}
+	})
+	t.Run("Frozen", func(t *testing.T) {
+		testFrozenChild(t, s, ssr, within, "/robots.txt")
+		if !strings.Contains(logs.String(), "child does not answer; killing it") {
+			t.Errorf("the kill was not logged:\n%s", logs)
+		}
+	})
+	t.Run("Killed", func(t *testing.T) {
+		pid := childPid(ssr)
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		waitForWithin(t, within, "a new child", func() bool { return childPid(ssr) != pid && ssr.Health() == nil })
+		if w := serve(t, s, within, "/robots.txt"); w.Code != 200 || !strings.Contains(w.Body.String(), "Sitemap: http://lineage.test/sitemap.xml") {
+			t.Fatalf("after the restart: %d %s", w.Code, w.Body)
 		}
 	})
 }

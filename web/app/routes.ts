@@ -70,6 +70,8 @@ export default [
   route("feeds/events/:file", "routes/feeds.event-ics.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),
   route("robots.txt", "routes/robots.ts"),
+  // The Go supervisor's health probe of this server (docs/deployment.md).
+  route("ssr-health", "routes/ssr-health.ts"),
 
   // Content pages of one to six segments, placed by the link resolver.
   route(":s1/:s2?/:s3?/:s4?/:s5?/:s6?", "routes/content-page.tsx"),
