@@ -65,13 +65,19 @@ func allPages(t *testing.T, s *research.Service, params string, limit int) ([]st
 
 func allPagesErr(t *testing.T, s *research.Service, params string, limit int) ([]string, int64, error) {
 	t.Helper()
+	return allPagesAs(t, s, params, limit, true)
+}
+
+// allPagesAs is allPagesErr for a member or a visitor.
+func allPagesAs(t *testing.T, s *research.Service, params string, limit int, member bool) ([]string, int64, error) {
+	t.Helper()
 	var out []string
 	after := ""
 	var total int64
 	for i := 0; i < 100; i++ {
 		q := mustQuery(t, fmt.Sprintf("%s&limit=%d", params, limit))
 		q.After = after
-		res, err := s.Search(context.Background(), q, true)
+		res, err := s.Search(context.Background(), q, member)
 		if err != nil {
 			return nil, 0, err
 		}

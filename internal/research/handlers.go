@@ -98,7 +98,7 @@ func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
 		writeInvalid(w, errs)
 		return
 	}
-	total, exact, err := s.Count(r.Context(), q)
+	total, exact, err := s.Count(r.Context(), q, s.isMember(r))
 	if err != nil {
 		s.writeErr(w, r, err)
 		return

@@ -378,6 +378,11 @@ var keySeed = maphash.MakeSeed()
 // only when the collection holds no records yet, so that every record it will hold
 // passes through insert.
 func (st *importState) startSummary(ctx context.Context) error {
+	// Until finishSummary counts them, the collection may hold records marked
+	// members-only that its summary does not count (paywall.go).
+	if err := st.s.forgetMembersOnly(ctx, st.coll.ID); err != nil {
+		return err
+	}
 	var one int
 	err := st.s.db.QueryRowContext(ctx, st.s.db.Rebind(`SELECT 1 FROM records WHERE collection_id = ? LIMIT 1`), st.coll.ID).Scan(&one)
 	switch {
@@ -1243,7 +1248,7 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 			st.summary = nil // cannot happen in an empty collection; recount to be sure
 		} else {
 			for _, p := range fresh {
-				st.summary.add(p.typeID, p.hasDate, p.lo, p.hi, p.countyID)
+				st.summary.add(p.typeID, p.hasDate, p.lo, p.hi, p.countyID, p.access)
 			}
 			st.summaryN += int64(len(fresh))
 		}

@@ -66,6 +66,10 @@ type plan struct {
 	relEither bool           // one word: the relative's surname or given name
 	relRoles  []int64        // nil: any role
 
+	// paywall is set for a requester who is not a member: the persons teasers
+	// withhold are not matched (paywall.go).
+	paywall *paywall
+
 	searchTables bool // SQLite's search tables are built (keysFrom)
 	byGiven      bool // candidates are read in the given-names order (givenOrderPays)
 }
@@ -663,6 +667,9 @@ func (p *plan) conds() []string {
 	if p.place {
 		c = append(c, "("+p.placeSQL(ptsPlaceIn)+" OR "+p.placeSQL(ptsPlaceBroader)+" OR k.place_id = 0)")
 	}
+	if w := p.paywallSQL(); w != "" {
+		c = append(c, w)
+	}
 	return c
 }
 
@@ -692,6 +699,9 @@ func (p *plan) placeSQL(level int) string {
 // score checks a row against every condition except the relative's and returns its
 // points; it agrees with the SQL conditions exactly (TestBroadAgreesWithBounded).
 func (p *plan) score(r *keyRow) (int, bool) {
+	if p.withholds(r) {
+		return 0, false
+	}
 	pts := 0
 	if p.surname {
 		n, ok := p.sPts[r.surname]
@@ -803,7 +813,7 @@ func (p *plan) relativeOK(r *keyRow, recordRows []keyRow) bool {
 	}
 	for i := range recordRows {
 		o := &recordRows[i]
-		if o.id == r.id {
+		if o.id == r.id || p.withholds(o) {
 			continue
 		}
 		if p.relRoles != nil && !slices.Contains(p.relRoles, o.role) {

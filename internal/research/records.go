@@ -104,9 +104,7 @@ func (s *Service) Record(ctx context.Context, id int64, member bool) (*RecordDet
 	}
 	if d.Access == AccessMembers && !member {
 		d.Teaser = true
-		if len(persons) > 0 {
-			d.Persons = []Person{{Role: persons[0].Role, Surname: persons[0].Surname, GivenNames: persons[0].GivenNames}}
-		}
+		d.Persons = teaserPersons(persons)
 		return d, nil
 	}
 	var key string
@@ -148,11 +146,15 @@ type collectionSummary struct {
 	Counties    map[string]int64 `json:"counties"`     // county place id → records ("0": unknown)
 	YearFrom    int              `json:"year_from,omitempty"`
 	YearTo      int              `json:"year_to,omitempty"`
+	// MembersOnly counts the records marked members-only; nil while an import runs
+	// (forgetMembersOnly) or in a summary older than the count. Searches by visitors
+	// skip looking up records' access in a public collection that counts none.
+	MembersOnly *int64 `json:"members_only,omitempty"`
 }
 
 // refreshSummary recounts a collection's records by type, decade and county.
 func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT type_id, jdn_lo, jdn_hi, county_id FROM records WHERE collection_id = ?`), collID)
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT type_id, jdn_lo, jdn_hi, county_id, access FROM records WHERE collection_id = ?`), collID)
 	if err != nil {
 		return err
 	}
@@ -161,12 +163,13 @@ func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
 	for rows.Next() {
 		var typ, county int64
 		var lo, hi sql.NullInt64
-		if err := rows.Scan(&typ, &lo, &hi, &county); err != nil {
+		var access int
+		if err := rows.Scan(&typ, &lo, &hi, &county, &access); err != nil {
 			rows.Close()
 			return err
 		}
 		n++
-		sum.add(typ, lo.Valid, int(lo.Int64), int(hi.Int64), county)
+		sum.add(typ, lo.Valid, int(lo.Int64), int(hi.Int64), county, access)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -176,11 +179,14 @@ func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
 }
 
 func newCollectionSummary() *collectionSummary {
-	return &collectionSummary{RecordTypes: map[string]int64{}, Decades: map[string]int64{}, Counties: map[string]int64{}}
+	return &collectionSummary{RecordTypes: map[string]int64{}, Decades: map[string]int64{}, Counties: map[string]int64{}, MembersOnly: new(int64)}
 }
 
-// add counts one record.
-func (sum *collectionSummary) add(typ int64, hasDate bool, lo, hi int, county int64) {
+// add counts one record (access is its own, records.access).
+func (sum *collectionSummary) add(typ int64, hasDate bool, lo, hi int, county int64, access int) {
+	if access == accessCode(AccessMembers) {
+		*sum.MembersOnly++
+	}
 	sum.RecordTypes[strconv.FormatInt(typ, 10)]++
 	dec := decadeOf(hasDate, lo, hi)
 	sum.Decades[strconv.Itoa(dec)]++

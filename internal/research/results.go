@@ -12,8 +12,8 @@ import (
 )
 
 // Result is one record in a search's results. For a requester who is not a member, a
-// members-only record is a teaser: Date, Place and every person but the matched one
-// are withheld.
+// members-only record is a teaser: Date, Place and every person but the teaser's
+// (teaserPersons, the same as on the record's page) are withheld.
 type Result struct {
 	ID              int64    `json:"id"`
 	RecordType      string   `json:"record_type"`
@@ -112,10 +112,7 @@ func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Resul
 		}
 		if res.Access == AccessMembers && !member {
 			res.Teaser = true
-			if len(persons) > 0 {
-				res.Persons = []Person{{Role: persons[res.Match].Role, Surname: persons[res.Match].Surname, GivenNames: persons[res.Match].GivenNames}}
-			}
-			res.Match = 0
+			res.Persons, res.Match = teaserPersons(persons), 0
 		} else {
 			date, place := r.dateText, r.placeText
 			res.Date, res.Place = &date, &place

@@ -135,7 +135,7 @@ func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchRes
 		return nil, err
 	}
 	defer done()
-	out, err := s.execute(ctx, q, true)
+	out, err := s.execute(ctx, q, member, true)
 	if err != nil {
 		return nil, err
 	}
@@ -153,8 +153,10 @@ func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchRes
 }
 
 // Count answers how many records a query finds, cheaply: no results, no facets.
-func (s *Service) Count(ctx context.Context, q *Query) (total int64, exact bool, err error) {
-	out, err := s.execute(ctx, q, false)
+// member says whether the requester sees members-only records in full (a visitor's
+// count is of what a visitor's search finds).
+func (s *Service) Count(ctx context.Context, q *Query, member bool) (total int64, exact bool, err error) {
+	out, err := s.execute(ctx, q, member, false)
 	if err != nil {
 		return 0, false, err
 	}
@@ -204,7 +206,7 @@ func (s *Service) withConn(ctx context.Context) (context.Context, func(), error)
 	return context.WithValue(ctx, connKey{}, c), func() { c.Close() }, nil
 }
 
-func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, error) {
+func (s *Service) execute(ctx context.Context, q *Query, member, full bool) (*outcome, error) {
 	after, err := decodeCursor(q)
 	if err != nil {
 		return nil, err
@@ -216,6 +218,9 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 	defer done()
 	p, err := s.plan(ctx, q)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.applyPaywall(ctx, p, member); err != nil {
 		return nil, err
 	}
 	out := &outcome{totalExact: true, facetsExact: true, facets: emptyFacets()}
@@ -250,6 +255,11 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 		var err error
 		if rows, complete, err = s.candidates(ctx, p); err != nil {
 			return nil, err
+		}
+		if complete {
+			if err := s.lookupMembersRecords(ctx, p, rows); err != nil {
+				return nil, err
+			}
 		}
 		if complete && p.rel {
 			if rows, err = s.withRelative(ctx, p, rows); err != nil {
@@ -289,7 +299,23 @@ func (s *Service) execute(ctx context.Context, q *Query, full bool) (*outcome, e
 			}
 		}
 		// One spelling: exact. Several: a record holding two of them counts twice.
+		// name_facets counts every person, those a visitor's teasers withhold too: for
+		// a visitor it is an upper bound wherever members-only records may be.
 		out.totalExact = len(p.sPts) == 1
+		if out.totalExact && p.paywall != nil {
+			mixed, err := s.collectionsWithMembersRecords(ctx)
+			if err != nil {
+				return nil, err
+			}
+			for id := range p.paywall.membersColls {
+				mixed[id] = true
+			}
+			for id := range mixed {
+				if p.colls == nil || slices.Contains(p.colls, id) {
+					out.totalExact = false
+				}
+			}
+		}
 		out.facetsExact = out.totalExact
 	} else if out.total, out.facets, err = s.estimate(ctx, p); err != nil {
 		return nil, err
@@ -551,6 +577,13 @@ func (s *Service) browseTotals(ctx context.Context, p *plan) (int64, Facets, boo
 			if err != nil {
 				return 0, emptyFacets(), false, false, err
 			}
+			var sampled []keyRow
+			for _, rows := range byRec {
+				sampled = append(sampled, rows...)
+			}
+			if err := s.lookupMembersRecords(ctx, p, sampled); err != nil {
+				return 0, emptyFacets(), false, false, err
+			}
 			passing := 0
 			for _, id := range ids {
 				rows := byRec[id]
@@ -627,6 +660,9 @@ func (s *Service) estimate(ctx context.Context, p *plan) (int64, Facets, error) 
 		if err != nil {
 			return 0, emptyFacets(), err
 		}
+		if err := s.lookupMembersRecords(ctx, p, sample); err != nil {
+			return 0, emptyFacets(), err
+		}
 		kept, err := s.withRelative(ctx, p, sample)
 		if err != nil {
 			return 0, emptyFacets(), err
@@ -661,6 +697,9 @@ func (s *Service) bestPerRecord(p *plan, rows []keyRow) []hit {
 	best := map[int64]int{}
 	var hits []hit
 	for _, r := range rows {
+		if p.withholds(&r) {
+			continue // a row of a members-only record SQL cannot tell (paywall.go)
+		}
 		pts, ok := p.score(&r)
 		if !ok {
 			s.log.Error("research: a row the SQL conditions accepted fails the Go ones", "row", r.id, "query", p.q.Values().Encode())

@@ -187,7 +187,7 @@ func TestFacetsAndCount(t *testing.T) {
 		if !slices.Equal(counties, []string{"Surrey", "Middlesex", "No county", "Sussex"}) {
 			t.Errorf("county facet: %v", res.Facets.County)
 		}
-		total, exact, err := s.Count(context.Background(), mustQuery(t, "surname=Smith&surname_mode=variants"))
+		total, exact, err := s.Count(context.Background(), mustQuery(t, "surname=Smith&surname_mode=variants"), true)
 		if err != nil || total != 11 || !exact {
 			t.Errorf("count: %d %v %v", total, exact, err)
 		}

@@ -251,6 +251,9 @@ func (p *plan) filterConds() []string {
 	if p.roles != nil {
 		c = append(c, inList("k.role_id", p.roles))
 	}
+	if w := p.paywallSQL(); w != "" {
+		c = append(c, w)
+	}
 	return c
 }
 
@@ -431,6 +434,9 @@ func (s *Service) accept(ctx context.Context, p *plan, cands []keyRow) ([]hit, e
 	}
 	byRec, err := s.recordRows(ctx, recs)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.lookupMembersRecords(ctx, p, cands); err != nil {
 		return nil, err
 	}
 	var out []hit

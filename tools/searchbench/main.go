@@ -117,7 +117,7 @@ func main() {
 		run := func() error {
 			if count {
 				var err error
-				total, exact, err = svc.Count(ctx, q)
+				total, exact, err = svc.Count(ctx, q, true)
 				return err
 			}
 			res, err := svc.Search(ctx, q, true)

@@ -1,0 +1,171 @@
+package research
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// The paywall (docs/research.md, "Paywall"). A requester who is not a member sees a
+// members-only record as a teaser, and the teaser is the same wherever the record
+// appears: teaserPersons decides what it shows, and the search engine lets such a
+// requester match a members-only record only on what the teaser shows, so that
+// neither results, totals, facets nor filters tell a visitor anything about a
+// withheld person.
+
+// teaserSeq is the position in its record of the one person a teaser shows.
+const teaserSeq = 0
+
+// teaserPersons is the part of a record's persons that a teaser shows: the first
+// person's role and name.
+func teaserPersons(persons []Person) []Person {
+	if len(persons) <= teaserSeq {
+		return []Person{}
+	}
+	p := persons[teaserSeq]
+	return []Person{{Role: p.Role, Surname: p.Surname, GivenNames: p.GivenNames}}
+}
+
+// paywall is what a search of a requester who is not a member needs to know to keep
+// the persons that teasers withhold out of the search.
+type paywall struct {
+	// membersColls are the collections whose records are all members-only.
+	membersColls map[int64]bool
+	// inList is membersColls as SQL's "k.collection_id IN (…)", "" when empty.
+	inList string
+	// membersRecs are records of public collections found to be members-only, and
+	// checked those whose access was looked up (lookupMembersRecords).
+	membersRecs, checked map[int64]bool
+}
+
+// withholds reports whether row r is a person the requester may not match: a member
+// sees everyone; anyone else only the teaser's person of a members-only record.
+func (p *plan) withholds(r *keyRow) bool {
+	w := p.paywall
+	return w != nil && r.seq() != teaserSeq && (w.membersColls[r.coll] || w.membersRecs[r.record()])
+}
+
+// paywallSQL is withholds for the collections whose records are all members-only, as
+// a condition on k ("" when there is none); records marked members-only in public
+// collections are checked in Go (lookupMembersRecords), where the record's access is
+// read.
+func (p *plan) paywallSQL() string {
+	if p.paywall == nil || p.paywall.inList == "" {
+		return ""
+	}
+	return "(k.id % " + itoa(maxKeyWidth) + " = " + itoa(teaserSeq) + " OR NOT " + p.paywall.inList + ")"
+}
+
+// applyPaywall prepares a plan for a requester who is not a member.
+func (s *Service) applyPaywall(ctx context.Context, p *plan, member bool) error {
+	if member {
+		return nil
+	}
+	all, err := s.Collections(ctx)
+	if err != nil {
+		return err
+	}
+	w := &paywall{membersColls: map[int64]bool{}, membersRecs: map[int64]bool{}, checked: map[int64]bool{}}
+	var ids []int64
+	for _, c := range all {
+		if c.Access == AccessMembers {
+			w.membersColls[c.ID] = true
+			ids = append(ids, c.ID)
+		}
+	}
+	if len(ids) > 0 {
+		w.inList = inList("k.collection_id", ids)
+	}
+	p.paywall = w
+	return nil
+}
+
+// lookupMembersRecords finds which of the rows' records in public collections are
+// marked members-only, for withholds. Only collections whose summary does not say
+// that none of their records is members-only are looked at: the summary is read
+// here, after the rows, because an import forgets the count before it writes
+// (forgetMembersOnly), so rows written by an import still running are looked up.
+func (s *Service) lookupMembersRecords(ctx context.Context, p *plan, rows []keyRow) error {
+	w := p.paywall
+	if w == nil || len(rows) == 0 {
+		return nil
+	}
+	public := false
+	for i := range rows {
+		if !w.membersColls[rows[i].coll] {
+			public = true
+			break
+		}
+	}
+	if !public {
+		return nil
+	}
+	colls, err := s.collectionsWithMembersRecords(ctx)
+	if err != nil || len(colls) == 0 {
+		return err
+	}
+	var recs []int64
+	for i := range rows {
+		rec := rows[i].record()
+		if colls[rows[i].coll] && !w.checked[rec] {
+			w.checked[rec] = true
+			recs = append(recs, rec)
+		}
+	}
+	for i := 0; i < len(recs); i += 1000 {
+		q := `SELECT id FROM records WHERE ` + inList("id", recs[i:min(i+1000, len(recs))]) + ` AND access = ` + itoa(accessCode(AccessMembers))
+		found, err := s.sampleRecords(ctx, q)
+		if err != nil {
+			return err
+		}
+		for _, id := range found {
+			w.membersRecs[id] = true
+		}
+	}
+	return nil
+}
+
+// collectionsWithMembersRecords are the public collections that may hold records
+// marked members-only: those whose summary counts some, or does not know.
+func (s *Service) collectionsWithMembersRecords(ctx context.Context) (map[int64]bool, error) {
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, summary FROM collections WHERE access = `+itoa(accessCode(AccessPublic)))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		var raw string
+		if err := rows.Scan(&id, &raw); err != nil {
+			return nil, err
+		}
+		var sum struct {
+			MembersOnly *int64 `json:"members_only"`
+		}
+		if json.Unmarshal([]byte(raw), &sum) != nil || sum.MembersOnly == nil || *sum.MembersOnly != 0 {
+			out[id] = true
+		}
+	}
+	return out, rows.Err()
+}
+
+// forgetMembersOnly marks a collection's summary as not knowing how many of its
+// records are members-only, before an import writes to it: searches then look the
+// records up until the import stores the new count.
+func (s *Service) forgetMembersOnly(ctx context.Context, collID int64) error {
+	var raw string
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT summary FROM collections WHERE id = ?`), collID).Scan(&raw); err != nil {
+		return err
+	}
+	var sum map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &sum) != nil || sum == nil {
+		sum = map[string]json.RawMessage{}
+	}
+	if _, ok := sum["members_only"]; !ok {
+		return nil
+	}
+	delete(sum, "members_only")
+	b, _ := json.Marshal(sum)
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET summary = ? WHERE id = ?`), string(b), collID)
+	return err
+}
