@@ -27,7 +27,11 @@ func runServe(ctx context.Context, args []string) error {
 	}
 	log := slog.Default()
 
-	ssr := &server.SSR{WebDir: cfg.WebDir, Log: log}
+	ssrSettings, err := server.SSRSettingsFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	ssr := &server.SSR{WebDir: cfg.WebDir, Log: log, Settings: ssrSettings}
 	if err := ssr.Check(); err != nil {
 		return err
 	}
