@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"lineage/internal/config"
@@ -50,7 +49,12 @@ func runImportImages(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := iiif.New(db, iiif.Options{DataDir: cfg.DataDir})
+	// The same limits as the server, so that the sizes made here are the ones it serves.
+	svcOpts := iiif.Options{DataDir: cfg.DataDir}
+	if err := svcOpts.ReadEnv(os.Getenv); err != nil {
+		return err
+	}
+	svc := iiif.New(db, svcOpts)
 	opts.Out = func(id, file string) { fmt.Printf("%s\t%s\n", id, file) }
 	rep, err := svc.Import(ctx, opts)
 	if rep != nil {
@@ -70,12 +74,8 @@ func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) er
 		Authenticate: a.accounts.Middleware,
 		Log:          slog.Default(),
 	}
-	if v := os.Getenv("LINEAGE_IIIF_CACHE_MB"); v != "" {
-		mb, err := strconv.Atoi(v)
-		if err != nil || mb < 1 {
-			return fmt.Errorf("LINEAGE_IIIF_CACHE_MB must be a whole number of megabytes, got %q", v)
-		}
-		opts.CacheBytes = int64(mb) << 20
+	if err := opts.ReadEnv(os.Getenv); err != nil {
+		return err
 	}
 	svc := iiif.New(db, opts)
 	if cfg.Demo {

@@ -135,12 +135,12 @@ func New(db *store.DB, opts Options) *Service {
 	}
 	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
 	return &Service{
-		db:      db,
-		opts:    opts,
-		root:    filepath.Join(opts.DataDir, "files", "iiif"),
-		queue:   newRenderQueue(opts.RenderSlots, opts.QueuePerClient, opts.QueueTotal),
-		images:  map[string]cachedImage{},
-		tiles:   newMemCache(opts.TileMemoryBytes),
+		db:     db,
+		opts:   opts,
+		root:   filepath.Join(opts.DataDir, "files", "iiif"),
+		queue:  newRenderQueue(opts.RenderSlots, opts.QueuePerClient, opts.QueueTotal),
+		images: map[string]cachedImage{},
+		tiles:  newMemCache(opts.TileMemoryBytes),
 	}
 }
 
