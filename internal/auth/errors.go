@@ -22,6 +22,7 @@ const (
 	ENOTFOUND     = "not_found"     // 404
 	EMETHOD       = "method"        // 405
 	ECONFLICT     = "conflict"      // 409
+	ETOOLARGE     = "too_large"     // 413
 	ECSRF         = "csrf"          // 419
 	ETOOMANY      = "too_many"      // 429
 	EINTERNAL     = "internal"      // 500
@@ -105,6 +106,7 @@ var statusOf = map[string]int{
 	ENOTFOUND:     http.StatusNotFound,
 	EMETHOD:       http.StatusMethodNotAllowed,
 	ECONFLICT:     http.StatusConflict,
+	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	ECSRF:         419,
 	ETOOMANY:      http.StatusTooManyRequests,
 	EINTERNAL:     http.StatusInternalServerError,
@@ -148,6 +150,21 @@ func noContent(w http.ResponseWriter) {
 // maxBody is the largest request body any auth endpoint reads.
 const maxBody = 64 << 10
 
+// errTooLarge answers a body over maxBody, naming the limit.
+func errTooLarge() *Error {
+	return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KB."}
+}
+
+// bodyError turns a failure to read a body into the client's error: 413 when it was
+// over maxBody, else 422 with msg.
+func bodyError(err error, msg string) *Error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errTooLarge()
+	}
+	return invalid("body", msg)
+}
+
 // decodeInput reads a JSON body, or a urlencoded or multipart form (server-rendered
 // forms), into dst. Form fields are matched to JSON field names; booleans in forms
 // are read by flexBool.
@@ -160,12 +177,15 @@ func decodeInput(r *http.Request, dst any) error {
 	switch ct {
 	case "application/x-www-form-urlencoded", "multipart/form-data":
 		if r.Form == nil {
+			// Without the cap, the file parts of a multipart body would go to disk
+			// whatever their size.
+			r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
 			if ct == "multipart/form-data" {
 				if err := r.ParseMultipartForm(maxBody); err != nil {
-					return invalid("body", "The request body could not be read.")
+					return bodyError(err, "The request body could not be read.")
 				}
 			} else if err := r.ParseForm(); err != nil {
-				return invalid("body", "The request body could not be read.")
+				return bodyError(err, "The request body could not be read.")
 			}
 		}
 		m := map[string]any{}
@@ -184,7 +204,7 @@ func decodeInput(r *http.Request, dst any) error {
 			if errors.Is(err, io.EOF) {
 				return nil // an empty body is an empty object
 			}
-			return invalid("body", "The request body must be a JSON object.")
+			return bodyError(err, "The request body must be a JSON object.")
 		}
 		return nil
 	}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
 	"unicode/utf8"
 
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
+	"lineage/internal/textfield"
 )
 
 // Patterns are the front-door ServeMux patterns that Handler serves (docs/auth.md).
@@ -246,13 +246,29 @@ func (s *Service) getUser(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func validName(fe *fieldErrors, name string) {
+// MaxNameLen is the longest display name, in characters.
+const MaxNameLen = 255
+
+// maxTokenNameLen is the longest label of an API token, in characters.
+const maxTokenNameLen = 100
+
+// msgNameControl is the 422 message for a name with a line break or control character.
+const msgNameControl = "The name field must be a single line without control characters."
+
+// validName checks a display name (textfield.SingleLine) and returns it trimmed. A
+// name goes into the greeting of every mail to the account and into `lineage user
+// list`, so it must be one line.
+func validName(fe *fieldErrors, name string) string {
+	name, err := textfield.SingleLine(name, MaxNameLen)
 	switch {
-	case strings.TrimSpace(name) == "":
-		fe.add("name", "The name field is required.")
-	case utf8.RuneCountInString(name) > 255:
+	case errors.Is(err, textfield.ErrTooLong):
 		fe.add("name", "The name field must not be greater than 255 characters.")
+	case err != nil:
+		fe.add("name", msgNameControl)
+	case name == "":
+		fe.add("name", "The name field is required.")
 	}
+	return name
 }
 
 func validNewPassword(fe *fieldErrors, pw, confirmation string) {
@@ -281,11 +297,11 @@ func (s *Service) updateProfile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var fe fieldErrors
-	validName(&fe, in.Name)
+	name := validName(&fe, in.Name)
 	if err := fe.err(); err != nil {
 		return err
 	}
-	if err := s.updateUser(r.Context(), `name = ?`, u.ID, strings.TrimSpace(in.Name)); err != nil {
+	if err := s.updateUser(r.Context(), `name = ?`, u.ID, name); err != nil {
 		return err
 	}
 	u, err = s.UserByID(r.Context(), u.ID)
@@ -316,7 +332,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	in.Email = normalizeEmail(in.Email)
 	var fe fieldErrors
-	validName(&fe, in.Name)
+	in.Name = validName(&fe, in.Name)
 	switch {
 	case in.Email == "":
 		fe.add("email", "The email field is required.")
@@ -804,13 +820,16 @@ func (s *Service) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeInput(r, &in); err != nil {
 		return err
 	}
+	name, err := textfield.SingleLine(in.Name, maxTokenNameLen)
+	switch {
+	case errors.Is(err, textfield.ErrTooLong):
+		return invalid("name", "The name field must not be greater than 100 characters.")
+	case err != nil:
+		return invalid("name", msgNameControl)
+	}
 	u, err := s.checkCredentials(r.Context(), r, in)
 	if err != nil {
 		return err
-	}
-	name := strings.TrimSpace(in.Name)
-	if len(name) > 100 {
-		name = name[:100]
 	}
 	p, err := s.IssueTokens(r.Context(), u.ID, name)
 	if err != nil {

@@ -4,12 +4,18 @@ import (
 	"fmt"
 	"net/url"
 	"time"
+
+	"lineage/internal/textfield"
 )
 
 func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
+// greeting opens a mail with the account's name. Names are validated when they are
+// set, but one stored before that rule, or written by another program, must not put
+// lines of its own into a mail: a name that is not a valid single line is left out.
 func greeting(name string) string {
-	if name == "" {
+	name, err := textfield.SingleLine(name, MaxNameLen)
+	if err != nil || name == "" {
 		return "Hello,"
 	}
 	return "Hello " + name + ","
@@ -43,6 +49,6 @@ func changeText(name, link string, ttl time.Duration) string {
 }
 
 func changeNoticeText(name, newEmail string) string {
-	return greeting(name) + "\n\nSomeone signed in to your account asked to change its email address to " + newEmail +
+	return greeting(name) + "\n\nSomeone signed in to your account asked to change its email address to " + textfield.Escape(newEmail) +
 		". The change happens only when the link sent to that address is followed.\n\nIf this was not you, change your password now.\n" + signature
 }

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"lineage/internal/httpx"
+	"lineage/internal/textfield"
 )
 
 // OIDCConfig configures sign-in through an external OpenID Connect provider (the
@@ -169,14 +170,15 @@ type oidcClaims struct {
 	PreferredUsername string   `json:"preferred_username"`
 }
 
+// displayName is the first of the provider's names that is a valid one-line name;
+// the provider is trusted with the address, not with what its users typed.
 func (c oidcClaims) displayName() string {
-	switch {
-	case c.Name != "":
-		return c.Name
-	case c.GivenName != "" || c.FamilyName != "":
-		return strings.TrimSpace(c.GivenName + " " + c.FamilyName)
+	for _, n := range []string{c.Name, c.GivenName + " " + c.FamilyName, c.PreferredUsername} {
+		if n, err := textfield.SingleLine(n, MaxNameLen); err == nil && n != "" {
+			return n
+		}
 	}
-	return c.PreferredUsername
+	return ""
 }
 
 // POST /api/oidc/callback {code, state} (or {error, error_description}): called by the

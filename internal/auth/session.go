@@ -13,6 +13,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"lineage/internal/textfield"
 )
 
 // Cookie names (docs/auth.md).
@@ -75,9 +77,11 @@ func (s *Service) newSession(ctx context.Context, r *http.Request, userID int64,
 	if userID != 0 {
 		uid = userID
 	}
-	ua := r.UserAgent()
+	// The header is the client's to choose: invalid UTF-8, which PostgreSQL refuses,
+	// and control characters are escaped, and the cut falls between characters.
+	ua := textfield.Escape(r.UserAgent())
 	if len(ua) > 300 {
-		ua = ua[:300]
+		ua = strings.ToValidUTF8(ua[:300], "")
 	}
 	_, err := s.db.ExecContext(ctx, s.db.Rebind(
 		`INSERT INTO sessions (id, user_id, csrf_token, remember, created_at, last_seen_at, expires_at, ip, user_agent)

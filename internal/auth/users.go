@@ -8,6 +8,8 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+
+	"lineage/internal/textfield"
 )
 
 // Roles, from least to most trusted. Each role's scope includes the ones before it.
@@ -149,6 +151,10 @@ func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	if !validEmail(email) {
 		return nil, fmt.Errorf("auth: %q is not a valid email address", nu.Email)
 	}
+	name, err := textfield.SingleLine(nu.Name, MaxNameLen)
+	if err != nil {
+		return nil, fmt.Errorf("auth: the name %q must be one line of at most %d characters without control characters", textfield.Escape(nu.Name), MaxNameLen)
+	}
 	role := nu.Role
 	if role == "" {
 		role = RoleMember
@@ -169,10 +175,10 @@ func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 		verified = now
 	}
 	var id int64
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO users (email, name, password_hash, role, email_verified_at, created_at, updated_at)
 		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		email, strings.TrimSpace(nu.Name), hash, role, verified, now, now).Scan(&id)
+		email, name, hash, role, verified, now, now).Scan(&id)
 	if err != nil {
 		if isUniqueViolation(err) {
 			return nil, ErrEmailTaken
