@@ -45,3 +45,28 @@ func TestJSON(t *testing.T) {
 		t.Errorf("body %q", got)
 	}
 }
+
+func TestClientIP(t *testing.T) {
+	for _, tc := range []struct {
+		remote string
+		xff    []string
+		want   string
+	}{
+		{"192.0.2.1:5000", nil, "192.0.2.1"},
+		{"192.0.2.1:5000", []string{"198.51.100.7"}, "192.0.2.1"}, // only a loopback peer may name the visitor
+		{"127.0.0.1:5000", []string{"198.51.100.7"}, "198.51.100.7"},
+		{"127.0.0.1:5000", []string{"203.0.113.5, 198.51.100.7, 127.0.0.1"}, "198.51.100.7"},
+		{"[::1]:5000", []string{"junk", "2001:db8::1"}, "2001:db8::1"},
+		{"127.0.0.1:5000", []string{"junk"}, "127.0.0.1"},
+		{"no-port", nil, "no-port"},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = tc.remote
+		for _, v := range tc.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := ClientIP(r); got != tc.want {
+			t.Errorf("%s %q: %s, want %s", tc.remote, tc.xff, got, tc.want)
+		}
+	}
+}

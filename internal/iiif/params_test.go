@@ -231,14 +231,17 @@ func TestTileFor(t *testing.T) {
 }
 
 // FuzzParse checks that the parser never panics, that what it accepts resolves
-// without panicking, and that a canonical form parses back to the same plan.
+// without panicking within the limits (themselves fuzzed, from one tile up), and that
+// a canonical form parses back to the same plan.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"full/max/0/default.jpg", "square/^max/!90/gray.png", "0,0,512,512/512,/0/default.jpg",
 		"pct:10,20,30,40/pct:50/180/bitonal.png", "10,10,5,5/^!100,100/!270/color.jpg", "full/full/0/default.jpg",
-		"full/max/45/default.webp", "pct:1e3,0,1,1/max/0/default.jpg", "////", "full/,1/360/default.jpg"} {
-		f.Add(s, uint16(600), uint16(400))
+		"full/max/45/default.webp", "pct:1e3,0,1,1/max/0/default.jpg", "////", "full/,1/360/default.jpg",
+		"full/^max/0/default.jpg", "full/^!65535,65535/0/default.png", "full/^pct:999999/0/default.jpg"} {
+		f.Add(s, uint16(600), uint16(400), uint16(3000), uint16(3000), uint32(4_000_000))
 	}
-	f.Fuzz(func(t *testing.T, path string, w, h uint16) {
+	f.Add("full/max/0/default.jpg", uint16(65535), uint16(65535), uint16(0), uint16(0), uint32(0))
+	f.Fuzz(func(t *testing.T, path string, w, h, maxW, maxH uint16, maxArea uint32) {
 		parts := strings.Split(path, "/")
 		if len(parts) != 4 {
 			return
@@ -253,7 +256,7 @@ func FuzzParse(f *testing.F) {
 		if w == 0 || h == 0 {
 			return
 		}
-		lim := Limits{MaxWidth: 3000, MaxHeight: 3000, MaxArea: 4_000_000}
+		lim := Limits{MaxWidth: max(TileSize, int(maxW)), MaxHeight: max(TileSize, int(maxH)), MaxArea: max(TileSize*TileSize, int64(maxArea))}
 		p, err := req.Resolve(int(w), int(h), lim)
 		if err != nil {
 			if status(err) != 400 {
