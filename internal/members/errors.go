@@ -17,6 +17,7 @@ const (
 	EUNAUTHORIZED = "unauthorized" // 401
 	ENOTFOUND     = "not_found"    // 404
 	EMETHOD       = "method"       // 405
+	ETOOLARGE     = "too_large"    // 413
 )
 
 // Error is what handlers return to the client.
@@ -40,6 +41,7 @@ var statusOf = map[string]int{
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	ENOTFOUND:     http.StatusNotFound,
 	EMETHOD:       http.StatusMethodNotAllowed,
+	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 }
 
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
@@ -64,6 +66,10 @@ const maxBody = 64 << 10
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if err := json.NewDecoder(r.Body).Decode(dst); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KB."}
+		}
 		return &Error{Code: EINVALID, Message: "The request body must be a JSON object.", Fields: map[string][]string{}}
 	}
 	return nil

@@ -2,11 +2,14 @@ package members
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"lineage/internal/textfield"
 )
 
 const (
@@ -33,17 +36,17 @@ func localPath(s string) bool {
 	return utf8.ValidString(s)
 }
 
-// cleanText trims s and checks its length in characters.
+// cleanText checks a single-line field by the one rule of textfield.SingleLine and
+// returns it trimmed.
 func cleanText(field, s string, max int, required bool) (string, error) {
-	s = strings.TrimSpace(s)
-	if required && s == "" {
-		return "", invalid(field, "The %s field is required.", field)
-	}
-	if !utf8.ValidString(s) || strings.ContainsAny(s, "\x00\r\n") {
-		return "", invalid(field, "The %s field must be a single line of text.", field)
-	}
-	if utf8.RuneCountInString(s) > max {
+	s, err := textfield.SingleLine(s, max)
+	switch {
+	case errors.Is(err, textfield.ErrTooLong):
 		return "", invalid(field, "The %s field must not be greater than %d characters.", field, max)
+	case err != nil:
+		return "", invalid(field, "The %s field must be a single line without control characters.", field)
+	case required && s == "":
+		return "", invalid(field, "The %s field is required.", field)
 	}
 	return s, nil
 }
@@ -108,12 +111,12 @@ func (p Params) validate() error {
 		return invalid("params", "At most %d search parameters are allowed.", maxParams)
 	}
 	for k, vs := range p {
-		if k == "" || len(k) > 100 || !utf8.ValidString(k) {
-			return invalid("params", "Search parameter names must be 1 to 100 characters.")
+		if k == "" || len(k) > 100 || !textfield.Valid(k) {
+			return invalid("params", "Search parameter names must be 1 to 100 characters without control characters.")
 		}
 		for _, v := range vs {
-			if len(v) > maxParamValue || !utf8.ValidString(v) {
-				return invalid("params", "Search parameter values must be at most %d characters.", maxParamValue)
+			if len(v) > maxParamValue || !textfield.Valid(v) {
+				return invalid("params", "Search parameter values must be at most %d characters without control characters.", maxParamValue)
 			}
 		}
 	}
