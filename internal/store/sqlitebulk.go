@@ -50,18 +50,7 @@ var (
 func NewSQLiteBulk(conn *sql.Conn) *SQLiteBulk {
 	var b *SQLiteBulk
 	_ = conn.Raw(func(dc any) error {
-		v := reflect.ValueOf(dc)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Type().String() != "*sqlite.conn" {
-			return nil
-		}
-		e := v.Elem()
-		dbf, tlsf := e.FieldByName("db"), e.FieldByName("tls")
-		if !dbf.IsValid() || !tlsf.IsValid() || dbf.Type() != bulkUintptrType || tlsf.Type() != bulkTLSType {
-			return nil
-		}
-		db := *(*uintptr)(unsafe.Pointer(dbf.UnsafeAddr()))
-		tls := *(**libc.TLS)(unsafe.Pointer(tlsf.UnsafeAddr()))
-		if db != 0 && tls != nil {
+		if db, tls, ok := sqliteHandle(dc); ok {
 			b = &SQLiteBulk{db: db, tls: tls, stmts: map[string]uintptr{}}
 		}
 		return nil

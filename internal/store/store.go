@@ -86,8 +86,10 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	}
 	path := filepath.Join(dataDir, "lineage.db")
 	setupSQLiteMemory()
+	installBusyHandler()
 	// busy_timeout makes a writer wait for another process's lock (a CLI import while a
-	// server runs) instead of failing with SQLITE_BUSY at once.
+	// server runs) instead of failing with SQLITE_BUSY at once; installBusyHandler
+	// replaces its handler with one that tries more often (sqlitebusy.go).
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	sqldb, err := sql.Open("sqlite", dsn)

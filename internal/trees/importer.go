@@ -58,18 +58,22 @@ var ErrBadSlug = errors.New("trees: a tree slug is lower-case letters, digits an
 // recordBatch is how many records are written per round trip while the file is read.
 const recordBatch = 2000
 
-// Import reads a whole GEDCOM file into a tree in one transaction: if it fails (or ctx
-// ends, or the reader stops in strict mode), nothing changes. The reader's warnings
-// are in the report.
+// Import reads a whole GEDCOM file into a tree. It writes into a hidden staging tree
+// in short transactions and swaps it in for the tree of opts.Slug at the end, in one
+// more: if it fails (or ctx ends, or the reader stops in strict mode), nothing
+// visible changes, and the staging tree is removed (by this import, or, when the
+// process was killed, by a later import or delete). The reader's warnings are in the
+// report.
 func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptions) (*ImportReport, error) {
 	if !ValidSlug(opts.Slug) {
 		return nil, ErrBadSlug
 	}
 	start := time.Now()
 	rep := &ImportReport{}
-	err := s.inImportTx(ctx, func(tx *sql.Tx, bulk *store.SQLiteBulk) error {
-		return s.importTx(ctx, tx, bulk, r, opts, rep)
-	})
+	if err := s.removeHidden(ctx); err != nil {
+		s.log.Warn("trees: remove hidden trees", "err", err)
+	}
+	err := s.importStaged(ctx, r, opts, rep)
 	rep.Warnings, rep.WarningCount = r.Warnings(), r.WarningCount()
 	rep.Duration = time.Since(start)
 	if err != nil {
@@ -85,141 +89,61 @@ func (s *Service) Import(ctx context.Context, r *gedcom.Reader, opts ImportOptio
 	return rep, err
 }
 
-// importCacheKiB is the SQLite page cache of an import's connection (the default is
-// 2 MiB; more keeps more index pages warm, at the cost of memory).
-const importCacheKiB = 32768
-
-// inImportTx runs fn in one transaction. On SQLite it uses one connection with a large
-// page cache, so that one big transaction does not spill and re-read index pages, and
-// hands fn a bulk writer on that connection (nil if the driver has another shape, and
-// on PostgreSQL).
-func (s *Service) inImportTx(ctx context.Context, fn func(tx *sql.Tx, bulk *store.SQLiteBulk) error) error {
-	if s.db.Dialect != store.SQLite {
-		return s.db.InTx(ctx, func(tx *sql.Tx) error { return fn(tx, nil) })
-	}
-	conn, err := s.db.Conn(ctx)
+// importStaged loads the file into a staging tree and swaps it in; a replaced tree's
+// rows are removed afterwards.
+func (s *Service) importStaged(ctx context.Context, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
+	w, err := s.newChunkWriter(ctx)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		// Back to the pool with the settings every connection has.
-		bg := context.WithoutCancel(ctx)
-		conn.ExecContext(bg, `PRAGMA cache_size = -2000`)
-		conn.ExecContext(bg, `PRAGMA threads = 0`)
-		conn.Close()
-	}()
-	// Memory temp storage, a larger page cache, and a helper thread for the sorts that
-	// build the deferred indexes.
-	for _, p := range []string{`PRAGMA temp_store = MEMORY`, `PRAGMA cache_size = -` + strconv.Itoa(importCacheKiB), `PRAGMA threads = 2`} {
-		if _, err := conn.ExecContext(ctx, p); err != nil {
-			return err
-		}
-	}
-	bulk := store.NewSQLiteBulk(conn)
-	if bulk != nil {
-		defer bulk.Close()
-	}
-	// Not ctx: database/sql would roll the transaction back on its own goroutine when
-	// ctx ends, while the bulk writer may be using the connection (and its later rows
-	// would then land outside any transaction). The import stops at ctx's end by itself
-	// and the rollback happens here.
-	tx, err := conn.BeginTx(context.WithoutCancel(ctx), nil)
+	defer w.close()
+	staging, err := w.stage(ctx)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx, bulk); err != nil {
-		tx.Rollback()
-		return err
+	sum, err := s.importRows(ctx, w, staging, r, opts, rep)
+	var old int64
+	if err == nil {
+		old, err = w.swapIn(ctx, staging, opts, sum)
 	}
-	return tx.Commit()
-}
-
-func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) error {
-	now := s.Now().Unix()
-	h := r.Header()
-	header := ""
-	if h.Record != nil {
-		header = encodeRecord(h.Record)
-	}
-	version := h.Version.String()
-	if version == "" {
-		version = gedcom.Version551.String()
-	}
-	var treeID int64
-	old, err := s.treeBySlug(ctx, tx, opts.Slug)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		title := opts.Title
-		if title == "" {
-			title = opts.Slug
-		}
-		pub := opts.Published != nil && *opts.Published
-		var owner, pubAt any
-		if opts.OwnerID != 0 {
-			owner = opts.OwnerID
-		}
-		if pub {
-			pubAt = now
-		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO trees (slug, title, description, owner_id, published, source_file,
-			gedcom_version, header, created_at, updated_at, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			opts.Slug, title, opts.Description, owner, boolInt(pub), opts.SourceFile, version, cleanText(header), now, now, pubAt); err != nil {
-			return err
-		}
-		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE slug = ?`), opts.Slug).Scan(&treeID); err != nil {
-			return err
-		}
-	case err != nil:
-		return err
-	default:
-		treeID = old.ID
-		if err := s.clearTree(ctx, tx, treeID); err != nil {
-			return err
-		}
-		title, desc, owner, pub := old.Title, old.Description, old.OwnerID, old.Published
-		if opts.Title != "" {
-			title = opts.Title
-		}
-		if opts.Description != "" {
-			desc = opts.Description
-		}
-		if opts.OwnerID != 0 {
-			owner = opts.OwnerID
-		}
-		if opts.Published != nil {
-			pub = *opts.Published
-		}
-		var ownerArg, pubAt any
-		if owner != 0 {
-			ownerArg = owner
-		}
-		if pub {
-			pubAt = now
-			if old.PublishedAt != nil {
-				pubAt = old.PublishedAt.Unix()
+	// The removals go on when ctx has ended: the import is over either way.
+	bg := context.WithoutCancel(ctx)
+	if err != nil {
+		w.rollback()
+		if _, herr := s.db.ExecContext(bg, s.db.Rebind(`UPDATE trees SET state = ? WHERE id = ? AND state = ?`), stateDeleting, staging, stateLoading); herr == nil {
+			if rerr := s.removeTree(bg, staging); rerr != nil {
+				s.log.Warn("trees: remove a failed import's rows", "err", rerr)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET title = ?, description = ?, owner_id = ?, published = ?,
-			source_file = ?, gedcom_version = ?, header = ?, updated_at = ?, published_at = ? WHERE id = ?`),
-			title, desc, ownerArg, boolInt(pub), opts.SourceFile, version, cleanText(header), now, pubAt, treeID); err != nil {
-			return err
+		return err
+	}
+	if old != 0 {
+		if err := s.removeTree(bg, old); err != nil {
+			s.log.Warn("trees: remove a replaced tree's rows", "err", err)
 		}
 	}
+	return nil
+}
 
-	// A large file on SQLite: the tree tables' secondary indexes are dropped now and
-	// built again, in one sort each, before the transaction commits.
-	deferred, err := s.deferIndexes(ctx, tx, bulk, r.Size())
-	if err != nil {
-		return err
+// importRows writes the file's rows into the staging tree treeID.
+func (s *Service) importRows(ctx context.Context, w *chunkWriter, treeID int64, r *gedcom.Reader, opts ImportOptions, rep *ImportReport) (*treeSummary, error) {
+	h := r.Header()
+	sum := &treeSummary{}
+	if h.Record != nil {
+		sum.header = encodeRecord(h.Record)
+	}
+	sum.version = h.Version.String()
+	if sum.version == "" {
+		sum.version = gedcom.Version551.String()
 	}
 
 	// Read every record: stored as it is, people and families kept for later. One
 	// goroutine reads and prepares while this one writes.
 	var people []*personInfo
 	var families []*familyInfo
-	var counts Counts
+	counts := &sum.counts
 	seq := 0
-	err = s.pipeline(ctx, tx, bulk, func(emit emitFunc) error {
+	err := s.pipeline(ctx, w, func(emit emitFunc) error {
 		rb := newBatcher(emit, "tree_records", []string{"tree_id", "seq", "tag", "xref", "data"}, recordBatch)
 		for rec, err := range r.Records() {
 			if err != nil {
@@ -258,7 +182,7 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 		return rb.flush()
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rep.Records = seq
 
@@ -311,15 +235,18 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 			}
 		}
 	}
-	surnameIDs, err := s.resolveSurnames(ctx, tx, keys)
+	if err := w.heartbeat(ctx); err != nil {
+		return nil, err
+	}
+	surnameIDs, err := s.resolveSurnames(ctx, w, keys)
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	// People, names, events, families and links, prepared in one goroutine while this
 	// one writes.
 	const batch = 5000
-	err = s.pipeline(ctx, tx, bulk, func(emit emitFunc) error {
+	err = s.pipeline(ctx, w, func(emit emitFunc) error {
 		pb := newBatcher(emit, "tree_people", []string{"tree_id", "pid", "xref", "sex", "living", "name", "given", "surname", "sort_key",
 			"birth_text", "birth_lo", "birth_hi", "birth_place", "death_text", "death_lo", "death_hi", "death_place"}, batch)
 		nb := newBatcher(emit, "tree_names", []string{"tree_id", "pid", "ord", "surname_id", "given", "living"}, batch)
@@ -420,17 +347,10 @@ func (s *Service) importTx(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 		return nil
 	})
 	if err != nil {
-		return err
-	}
-	for _, q := range deferred {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("rebuild index: %w", err)
-		}
+		return nil, err
 	}
 	counts.People, counts.Families = int64(len(people)), int64(len(families))
-	_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET n_people = ?, n_families = ?, n_events = ?, n_sources = ?,
-		n_notes = ?, n_media = ? WHERE id = ?`), counts.People, counts.Families, counts.Events, counts.Sources, counts.Notes, counts.Media, treeID)
-	return err
+	return sum, nil
 }
 
 func boolInt(b bool) int {
@@ -469,10 +389,12 @@ type batchMsg struct {
 	stmts []string // SQLite: the INSERT statements, written by the producer
 }
 
-// pipeline runs produce in its own goroutine and writes the batches it emits in tx on
-// this one, so that reading and preparing overlap with writing. The first error of
-// either side ends both.
-func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, produce func(emit emitFunc) error) error {
+// pipeline runs produce in its own goroutine and writes the batches it emits through
+// w on this one, so that reading and preparing overlap with writing. The batches go
+// into transactions of about chunkBudget each, the last committed before it returns.
+// The first error of either side ends both.
+func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emit emitFunc) error) error {
+	bulk := w.bulk
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan batchMsg, 3)
@@ -494,11 +416,40 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 		})
 	}()
 	var werr error
-	for m := range ch {
+	// A transaction is not left open while the producer is slow (reading an upload,
+	// computing): it commits when the budget runs out, written to or not.
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	recv := func() (batchMsg, bool) {
+		if w.tx != nil && werr == nil {
+			idle.Reset(max(chunkBudget-time.Since(w.began), 0))
+			select {
+			case m, ok := <-ch:
+				idle.Stop()
+				return m, ok
+			case <-idle.C:
+				if werr = w.commit(ctx); werr != nil {
+					cancel()
+				}
+			}
+		}
+		m, ok := <-ch
+		return m, ok
+	}
+	for {
+		m, ok := recv()
+		if !ok {
+			break
+		}
 		if werr != nil {
 			continue // let the producer see the cancellation and stop
 		}
 		if werr = ctx.Err(); werr != nil {
+			cancel()
+			continue
+		}
+		var tx *sql.Tx
+		if tx, werr = w.begin(ctx); werr != nil {
 			cancel()
 			continue
 		}
@@ -514,6 +465,9 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 		} else {
 			werr = s.insertRows(ctx, tx, m.table, m.cols, m.rows, false)
 		}
+		if werr == nil {
+			werr = w.maybeCommit(ctx)
+		}
 		if werr != nil {
 			cancel()
 		}
@@ -523,8 +477,10 @@ func (s *Service) pipeline(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBu
 		return werr
 	case perr != nil:
 		return perr
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
-	return ctx.Err()
+	return w.commit(ctx)
 }
 
 // batcher collects rows of one table and emits them in batches. The values of a
@@ -572,12 +528,27 @@ func (b *batcher) flush() error {
 	return b.err
 }
 
+// surnameChunk is how many surname keys one transaction of resolveSurnames looks up
+// and adds.
+const surnameChunk = 1000
+
 // resolveSurnames returns the dictionary ids of the surname keys, adding missing ones
-// with their keys and phonetic codes.
-func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string) (map[string]int64, error) {
+// with their keys and phonetic codes, a chunk of keys per transaction. (The
+// dictionary is shared by all trees: what a failed import added stays, unused.)
+func (s *Service) resolveSurnames(ctx context.Context, w *chunkWriter, keys []string) (map[string]int64, error) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	ids := make(map[string]int64, len(keys))
+	for i := 0; i < len(keys); i += surnameChunk {
+		chunk := keys[i:min(i+surnameChunk, len(keys))]
+		if err := w.inChunk(ctx, func(tx *sql.Tx) error { return s.resolveSurnameChunk(ctx, tx, chunk, ids) }); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+func (s *Service) resolveSurnameChunk(ctx context.Context, tx *sql.Tx, keys []string, ids map[string]int64) error {
 	lookup := func(ks []string) error {
 		return store.ReadIDs(ctx, tx, ks, 500, func(chunk []string) (string, []any) {
 			args := make([]any, len(chunk))
@@ -588,7 +559,7 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 		}, ids)
 	}
 	if err := lookup(keys); err != nil {
-		return nil, err
+		return err
 	}
 	var add []string
 	for _, k := range keys {
@@ -597,7 +568,7 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 		}
 	}
 	if len(add) == 0 {
-		return ids, nil
+		return nil
 	}
 	rows := make([][]any, len(add))
 	nk := make([]names.Keys, len(add))
@@ -606,73 +577,22 @@ func (s *Service) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string
 		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
 	}
 	if err := s.insertRows(ctx, tx, "tree_surnames", []string{"folded", "variant", "soundex"}, rows, true); err != nil {
-		return nil, err
+		return err
 	}
 	if err := lookup(add); err != nil {
-		return nil, err
+		return err
 	}
 	var codes [][]any
 	for i, k := range add {
 		id, ok := ids[k]
 		if !ok {
-			return nil, fmt.Errorf("trees: surname %q has no id", k)
+			return fmt.Errorf("trees: surname %q has no id", k)
 		}
 		for _, c := range nk[i].Codes() {
 			codes = append(codes, []any{c, id})
 		}
 	}
-	return ids, s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
-}
-
-// deferIndexThreshold is the file size from which an import on SQLite drops the tree
-// tables' secondary indexes while it loads and builds them again at its end: one sort
-// per index instead of a B-tree insert per row. Below it, or when the tables already
-// hold many more people than the file brings, rebuilding would cost more than it saves.
-var deferIndexThreshold int64 = 4 << 20
-
-// approxBytesPerPerson is roughly what a GEDCOM file holds per person (with the
-// families and events), for comparing a file's size with the people already stored.
-const approxBytesPerPerson = 260
-
-// deferIndexes drops the secondary indexes of the tree tables when the import is worth
-// it (SQLite, a large file) and returns the statements that create them again, as
-// the schema has them. In the import's transaction: readers keep the indexes until it
-// commits, and a failed import leaves them as they were.
-func (s *Service) deferIndexes(ctx context.Context, tx *sql.Tx, bulk *store.SQLiteBulk, size int64) ([]string, error) {
-	if bulk == nil || size < deferIndexThreshold {
-		return nil, nil
-	}
-	var existing int64
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tree_people`).Scan(&existing); err != nil {
-		return nil, err
-	}
-	if existing > 4*(size/approxBytesPerPerson) {
-		return nil, nil
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
-		AND tbl_name IN ('`+strings.Join(treeTables, "', '")+`') ORDER BY name`)
-	if err != nil {
-		return nil, err
-	}
-	var names, create []string
-	for rows.Next() {
-		var name, q string
-		if err := rows.Scan(&name, &q); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names, create = append(names, name), append(create, q)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, n := range names {
-		if _, err := tx.ExecContext(ctx, `DROP INDEX "`+n+`"`); err != nil {
-			return nil, fmt.Errorf("defer index %s: %w", n, err)
-		}
-	}
-	return create, nil
+	return s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
 }
 
 // bulkInsert writes rows into table through the compiled INSERT, with texts as the

@@ -214,7 +214,7 @@ func (s *Service) match(ctx context.Context, q *PeopleQuery, treeID int64, priv 
 		args = append(args, treeID)
 	} else {
 		from += ` JOIN trees t ON t.id = n.tree_id`
-		where = append(where, `t.published = 1`)
+		where = append(where, `t.published = 1 AND t.state = 'ready'`)
 	}
 	if q.Surname != "" {
 		ids, err := s.surnameIDs(ctx, q.SurnameMode, q.Surname)
@@ -478,7 +478,7 @@ func (s *Service) Search(ctx context.Context, q *PeopleQuery) (*SearchResult, er
 		return nil, ErrNeedSurnameOrPlace
 	}
 	v := s.viewerOf(ctx)
-	treeRows, err := s.listTrees(ctx, `SELECT `+treeCols+treeFrom+` WHERE t.published = 1`, v)
+	treeRows, err := s.listTrees(ctx, `SELECT `+treeCols+treeFrom+` AND t.published = 1`, v)
 	if err != nil {
 		return nil, err
 	}

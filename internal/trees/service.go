@@ -34,6 +34,8 @@ type Options struct {
 	// SurnameVariants, GivenNames: nil means the shipped ones (as research).
 	SurnameVariants *names.SurnameVariants
 	GivenNames      *names.GivenNames
+	// Limits bound uploads and answers; fields left 0 take DefaultLimits.
+	Limits Limits
 }
 
 // Service is the family-trees room.
@@ -43,13 +45,15 @@ type Service struct {
 	log      *slog.Logger
 	variants *names.SurnameVariants
 	given    *names.GivenNames
+	limits   Limits
 	// Now is the clock (the living rule and timestamps); tests replace it.
 	Now func() time.Time
 }
 
 // New builds the room on an open, migrated store.
 func New(db *store.DB, opts Options) *Service {
-	s := &Service{db: db, viewer: opts.Viewer, log: opts.Log, variants: opts.SurnameVariants, given: opts.GivenNames, Now: time.Now}
+	s := &Service{db: db, viewer: opts.Viewer, log: opts.Log, variants: opts.SurnameVariants, given: opts.GivenNames, Now: time.Now,
+		limits: opts.Limits.withDefaults()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -116,7 +120,9 @@ const treeCols = `t.id, t.slug, t.title, t.description, t.published, COALESCE(t.
 	t.source_file, t.gedcom_version, t.header, t.n_people, t.n_families, t.n_events, t.n_sources, t.n_notes, t.n_media,
 	t.created_at, t.updated_at, t.published_at`
 
-const treeFrom = ` FROM trees t LEFT JOIN users u ON u.id = t.owner_id`
+// treeFrom reads the ready trees only: the hidden ones (an import's staging tree, a
+// tree being deleted; staging.go) are no reader's business.
+const treeFrom = ` FROM trees t LEFT JOIN users u ON u.id = t.owner_id WHERE t.state = 'ready'`
 
 type rowScanner interface{ Scan(...any) error }
 
@@ -143,9 +149,9 @@ func scanTree(r rowScanner) (*Tree, error) {
 	return t, nil
 }
 
-// treeBySlug reads a tree whatever its visibility.
+// treeBySlug reads a ready tree whatever its visibility.
 func (s *Service) treeBySlug(ctx context.Context, q querier, slug string) (*Tree, error) {
-	t, err := scanTree(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+treeCols+treeFrom+` WHERE t.slug = ?`), slug))
+	t, err := scanTree(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+treeCols+treeFrom+` AND t.slug = ?`), slug))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -178,17 +184,17 @@ func (s *Service) Trees(ctx context.Context) ([]*Tree, error) {
 	switch {
 	case v.staff():
 	case v.ID != 0:
-		q += ` WHERE t.published = 1 OR t.owner_id = ?`
+		q += ` AND (t.published = 1 OR t.owner_id = ?)`
 		args = append(args, v.ID)
 	default:
-		q += ` WHERE t.published = 1`
+		q += ` AND t.published = 1`
 	}
 	return s.listTrees(ctx, q+` ORDER BY t.title, t.slug`, v, args...)
 }
 
 // OwnTrees lists the trees the viewer owns, newest first.
 func (s *Service) OwnTrees(ctx context.Context, v Viewer) ([]*Tree, error) {
-	return s.listTrees(ctx, `SELECT `+treeCols+treeFrom+` WHERE t.owner_id = ? ORDER BY t.created_at DESC, t.id DESC`, v, v.ID)
+	return s.listTrees(ctx, `SELECT `+treeCols+treeFrom+` AND t.owner_id = ? ORDER BY t.created_at DESC, t.id DESC`, v, v.ID)
 }
 
 func (s *Service) listTrees(ctx context.Context, q string, v Viewer, args ...any) ([]*Tree, error) {
@@ -215,9 +221,9 @@ func (s *Service) SetPublished(ctx context.Context, slug string, published bool)
 	var res sql.Result
 	var err error
 	if published {
-		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 1, published_at = ?, updated_at = ? WHERE slug = ?`), now, now, slug)
+		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 1, published_at = ?, updated_at = ? WHERE slug = ? AND state = 'ready'`), now, now, slug)
 	} else {
-		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 0, published_at = NULL, updated_at = ? WHERE slug = ?`), now, slug)
+		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 0, published_at = NULL, updated_at = ? WHERE slug = ? AND state = 'ready'`), now, slug)
 	}
 	if err != nil {
 		return err
@@ -228,30 +234,26 @@ func (s *Service) SetPublished(ctx context.Context, slug string, published bool)
 	return nil
 }
 
-// Delete removes a tree and everything in it.
+// Delete removes a tree and everything in it: one short transaction hides it from
+// every reader, then its rows go in short transactions (removeTree), so that other
+// writers never wait long. If the removal stops part way, the tree stays hidden and
+// the next import or delete finishes it.
 func (s *Service) Delete(ctx context.Context, slug string) error {
-	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+	var id int64
+	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		t, err := s.treeBySlug(ctx, tx, slug)
 		if err != nil {
 			return err
 		}
-		if err := s.clearTree(ctx, tx, t.ID); err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM trees WHERE id = ?`), t.ID)
-		return err
+		id = t.ID
+		return hideTree(ctx, s.db, tx, id)
 	})
-}
-
-var treeTables = []string{"tree_records", "tree_people", "tree_names", "tree_events", "tree_families", "tree_links"}
-
-func (s *Service) clearTree(ctx context.Context, tx *sql.Tx, id int64) error {
-	for _, tbl := range treeTables {
-		if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM `+tbl+` WHERE tree_id = ?`), id); err != nil {
-			return fmt.Errorf("clear %s: %w", tbl, err)
-		}
+	if err != nil {
+		return err
 	}
-	return nil
+	// The tree is gone for everyone now; a client that stops waiting does not stop
+	// the removal.
+	return s.removeHidden(context.WithoutCancel(ctx))
 }
 
 type querier interface {

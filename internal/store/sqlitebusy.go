@@ -1,0 +1,104 @@
+package store
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"modernc.org/libc"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// A writer that finds SQLite's write lock taken waits in the connection's busy
+// handler. SQLite's own handler (busy_timeout) sleeps 1, 2, 5, 10, 15, 20, 25, 25, 25,
+// 50, 50, then 100 ms between tries: behind a long job that commits in short chunks
+// and begins the next one at once, such a waiter mostly wakes while a chunk holds the
+// lock and can wait for seconds, although the lock is free between every two chunks.
+// busyWait tries again every busyPoll instead, for busyTimeout in all, and counts the
+// writers waiting so that a long job of this process can step aside for them
+// (YieldToWriters). A long job in another process (a CLI import while a server runs)
+// cannot see them, so it pauses for longer than busyPoll after each chunk.
+const (
+	busyPoll    = 500 * time.Microsecond
+	busyTimeout = 10 * time.Second
+)
+
+// writersWaiting counts the connections of this process inside busyWait.
+var writersWaiting atomic.Int64
+
+// busyWait is the busy handler of every SQLite connection that store opens: it
+// returns 1 (try again) until the lock has been waited for busyTimeout.
+func busyWait(tls *libc.TLS, arg uintptr, count int32) int32 {
+	if time.Duration(count)*busyPoll >= busyTimeout {
+		return 0
+	}
+	writersWaiting.Add(1)
+	time.Sleep(busyPoll)
+	writersWaiting.Add(-1)
+	return 1
+}
+
+var busyHookOnce sync.Once
+
+// installBusyHandler makes every connection of the sqlite driver use busyWait. A
+// connection whose shape the driver has changed keeps busy_timeout from its DSN
+// (TestBusyHandler fails then).
+func installBusyHandler() {
+	busyHookOnce.Do(func() {
+		sqlite.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, _ string) error {
+			db, tls, ok := sqliteHandle(conn)
+			if ok {
+				sqlite3.Xsqlite3_busy_handler(tls, db, busyWaitPointer, 0)
+			}
+			return nil
+		})
+	})
+}
+
+// busyWaitPointer is busyWait as the C function pointer that modernc's SQLite calls
+// (a Go func value is a pointer to its code; see https://golang.org/s/go11func).
+var busyWaitPointer = *(*uintptr)(unsafe.Pointer(&struct {
+	f func(*libc.TLS, uintptr, int32) int32
+}{busyWait}))
+
+// sqliteHandle reads the sqlite3* handle and the TLS of a modernc driver connection
+// by reflection (the driver exports neither), checking field names and types.
+func sqliteHandle(dc any) (db uintptr, tls *libc.TLS, ok bool) {
+	v := reflect.ValueOf(dc)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Type().String() != "*sqlite.conn" {
+		return 0, nil, false
+	}
+	e := v.Elem()
+	dbf, tlsf := e.FieldByName("db"), e.FieldByName("tls")
+	if !dbf.IsValid() || !tlsf.IsValid() || dbf.Type() != bulkUintptrType || tlsf.Type() != bulkTLSType {
+		return 0, nil, false
+	}
+	db = *(*uintptr)(unsafe.Pointer(dbf.UnsafeAddr()))
+	tls = *(**libc.TLS)(unsafe.Pointer(tlsf.UnsafeAddr()))
+	return db, tls, db != 0 && tls != nil
+}
+
+// ChunkPause is how long a long job pauses after each chunk it commits when no writer
+// of this process waits: long enough for a writer of another process, trying every
+// busyPoll, to take the lock.
+const ChunkPause = 2 * time.Millisecond
+
+// YieldToWriters is what a long job that writes in chunks calls between two of its
+// transactions on SQLite: it lets the writers that wait for the lock go first, up to
+// 100 ms, and pauses ChunkPause at least. On PostgreSQL, where writers of different
+// rows do not wait for each other, it returns at once.
+func (db *DB) YieldToWriters() {
+	if db.Dialect != SQLite {
+		return
+	}
+	time.Sleep(ChunkPause)
+	for i := 0; i < 200 && writersWaiting.Load() > 0; i++ {
+		time.Sleep(busyPoll)
+	}
+}
+
+// WritersWaiting is how many connections of this process wait for SQLite's write lock.
+func WritersWaiting() int64 { return writersWaiting.Load() }

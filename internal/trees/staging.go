@@ -1,0 +1,334 @@
+package trees
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"lineage/internal/store"
+)
+
+// An import writes a new tree in short transactions and swaps it in at the end; a
+// delete hides a tree at once and removes its rows in short transactions
+// (docs/decisions/010-imports-write-in-chunks.md). On SQLite, where one writer at a
+// time holds the database's write lock, no other writer (a sign-in creating its
+// session) then waits for longer than one chunk.
+
+// Tree states (trees.state): only ready trees are seen by any reader.
+const (
+	stateReady    = "ready"
+	stateLoading  = "loading"
+	stateDeleting = "deleting"
+)
+
+// chunkBudget is how long an import keeps one transaction open before it commits and
+// lets waiting writers go (store.DB.YieldToWriters): a writer waits at most about
+// this long, plus the batch being written when it ran out.
+var chunkBudget = 20 * time.Millisecond
+
+// deleteChunk is how many persons (with their names, events and links), records or
+// families one transaction of a tree's removal deletes.
+const deleteChunk = 1000
+
+// staleLoading is how long a staging tree may go without its import's heartbeat
+// before it is taken for the remains of a killed import and removed. Imports beat at
+// every commit and, while they compute without writing, every heartbeatEvery.
+var staleLoading = 10 * time.Minute
+
+const heartbeatEvery = time.Minute
+
+// importCacheKiB is the SQLite page cache of an import's connection (the default is
+// 2 MiB; more keeps more index pages warm from one chunk to the next).
+const importCacheKiB = 32768
+
+// chunkWriter writes an import's rows in a series of short transactions. On SQLite it
+// keeps one connection, with a larger page cache and a bulk writer; on PostgreSQL each
+// transaction takes a connection from the pool.
+type chunkWriter struct {
+	s       *Service
+	conn    *sql.Conn
+	bulk    *store.SQLiteBulk
+	restore func()
+	tx      *sql.Tx
+	began   time.Time
+	treeID  int64 // the staging tree, whose heartbeat each commit updates
+	beat    time.Time
+}
+
+func (s *Service) newChunkWriter(ctx context.Context) (*chunkWriter, error) {
+	w := &chunkWriter{s: s}
+	if s.db.Dialect != store.SQLite {
+		return w, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	restore, err := s.db.SetPragmas(ctx, conn, []store.Pragma{{Name: "temp_store", Value: "MEMORY"}, {Name: "cache_size", Value: "-" + strconv.Itoa(importCacheKiB)}})
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	w.conn, w.restore, w.bulk = conn, restore, store.NewSQLiteBulk(conn)
+	return w, nil
+}
+
+// close rolls back a transaction left open and gives the connection back.
+func (w *chunkWriter) close() {
+	w.rollback()
+	if w.bulk != nil {
+		w.bulk.Close()
+	}
+	if w.conn != nil {
+		w.restore()
+		w.conn.Close()
+	}
+}
+
+// begin returns the open transaction, beginning one if none is.
+func (w *chunkWriter) begin(ctx context.Context) (*sql.Tx, error) {
+	if w.tx != nil {
+		return w.tx, nil
+	}
+	var err error
+	if w.conn != nil {
+		// Not ctx: database/sql would roll the transaction back on its own goroutine
+		// when ctx ends, while the bulk writer may be using the connection (and its
+		// later rows would then land outside any transaction). The import stops at
+		// ctx's end by itself and the rollback happens in close.
+		w.tx, err = w.conn.BeginTx(context.WithoutCancel(ctx), nil)
+	} else {
+		w.tx, err = w.s.db.BeginTx(ctx, nil)
+	}
+	w.began = time.Now()
+	return w.tx, err
+}
+
+// maybeCommit commits when the transaction has been open for chunkBudget.
+func (w *chunkWriter) maybeCommit(ctx context.Context) error {
+	if w.tx == nil || time.Since(w.began) < chunkBudget {
+		return nil
+	}
+	return w.commit(ctx)
+}
+
+// commit commits the open transaction, with the staging tree's heartbeat, and lets
+// the writers waiting for the lock go first.
+func (w *chunkWriter) commit(ctx context.Context) error {
+	if w.tx == nil {
+		return nil
+	}
+	tx := w.tx
+	w.tx = nil
+	if w.treeID != 0 {
+		if _, err := tx.ExecContext(ctx, w.s.db.Rebind(`UPDATE trees SET updated_at = ? WHERE id = ?`), w.s.Now().Unix(), w.treeID); err != nil {
+			tx.Rollback()
+			return err
+		}
+		w.beat = time.Now()
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	w.s.db.YieldToWriters()
+	return nil
+}
+
+// heartbeat shows that the import is alive while it computes without writing.
+func (w *chunkWriter) heartbeat(ctx context.Context) error {
+	if w.treeID == 0 || time.Since(w.beat) < heartbeatEvery {
+		return nil
+	}
+	if _, err := w.begin(ctx); err != nil {
+		return err
+	}
+	return w.commit(ctx)
+}
+
+func (w *chunkWriter) rollback() {
+	if w.tx != nil {
+		w.tx.Rollback()
+		w.tx = nil
+	}
+}
+
+// inChunk runs fn in a transaction of its own.
+func (w *chunkWriter) inChunk(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := w.commit(ctx); err != nil {
+		return err
+	}
+	tx, err := w.begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		w.rollback()
+		return err
+	}
+	return w.commit(ctx)
+}
+
+// stage creates the hidden tree an import fills.
+func (w *chunkWriter) stage(ctx context.Context) (int64, error) {
+	var b [8]byte
+	rand.Read(b[:])
+	now := w.s.Now().Unix()
+	var id int64
+	err := w.inChunk(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, w.s.db.Rebind(`INSERT INTO trees (slug, title, state, created_at, updated_at)
+			VALUES (?, '', ?, ?, ?) RETURNING id`), "~loading-"+hex.EncodeToString(b[:]), stateLoading, now, now).Scan(&id)
+	})
+	w.treeID = id
+	return id, err
+}
+
+// treeSummary is what an import learnt about the tree besides its rows.
+type treeSummary struct {
+	header, version string
+	counts          Counts
+}
+
+// swapIn makes the staging tree the tree of opts.Slug in one transaction: a tree
+// that had the slug is hidden (to be removed by the caller) and gives the new one
+// its title, description, owner, visibility and creation time where opts does not
+// set them, and its scans (iiif_items of a person point at the tree's id). It
+// returns the replaced tree's id, or 0.
+func (w *chunkWriter) swapIn(ctx context.Context, staging int64, opts ImportOptions, sum *treeSummary) (int64, error) {
+	s := w.s
+	var oldID int64
+	err := w.inChunk(ctx, func(tx *sql.Tx) error {
+		now := s.Now().Unix()
+		title, desc, owner, pub := opts.Title, opts.Description, opts.OwnerID, opts.Published != nil && *opts.Published
+		created, pubAt := now, any(nil)
+		old, err := s.treeBySlug(ctx, tx, opts.Slug)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			if title == "" {
+				title = opts.Slug
+			}
+		case err != nil:
+			return err
+		default:
+			oldID, created = old.ID, old.CreatedAt.Unix()
+			if title == "" {
+				title = old.Title
+			}
+			if desc == "" {
+				desc = old.Description
+			}
+			if owner == 0 {
+				owner = old.OwnerID
+			}
+			if opts.Published == nil {
+				pub = old.Published
+			}
+			if pub && old.PublishedAt != nil {
+				pubAt = old.PublishedAt.Unix()
+			}
+			if err := hideTree(ctx, s.db, tx, oldID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE iiif_items SET target_id = ? WHERE target = 'person' AND target_id = ?`), staging, oldID); err != nil {
+				return err
+			}
+		}
+		if pub && pubAt == nil {
+			pubAt = now
+		}
+		var ownerArg any
+		if owner != 0 {
+			ownerArg = owner
+		}
+		c := sum.counts
+		_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET slug = ?, title = ?, description = ?, owner_id = ?, published = ?,
+			source_file = ?, gedcom_version = ?, header = ?, n_people = ?, n_families = ?, n_events = ?, n_sources = ?, n_notes = ?,
+			n_media = ?, created_at = ?, updated_at = ?, published_at = ?, state = ? WHERE id = ?`),
+			opts.Slug, title, desc, ownerArg, boolInt(pub), opts.SourceFile, sum.version, cleanText(sum.header),
+			c.People, c.Families, c.Events, c.Sources, c.Notes, c.Media, created, now, pubAt, stateReady, staging)
+		return err
+	})
+	return oldID, err
+}
+
+// hideTree takes a tree out of every reader's sight: its slug is freed, and it is
+// unpublished and without owner (so that no count of an owner's trees includes it).
+func hideTree(ctx context.Context, db *store.DB, tx *sql.Tx, id int64) error {
+	_, err := tx.ExecContext(ctx, db.Rebind(`UPDATE trees SET slug = ?, state = ?, published = 0, owner_id = NULL WHERE id = ?`),
+		"~deleting-"+strconv.FormatInt(id, 10), stateDeleting, id)
+	return err
+}
+
+// treeKeys are the tree tables with the column that orders each one's rows within a
+// tree: the chunks of a removal are ranges of it.
+var treeKeys = [][2]string{
+	{"tree_records", "seq"}, {"tree_people", "pid"}, {"tree_names", "pid"}, {"tree_events", "pid"},
+	{"tree_links", "pid"}, {"tree_families", "fid"},
+}
+
+// afterRemoveChunk, when set (by tests), is called after each chunk of a removal.
+var afterRemoveChunk func()
+
+// removeTree deletes a hidden tree's rows in short transactions, then the tree.
+func (s *Service) removeTree(ctx context.Context, id int64) error {
+	for _, tk := range treeKeys {
+		tbl, col := tk[0], tk[1]
+		var hi sql.NullInt64
+		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT MAX(`+col+`) FROM `+tbl+` WHERE tree_id = ?`), id).Scan(&hi); err != nil {
+			return fmt.Errorf("remove tree: %s: %w", tbl, err)
+		}
+		for lo := int64(0); hi.Valid && lo <= hi.Int64; lo += deleteChunk {
+			if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM `+tbl+` WHERE tree_id = ? AND `+col+` >= ? AND `+col+` < ?`),
+				id, lo, lo+deleteChunk); err != nil {
+				return fmt.Errorf("remove tree: %s: %w", tbl, err)
+			}
+			s.db.YieldToWriters()
+			if afterRemoveChunk != nil {
+				afterRemoveChunk()
+			}
+		}
+	}
+	_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM trees WHERE id = ? AND state <> ?`), id, stateReady)
+	return err
+}
+
+// removeHidden removes the trees that are being deleted and the staging trees of
+// imports that died (no heartbeat for staleLoading). Another process may be removing
+// the same tree: deleting its rows twice is harmless.
+func (s *Service) removeHidden(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state = ? OR (state = ? AND updated_at < ?) ORDER BY id`),
+		stateDeleting, stateLoading, s.Now().Add(-staleLoading).Unix())
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET state = ? WHERE id = ?`), stateDeleting, id); err != nil {
+			return err
+		}
+		if err := s.removeTree(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveHidden removes what killed imports and interrupted deletes left behind (they
+// are invisible meanwhile); imports and deletes do it too.
+func (s *Service) RemoveHidden(ctx context.Context) error { return s.removeHidden(ctx) }
