@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"lineage/internal/gedcom"
 	"lineage/internal/httpx"
 	"lineage/internal/names"
+	"lineage/internal/textfield"
 )
 
 // Patterns are the front-door ServeMux patterns Handler serves.
@@ -281,15 +281,23 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	defer r.MultipartForm.RemoveAll()
 	errs := FieldErrors{}
-	title := strings.TrimSpace(r.FormValue("title"))
-	desc := strings.TrimSpace(r.FormValue("description"))
-	if title == "" {
-		errs.add("title", "The title field is required.")
-	} else if utf8.RuneCountInString(title) > 200 {
+	// The one rule for text fields (textfield): a title is one line, a description
+	// may hold line breaks; neither may hold other control characters.
+	title, err := textfield.SingleLine(r.FormValue("title"), 200)
+	switch {
+	case errors.Is(err, textfield.ErrTooLong):
 		errs.add("title", "The title may be at most 200 characters.")
+	case err != nil:
+		errs.add("title", "The title must be a single line without control characters.")
+	case title == "":
+		errs.add("title", "The title field is required.")
 	}
-	if utf8.RuneCountInString(desc) > 2000 {
+	desc, err := textfield.MultiLine(r.FormValue("description"), 2000)
+	switch {
+	case errors.Is(err, textfield.ErrTooLong):
 		errs.add("description", "The description may be at most 2000 characters.")
+	case err != nil:
+		errs.add("description", "The description may hold line breaks but no other control characters.")
 	}
 	f, fh, err := r.FormFile("file")
 	if err != nil {
@@ -298,6 +306,8 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 		defer f.Close()
 		ext := strings.ToLower(filepath.Ext(fh.Filename))
 		switch {
+		case !textfield.Valid(fh.Filename):
+			errs.add("file", "The file name must be a single line without control characters.")
 		case ext != ".ged" && ext != ".gdz":
 			errs.add("file", "The file must be a GEDCOM file (.ged) or a GEDZIP archive (.gdz).")
 		case fh.Size > MaxUploadBytes:
