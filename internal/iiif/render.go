@@ -132,12 +132,13 @@ func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *render
 	for _, c := range ys {
 		taps = max(taps, len(c.w))
 	}
+	// Tiles are JPEG, so opaque: only red, green and blue are scaled.
 	ring := make([][]float32, taps)
 	for i := range ring {
-		ring[i] = make([]float32, 4*ow)
+		ring[i] = make([]float32, 3*ow)
 	}
-	st.hold(int64(16 * ow * taps))
-	defer st.free(int64(16 * ow * taps))
+	st.hold(int64(12 * ow * taps))
+	defer st.free(int64(12 * ow * taps))
 	rows := make([][]float32, 0, taps)
 	next := 0 // the next output row to make
 	return eachTileRow(dir, k, lr, band, st, func(y0, y1 int) {
@@ -150,12 +151,15 @@ func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *render
 					rows = append(rows, ring[(c.start+j)%taps])
 				}
 				o := out.Pix[next*out.Stride : next*out.Stride+4*ow]
-				for i := range o {
-					var v float32
+				for x := 0; x < ow; x++ {
+					var r, g, b float32
 					for j, w := range c.w {
-						v += w * rows[j][i]
+						p := rows[j][3*x : 3*x+3]
+						r += w * p[0]
+						g += w * p[1]
+						b += w * p[2]
 					}
-					o[i] = clampByte(v)
+					o[4*x], o[4*x+1], o[4*x+2], o[4*x+3] = clampByte(r), clampByte(g), clampByte(b), 255
 				}
 				next++
 			}
@@ -237,18 +241,18 @@ func contributions(in, out int) []contribution {
 	return cs
 }
 
-// scaleRow scales one RGBA row of source pixels horizontally into dst.
+// scaleRow scales the red, green and blue of one RGBA row of source pixels
+// horizontally into dst.
 func scaleRow(dst []float32, src []uint8, xs []contribution) {
 	for o, c := range xs {
-		var r, g, b, a float32
-		p := src[4*c.start:]
+		var r, g, b float32
+		p := src[4*c.start : 4*(c.start+len(c.w))]
 		for j, w := range c.w {
 			r += w * float32(p[4*j])
 			g += w * float32(p[4*j+1])
 			b += w * float32(p[4*j+2])
-			a += w * float32(p[4*j+3])
 		}
-		dst[4*o], dst[4*o+1], dst[4*o+2], dst[4*o+3] = r, g, b, a
+		dst[3*o], dst[3*o+1], dst[3*o+2] = r, g, b
 	}
 }
 
