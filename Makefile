@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e bench bench-search bench-iiif bench-gedcom deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e bench bench-search bench-iiif bench-gedcom soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 deps: $(WEB_DEPS)
@@ -61,6 +61,13 @@ bench-search:
 ## import-to-first-tile time of a new 100-megapixel scan, written to docs/benchmarks-iiif.md
 bench-iiif: build
 	scripts/bench-iiif
+
+## soak: the load-and-fault test — 64 connections of pages, search, sign-ins and tiles for
+## 5 minutes (SOAK_SECONDS) while imports run, the SSR child is killed and frozen and the
+## content API is cut; fails on a 5xx outside the fault windows or a lost import; the
+## figures go to docs/benchmarks.md
+soak: build
+	scripts/soak
 
 ## bench-gedcom: GEDCOM parse MB/s, and import time and peak memory of a generated
 ## 200 000-person file (about 50 MB) into SQLite, written to docs/benchmarks-gedcom.md
