@@ -14,6 +14,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/textfield"
 )
 
 const userUsage = `usage: lineage user SUBCOMMAND [flags]
@@ -80,6 +81,11 @@ func runUser(ctx context.Context, args []string) error {
 	if (sub == "add" || sub == "set-password") && len([]rune(password)) < 8 {
 		return errors.New("--password must have at least 8 characters")
 	}
+	if sub == "add" {
+		if _, err := textfield.SingleLine(name, auth.MaxNameLen); err != nil {
+			return fmt.Errorf("--name must be one line of at most %d characters without control characters", auth.MaxNameLen)
+		}
+	}
 	if (sub == "add" || sub == "set-role") && !auth.ValidRole(role) {
 		return fmt.Errorf("--role must be one of %s", strings.Join(auth.Roles, ", "))
 	}
@@ -112,7 +118,9 @@ func runUser(ctx context.Context, args []string) error {
 			if u.Verified() {
 				verified = "yes"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Email, u.Name, u.Role, verified, u.CreatedAt.Format(time.DateOnly))
+			// A name stored before names were checked may hold line breaks or terminal
+			// escapes: printed escaped, it stays on its row and cannot drive the terminal.
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, textfield.Escape(u.Email), textfield.Escape(u.Name), u.Role, verified, u.CreatedAt.Format(time.DateOnly))
 		}
 		return tw.Flush()
 	default:

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"lineage/internal/store"
 )
 
 // captureStdout runs fn with os.Stdout sent to a pipe and returns what it printed.
@@ -62,6 +64,8 @@ func TestUserCommand(t *testing.T) {
 		{"ErrDuplicate", []string{"add", "--email", "c@example.org", "--password", "correct horse"}},
 		{"ErrNotFound", []string{"delete", "--email", "nobody@example.org"}},
 		{"ErrUnknownSubcommand", []string{"promote"}},
+		{"ErrNameLineBreak", []string{"add", "--email", "d@example.org", "--password", "correct horse", "--name", "X\r\nBcc: evil@evil.com"}},
+		{"ErrNameEscape", []string{"add", "--email", "d@example.org", "--password", "correct horse", "--name", "X\x1b[2J"}},
 	}
 	if _, err := run("add", "--email", "c@example.org", "--password", "correct horse"); err != nil {
 		t.Fatal(err)
@@ -72,5 +76,34 @@ func TestUserCommand(t *testing.T) {
 				t.Fatalf("lineage user %v: want an error", tt.args)
 			}
 		})
+	}
+}
+
+// TestUserListEscapesNames: a name stored before names were checked (written here
+// straight into the table) is listed escaped, on its own row.
+func TestUserListEscapesNames(t *testing.T) {
+	ctx := context.Background()
+	data := t.TempDir()
+	run := func(args ...string) (string, error) {
+		return captureStdout(t, func() error { return runUser(ctx, append(args, "--data", data)) })
+	}
+	if _, err := run("add", "--email", "ada@example.org", "--password", "correct horse", "--name", "Ada"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `UPDATE users SET name = ?`, "X\r\nBcc: evil@evil.com\x1b[2J"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, err := run("list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], `X\r\nBcc: evil@evil.com\x1b[2J`) || strings.ContainsAny(out, "\r\x1b") {
+		t.Fatalf("list printed %q", out)
 	}
 }
