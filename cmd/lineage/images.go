@@ -88,6 +88,15 @@ func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) er
 			slog.Info("demo scans ready", "scans", n, "elapsed", time.Since(start).Round(time.Millisecond))
 		}
 	}
+	// Scans imported before imports made their thumbnail and preview get them in the
+	// background, one at a time.
+	go func() {
+		if n, err := svc.MakeMissingSizes(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("iiif: thumbnails and previews of older scans", "err", err)
+		} else if n > 0 {
+			slog.Info("iiif: made thumbnails and previews of older scans", "scans", n)
+		}
+	}()
 	a.mount(svc.Handler(), iiif.Patterns)
 	return nil
 }

@@ -10,7 +10,9 @@ import (
 	"image/jpeg"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -379,4 +381,64 @@ func TestReadEnv(t *testing.T) {
 			t.Errorf("%s=%s: %v, want an error naming it", name, v, err)
 		}
 	}
+}
+
+func TestVisitorKey(t *testing.T) {
+	for remote, want := range map[string]string{
+		"192.0.2.1:5000":                  "192.0.2.1",
+		"[2001:db8:1:2:aaaa::1]:5000":     "2001:db8:1:2::/64",
+		"[2001:db8:1:2:bbbb:cccc::9]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:3::1]:5000":          "2001:db8:1:3::/64",
+		"[::ffff:192.0.2.7]:5000":         "192.0.2.7",
+		"not an address":                  "not an address",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		if got := visitorKey(r); got != want {
+			t.Errorf("%s: %s, want %s", remote, got, want)
+		}
+	}
+}
+
+// TestMakeMissingSizes: a scan whose thumbnail and preview are missing (cut before
+// imports made them) gets them from MakeMissingSizes, and meanwhile is still served.
+func TestMakeMissingSizes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		fixture(t, db)
+		scans := t.TempDir()
+		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
+		writeImage(t, filepath.Join(scans, "R2.png"), quadrants(900, 600))
+		data := t.TempDir()
+		svc := New(db, Options{DataDir: data, Log: quietLog()})
+		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
+			t.Fatal(err)
+		}
+		sizes := func() []string {
+			s, _ := filepath.Glob(filepath.Join(data, "files", "iiif", "tiles", "*", "*", "sizes", "*"))
+			return s
+		}
+		if n := len(sizes()); n != 4 {
+			t.Fatalf("%d sizes after the import, want 4", n)
+		}
+		im := mustImage(t, svc, "recs-r1-p001")
+		if err := os.RemoveAll(filepath.Join(svc.tilesDir(im.ID, im.Version), "sizes")); err != nil {
+			t.Fatal(err)
+		}
+		r := httptest.NewRequest("GET", "/iiif/3/recs-r1-p001/full/!400,400/0/default.jpg", nil)
+		w := httptest.NewRecorder()
+		svc.Handler().ServeHTTP(w, r)
+		if cfg, err := jpeg.DecodeConfig(w.Body); w.Code != 200 || err != nil || cfg.Width != 400 {
+			t.Errorf("thumbnail of a scan without its sizes: %d %v %v", w.Code, cfg, err)
+		}
+		if n, err := svc.MakeMissingSizes(ctx); err != nil || n != 1 {
+			t.Errorf("MakeMissingSizes: %d %v, want 1 scan", n, err)
+		}
+		if got := sizes(); len(got) != 4 || slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, ".tmp") }) {
+			t.Errorf("sizes after: %q", got)
+		}
+		if n, err := svc.MakeMissingSizes(ctx); err != nil || n != 0 {
+			t.Errorf("MakeMissingSizes again: %d %v, want nothing to do", n, err)
+		}
+	})
 }

@@ -321,8 +321,12 @@ func (s *Service) makeImportSizes(dir string, pyr Pyramid) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		tmp := path + ".tmp"
+		// A server filling in missing sizes and an import may write the same one.
+		var rnd [6]byte
+		rand.Read(rnd[:])
+		tmp := path + ".tmp-" + hex.EncodeToString(rnd[:])
 		if err := writeJPEG(tmp, img); err != nil {
+			os.Remove(tmp)
 			return err
 		}
 		if err := os.Rename(tmp, path); err != nil {
@@ -331,6 +335,64 @@ func (s *Service) makeImportSizes(dir string, pyr Pyramid) error {
 		}
 	}
 	return nil
+}
+
+// MakeMissingSizes makes the import's sizes of scans cut before imports made them,
+// one scan at a time, so that they too are served from files. Until it reaches a scan,
+// its thumbnail is made on demand like any other derivative. It returns how many
+// scans it completed.
+func (s *Service) MakeMissingSizes(ctx context.Context) (int, error) {
+	done, after := 0, ""
+	for {
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, version, width, height, levels FROM iiif_images WHERE id > ? ORDER BY id LIMIT 500`), after)
+		if err != nil {
+			return done, err
+		}
+		type scan struct {
+			id, version string
+			pyr         Pyramid
+		}
+		var page []scan
+		for rows.Next() {
+			var sc scan
+			if err := rows.Scan(&sc.id, &sc.version, &sc.pyr.Width, &sc.pyr.Height, &sc.pyr.Levels); err != nil {
+				rows.Close()
+				return done, err
+			}
+			page = append(page, sc)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return done, err
+		}
+		if len(page) == 0 {
+			return done, nil
+		}
+		for _, sc := range page {
+			if err := ctx.Err(); err != nil {
+				return done, err
+			}
+			dir := s.tilesDir(sc.id, sc.version)
+			missing := false
+			for _, p := range s.importSizePlans(sc.pyr) {
+				if _, err := os.Stat(sizePath(dir, p.Canonical(sc.pyr.Width, sc.pyr.Height))); err != nil {
+					missing = true
+				}
+			}
+			if !missing {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, "1")); err != nil {
+				continue // being replaced, or its tiles are gone
+			}
+			if err := s.makeImportSizes(dir, sc.pyr); err != nil {
+				s.opts.Log.Warn("iiif: make the import's sizes", "id", sc.id, "err", err)
+				continue
+			}
+			done++
+		}
+		after = page[len(page)-1].id
+	}
 }
 
 // AddScan attaches one image (already decoded, or to be made by make) as page n of the

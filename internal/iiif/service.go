@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -55,7 +56,7 @@ type Options struct {
 	// QueueWait is how long a derivative waits for a slot before a 503; default 30 s.
 	QueueWait time.Duration
 	// ClientKey names who a request comes from, for the render queue's turns;
-	// default httpx.ClientIP. Not the session cookie: anyone can make up new ones.
+	// default visitorKey. Not the session cookie: anyone can make up new ones.
 	ClientKey func(r *http.Request) string
 	// TileMemoryBytes caps the tiles kept in memory; default 64 MiB.
 	TileMemoryBytes int64
@@ -122,7 +123,7 @@ func New(db *store.DB, opts Options) *Service {
 		opts.QueueWait = 30 * time.Second
 	}
 	if opts.ClientKey == nil {
-		opts.ClientKey = httpx.ClientIP
+		opts.ClientKey = visitorKey
 	}
 	if opts.TileMemoryBytes <= 0 {
 		opts.TileMemoryBytes = 64 << 20
@@ -239,6 +240,21 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.opts.Log.Error("iiif", "path", r.URL.Path, "err", err)
 		writeError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
 	}
+}
+
+// visitorKey is the visitor's IP address (httpx.ClientIP), or for IPv6 its /64: one
+// household or server is given a /64 and could otherwise take a new place in the render
+// queue for each of its addresses.
+func visitorKey(r *http.Request) string {
+	a := httpx.ClientIP(r)
+	ip := net.ParseIP(a)
+	if ip == nil {
+		return a
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
 // validID is the shape of our identifiers: lower-case letters, digits and '-'.
