@@ -54,8 +54,11 @@ const SSRProbePath = "/ssr-health"
 // at most ProbeInterval + ProbeFailures × ProbeTimeout after it last answered.
 type SSRSettings struct {
 	// ResponseTimeout is how long a proxied page request waits for the child's response
-	// headers before it is answered 503 with Retry-After. Loaders run before the
-	// headers, so it bounds the slowest legitimate render (LINEAGE_SSR_RESPONSE_TIMEOUT).
+	// headers before it is answered 503 with Retry-After (LINEAGE_SSR_RESPONSE_TIMEOUT).
+	// Loaders run before the headers, and the web app bounds each of its own calls
+	// (Go API 10 s, content API 8 s, possibly one after the other), so the default
+	// leaves room for those to fail and the app to show its own error page. A child
+	// that is stuck altogether is the probe's to find, sooner.
 	ResponseTimeout time.Duration
 	// ProbeInterval is the pause between two answered probes (LINEAGE_SSR_PROBE_INTERVAL).
 	ProbeInterval time.Duration
@@ -67,10 +70,10 @@ type SSRSettings struct {
 	ProbeFailures int
 }
 
-// DefaultSSRSettings: a frozen child is restarted 8 s after it last answered at the
-// latest, and a page waits at most 10 s, longer than any render the site does.
+// DefaultSSRSettings: a frozen child is killed 8 s after it last answered at the
+// latest, and a page waits at most 30 s for a child that answers probes.
 var DefaultSSRSettings = SSRSettings{
-	ResponseTimeout: 10 * time.Second,
+	ResponseTimeout: 30 * time.Second,
 	ProbeInterval:   2 * time.Second,
 	ProbeTimeout:    2 * time.Second,
 	ProbeFailures:   3,
