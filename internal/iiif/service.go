@@ -49,7 +49,7 @@ type Options struct {
 	// RenderSlots is how many derivatives are made at once; default GOMAXPROCS.
 	RenderSlots int
 	// QueuePerClient is how many derivatives one client may have being made or
-	// waiting; default 4. More answer 429 to that client.
+	// waiting; default 8, a page of images. More answer 429 to that client.
 	QueuePerClient int
 	// QueueTotal is how many derivatives may wait, all clients together; default 64.
 	QueueTotal int
@@ -114,7 +114,7 @@ func New(db *store.DB, opts Options) *Service {
 		opts.RenderSlots = max(1, runtime.GOMAXPROCS(0))
 	}
 	if opts.QueuePerClient <= 0 {
-		opts.QueuePerClient = 4
+		opts.QueuePerClient = 8
 	}
 	if opts.QueueTotal <= 0 {
 		opts.QueueTotal = 64
