@@ -125,6 +125,8 @@ func runImportRecords(ctx context.Context, args []string) error {
 	fs.BoolVar(&buildIndex, "build-index", false, "build the search indexes that --bulk defer imports left out (no FILE)")
 	fs.BoolVar(&quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&cpuProfile, "cpuprofile", "", "write a Go CPU profile of the import to this file (go tool pprof)")
+	fs.IntVar(&opts.CSV.FieldLines, "max-field-lines", research.DefaultFieldLines, "lines one quoted field may span; a quote not closed within them is reported and its row skipped")
+	fs.IntVar(&opts.CSV.RowBytes, "max-row-bytes", research.DefaultRowBytes, "bytes of one row; a longer row is reported and skipped")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -201,6 +203,9 @@ func runImportRecords(ctx context.Context, args []string) error {
 	bar.done()
 	if rep != nil {
 		printImportReport(os.Stderr, positional[0], rep)
+	}
+	if errors.Is(err, research.ErrStrict) && len(rep.Errors) > 0 {
+		return fmt.Errorf("%w: the first at %s", err, rep.Errors[0])
 	}
 	return err
 }

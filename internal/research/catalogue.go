@@ -3,7 +3,6 @@ package research
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -122,12 +121,10 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 		return nil, fmt.Errorf("catalogues are library or archive, not %q", kind)
 	}
 	rep := &ImportReport{Collection: slug}
-	cr := csv.NewReader(src)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	header, err := cr.Read()
+	cr := newCSVRows(src, ',', CSVLimits{})
+	header, err := cr.readHeader()
 	if err != nil {
-		return rep, fmt.Errorf("header: %w", err)
+		return rep, err
 	}
 	index := map[string]int{}
 	for i, h := range header {
@@ -147,20 +144,21 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 	}
 	rep.CollectionCreated = created
 	for {
-		row, err := cr.Read()
+		row, line, rowErr, err := cr.read()
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				rep.Records++
-				rep.Skipped++
-				rep.addErrors([]RowError{{Line: pe.StartLine, Message: pe.Err.Error()}})
-				continue
-			}
 			return rep, err
+		}
+		if rowErr != nil {
+			rep.Records++
+			rep.Skipped++
+			rep.addErrors([]RowError{*rowErr})
+			continue
+		}
+		if strings.TrimSpace(strings.Join(row, "")) == "" {
+			continue
 		}
 		rep.Records++
 		field := func(name string) string {

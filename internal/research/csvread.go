@@ -2,7 +2,6 @@ package research
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -228,7 +227,7 @@ func headerKey(s string) string {
 // Mapping. Rows of one record must be adjacent. A record with any bad row is rejected
 // whole, so that nothing is half-imported.
 type RecordReader struct {
-	csv        *csv.Reader
+	rows       *csvRows
 	mapping    *Mapping
 	header     []string
 	fields     map[string]*boundField
@@ -243,22 +242,18 @@ type RecordReader struct {
 }
 
 // NewRecordReader reads the header and binds the layout (m may be nil for the
-// canonical layout). Errors here concern the whole file.
-func NewRecordReader(r io.Reader, m *Mapping) (*RecordReader, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	cr.LazyQuotes = true
-	cr.ReuseRecord = false
+// canonical layout; lim's zero value is the default limits). Errors here concern the
+// whole file.
+func NewRecordReader(r io.Reader, m *Mapping, lim CSVLimits) (*RecordReader, error) {
+	comma := ','
 	if m != nil && m.Delimiter != "" {
-		cr.Comma, _ = utf8.DecodeRuneInString(m.Delimiter)
+		comma, _ = utf8.DecodeRuneInString(m.Delimiter)
 	}
-	rr := &RecordReader{csv: cr, mapping: m, fields: map[string]*boundField{}, dates: dateCache{}}
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, errors.New("the file is empty: it needs a header row")
-	}
+	rows := newCSVRows(r, comma, lim)
+	rr := &RecordReader{rows: rows, mapping: m, fields: map[string]*boundField{}, dates: dateCache{}}
+	header, err := rows.readHeader()
 	if err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, err
 	}
 	rr.header = header
 	index := map[string]int{}
@@ -365,19 +360,11 @@ type csvRow struct {
 // read reads the next data row; blank rows are skipped.
 func (rr *RecordReader) read() (*csvRow, error) {
 	for {
-		fields, err := rr.csv.Read()
-		line, _ := rr.csv.FieldPos(0)
-		if err == io.EOF {
-			return nil, io.EOF
-		}
+		fields, line, rowErr, err := rr.rows.read()
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return &csvRow{line: pe.StartLine, err: &RowError{Line: pe.StartLine, Message: pe.Err.Error()}}, nil
-			}
 			return nil, err
 		}
-		blank := true
+		blank := rowErr == nil
 		for _, c := range fields {
 			if strings.TrimSpace(c) != "" {
 				blank = false
@@ -387,9 +374,10 @@ func (rr *RecordReader) read() (*csvRow, error) {
 		if blank {
 			continue
 		}
-		r := &csvRow{fields: fields, line: line}
+		r := &csvRow{fields: fields, line: line, err: rowErr}
 		joined := strings.Join(fields, "")
 		switch {
+		case r.err != nil:
 		case len(fields) != len(rr.header):
 			r.err = &RowError{Line: line, Message: fmt.Sprintf("has %d fields, the header has %d", len(fields), len(rr.header))}
 		case !utf8.ValidString(joined):

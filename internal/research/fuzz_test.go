@@ -20,6 +20,9 @@ func FuzzRecordReader(f *testing.F) {
 	f.Add([]byte("Entry;Child;Surname\n1;John;Smith\n2;;\n3;\"Ann;Jones\n"),
 		[]byte(`{"delimiter": ";", "fields": {"record_id": "Entry", "record_type": {"value": "baptism"}},
 			"persons": [{"given_names": "Child", "surname": "Surname", "role": {"value": "principal"}}]}`))
+	f.Add([]byte(header+"A,baptism,1850,\"X,,Smith,John,,,,,,\nB,baptism,1850,\"Y, Z\",,Smith,John,,,,,,\nC,baptism,1850,X,,Smith,\"John"), []byte(nil))
+	f.Add([]byte(header+"A,baptism,1850,\"X\"Y,,Smith,John,,,\"a\r\nb\"\"c\",,,\n\"B,baptism\n"), []byte(nil))
+	f.Add([]byte("record_id,\"record_type\ndate\",place,role,surname,given_names\n"), []byte(nil))
 	f.Add([]byte("Ref,Family name\nA1,Brown\nA1,\xff\n"), []byte(`{"fields": {"record_id": "Ref", "surname": "Family name", "record_type": {"value": "x"}, "sex": {"value": "M", "map": {"M": "F"}}}}`))
 	f.Fuzz(func(t *testing.T, data, mapping []byte) {
 		var m *research.Mapping
@@ -29,7 +32,7 @@ func FuzzRecordReader(f *testing.F) {
 				return
 			}
 		}
-		rr, err := research.NewRecordReader(bytes.NewReader(data), m)
+		rr, err := research.NewRecordReader(bytes.NewReader(data), m, research.CSVLimits{FieldLines: 5, RowBytes: 4096})
 		if err != nil {
 			return
 		}
@@ -80,6 +83,10 @@ func FuzzParseQuery(f *testing.F) {
 	f.Add("surname=Sm%3Fth&year_pm=40&year=1&limit=100&sort=name&relative_role=any&relative=x")
 	f.Add("collection=a,b,,c&collection=d&record_type=Bapt.&role=&decade=1850")
 	f.Add("surname=%FF&given=%00")
+	f.Add("surname=Whyte&collection=birth-briefs&surname_mode=exact&relative=Mabel+Whyte&relative_role=mother")
+	f.Add("collection=x&relative=Smith,+John&relative_role=Spouse")
+	f.Add("year=1850&relative=%2C&relative_role=wife")
+	f.Add("surname=a&relative_role=any")
 	f.Fuzz(func(t *testing.T, raw string) {
 		v, err := url.ParseQuery(raw)
 		if err != nil {
@@ -94,7 +101,9 @@ func FuzzParseQuery(f *testing.F) {
 		}
 		if q.Limit < 1 || q.Limit > research.MaxLimit || !slices.Contains(research.Modes, q.SurnameMode) ||
 			!slices.Contains([]string{research.SortRelevance, research.SortDate, research.SortName}, q.Sort) ||
-			!slices.Contains(research.YearTolerances, q.YearPM) {
+			!slices.Contains(research.YearTolerances, q.YearPM) ||
+			!slices.Contains([]string{"", research.RoleFather, research.RoleMother, research.RoleSpouse}, q.RelativeRole) ||
+			(q.RelativeRole != "" && q.Relative == "") {
 			t.Fatalf("out of range: %+v", q)
 		}
 		again, errs := research.ParseQuery(q.Values())

@@ -43,6 +43,12 @@ func TestImportBadRows(t *testing.T) {
 		{"a bad person: the whole record goes",
 			"X1,baptism,1850,Guildford,principal,Badrow,John,,,,,,\nX1,baptism,,,father,Badrow,William,Z,,,,,\n",
 			[]int{3, 4}, "skipped with the rest of its record", 2, 1},
+		{"an unclosed quote: its record alone is skipped, the later ones are read",
+			"X1,baptism,1850,\"Guildford,principal,Badrow,John,,,,,,\nG3,baptism,1851,Guildford,principal,Goodrow,Mary,F,,,,,\n",
+			[]int{3}, "a quoted field begins on this line and is not closed before the end of the file", 3, 1},
+		{"an unclosed quote that meets a quoted field later",
+			"X1,baptism,1850,Guildford,principal,Badrow,\"John,,,,,,\nG3,baptism,1851,\"Guildford, Surrey\",principal,Goodrow,Mary,F,,,,,\n",
+			[]int{3}, "past a quote that is not doubled, so it is taken as not closed", 3, 1},
 		{"record_id used again later", "X1,baptism,1850,Guildford,principal,Other,Person,,,,,,\nG1,baptism,1851,Guildford,principal,Badrow,John,,,,,,\n", []int{4}, "used for another record", 3, 1},
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
@@ -170,6 +176,12 @@ func TestImportStrict(t *testing.T) {
 		var n int
 		if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != 0 {
 			t.Errorf("records after a refused strict import: %d %v", n, err)
+		}
+		// An unclosed quote stops a strict import, named by its line.
+		unclosed := string(data) + "B99,baptism,1850,\"Guildford,principal,Smith,John,,,,,,\nB98,baptism,1850,Guildford,principal,Smith,Jo,,,,,,\n"
+		rep, err = s.ImportRecords(context.Background(), strings.NewReader(unclosed), nil, research.ImportOptions{Collection: "strict", Strict: true}, 0)
+		if !errors.Is(err, research.ErrStrict) || rep.ErrorCount != 1 || rep.Errors[0].Line != 28 || !strings.Contains(rep.Errors[0].Message, "not closed") {
+			t.Errorf("unclosed quote, strict: %v %v", err, rep.Errors)
 		}
 		// The same file without the bad rows imports.
 		rep, err = s.ImportRecords(context.Background(), strings.NewReader(string(data)), nil, research.ImportOptions{Collection: "strict", Strict: true}, 0)

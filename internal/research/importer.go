@@ -39,6 +39,9 @@ type ImportOptions struct {
 	// BulkDefer leaves them out for BuildSearchIndexes after several imports.
 	Bulk     BulkMode
 	Progress func(ImportProgress) // called after each batch
+	// CSV bounds the file's rows (lines a quoted field may span, bytes of a row);
+	// the zero value is the defaults.
+	CSV CSVLimits
 }
 
 // BulkMode chooses how an import maintains the search index.
@@ -112,7 +115,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		if !ok {
 			return nil, errors.New("a strict import needs a file it can read twice")
 		}
-		if err := strictCheck(rs, m, rep); err != nil {
+		if err := strictCheck(rs, m, opts.CSV, rep); err != nil {
 			return rep, err
 		}
 		if rep.ErrorCount > 0 {
@@ -124,7 +127,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 			return rep, err
 		}
 	}
-	rr, err := NewRecordReader(src, m)
+	rr, err := NewRecordReader(src, m, opts.CSV)
 	if err != nil {
 		return rep, err
 	}
@@ -296,8 +299,8 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 
 // strictCheck reads the whole source without writing, collecting bad rows and
 // record_ids that appear twice.
-func strictCheck(src io.Reader, m *Mapping, rep *ImportReport) error {
-	rr, err := NewRecordReader(src, m)
+func strictCheck(src io.Reader, m *Mapping, lim CSVLimits, rep *ImportReport) error {
+	rr, err := NewRecordReader(src, m, lim)
 	if err != nil {
 		return err
 	}
