@@ -632,11 +632,28 @@ func TestLoadDemo(t *testing.T) {
 		if it, err := itemBySlug(ctx, db, "demo-register"); err != nil || it.Label != "A register" || it.TargetKey != "R2" {
 			t.Fatalf("demo register: %+v %v", it, err)
 		}
+		// Demo scans have their thumbnail and preview made with them: served from their
+		// files while every render slot is taken.
+		hold, err := svc.queue.acquire(ctx, "someone else")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/iiif/3/demo-card-p001/full/!400,400/0/default.jpg", "/iiif/3/demo-register-p001/full/!1200,1200/0/default.jpg"} {
+			w := httptest.NewRecorder()
+			svc.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+			if cfg, err := jpeg.DecodeConfig(w.Body); w.Code != 200 || err != nil || cfg.Width < 400 {
+				t.Errorf("%s with the render slots taken: %d %v %v", path, w.Code, cfg, err)
+			}
+		}
+		hold()
 		// A fresh data folder gets the same tiles from the cache.
 		svc2 := New(db, Options{DataDir: t.TempDir(), Log: quietLog()})
 		db.Exec(`DELETE FROM iiif_images`)
 		if n, err := svc2.LoadDemo(ctx, small, cacheDir); err != nil || n != 4 {
 			t.Fatalf("LoadDemo from the cache: %d %v", n, err)
+		}
+		if sizes, _ := filepath.Glob(filepath.Join(svc2.root, "tiles", "*", "*", "sizes", "*.jpg")); len(sizes) != 8 {
+			t.Errorf("demo scans from the cache have %d sizes, want 8: %q", len(sizes), sizes)
 		}
 		im := mustImage(t, svc2, "demo-card-p002")
 		a, err1 := os.ReadFile(tilePath(svc.tilesDir(im.ID, im.Version), 0, 1, 0))
