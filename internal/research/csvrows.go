@@ -99,6 +99,9 @@ func (c *csvRows) nextLine() (physLine, error) {
 	if !long {
 		text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
 	}
+	if len(text) > c.lim.RowBytes {
+		text, long = text[:c.lim.RowBytes], true
+	}
 	return physLine{n: c.line, text: text, long: long}, nil
 }
 
