@@ -9,11 +9,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/textfield"
 )
 
@@ -146,25 +146,6 @@ func (s *Service) cookies(se *session) []*http.Cookie {
 	}
 }
 
-// clientIP is the visitor's address. The peer is trusted to name the visitor in
-// X-Forwarded-For only when it is on loopback (the SSR child, or a proxy on the same
-// host); the right-most address that is not loopback is taken.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	if ip == nil || !ip.IsLoopback() {
-		return host
-	}
-	xff := r.Header.Values("X-Forwarded-For")
-	parts := strings.Split(strings.Join(xff, ","), ",")
-	for i := len(parts) - 1; i >= 0; i-- {
-		p := strings.TrimSpace(parts[i])
-		if a := net.ParseIP(p); a != nil && !a.IsLoopback() {
-			return a.String()
-		}
-	}
-	return host
-}
+// clientIP is the visitor's address (httpx.ClientIP: X-Forwarded-For only from a
+// loopback peer).
+func clientIP(r *http.Request) string { return httpx.ClientIP(r) }
