@@ -88,7 +88,7 @@ type Limits struct {
 
 // DefaultLimits are the limits info.json states unless settings change them
 // (LINEAGE_IIIF_MAX_WIDTH, _MAX_HEIGHT, _MAX_AREA): 4 megapixels is more than a
-// screen shows and keeps one render's memory near 50 MB (docs/iiif.md, "Limits");
+// screen shows and keeps one render's memory under 65 MB (docs/iiif.md, "Limits");
 // anything larger is read as tiles.
 var DefaultLimits = Limits{MaxWidth: 4096, MaxHeight: 4096, MaxArea: 4 << 20}
 

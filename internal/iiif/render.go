@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 )
 
 // tileFor reports the pre-cut tile a plan asks for, if it asks for exactly one: the
@@ -75,11 +76,9 @@ func renderLevel(pyr Pyramid, p Plan) int {
 	return k
 }
 
-// render makes the image a plan asks for from the pyramid in dir. It reads only the
-// tiles of the nearest level (renderLevel) that meet the region, one row of tiles at a
-// time, and scales each row into the answer as it goes, so besides the answer it
-// holds one row of tiles of that level (less than two answers wide, because the next
-// level down would have been large enough otherwise) and a few scaled rows; it never
+// render makes the image a plan asks for from the pyramid in dir: from the nearest
+// level (renderLevel), reading only the tiles that meet the region, a row of tiles at
+// a time, scaling each tile into the answer as it is decoded (resample). It never
 // holds the level, let alone the scan, whole.
 func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, error) {
 	k := renderLevel(pyr, p)
@@ -114,89 +113,125 @@ func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, erro
 }
 
 // resample fills out with the region lr of pyramid level k, scaled with a triangle
-// (bilinear) filter widened to the scale when shrinking. Tile rows are read top to
-// bottom; each source row is scaled horizontally once, and each output row is made
-// as soon as the last source row it needs has been.
+// (bilinear) filter widened to the scale when shrinking. Tiles are read a row of tiles
+// at a time, and each tile is scaled horizontally into rows of the answer's width as
+// soon as it is decoded; each answer row is made as soon as the last of those rows it
+// needs is complete. So what it holds besides the answer is bounded by the answer's
+// width (a row of tiles' height of scaled rows), not by the level's.
 func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *renderStats) error {
 	sw, sh := lr.Dx(), lr.Dy()
 	ow, oh := out.Rect.Dx(), out.Rect.Dy()
 	if sw == ow && sh == oh {
 		// Same size: the tiles are copied straight into the answer.
-		return eachTileRow(dir, k, lr, out, st, func(y0, y1 int) {})
+		return eachTile(dir, k, lr, st, nil, func(t image.Image, at image.Rectangle, sp image.Point) {
+			draw.Draw(out, at, t, sp, draw.Src)
+		}, nil)
 	}
-	band := image.NewRGBA(image.Rect(0, 0, sw, min(TileSize, sh)))
-	st.hold(int64(len(band.Pix)))
-	defer st.free(int64(len(band.Pix)))
 	xs, ys := contributions(sw, ow), contributions(sh, oh)
 	taps := 1
 	for _, c := range ys {
 		taps = max(taps, len(c.w))
 	}
-	// Tiles are JPEG, so opaque: only red, green and blue are scaled.
-	ring := make([][]float32, taps)
+	// Rows of the answer's width, scaled horizontally, by source row modulo n: a row of
+	// tiles and the rows above it that answer rows still to be made may need. Tiles
+	// are JPEG, so opaque: only red, green and blue are kept.
+	n := min(TileSize, sh) + taps
+	ring := make([][]float32, n)
 	for i := range ring {
 		ring[i] = make([]float32, 3*ow)
 	}
-	st.hold(int64(12 * ow * taps))
-	defer st.free(int64(12 * ow * taps))
+	st.hold(int64(12 * ow * n))
+	defer st.free(int64(12 * ow * n))
+	scratch := image.NewRGBA(image.Rect(0, 0, TileSize, TileSize))
+	st.hold(int64(len(scratch.Pix)))
+	defer st.free(int64(len(scratch.Pix)))
 	rows := make([][]float32, 0, taps)
-	next := 0 // the next output row to make
-	return eachTileRow(dir, k, lr, band, st, func(y0, y1 int) {
+	next := 0 // the next answer row to make
+	begin := func(y0, y1 int) {
 		for sy := y0; sy < y1; sy++ {
-			scaleRow(ring[sy%taps], band.Pix[(sy-y0)*band.Stride:], xs)
-			for next < oh && ys[next].start+len(ys[next].w)-1 == sy {
-				c := ys[next]
-				rows = rows[:0]
-				for j := range c.w {
-					rows = append(rows, ring[(c.start+j)%taps])
+			clear(ring[sy%n])
+		}
+	}
+	tile := func(t image.Image, at image.Rectangle, sp image.Point) {
+		draw.Draw(scratch, image.Rect(0, 0, at.Dx(), at.Dy()), t, sp, draw.Src)
+		// The answer's columns that read any of this tile's.
+		x0 := sort.Search(ow, func(x int) bool { return xs[x].start+len(xs[x].w) > at.Min.X })
+		for y := 0; y < at.Dy(); y++ {
+			dst := ring[(at.Min.Y+y)%n]
+			src := scratch.Pix[y*scratch.Stride : y*scratch.Stride+4*at.Dx()]
+			for x := x0; x < ow && xs[x].start < at.Max.X; x++ {
+				c := xs[x]
+				j0, j1 := max(0, at.Min.X-c.start), min(len(c.w), at.Max.X-c.start)
+				var r, g, b float32
+				for j := j0; j < j1; j++ {
+					p := src[4*(c.start+j-at.Min.X):]
+					w := c.w[j]
+					r += w * float32(p[0])
+					g += w * float32(p[1])
+					b += w * float32(p[2])
 				}
-				o := out.Pix[next*out.Stride : next*out.Stride+4*ow]
-				for x := 0; x < ow; x++ {
-					var r, g, b float32
-					for j, w := range c.w {
-						p := rows[j][3*x : 3*x+3]
-						r += w * p[0]
-						g += w * p[1]
-						b += w * p[2]
-					}
-					o[4*x], o[4*x+1], o[4*x+2], o[4*x+3] = clampByte(r), clampByte(g), clampByte(b), 255
-				}
-				next++
+				dst[3*x] += r
+				dst[3*x+1] += g
+				dst[3*x+2] += b
 			}
 		}
-	})
+	}
+	end := func(y0, y1 int) {
+		for next < oh && ys[next].start+len(ys[next].w) <= y1 {
+			c := ys[next]
+			rows = rows[:0]
+			for j := range c.w {
+				rows = append(rows, ring[(c.start+j)%n])
+			}
+			o := out.Pix[next*out.Stride : next*out.Stride+4*ow]
+			for x := 0; x < ow; x++ {
+				var r, g, b float32
+				for j, w := range c.w {
+					p := rows[j][3*x : 3*x+3]
+					r += w * p[0]
+					g += w * p[1]
+					b += w * p[2]
+				}
+				o[4*x], o[4*x+1], o[4*x+2], o[4*x+3] = clampByte(r), clampByte(g), clampByte(b), 255
+			}
+			next++
+		}
+	}
+	return eachTile(dir, k, lr, st, begin, tile, end)
 }
 
-// eachTileRow draws the tiles of level k that meet lr, one row of tiles at a time,
-// into dst (whose origin is lr.Min when dst is the answer, or the top of the row of
-// tiles when dst is a band), then calls done with the rows of lr (relative to lr.Min)
-// that the row of tiles covered.
-func eachTileRow(dir string, k int, lr image.Rectangle, dst *image.RGBA, st *renderStats, done func(y0, y1 int)) error {
-	band := dst.Rect.Dy() < lr.Dy()
+// eachTile decodes the tiles of level k that meet lr, a row of tiles at a time, left
+// to right, and hands each to tile with the part of it inside lr (at, relative to
+// lr.Min) and where that part starts in the tile's own bounds (sp). begin and end, when
+// not nil, are called around each row of tiles with the rows of lr (relative to
+// lr.Min) it covers.
+func eachTile(dir string, k int, lr image.Rectangle, st *renderStats, begin func(y0, y1 int),
+	tile func(t image.Image, at image.Rectangle, sp image.Point), end func(y0, y1 int)) error {
 	for row := lr.Min.Y / TileSize; row <= (lr.Max.Y-1)/TileSize; row++ {
+		y0 := max(row*TileSize, lr.Min.Y) - lr.Min.Y
+		y1 := min((row+1)*TileSize, lr.Max.Y) - lr.Min.Y
+		if begin != nil {
+			begin(y0, y1)
+		}
 		for col := lr.Min.X / TileSize; col <= (lr.Max.X-1)/TileSize; col++ {
 			t, err := readTile(tilePath(dir, k, col, row))
 			if err != nil {
 				return err
 			}
-			n := int64(t.Bounds().Dx() * t.Bounds().Dy())
+			px := int64(t.Bounds().Dx() * t.Bounds().Dy())
 			if st != nil {
 				st.tiles++
-				st.pixels += n
+				st.pixels += px
 			}
-			st.hold(2 * n) // a decoded JPEG tile: 1.5 to 3 bytes a pixel
+			st.hold(2 * px) // a decoded JPEG tile: 1 to 3 bytes a pixel
 			origin := image.Pt(col*TileSize, row*TileSize)
 			tr := t.Bounds().Add(origin).Intersect(lr)
-			at := tr.Sub(lr.Min)
-			if band {
-				at = at.Sub(image.Pt(0, at.Min.Y))
-			}
-			draw.Draw(dst, at, t, tr.Min.Sub(origin).Add(t.Bounds().Min), draw.Src)
-			st.free(2 * n)
+			tile(t, tr.Sub(lr.Min), tr.Min.Sub(origin).Add(t.Bounds().Min))
+			st.free(2 * px)
 		}
-		y0 := max(row*TileSize, lr.Min.Y) - lr.Min.Y
-		y1 := min((row+1)*TileSize, lr.Max.Y) - lr.Min.Y
-		done(y0, y1)
+		if end != nil {
+			end(y0, y1)
+		}
 	}
 	return nil
 }
@@ -239,21 +274,6 @@ func contributions(in, out int) []contribution {
 		cs[o] = contribution{lo, ws}
 	}
 	return cs
-}
-
-// scaleRow scales the red, green and blue of one RGBA row of source pixels
-// horizontally into dst.
-func scaleRow(dst []float32, src []uint8, xs []contribution) {
-	for o, c := range xs {
-		var r, g, b float32
-		p := src[4*c.start : 4*(c.start+len(c.w))]
-		for j, w := range c.w {
-			r += w * float32(p[4*j])
-			g += w * float32(p[4*j+1])
-			b += w * float32(p[4*j+2])
-		}
-		dst[3*o], dst[3*o+1], dst[3*o+2] = r, g, b
-	}
 }
 
 func clampByte(v float32) uint8 {
