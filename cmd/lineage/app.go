@@ -136,7 +136,11 @@ func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) 
 // and admins see the living and unpublished trees); with --demo an empty store gets the
 // demo tree (docs/trees.md).
 func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) error {
-	svc := trees.New(db, trees.Options{Viewer: treeViewer, Log: slog.Default()})
+	var lim trees.Limits
+	if err := lim.ReadEnv(os.Getenv); err != nil {
+		return err
+	}
+	svc := trees.New(db, trees.Options{Viewer: treeViewer, Log: slog.Default(), Limits: lim})
 	if cfg.Demo {
 		loaded, err := svc.LoadDemo(ctx, filepath.Join(cfg.DemoDir, "trees", trees.DemoFile))
 		if err != nil {

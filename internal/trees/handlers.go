@@ -20,12 +20,8 @@ import (
 // Patterns are the front-door ServeMux patterns Handler serves.
 var Patterns = []string{"/api/trees", "/api/trees/"}
 
-// Upload limits.
-const (
-	MaxUploadBytes    = 50 << 20
-	MaxTreesPerMember = 20
-	maxUploadWarnings = 100
-)
+// maxUploadWarnings is how many of an upload's warnings its answer lists.
+const maxUploadWarnings = 100
 
 // Handler serves the API of docs/trees.md; wrap it in the accounts middleware.
 func (s *Service) Handler() http.Handler {
@@ -39,6 +35,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /api/trees/{slug}/surnames", s.handleSurnames)
 	mux.HandleFunc("GET /api/trees/{slug}/people", s.handlePeople)
 	mux.HandleFunc("GET /api/trees/{slug}/people/{id}", s.handlePerson)
+	mux.HandleFunc("GET /api/trees/{slug}/people/{id}/{section}", s.handlePersonSection)
 	mux.HandleFunc("GET /api/trees/{slug}/graph", s.handleGraph)
 	mux.HandleFunc("POST /api/trees/{slug}/publish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, true) })
 	mux.HandleFunc("POST /api/trees/{slug}/unpublish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, false) })
@@ -51,6 +48,12 @@ func (s *Service) Handler() http.Handler {
 
 func writeMessage(w http.ResponseWriter, status int, msg string) {
 	httpx.JSON(w, status, map[string]string{"message": msg})
+}
+
+// writeFieldError answers status with one field's error, in writeInvalid's shape (413 for
+// a body over its limit).
+func writeFieldError(w http.ResponseWriter, status int, field, msg string) {
+	httpx.JSON(w, status, map[string]any{"message": msg, "errors": FieldErrors{field: {msg}}})
 }
 
 func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
@@ -137,6 +140,39 @@ func (s *Service) handlePerson(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, p)
+}
+
+func (s *Service) handlePersonSection(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	errs := FieldErrors{}
+	num := func(field string, lo, hi int) int {
+		x := v.Get(field)
+		if x == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(x)
+		if err != nil || n < lo || n > hi {
+			errs.add(field, "The "+field+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+".")
+		}
+		return n
+	}
+	offset := num("offset", 0, 1_000_000)
+	limit := num("limit", 1, s.limits.PersonItems)
+	if len(errs) > 0 {
+		// An unknown person is 404 before a bad query is 422.
+		if _, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), 0, 1); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		writeInvalid(w, errs)
+		return
+	}
+	page, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), offset, limit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, page)
 }
 
 func (s *Service) handleGraph(w http.ResponseWriter, r *http.Request) {
@@ -269,11 +305,13 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxUploadBytes+1<<20)
+	lim := s.limits
+	// The form's other fields and the multipart framing get 1 MB beside the file.
+	r.Body = http.MaxBytesReader(w, r.Body, lim.UploadBytes+1<<20)
 	if err := r.ParseMultipartForm(8 << 20); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeInvalid(w, FieldErrors{"file": {"The file may be at most 50 MB."}})
+			writeFieldError(w, http.StatusRequestEntityTooLarge, "file", lim.uploadTooLarge())
 			return
 		}
 		writeInvalid(w, FieldErrors{"file": {"Send the file as multipart/form-data."}})
@@ -310,24 +348,43 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 			errs.add("file", "The file name must be a single line without control characters.")
 		case ext != ".ged" && ext != ".gdz":
 			errs.add("file", "The file must be a GEDCOM file (.ged) or a GEDZIP archive (.gdz).")
-		case fh.Size > MaxUploadBytes:
-			errs.add("file", "The file may be at most 50 MB.")
+		case fh.Size > lim.UploadBytes:
+			writeFieldError(w, http.StatusRequestEntityTooLarge, "file", lim.uploadTooLarge())
+			return
 		}
 	}
 	if len(errs) > 0 {
 		writeInvalid(w, errs)
 		return
 	}
-	own, err := s.OwnTrees(r.Context(), v)
-	if err != nil {
-		s.fail(w, r, err)
+	// Per-member limits: the trees a member owns, and the GEDCOM they hold together (the
+	// file's own bytes are counted as it is read, against what is left).
+	var used, room int64
+	if !v.staff() {
+		own, err := s.OwnTrees(r.Context(), v)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if len(own) >= lim.TreesPerMember {
+			writeInvalid(w, FieldErrors{"file": {lim.tooManyTrees()}})
+			return
+		}
+		if used, err = s.ownedBytes(r.Context(), v.ID); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if room = lim.BytesPerMember - used; room <= 0 {
+			writeInvalid(w, FieldErrors{"file": {lim.limitMessage(&gedcom.LimitError{Kind: gedcom.LimitBytes}, used)}})
+			return
+		}
+	}
+	rd, err := openUpload(f, fh, &gedcom.Options{Limits: lim.readerLimits(room)})
+	var le *gedcom.LimitError
+	if errors.As(err, &le) {
+		writeInvalid(w, FieldErrors{"file": {lim.limitMessage(le, used)}})
 		return
 	}
-	if len(own) >= MaxTreesPerMember && !v.staff() {
-		writeInvalid(w, FieldErrors{"file": {"You may have at most 20 family trees. Delete one first."}})
-		return
-	}
-	rd, err := openUpload(f, fh)
 	if err != nil || rd.Header().Record == nil {
 		writeInvalid(w, FieldErrors{"file": {"The file is not a GEDCOM file."}})
 		return
@@ -341,6 +398,10 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 	pub := false
 	rep, err := s.Import(r.Context(), rd, ImportOptions{Slug: slug, Title: title, Description: desc, OwnerID: v.ID,
 		Published: &pub, SourceFile: filepath.Base(fh.Filename)})
+	if errors.As(err, &le) {
+		writeInvalid(w, FieldErrors{"file": {lim.limitMessage(le, used)}})
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -356,16 +417,16 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, res)
 }
 
-func openUpload(f multipart.File, fh *multipart.FileHeader) (*gedcom.Reader, error) {
+func openUpload(f multipart.File, fh *multipart.FileHeader, opts *gedcom.Options) (*gedcom.Reader, error) {
 	head := make([]byte, 4)
 	n, _ := f.ReadAt(head, 0)
 	if bytes.HasPrefix(head[:n], []byte("PK\x03\x04")) {
-		return gedcom.OpenGEDZIP(f, fh.Size, nil)
+		return gedcom.OpenGEDZIP(f, fh.Size, opts)
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return gedcom.NewReader(f, nil)
+	return gedcom.NewReader(f, opts)
 }
 
 // Slugify makes a slug from a title: folded letters and digits joined by hyphens.

@@ -2,6 +2,7 @@ package trees
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"lineage/internal/gedcom"
@@ -13,16 +14,16 @@ import (
 // default; uploads by editors and admins are bound by everything but the per-member
 // limits. Command-line imports are not bound (the operator chose the file).
 type Limits struct {
-	UploadBytes       int64 // the file as sent (LINEAGE_TREE_UPLOAD_MAX_BYTES)
-	ArchiveBytes      int64 // what a GEDZIP expands to (LINEAGE_GEDZIP_MAX_BYTES)
-	ArchiveEntries    int   // files in a GEDZIP (LINEAGE_GEDZIP_MAX_ENTRIES)
+	UploadBytes       int64 // the file as sent (LINEAGE_TREE_UPLOAD_MB)
+	ArchiveBytes      int64 // what a GEDZIP expands to (LINEAGE_GEDZIP_MAX_MB)
+	ArchiveEntries    int   // files in a GEDZIP (LINEAGE_GEDZIP_MAX_FILES)
 	Lines             int   // lines of the GEDCOM (LINEAGE_GEDCOM_MAX_LINES)
 	Records           int   // level-0 records of the GEDCOM (LINEAGE_GEDCOM_MAX_RECORDS)
-	TextBytes         int   // one value with its CONT/CONC lines (LINEAGE_GEDCOM_MAX_TEXT_BYTES)
+	TextBytes         int   // one value with its CONT/CONC lines (LINEAGE_GEDCOM_MAX_TEXT_KB)
 	TreesPerMember    int   // trees a member owns (LINEAGE_TREES_PER_MEMBER)
-	BytesPerMember    int64 // GEDCOM bytes of all the trees a member owns (LINEAGE_TREE_BYTES_PER_MEMBER)
+	BytesPerMember    int64 // GEDCOM bytes of all the trees a member owns (LINEAGE_TREE_MB_PER_MEMBER)
 	PersonItems       int   // items of one list in a person's answer (LINEAGE_PERSON_MAX_ITEMS)
-	PersonAnswerBytes int   // about how large a person's answer grows before paging (LINEAGE_PERSON_MAX_ANSWER_BYTES)
+	PersonAnswerBytes int   // about how large a person's answer grows before paging (LINEAGE_PERSON_ANSWER_KB)
 }
 
 // DefaultLimits are the limits of a Service whose Options leave them 0.
@@ -37,6 +38,41 @@ var DefaultLimits = Limits{
 	BytesPerMember:    200 << 20,
 	PersonItems:       100,
 	PersonAnswerBytes: 1 << 20,
+}
+
+// ReadEnv sets the limits that deployment settings give (docs/deployment.md, "Uploads,
+// archives and family trees") through getenv (os.Getenv). An empty variable keeps what
+// l has (or the default).
+func (l *Limits) ReadEnv(getenv func(string) string) error {
+	whole := func(name string, least, most int64, set func(int64)) error {
+		v := getenv(name)
+		if v == "" {
+			return nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < least || n > most {
+			return fmt.Errorf("%s must be a whole number from %d to %d, got %q", name, least, most, v)
+		}
+		set(n)
+		return nil
+	}
+	for _, err := range []error{
+		whole("LINEAGE_TREE_UPLOAD_MB", 1, 1<<20, func(n int64) { l.UploadBytes = n << 20 }),
+		whole("LINEAGE_GEDZIP_MAX_MB", 1, 1<<20, func(n int64) { l.ArchiveBytes = n << 20 }),
+		whole("LINEAGE_GEDZIP_MAX_FILES", 1, 1<<30, func(n int64) { l.ArchiveEntries = int(n) }),
+		whole("LINEAGE_GEDCOM_MAX_LINES", 1, 1<<40, func(n int64) { l.Lines = int(n) }),
+		whole("LINEAGE_GEDCOM_MAX_RECORDS", 1, 1<<40, func(n int64) { l.Records = int(n) }),
+		whole("LINEAGE_GEDCOM_MAX_TEXT_KB", 1, 1<<20, func(n int64) { l.TextBytes = int(n << 10) }),
+		whole("LINEAGE_TREES_PER_MEMBER", 1, 1<<20, func(n int64) { l.TreesPerMember = int(n) }),
+		whole("LINEAGE_TREE_MB_PER_MEMBER", 1, 1<<30, func(n int64) { l.BytesPerMember = n << 20 }),
+		whole("LINEAGE_PERSON_MAX_ITEMS", 1, 10000, func(n int64) { l.PersonItems = int(n) }),
+		whole("LINEAGE_PERSON_ANSWER_KB", 16, 1<<20, func(n int64) { l.PersonAnswerBytes = int(n << 10) }),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // withDefaults fills the fields left 0.

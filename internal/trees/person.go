@@ -85,6 +85,11 @@ type Person struct {
 	Notes     []string         `json:"notes"`
 	Media     []MediaView      `json:"media"`
 	CanManage bool             `json:"can_manage"`
+	// More names the lists cut from this answer and where their next page is (an
+	// empty object when nothing was cut); Truncated says texts or inner lists were cut
+	// (personpage.go).
+	More      map[string]*More `json:"more"`
+	Truncated bool             `json:"truncated"`
 }
 
 type link struct {
@@ -101,8 +106,9 @@ type famRow struct {
 	partner1, partner2 int64
 }
 
-// Person reads a person's page with privacy applied.
-func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) {
+// person reads the whole of a person's page with privacy applied; Person and
+// PersonSection give it in bounded parts.
+func (s *Service) person(ctx context.Context, slug, id string) (*Person, error) {
 	v := s.viewerOf(ctx)
 	t, err := s.visibleTree(ctx, slug, v)
 	if err != nil {
