@@ -301,6 +301,12 @@ func TestRenderQueueServes(t *testing.T) {
 		if w := get("192.0.2.1", "/iiif/3/recs-r1-p001/full/250,/0/default.jpg"); w.Code != 200 {
 			t.Errorf("a cached derivative: %d", w.Code)
 		}
+		// A derivative that waits longer than QueueWait for a slot: 503 naming it.
+		svc.opts.QueueWait = time.Millisecond
+		if w := get("192.0.2.1", "/iiif/3/recs-r1-p001/full/260,/0/default.jpg"); w.Code != 503 || w.Header().Get("Retry-After") == "" ||
+			!strings.Contains(w.Body.String(), "LINEAGE_IIIF_QUEUE_WAIT") {
+			t.Errorf("waited too long: %d %q", w.Code, w.Body)
+		}
 	})
 }
 

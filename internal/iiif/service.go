@@ -234,7 +234,7 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
 		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
 		s.opts.Log.Error("iiif", "path", r.URL.Path, "err", err)
@@ -587,15 +587,21 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 		writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
 			"You have %d images being made already, the most one visitor may (LINEAGE_IIIF_QUEUE_PER_CLIENT); try again when they are done.", s.opts.QueuePerClient)})
 		return
-	case errors.Is(err, errQueueFull), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, errQueueFull):
 		h.Set("Retry-After", "2")
 		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
-			"The server is busy making images (%d waiting at most, LINEAGE_IIIF_QUEUE); try again in a moment.", s.opts.QueueTotal)})
+			"The server is busy making images (%d waiting, the most it queues: LINEAGE_IIIF_QUEUE); try again in a moment.", s.opts.QueueTotal)})
+		return
+	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
+		h.Set("Retry-After", "2")
+		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+			"The server is busy making images (waited %s, the most it waits: LINEAGE_IIIF_QUEUE_WAIT); try again in a moment.", s.opts.QueueWait)})
 		return
 	case err != nil:
 		s.fail(w, r, err)
 		return
 	}
+	defer release()                // if rendering panics; release is idempotent
 	f, size, ok := cache.open(key) // made by someone else while this one waited
 	if !ok {
 		f, size, err = s.renderTo(cache, key, dir, pyr, plan)
