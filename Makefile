@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e bench bench-search bench-iiif bench-gedcom soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench bench-search bench-iiif bench-gedcom soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 deps: $(WEB_DEPS)
@@ -46,6 +46,13 @@ test-web: $(WEB_DEPS)
 
 test-e2e: build
 	@scripts/test-all e2e
+
+## fuzz: every Go fuzz target for FUZZ_TIME each (default 60s; `make test` runs them 1s
+## each), keeping the corpus found in Go's cache; a failing input is written under the
+## package's testdata/fuzz/ to be committed
+FUZZ_TIME ?= 60s
+fuzz:
+	FUZZTIME=$(FUZZ_TIME) FUZZ_CACHE=go scripts/fuzz
 
 ## bench: content search latency and page throughput, written to docs/benchmarks.md
 bench: build
