@@ -495,7 +495,9 @@ type batcher struct {
 }
 
 func newBatcher(emit emitFunc, table string, cols []string, size int) *batcher {
-	return &batcher{emit: emit, table: table, cols: cols, size: size, vals: make([]any, 0, size*len(cols))}
+	// The first batch grows as rows come, so that a small file does not pay for a full
+	// batch of every table; later batches are allocated whole (add).
+	return &batcher{emit: emit, table: table, cols: cols, size: size, vals: make([]any, 0, min(size, 16)*len(cols))}
 }
 
 func (b *batcher) add(vals ...any) error {
@@ -504,6 +506,9 @@ func (b *batcher) add(vals ...any) error {
 	}
 	if len(vals) != len(b.cols) {
 		panic(fmt.Sprintf("trees: %d values for the %d columns of %s", len(vals), len(b.cols), b.table))
+	}
+	if b.vals == nil {
+		b.vals = make([]any, 0, b.size*len(b.cols))
 	}
 	b.vals = append(b.vals, vals...)
 	if len(b.vals) >= b.size*len(b.cols) {
@@ -523,7 +528,7 @@ func (b *batcher) flush() error {
 			rows[i] = b.vals[i*n : (i+1)*n : (i+1)*n]
 		}
 		b.err = b.emit(b.table, b.cols, rows)
-		b.vals = make([]any, 0, b.size*n)
+		b.vals = nil // the rows keep the array; the next add allocates another
 	}
 	return b.err
 }

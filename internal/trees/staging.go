@@ -58,6 +58,23 @@ type chunkWriter struct {
 	began   time.Time
 	treeID  int64 // the staging tree, whose heartbeat each commit updates
 	beat    time.Time
+	yield   yielder
+}
+
+// yielder lets other writers go between a long job's transactions: at once when one of
+// this process waits, and otherwise (for writers of other processes, which this one
+// cannot see) once every chunkBudget. A job shorter than that, a small import, never
+// sleeps: thousands of them a second (FuzzImport) stay possible.
+type yielder struct{ last time.Time }
+
+func (y *yielder) after(db *store.DB) {
+	if y.last.IsZero() {
+		y.last = time.Now()
+	}
+	if store.WritersWaiting() > 0 || time.Since(y.last) >= chunkBudget {
+		db.YieldToWriters()
+		y.last = time.Now()
+	}
 }
 
 func (s *Service) newChunkWriter(ctx context.Context) (*chunkWriter, error) {
@@ -135,7 +152,7 @@ func (w *chunkWriter) commit(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	w.s.db.YieldToWriters()
+	w.yield.after(w.s.db)
 	return nil
 }
 
@@ -275,6 +292,7 @@ var afterRemoveChunk func()
 
 // removeTree deletes a hidden tree's rows in short transactions, then the tree.
 func (s *Service) removeTree(ctx context.Context, id int64) error {
+	var y yielder
 	for _, tk := range treeKeys {
 		tbl, col := tk[0], tk[1]
 		var hi sql.NullInt64
@@ -286,7 +304,7 @@ func (s *Service) removeTree(ctx context.Context, id int64) error {
 				id, lo, lo+deleteChunk); err != nil {
 				return fmt.Errorf("remove tree: %s: %w", tbl, err)
 			}
-			s.db.YieldToWriters()
+			y.after(s.db)
 			if afterRemoveChunk != nil {
 				afterRemoveChunk()
 			}
