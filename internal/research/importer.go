@@ -980,6 +980,12 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 				added, s.Now().Unix(), st.coll.ID); err != nil {
 				return err
 			}
+			if s.db.Dialect == store.SQLite {
+				// search_keys changed: a build of the search tables under way is stale.
+				if _, err := tx.ExecContext(ctx, `UPDATE search_epoch SET n = n + 1`); err != nil {
+					return err
+				}
+			}
 		}
 		return nil
 	})
@@ -987,6 +993,8 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 		return err
 	}
 	st.ckpt.Poke()
+	// Writers waiting for SQLite's lock (a sign-in) go before the next batch.
+	s.db.YieldToWriters()
 	if st.runKeys != nil {
 		for _, p := range preps {
 			if !p.duplicate && p.oldID == 0 {

@@ -149,9 +149,10 @@ const rowsPerSearchInsert = 64
 // change search_keys before that transaction ends, so the second one sees exactly
 // the rows the first would. The tables are then written from memory in key order,
 // buildChunkRows rows a transaction, so that a Checkpointer copies each chunk into
-// the database file on the other core while the next is written; each of those
-// transactions first checks that no other connection has written since the first
-// (errStoreChanged).
+// the database file on the other core while the next is written, and so that other
+// writers (a sign-in) wait for one chunk at most; each of those transactions first
+// checks that no import has changed search_keys since the first (search_epoch,
+// errStoreChanged).
 func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) (err error) {
 	var tables []searchTable
 	for _, t := range searchTables {
@@ -191,7 +192,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		rows, given, err = read.wait()
 		if err == nil {
 			sorted = true
-			return tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version)
+			return tx.QueryRowContext(ctx, `SELECT n FROM search_epoch`).Scan(&version)
 		}
 		if !errors.Is(err, errNoSortedBuild) {
 			return err
@@ -224,11 +225,12 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 	defer conn.Raw(func(any) error { bulk.Close(); return nil })
 	ckpt := s.db.StartCheckpointer(ctx, 0)
 	defer ckpt.Stop()
-	// chunk runs fn in a transaction of its own, when no other connection has written.
+	// chunk runs fn in a transaction of its own, when no import has changed
+	// search_keys.
 	chunk := func(fn func(tx *sql.Tx) error) error {
 		err := store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
 			var v int64
-			if err := tx.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT n FROM search_epoch`).Scan(&v); err != nil {
 				return err
 			}
 			if v != version {
@@ -238,6 +240,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		})
 		if err == nil {
 			ckpt.Poke()
+			s.db.YieldToWriters()
 			if afterBuildChunk != nil {
 				afterBuildChunk()
 			}
@@ -266,15 +269,15 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 }
 
 // buildChunkRows is how many rows of a search table buildSQLite writes in one
-// transaction (about 250 MB of pages); afterBuildChunk, when set by a test, runs
-// after each.
+// transaction (about 16 MB of pages: a few hundred milliseconds at most that other
+// writers wait); afterBuildChunk, when set by a test, runs after each.
 var (
-	buildChunkRows  = 4 << 20
+	buildChunkRows  = 1 << 18
 	afterBuildChunk func()
 )
 
-// errStoreChanged stops a build of the search tables when another connection wrote
-// to the store between two of its transactions: the rows it holds may be stale.
+// errStoreChanged stops a build of the search tables when an import changed
+// search_keys between two of its transactions: the rows it holds may be stale.
 var errStoreChanged = errors.New("the store changed while the search tables were being built; build them again (lineage import records --build-index)")
 
 // buildName is the name t is built under.

@@ -81,20 +81,30 @@ func sqliteHandle(dc any) (db uintptr, tls *libc.TLS, ok bool) {
 	return db, tls, db != 0 && tls != nil
 }
 
-// ChunkPause is how long a long job pauses after each chunk it commits when no writer
-// of this process waits: long enough for a writer of another process, trying every
-// busyPoll, to take the lock.
-const ChunkPause = 2 * time.Millisecond
+// A long job pauses for ChunkPause between two of its chunks, at most once every
+// pauseEvery: long enough for a writer of another process, trying every busyPoll, to
+// take the lock, and seldom enough to cost the job a few per cent at most.
+const (
+	ChunkPause = 2 * time.Millisecond
+	pauseEvery = 50 * time.Millisecond
+)
+
+// lastPause is when a long job of this process last paused (Unix nanoseconds).
+var lastPause atomic.Int64
 
 // YieldToWriters is what a long job that writes in chunks calls between two of its
-// transactions on SQLite: it lets the writers that wait for the lock go first, up to
-// 100 ms, and pauses ChunkPause at least. On PostgreSQL, where writers of different
-// rows do not wait for each other, it returns at once.
+// transactions on SQLite: it lets the writers of this process that wait for the lock
+// go first (up to 100 ms), and pauses for those of other processes (ChunkPause, at
+// most once every pauseEvery). On PostgreSQL, where writers of different rows do not
+// wait for each other, it returns at once.
 func (db *DB) YieldToWriters() {
 	if db.Dialect != SQLite {
 		return
 	}
-	time.Sleep(ChunkPause)
+	if now := time.Now().UnixNano(); now-lastPause.Load() >= int64(pauseEvery) {
+		time.Sleep(ChunkPause)
+		lastPause.Store(now)
+	}
 	for i := 0; i < 200 && writersWaiting.Load() > 0; i++ {
 		time.Sleep(busyPoll)
 	}

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -21,84 +20,6 @@ import (
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
 )
-
-// signInPacer lets a long job go no faster than the sign-ins running beside it: at
-// each of its steps (a progress call, a removal's chunk) it waits until perStep more
-// sign-ins have completed, or until they have ended. So the job is still under way,
-// mid-way through its writes, when the last of the sign-ins completes, whatever the
-// speed of the machine.
-type signInPacer struct {
-	perStep int
-	steps   int
-	done    atomic.Int64 // sign-ins completed
-	ended   chan struct{}
-	mu      sync.Mutex
-	cond    *sync.Cond
-}
-
-func newSignInPacer(perStep int) *signInPacer {
-	p := &signInPacer{perStep: perStep, ended: make(chan struct{})}
-	p.cond = sync.NewCond(&p.mu)
-	return p
-}
-
-func (p *signInPacer) step() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.steps++
-	for p.done.Load() < int64(p.steps*p.perStep) {
-		select {
-		case <-p.ended:
-			return
-		default:
-		}
-		p.cond.Wait()
-	}
-}
-
-// signIns runs n sign-ins from four browsers, counting them for step.
-func (p *signInPacer) signIns(fd *authtest.FrontDoor, n int) *authtest.Report {
-	rep := &authtest.Report{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan struct{})
-	go func() {
-		defer close(next)
-		for range n {
-			mu.Lock()
-			failed := len(rep.Errors) > 0
-			mu.Unlock()
-			if failed {
-				return
-			}
-			next <- struct{}{}
-		}
-	}()
-	for range 4 {
-		wg.Go(func() {
-			for range next {
-				c, l, err := fd.SignIn()
-				mu.Lock()
-				if err != nil {
-					rep.Errors = append(rep.Errors, err)
-				} else {
-					rep.Cookie, rep.Login = append(rep.Cookie, c), append(rep.Login, l)
-				}
-				mu.Unlock()
-				p.done.Add(1)
-				p.mu.Lock()
-				p.cond.Broadcast()
-				p.mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	close(p.ended)
-	p.mu.Lock()
-	p.cond.Broadcast()
-	p.mu.Unlock()
-	return rep
-}
 
 func loadAvg() string {
 	b, _ := os.ReadFile("/proc/loadavg")
@@ -121,7 +42,7 @@ func TestSignInDuringImportAndDelete(t *testing.T) {
 		// Something to replace: the import swaps its staging tree in for this one.
 		importPath(t, s, "testdata/privacy.ged", trees.ImportOptions{Slug: "big"})
 
-		pacer := newSignInPacer(3) // 100 sign-ins by the 34th of 40 progress calls
+		pacer := authtest.NewPacer(3) // 100 sign-ins by the 34th of 40 progress calls
 		var importDone atomic.Bool
 		var calls atomic.Int64
 		r, err := gedcom.Open(path, nil)
@@ -137,12 +58,12 @@ func TestSignInDuringImportAndDelete(t *testing.T) {
 		go func() {
 			rep, err := s.Import(ctx, r, trees.ImportOptions{Slug: "big", Published: published(true), Progress: func(done, size int64, records int) {
 				calls.Add(1)
-				pacer.step()
+				pacer.Step()
 			}})
 			importDone.Store(true)
 			res <- result{rep, err}
 		}()
-		signed := pacer.signIns(fd, 100)
+		signed := pacer.SignIns(fd, 100)
 		running, atCall := !importDone.Load(), calls.Load()
 		got := <-res
 		t.Logf("during the import: %s; progress call %d when they ended; load %s", signed, atCall, loadAvg())
@@ -172,9 +93,9 @@ func TestSignInDuringImportAndDelete(t *testing.T) {
 		}
 
 		// The delete: hidden at once, its rows removed in chunks while people sign in.
-		pacer = newSignInPacer(1)
+		pacer = authtest.NewPacer(1)
 		var chunks atomic.Int64
-		defer trees.SetAfterRemoveChunk(func() { chunks.Add(1); pacer.step() })()
+		defer trees.SetAfterRemoveChunk(func() { chunks.Add(1); pacer.Step() })()
 		var delDone atomic.Bool
 		delErr := make(chan error, 1)
 		go func() {
@@ -182,7 +103,7 @@ func TestSignInDuringImportAndDelete(t *testing.T) {
 			delDone.Store(true)
 			delErr <- err
 		}()
-		signed = pacer.signIns(fd, 100)
+		signed = pacer.SignIns(fd, 100)
 		running, atChunk := !delDone.Load(), chunks.Load()
 		err = <-delErr
 		t.Logf("during the delete: %s; chunk %d when they ended; load %s", signed, atChunk, loadAvg())
@@ -366,4 +287,30 @@ func killedImportChild(t *testing.T) {
 		}
 	}})
 	t.Fatal("the child import was not killed")
+}
+
+// A scan attached to a person (iiif_items: target 'person', target_id the tree's id)
+// stays attached when the tree is imported again: the swap gives the new tree's id.
+func TestReimportKeepsScans(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := newService(t, db)
+		first := importPath(t, s, "testdata/privacy.ged", trees.ImportOptions{Slug: "scans"})
+		for _, q := range []string{
+			`INSERT INTO collections (slug, kind, title, created_at, updated_at) VALUES ('scans', 'archive', 'Scans', 0, 0)`,
+			`INSERT INTO iiif_items (slug, collection_id, target, target_id, target_ref, label, created_at, updated_at)
+				SELECT 'p1', c.id, 'person', ` + fmt.Sprint(first.Tree.ID) + `, 'I1', 'John Smith', 0, 0 FROM collections c WHERE c.slug = 'scans'`,
+		} {
+			if _, err := db.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		second := importPath(t, s, "testdata/privacy.ged", trees.ImportOptions{Slug: "scans"})
+		if second.Tree.ID == first.Tree.ID {
+			t.Fatal("the re-import kept the tree's id: it was to fill a new one")
+		}
+		var target int64
+		if err := db.QueryRow(`SELECT target_id FROM iiif_items WHERE slug = 'p1'`).Scan(&target); err != nil || target != second.Tree.ID {
+			t.Fatalf("the scan points at tree %d (%v), want %d", target, err, second.Tree.ID)
+		}
+	})
 }

@@ -96,44 +96,76 @@ type Report struct {
 	Errors        []error
 }
 
-// SignIns signs in n times from workers browsers at once. It stops early, after the
-// sign-ins under way, when stop is closed or one fails.
-func (fd *FrontDoor) SignIns(n, workers int, stop <-chan struct{}) *Report {
+// Pacer lets a long job go no faster than the sign-ins running beside it: at each of
+// its steps (a progress call, a chunk) the job calls Step, which waits until perStep
+// more sign-ins have completed, or until they have ended. So the job is still under
+// way, mid-way through its writes, when the last of the sign-ins completes, whatever
+// the speed of the machine.
+type Pacer struct {
+	perStep int
+	steps   int
+	done    int // sign-ins completed
+	ended   bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+}
+
+// NewPacer returns a Pacer that lets the job take a step per perStep sign-ins.
+func NewPacer(perStep int) *Pacer {
+	p := &Pacer{perStep: perStep}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
+// Step waits for the sign-ins of the job's next step.
+func (p *Pacer) Step() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.steps++
+	for p.done < p.steps*p.perStep && !p.ended {
+		p.cond.Wait()
+	}
+}
+
+// SignIns signs in n times from four browsers at once, and stops after the first
+// failure (with the sign-ins under way).
+func (p *Pacer) SignIns(fd *FrontDoor, n int) *Report {
 	rep := &Report{}
-	var mu sync.Mutex
+	var wg sync.WaitGroup
 	next := make(chan struct{})
 	go func() {
 		defer close(next)
 		for range n {
-			mu.Lock()
+			p.mu.Lock()
 			failed := len(rep.Errors) > 0
-			mu.Unlock()
+			p.mu.Unlock()
 			if failed {
 				return
 			}
-			select {
-			case next <- struct{}{}:
-			case <-stop:
-				return
-			}
+			next <- struct{}{}
 		}
 	}()
-	var wg sync.WaitGroup
-	for range workers {
+	for range 4 {
 		wg.Go(func() {
 			for range next {
 				c, l, err := fd.SignIn()
-				mu.Lock()
+				p.mu.Lock()
 				if err != nil {
 					rep.Errors = append(rep.Errors, err)
 				} else {
 					rep.Cookie, rep.Login = append(rep.Cookie, c), append(rep.Login, l)
 				}
-				mu.Unlock()
+				p.done++
+				p.cond.Broadcast()
+				p.mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
+	p.mu.Lock()
+	p.ended = true
+	p.cond.Broadcast()
+	p.mu.Unlock()
 	return rep
 }
 
