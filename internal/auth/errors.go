@@ -152,7 +152,7 @@ const maxBody = 64 << 10
 
 // errTooLarge answers a body over maxBody, naming the limit.
 func errTooLarge() *Error {
-	return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KB."}
+	return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KiB."}
 }
 
 // bodyError turns a failure to read a body into the client's error: 413 when it was

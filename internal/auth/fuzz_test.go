@@ -101,8 +101,8 @@ func TestDecodeInputTooLarge(t *testing.T) {
 			var in fuzzInput
 			err := decodeInput(req, &in)
 			var e *Error
-			if !errors.As(err, &e) || statusOf[e.Code] != http.StatusRequestEntityTooLarge || e.Message != "The request body may be at most 64 KB." {
-				t.Fatalf("decodeInput = %v, want the 413 naming 64 KB", err)
+			if !errors.As(err, &e) || statusOf[e.Code] != http.StatusRequestEntityTooLarge || e.Message != "The request body may be at most 64 KiB." {
+				t.Fatalf("decodeInput = %v, want the 413 naming 64 KiB", err)
 			}
 			if req.MultipartForm != nil && len(req.MultipartForm.File) > 0 {
 				t.Fatalf("multipart files kept: %v", req.MultipartForm.File)

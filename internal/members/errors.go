@@ -68,7 +68,7 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	if err := json.NewDecoder(r.Body).Decode(dst); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KB."}
+			return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KiB."}
 		}
 		return &Error{Code: EINVALID, Message: "The request body must be a JSON object.", Fields: map[string][]string{}}
 	}

@@ -74,7 +74,7 @@ func TestBodyTooLarge(t *testing.T) {
 		e := newEnv(t, db)
 		r := e.do(e.a, "POST", "/api/bookmarks", map[string]any{"url": "/news", "title": strings.Repeat("a", 70<<10)})
 		want(t, r, 413)
-		if m := r.obj(t)["message"]; m != "The request body may be at most 64 KB." {
+		if m := r.obj(t)["message"]; m != "The request body may be at most 64 KiB." {
 			t.Fatalf("message %q", m)
 		}
 	})
