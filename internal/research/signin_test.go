@@ -18,9 +18,10 @@ import (
 // /login: each creates a session, a write) without error, and the import completes.
 // The first 100 sign-ins are paced with the batches, so the import is still writing
 // batches when they end; sign-ins then go on until the import has ended, through
-// its last steps. Before, a sign-in between two transactions of the search tables'
-// build failed the import ("the store changed while the search tables were being
-// built"). Latencies are logged, not asserted (the machine is shared).
+// its last steps, the build of the search tables waiting for one after each of its
+// transactions. Before, a sign-in between two transactions of that build failed the
+// import ("the store changed while the search tables were being built"). Latencies
+// are logged, not asserted (the machine is shared).
 func TestSignInDuringBulkImport(t *testing.T) {
 	const n = 50_000
 	var csv bytes.Buffer
@@ -37,6 +38,21 @@ func TestSignInDuringBulkImport(t *testing.T) {
 			err error
 		}
 		res := make(chan result, 1)
+		// After each chunk of the search tables' build, a sign-in completes before
+		// the next chunk.
+		signedIn, stopped := make(chan struct{}, 1), make(chan struct{})
+		var buildChunks atomic.Int64
+		defer research.SetBuildChunks(20_000, func() {
+			buildChunks.Add(1)
+			select {
+			case <-signedIn:
+			default:
+			}
+			select {
+			case <-signedIn:
+			case <-stopped:
+			}
+		})()
 		go func() {
 			rep, err := s.ImportRecords(context.Background(), bytes.NewReader(csv.Bytes()), nil, research.ImportOptions{
 				Collection: "big", Bulk: research.BulkOn, BatchSize: 250,
@@ -55,11 +71,16 @@ func TestSignInDuringBulkImport(t *testing.T) {
 				break
 			}
 			after.Cookie, after.Login = append(after.Cookie, c), append(after.Login, l)
+			select {
+			case signedIn <- struct{}{}:
+			default:
+			}
 		}
+		close(stopped)
 		got := <-res
 		load, _ := os.ReadFile("/proc/loadavg")
 		t.Logf("during the batches: %s", paced)
-		t.Logf("until the import ended: %s; load %s", after, load)
+		t.Logf("until the import ended: %s; %d chunks of the search tables' build; load %s", after, buildChunks.Load(), load)
 		if len(paced.Errors) > 0 || len(paced.Cookie) != 100 {
 			t.Fatalf("sign-in during the import: %v", paced.Errors)
 		}
