@@ -13,10 +13,10 @@ import { ItemScans } from "../features/images";
 import { loadPersonScans } from "../features/images/images.server";
 import { getPerson, notFound } from "../features/trees/api.server";
 import { dateText, summaryYears } from "../features/trees/format";
-import { timelineOf } from "../features/trees/person";
+import { cutListText, timelineOf } from "../features/trees/person";
 import { parsePersonSlug, personPath, TREES_PATH, treePath, viewerHref } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
-import type { PersonSummary } from "../features/trees/types";
+import type { Person, PersonList, PersonSummary } from "../features/trees/types";
 import type { AuthHandle } from "../lib/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -55,6 +55,12 @@ function Relative({ tree, person, note }: { tree: string; person: PersonSummary;
   );
 }
 
+/** Under a list the API cut to keep the answer bounded: how much of it is shown. */
+function CutNote({ person, list, shown }: { person: Pick<Person, "more">; list: PersonList; shown: number }) {
+  const text = cutListText(person, list, shown);
+  return text ? <p className={styles.notice}>{text}</p> : null;
+}
+
 export default function PersonPage({ loaderData }: Route.ComponentProps) {
   const { ref, person, bookmark, scans, path } = loaderData;
   const tree = ref.tree;
@@ -78,6 +84,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
       </h1>
       <BookmarkToggle state={bookmark} title={`${person.name}${years ? ` (${years})` : ""} — ${person.tree.title}`} />
       {person.living ? <p className={styles.notice}>This person may be living, so their details are private.</p> : null}
+      {person.truncated ? <p className={styles.notice}>Some long texts and lists of this person are shortened here.</p> : null}
       <p>
         In <Link to={treePath(tree)}>{person.tree.title}</Link>.{" "}
         <Link to={viewerHref(tree, { person: person.id, chart: "hourglass", generations: 4 })}>
@@ -112,6 +119,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
                     </li>
                   ))}
                 </ul>
+                <CutNote person={person} list="names" shown={person.names.length} />
               </dd>
             </>
           ) : null}
@@ -141,6 +149,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ol>
+          <CutNote person={person} list="events" shown={person.events.length} />
         </section>
       ) : null}
 
@@ -163,6 +172,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
             </div>
           ))
         )}
+        <CutNote person={person} list="parents" shown={person.parents.length} />
         <h3>Partners and children</h3>
         {person.families.length === 0 ? (
           <p>No partners or children recorded.</p>
@@ -195,6 +205,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
             </div>
           ))
         )}
+        <CutNote person={person} list="families" shown={person.families.length} />
         <h3>Siblings</h3>
         {person.siblings.length === 0 ? (
           <p>No siblings recorded.</p>
@@ -207,6 +218,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
+        <CutNote person={person} list="siblings" shown={person.siblings.length} />
       </section>
 
       {person.sources.length ? (
@@ -223,6 +235,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ol>
+          <CutNote person={person} list="sources" shown={person.sources.length} />
         </section>
       ) : null}
 
@@ -234,6 +247,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
               {n}
             </p>
           ))}
+          <CutNote person={person} list="notes" shown={person.notes.length} />
         </section>
       ) : null}
 
@@ -248,6 +262,7 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
+          <CutNote person={person} list="media" shown={person.media.length} />
         </section>
       ) : null}
 

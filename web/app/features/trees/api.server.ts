@@ -94,6 +94,8 @@ export async function getPerson(context: Context, slug: string, id: string): Pro
     sources: p.sources ?? [],
     notes: p.notes ?? [],
     media: p.media ?? [],
+    more: p.more ?? {},
+    truncated: p.truncated ?? false,
   };
 }
 

@@ -1,6 +1,6 @@
 // A person's timeline: their own events and their families' (marriage, divorce…),
 // in date order, undated last in the order the file has them.
-import type { Person, PersonEvent, PersonSummary } from "./types";
+import type { Person, PersonEvent, PersonList, PersonSummary } from "./types";
 
 export interface TimelineEvent extends PersonEvent {
   /** The partner of a family event. */
@@ -24,4 +24,25 @@ export function timelineOf(person: Pick<Person, "events" | "families">): Timelin
       return a.i - b.i;
     })
     .map(({ e }) => e);
+}
+
+const LIST_WORDS: Record<PersonList, string> = {
+  names: "names",
+  events: "events",
+  parents: "parent families",
+  siblings: "siblings",
+  families: "partners' families",
+  sources: "sources",
+  notes: "notes",
+  media: "media links",
+};
+
+/**
+ * What the page says under a list the API cut to keep the answer bounded
+ * (docs/trees.md): "Showing 100 of 523 events." — or null when the list is whole.
+ */
+export function cutListText(person: Pick<Person, "more">, list: PersonList, shown: number): string | null {
+  const more = person.more?.[list];
+  if (!more || more.total <= shown) return null;
+  return `Showing ${shown.toLocaleString("en-GB")} of ${more.total.toLocaleString("en-GB")} ${LIST_WORDS[list]}.`;
 }

@@ -100,7 +100,14 @@ export interface Person extends PersonSummary {
   notes: string[];
   media: Media[];
   can_manage?: boolean;
+  /** Lists cut from this answer (the API bounds it): their full length and next page. */
+  more: Partial<Record<PersonList, { total: number; next: string }>>;
+  /** Texts or inner lists were cut to keep the answer bounded. */
+  truncated: boolean;
 }
+
+/** The lists of a Person that the API gives in pages (docs/trees.md). */
+export type PersonList = "names" | "events" | "parents" | "siblings" | "families" | "sources" | "notes" | "media";
 
 export interface PeoplePage {
   total: number;

@@ -15,6 +15,7 @@ type Logger = Pick<Console, "error">;
 export function failure(response: ApiResponse, what: string, log: Logger = console): FormResult {
   const body = (response.body ?? {}) as { message?: unknown; errors?: unknown };
   switch (response.status) {
+    case 413: // a body over its limit: the API names the limit as for 422
     case 422:
     case 429: {
       const errors = body.errors && typeof body.errors === "object" ? (body.errors as FieldErrors) : {};
