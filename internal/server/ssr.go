@@ -51,7 +51,8 @@ type SSR struct {
 const SSRProbePath = "/ssr-health"
 
 // SSRSettings bound how long the site waits for the child. A frozen child is killed
-// at most ProbeInterval + ProbeFailures × ProbeTimeout after it last answered.
+// at most max(ProbeInterval, ProbeTimeout) + ProbeFailures × ProbeTimeout after it
+// last answered.
 type SSRSettings struct {
 	// ResponseTimeout is how long a proxied page request waits for the child's response
 	// headers before it is answered 503 with Retry-After (LINEAGE_SSR_RESPONSE_TIMEOUT).
@@ -311,8 +312,10 @@ wait:
 
 // probe asks the child's SSRProbePath every ProbeInterval and, after ProbeFailures
 // unanswered probes in a row during which the child answered nothing else either,
-// sends the last error on frozen and returns. An unanswered probe is repeated after
-// ProbeTimeout rather than ProbeInterval, so a frozen child is found quickly.
+// sends the last error on frozen and returns. An unanswered probe is asked again
+// without the interval's pause (but not sooner than ProbeTimeout after the last one
+// was sent), so a frozen child is found at most max(ProbeInterval, ProbeTimeout) +
+// ProbeFailures × ProbeTimeout after it last answered anything.
 func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
 	set := s.settings()
 	client := &http.Client{
@@ -323,7 +326,7 @@ func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
 		},
 	}
 	url := "http://" + s.Addr() + SSRProbePath
-	wait := set.ProbeInterval
+	var wait time.Duration // the first probe goes as soon as the child listens
 	for {
 		select {
 		case <-ctx.Done():
@@ -341,9 +344,11 @@ func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
 			s.failures, s.probeErr = 0, nil
 			wait = set.ProbeInterval
 		case s.lastAnswer.Load() >= sent.UnixNano():
-			// Busy: the answer to the probe is queued behind pages being rendered.
+			// Busy: the answer to the probe is queued behind pages being rendered. Ask
+			// again at once, so that a child frozen just now is not given an interval
+			// more.
 			s.failures, s.probeErr = 0, nil
-			wait = set.ProbeInterval
+			wait = max(0, set.ProbeTimeout-time.Since(sent))
 		default:
 			s.failures++
 			s.probeErr = err

@@ -171,6 +171,30 @@ func childPid(ssr *SSR) int {
 	return ssr.cmd.Process.Pid
 }
 
+// stop sends SIGSTOP to pid and waits until every thread of it has stopped: the signal
+// is delivered asynchronously, and a thread still running could answer one more request.
+func stop(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, fmt.Sprintf("process %d to stop", pid), func() bool {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue // the thread has ended
+			}
+			// The state follows the command name in parentheses, which may hold spaces.
+			i := bytes.LastIndexByte(b, ')')
+			if i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+				return false
+			}
+		}
+		return len(stats) > 0
+	})
+}
+
 // serve sends one request through the front door without waiting more than within for
 // the answer, so a hanging proxy fails the test instead of stopping it.
 func serve(t *testing.T, h http.Handler, within time.Duration, target string) *httptest.ResponseRecorder {
@@ -211,10 +235,8 @@ func TestSSRProxyTimeout(t *testing.T) {
 		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
 	}
 	pid := childPid(ssr)
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
 	defer syscall.Kill(pid, syscall.SIGCONT)
+	stop(t, pid)
 	w := serve(t, s, 20*time.Second, "/news")
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
 		t.Fatalf("frozen child: status %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
@@ -232,9 +254,9 @@ func TestSSRFrozenChild(t *testing.T) {
 		WebDir: fakeWebApp(t),
 		Log:    slog.New(slog.NewTextHandler(logs, nil)),
 		Settings: SSRSettings{
-			ResponseTimeout: 5 * time.Second,
+			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
 			ProbeInterval:   50 * time.Millisecond,
-			ProbeTimeout:    300 * time.Millisecond,
+			ProbeTimeout:    time.Second,
 			ProbeFailures:   2,
 		},
 	}
@@ -249,22 +271,23 @@ func TestSSRFrozenChild(t *testing.T) {
 }
 
 // testFrozenChild stops the child's process with SIGSTOP and follows the site through
-// the probe's verdict, the restart and back to answering page with 200.
+// the probe's verdict, the restart and back to answering the page with 200.
 func testFrozenChild(t *testing.T, s *Server, ssr *SSR, within time.Duration, page string) {
 	t.Helper()
-	waitForWithin(t, within, "the child to be healthy", func() bool { return ssr.Health() == nil })
-	if w := serve(t, s, within, page); w.Code != 200 {
-		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
+	// A probe may fail on a busy machine; wait until everything answers.
+	answers := func() bool {
+		return ssr.Health() == nil && serve(t, s, within, page).Code == 200 && serve(t, s, within, "/readyz").Code == 200
 	}
-	if w := serve(t, s, within, "/readyz"); w.Code != 200 {
-		t.Fatalf("readyz before the freeze: %d %s", w.Code, w.Body)
-	}
+	waitForWithin(t, within, "the child to answer", answers)
 	pid := childPid(ssr)
-	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
 	// Let a test that fails early leave no stopped process behind.
 	defer syscall.Kill(pid, syscall.SIGKILL)
+	stop(t, pid)
+
+	// A request sent to the stopped child: it ends with the kill, or the response
+	// timeout, whichever is first; either way it is answered 503, not left hanging.
+	inFlight := make(chan *httptest.ResponseRecorder, 1)
+	go func() { inFlight <- serve(t, s, within, page) }()
 
 	var readyz string
 	waitForWithin(t, within, "/readyz to report the frozen child", func() bool {
@@ -273,38 +296,46 @@ func testFrozenChild(t *testing.T, s *Server, ssr *SSR, within time.Duration, pa
 		return w.Code == http.StatusServiceUnavailable && strings.Contains(readyz, "ssr: ")
 	})
 	t.Logf("readyz while frozen or restarting: %q", readyz)
-	if w := serve(t, s, within, page); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
-		t.Fatalf("page while frozen: status %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+	select {
+	case w := <-inFlight:
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+			t.Fatalf("page while frozen: status %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+		}
+	case <-time.After(within):
+		t.Fatal("a page request to the frozen child was not answered")
 	}
-	waitForWithin(t, within, "a new child", func() bool { return childPid(ssr) != pid && ssr.Health() == nil })
+	waitForWithin(t, within, "a new child that answers", func() bool { return childPid(ssr) != pid && answers() })
 	if err := syscall.Kill(pid, 0); err == nil {
 		t.Errorf("the frozen child %d still exists", pid)
-	}
-	if w := serve(t, s, within, page); w.Code != 200 {
-		t.Fatalf("after the restart: %d %s", w.Code, w.Body)
-	}
-	if w := serve(t, s, within, "/readyz"); w.Code != 200 {
-		t.Fatalf("readyz after the restart: %d %s", w.Code, w.Body)
 	}
 }
 
 // TestSSRBusyChildIsNotRestarted: a probe that goes unanswered while the child
-// answers other requests is a busy child, not a frozen one.
+// answers other requests is a busy child, not a frozen one; it is asked again at once
+// (the interval here is an hour), so that a child frozen meanwhile is found soon.
 func TestSSRBusyChildIsNotRestarted(t *testing.T) {
-	ssr := &SSR{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: SSRSettings{ProbeInterval: time.Millisecond, ProbeTimeout: 50 * time.Millisecond, ProbeFailures: 1}}
-	// A child that never answers a probe; while busy is set, it answers a page
-	// (what the proxy records) during each probe.
+	ssr := &SSR{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: SSRSettings{ProbeInterval: time.Hour, ProbeTimeout: 500 * time.Millisecond, ProbeFailures: 1}}
+	// A child that never answers a probe, while pages get answers (what the proxy
+	// records) as long as busy is set.
 	var probes atomic.Int32
-	var busy atomic.Bool
-	busy.Store(true)
 	child := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		probes.Add(1)
-		if busy.Load() {
-			ssr.answered()
-		}
 		<-r.Context().Done()
 	}))
 	defer child.Close()
+	busy := make(chan struct{})
+	pagesDone := make(chan struct{})
+	go func() {
+		defer close(pagesDone)
+		for {
+			ssr.answered()
+			select {
+			case <-busy:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
 	ssr.port = child.Listener.Addr().(*net.TCPAddr).Port
 	ssr.setUp()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -314,13 +345,16 @@ func TestSSRBusyChildIsNotRestarted(t *testing.T) {
 
 	// Probes go one at a time, and one counted failure would end them: a third probe
 	// means the first two were judged busy.
-	waitFor(t, "three probes", func() bool { return probes.Load() >= 3 })
-	select {
-	case err := <-frozen:
-		t.Fatalf("a busy child was reported frozen: %v", err)
-	default:
-	}
-	busy.Store(false)
+	waitFor(t, "three probes", func() bool {
+		select {
+		case err := <-frozen:
+			t.Fatalf("a busy child was reported frozen: %v", err)
+		default:
+		}
+		return probes.Load() >= 3
+	})
+	close(busy)
+	<-pagesDone
 	select {
 	case err := <-frozen:
 		if !strings.Contains(err.Error(), "did not answer 1 probes") {
