@@ -369,3 +369,21 @@ func TestLimitsReadEnv(t *testing.T) {
 		t.Errorf("defaults: %+v", s.Limits())
 	}
 }
+
+// TestPersonSectionLiving: a living person's lists are empty to a public reader in
+// pages too ([] and no next page), and in full to the owner.
+func TestPersonSectionLiving(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		s := limitedService(t, db, trees.Limits{})
+		importString(t, s, "living", "0 HEAD\n1 GEDC\n2 VERS 5.5.1\n0 @I1@ INDI\n1 NAME Lively /Person/\n1 BIRT\n2 DATE 1990\n1 NOTE Secretnote\n0 TRLR\n")
+		srv := testServer(t, s)
+		code, body := get(t, srv, anonymous, "/api/trees/living/people/I1/notes")
+		if code != 200 || !strings.Contains(body, `"results":[]`) || !strings.Contains(body, `"next":null`) || strings.Contains(body, "Secretnote") {
+			t.Fatalf("public: %d %s", code, body)
+		}
+		code, body = get(t, srv, editor, "/api/trees/living/people/I1/notes")
+		if code != 200 || !strings.Contains(body, "Secretnote") || !strings.Contains(body, `"total":1`) {
+			t.Fatalf("editor: %d %s", code, body)
+		}
+	})
+}

@@ -83,7 +83,8 @@ func (s *Service) PersonSection(ctx context.Context, slug, id, section string, o
 	c := &cutter{items: s.limits.PersonItems}
 	start := min(offset, len(items))
 	kept, _ := c.fit(items[start:], 0, limit, s.limits.PersonAnswerBytes, true)
-	page := &PersonSection{Section: section, Total: len(items), Offset: offset, Limit: limit, Results: items[start : start+kept]}
+	results := append([]any{}, items[start:start+kept]...) // [] rather than null when empty
+	page := &PersonSection{Section: section, Total: len(items), Offset: offset, Limit: limit, Results: results}
 	if start+kept < len(items) {
 		next := sectionURL(slug, id, section, start+kept)
 		page.Next = &next
