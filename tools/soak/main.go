@@ -178,8 +178,8 @@ func run(c config) (report string, met bool, err error) {
 		return "", false, err
 	}
 	defer logFile.Close()
-	srv := exec.Command(c.lineage, "serve", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--data", data, "--demo", "--web", c.web, "--demo-dir", c.demoDir)
-	srv.Env = append(os.Environ(),
+	srv := lineageCmd(c.lineage, "serve", "--addr", "127.0.0.1:"+strconv.Itoa(port), "--data", data, "--demo", "--web", c.web, "--demo-dir", c.demoDir)
+	srv.Env = append(srv.Env,
 		"LINEAGE_PUBLIC_URL="+s.base,
 		"LINEAGE_CONTENT_API=http://"+s.relay.addr()+"/content/api/v2",
 		"LINEAGE_DEMO_SCAN_CACHE="+c.scanCache,
@@ -261,7 +261,7 @@ func classOf(i int) string {
 // collection's records, each of several rows (one per person).
 func makeCSV(c config) (string, int64, error) {
 	dir := filepath.Join(c.work, "csv")
-	cmd := exec.Command(c.lineage, "demo", "generate", "--records", strconv.Itoa(c.records), "--seed", "7", "--out", dir)
+	cmd := lineageCmd(c.lineage, "demo", "generate", "--records", strconv.Itoa(c.records), "--seed", "7", "--out", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", 0, fmt.Errorf("demo generate: %v: %s", err, out)
 	}
@@ -339,6 +339,20 @@ func makeGEDCOM(c config) (string, int64, error) {
 	return path, n, sc.Err()
 }
 
+// lineageCmd runs the lineage binary without the caller's LINEAGE_* settings (but for
+// LINEAGE_SSR_*, to soak other SSR settings): a LINEAGE_DATABASE_URL left in the shell
+// must not turn the throwaway data folder into someone's PostgreSQL.
+func lineageCmd(bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LINEAGE_") && !strings.HasPrefix(kv, "LINEAGE_SSR_") {
+			continue
+		}
+		cmd.Env = append(cmd.Env, kv)
+	}
+	return cmd
+}
+
 func waitReady(base string, within time.Duration) error {
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
@@ -360,7 +374,7 @@ const soakPassword = "soak-password-1"
 func (s *soak) addUsers(data string) error {
 	for i := 1; i <= 8; i++ {
 		email := fmt.Sprintf("soak%d@example.org", i)
-		out, err := exec.Command(s.cfg.lineage, "user", "add", "--data", data, "--email", email, "--password", soakPassword, "--name", fmt.Sprintf("Soak %d", i)).CombinedOutput()
+		out, err := lineageCmd(s.cfg.lineage, "user", "add", "--data", data, "--email", email, "--password", soakPassword, "--name", fmt.Sprintf("Soak %d", i)).CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("user add: %v: %s", err, out)
 		}
@@ -737,7 +751,7 @@ func (s *soak) imports(data, csvFile, gedFile string, wantRecords, wantPeople in
 	run := func(delay time.Duration, what string, want int64, args ...string) importResult {
 		time.Sleep(time.Until(s.t0.Add(delay)))
 		r := importResult{what: what, want: want, start: s.since()}
-		out, err := exec.Command(s.cfg.lineage, args...).CombinedOutput()
+		out, err := lineageCmd(s.cfg.lineage, args...).CombinedOutput()
 		r.end, r.err = s.since(), err
 		r.output = lastLines(string(out), 3)
 		return r
