@@ -124,3 +124,39 @@ func TestSessionUserAgentStored(t *testing.T) {
 		}
 	})
 }
+
+// TestOddTextNeverServerError sends NUL, invalid UTF-8, control characters and
+// over-long values in every field of every public auth endpoint, on both stores:
+// PostgreSQL refuses NUL in text, so a raw value reaching a query would be a 500.
+func TestOddTextNeverServerError(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		e.user("ada@example.org", "correct horse battery")
+		odd := []string{"\x00", "a\x00@example.org", "\xff", "ada@example.org\x00", "\x1b[2J", strings.Repeat("é", 5000)}
+		fields := []string{"name", "email", "password", "password_confirmation", "token", "refresh_token", "current_password", "confirm", "state", "code"}
+		paths := []struct{ method, path string }{
+			{"POST", "/api/register"}, {"POST", "/login"}, {"POST", "/api/forgot-password"},
+			{"POST", "/api/email/verification-notification"}, {"POST", "/api/reset-password"},
+			{"POST", "/api/email/verify"}, {"POST", "/api/tokens"}, {"POST", "/api/tokens/refresh"},
+			{"PATCH", "/api/user"}, {"PUT", "/api/user/email"}, {"PUT", "/api/user/password"},
+		}
+		for _, signedIn := range []bool{false, true} {
+			b := e.browser()
+			b.do("GET", "/sanctum/csrf-cookie", nil)
+			if signedIn {
+				b.signIn("ada@example.org", "correct horse battery")
+			}
+			for _, p := range paths {
+				for _, v := range odd {
+					body := map[string]any{}
+					for _, f := range fields {
+						body[f] = v
+					}
+					if r := b.do(p.method, p.path, body); r.status >= 500 {
+						t.Fatalf("%s %s with %q: %d %s", p.method, p.path, v, r.status, r.body)
+					}
+				}
+			}
+		}
+	})
+}
