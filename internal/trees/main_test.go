@@ -2,6 +2,7 @@ package trees_test
 
 import (
 	"context"
+	"flag"
 	"io"
 	"log/slog"
 	"os"
@@ -17,7 +18,24 @@ import (
 	"lineage/internal/trees"
 )
 
-func TestMain(m *testing.M) { storetest.Main(m) }
+func TestMain(m *testing.M) {
+	flag.Parse()
+	shortFuzzMinimizing()
+	storetest.Main(m)
+}
+
+// shortFuzzMinimizing gives a fuzz run's minimizations 50 runs each unless the command
+// line sets -fuzzminimizetime. Every run of this package's fuzz targets goes through
+// SQLite, whose code is instrumented for coverage too, so nearly every new input is
+// "interesting"; minimizing each for the default 60 s of runs that take milliseconds left
+// FuzzImport a handful of inputs in a short run.
+func shortFuzzMinimizing() {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.fuzzminimizetime" })
+	if !set {
+		flag.Set("test.fuzzminimizetime", "50x")
+	}
+}
 
 // conformance is the shared GEDCOM test files (issue 5 §5).
 const conformance = "../../../shared/testdata/gedcom"
