@@ -54,7 +54,7 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 	budget := s.limits.PersonAnswerBytes
 	for _, sec := range PersonSections {
 		items := sectionItems(p, sec)
-		kept, used := c.fit(items, 0, s.limits.PersonItems, budget, false)
+		kept, used := c.fit(items, s.limits.PersonItems, budget, s.limits.PersonAnswerBytes, false)
 		budget -= used
 		setSection(&out, sec, items[:kept])
 		if kept < len(items) {
@@ -82,7 +82,7 @@ func (s *Service) PersonSection(ctx context.Context, slug, id, section string, o
 	items := sectionItems(p, section)
 	c := &cutter{items: s.limits.PersonItems}
 	start := min(offset, len(items))
-	kept, _ := c.fit(items[start:], 0, limit, s.limits.PersonAnswerBytes, true)
+	kept, _ := c.fit(items[start:], limit, s.limits.PersonAnswerBytes, s.limits.PersonAnswerBytes, true)
 	results := append([]any{}, items[start:start+kept]...) // [] rather than null when empty
 	page := &PersonSection{Section: section, Total: len(items), Offset: offset, Limit: limit, Results: results}
 	if start+kept < len(items) {
@@ -187,19 +187,23 @@ type cutter struct {
 	cut   bool
 }
 
-// fit shortens items[from:] in place and returns how many of them fit in at most
-// limit items and budget bytes of JSON, and the bytes they take. With atLeastOne the
-// first item is kept whatever its size (a page must move on).
-func (c *cutter) fit(items []any, from, limit, budget int, atLeastOne bool) (kept, used int) {
-	for _, it := range items[from:] {
-		if kept == limit {
+// fit returns how many of items fit in at most limit items and room bytes of JSON, and
+// the bytes they take. Each is first shortened in place to what one whole answer may
+// hold (itemMax), never to the room left: an item that does not fit whole waits for a
+// page of its own. With atLeastOne the first item is kept whatever the room (a page
+// must move on).
+func (c *cutter) fit(items []any, limit, room, itemMax int, atLeastOne bool) (kept, used int) {
+	for _, it := range items {
+		if kept == limit || (used >= room && !(atLeastOne && kept == 0)) {
 			break
 		}
-		c.item(it, budget)
+		one := &cutter{items: c.items}
+		one.item(it, itemMax)
 		n := jsonSize(it)
-		if used+n > budget && !(atLeastOne && kept == 0) {
+		if used+n > room && !(atLeastOne && kept == 0) {
 			break
 		}
+		c.cut = c.cut || one.cut
 		used += n
 		kept++
 	}
