@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,6 +98,10 @@ func TestLimits(t *testing.T) {
 	for i := range 2000 {
 		many = append(many, [2]string{"media/" + strconv.Itoa(i), ""})
 	}
+	maximal, err := os.ReadFile(filepath.Join(conformanceDir(t), "gedcom70/maximal70.gdz"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		in   []byte
@@ -113,6 +119,8 @@ func TestLimits(t *testing.T) {
 		{"overlong line value", []byte(head551 + "0 @N1@ NOTE " + strings.Repeat("x", 2000) + "\n0 TRLR\n"), Limits{MaxTextBytes: 1024}, LimitTextBytes, "at most 1 KB"},
 		{"bytes OK", []byte(people(10)), Limits{MaxBytes: 1 << 20}, "", ""},
 		{"too many bytes", []byte(people(100000)), Limits{MaxBytes: 1 << 20}, LimitBytes, "a GEDCOM file may be at most 1 MB"},
+		{"maximal70.gdz OK", maximal, Limits{MaxArchiveBytes: 1 << 20, MaxArchiveEntries: 10}, "", ""},
+		{"maximal70.gdz, too many entries", maximal, Limits{MaxArchiveEntries: 2}, LimitArchiveEntries, "at most 2 files"},
 		{"GEDZIP OK", zipOf(t, [2]string{GEDZIPName, people(10)}), Limits{MaxArchiveBytes: 1 << 20, MaxArchiveEntries: 10}, "", ""},
 		{"zip bomb", zipOf(t, [2]string{GEDZIPName, bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
 		{"zip bomb in a media file", zipOf(t, [2]string{GEDZIPName, people(1)}, [2]string{"media/x", bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
