@@ -551,8 +551,34 @@ func (st *importState) flushStats(ctx context.Context) error {
 	}
 	stats := st.bulkStats
 	st.bulkStats = statDeltas{}
-	return st.inTx(ctx, func(tx *sql.Tx) error { return st.applyStats(ctx, tx, stats) })
+	// statChunk cells a transaction, so that other writers wait for one chunk at most.
+	chunk := make(statDeltas, min(len(stats), statChunk))
+	write := func() error {
+		c := chunk
+		chunk = make(statDeltas, min(len(stats), statChunk))
+		if err := st.inTx(ctx, func(tx *sql.Tx) error { return st.applyStats(ctx, tx, c) }); err != nil {
+			return err
+		}
+		st.s.db.YieldToWriters()
+		return nil
+	}
+	for c, n := range stats {
+		chunk[c] = n
+		if len(chunk) >= statChunk {
+			if err := write(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(chunk) == 0 {
+		return nil
+	}
+	return write()
 }
+
+// statChunk is how many name_facets cells flushStats writes a transaction (a
+// variable for tests).
+var statChunk = 50_000
 
 // applyStats is Service.applyStats through the compiled upsert of store.SQLiteBulk when
 // there is one.

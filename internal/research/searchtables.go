@@ -143,15 +143,14 @@ const rowsPerSearchInsert = 64
 // is written as name_build and renamed at the end, so a build that fails or is
 // killed leaves the store as it was (searches read search_keys meanwhile).
 //
-// The first transaction holds the write lock from its BEGIN IMMEDIATE. While it
-// builds the indexes (records_browse reads the whole records table), a second
-// connection reads search_keys into memory and sorts it: no other connection can
-// change search_keys before that transaction ends, so the second one sees exactly
-// the rows the first would. The tables are then written from memory in key order,
+// While a first transaction builds the indexes (records_browse reads the whole
+// records table) and creates the tables, a second connection reads search_keys
+// into memory, with search_epoch in the same read transaction, and sorts the rows
+// without holding the write lock. The tables are then written from memory in key order,
 // buildChunkRows rows a transaction, so that a Checkpointer copies each chunk into
 // the database file on the other core while the next is written, and so that other
 // writers (a sign-in) wait for one chunk at most; each of those transactions first
-// checks that no import has changed search_keys since the first (search_epoch,
+// checks that no import has changed search_keys since the read (search_epoch,
 // errStoreChanged).
 func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) (err error) {
 	var tables []searchTable
@@ -162,13 +161,12 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 	}
 	var rows, given []searchRow // given: rows in the given-names table's order, when sorted early
 	var version int64
-	sorted := false
+	var read *searchRead
+	if len(tables) > 0 {
+		read = s.readSearchRows(ctx, len(tables) == len(searchTables))
+		defer read.stop()
+	}
 	err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
-		var read *searchRead
-		if len(tables) > 0 {
-			read = s.readSearchRows(ctx, len(tables) == len(searchTables))
-			defer read.stop()
-		}
 		for _, ix := range bulkIndexes[store.SQLite] {
 			if !slices.Contains(missing, ix[0]) {
 				continue
@@ -185,29 +183,9 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
 		}
-		if read == nil {
-			return nil
-		}
-		var err error
-		rows, given, err = read.wait()
-		if err == nil {
-			sorted = true
-			return tx.QueryRowContext(ctx, `SELECT n FROM search_epoch`).Scan(&version)
-		}
-		if !errors.Is(err, errNoSortedBuild) {
-			return err
-		}
-		// Too many rows for memory, or values too wide for the compact rows: SQLite
-		// sorts them, in this transaction.
-		for _, t := range tables {
-			cols := strings.Join(t.cols, ", ")
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys WHERE surname_id <> 0 ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
-				return fmt.Errorf("%s: %w", t.name, err)
-			}
-		}
-		return renameBuilt(ctx, tx, tables)
+		return nil
 	})
-	if err != nil || !sorted {
+	if err != nil || read == nil {
 		return err
 	}
 	defer func() {
@@ -218,6 +196,27 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			}
 		}
 	}()
+	sorted := false
+	rows, given, version, err = read.wait()
+	switch {
+	case err == nil:
+		sorted = true
+	case errors.Is(err, errNoSortedBuild):
+		// Too many rows for memory, or values too wide for the compact rows: SQLite
+		// sorts them, in one transaction.
+		err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
+			for _, t := range tables {
+				cols := strings.Join(t.cols, ", ")
+				if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys WHERE surname_id <> 0 ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
+					return fmt.Errorf("%s: %w", t.name, err)
+				}
+			}
+			return renameBuilt(ctx, tx, tables)
+		})
+	}
+	if err != nil || !sorted {
+		return err
+	}
 	bulk := store.NewSQLiteBulk(conn)
 	if bulk == nil {
 		return errNoSortedBuild // cannot happen: the reader had one
@@ -304,6 +303,7 @@ type searchRead struct {
 	done   chan struct{}
 	rows   []searchRow
 	given  []searchRow
+	epoch  int64 // search_epoch when the rows were read
 	err    error
 }
 
@@ -317,7 +317,7 @@ func (s *Service) readSearchRows(ctx context.Context, both bool) *searchRead {
 	r := &searchRead{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		r.rows, r.err = s.loadSearchRows(ctx)
+		r.rows, r.epoch, r.err = s.loadSearchRows(ctx)
 		if r.err != nil {
 			return
 		}
@@ -334,11 +334,11 @@ func (s *Service) readSearchRows(ctx context.Context, both bool) *searchRead {
 // givenCopyMax bounds the rows readSearchRows copies (48 bytes each: 1.5 GiB).
 const givenCopyMax = 32 << 20
 
-// wait returns the sorted rows (and the copy in the given-names order, or nil), or
-// why there are none.
-func (r *searchRead) wait() (rows, given []searchRow, err error) {
+// wait returns the sorted rows (and the copy in the given-names order, or nil) and
+// search_epoch as they were read, or why there are none.
+func (r *searchRead) wait() (rows, given []searchRow, epoch int64, err error) {
 	<-r.done
-	return r.rows, r.given, r.err
+	return r.rows, r.given, r.epoch, r.err
 }
 
 // stop ends the read if it is still under way and waits for it.
@@ -347,22 +347,31 @@ func (r *searchRead) stop() {
 	<-r.done
 }
 
-func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
+// loadSearchRows reads search_keys and search_epoch in one read transaction (a
+// snapshot: BEGIN DEFERRED takes no write lock, unlike the store's transactions).
+func (s *Service) loadSearchRows(ctx context.Context) (_ []searchRow, epoch int64, err error) {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+		return nil, 0, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
 	var n int64
 	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM search_keys WHERE surname_id <> 0`).Scan(&n); err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if err := conn.QueryRowContext(ctx, `SELECT n FROM search_epoch`).Scan(&epoch); err != nil {
+		return nil, 0, err
 	}
 	if n > maxSortedBuild {
-		return nil, errNoSortedBuild
+		return nil, 0, errNoSortedBuild
 	}
 	bulk := store.NewSQLiteBulk(conn)
 	if bulk == nil {
-		return nil, errNoSortedBuild
+		return nil, 0, errNoSortedBuild
 	}
 	defer conn.Raw(func(any) error { bulk.Close(); return nil })
 	rows := make([]searchRow, 0, n)
@@ -379,7 +388,7 @@ func (s *Service) loadSearchRows(ctx context.Context) ([]searchRow, error) {
 			return nil
 		})
 	})
-	return rows, err
+	return rows, epoch, err
 }
 
 // parallelSortMin is the fewest rows worth sorting on more than one goroutine.

@@ -42,6 +42,7 @@ func TestSignInDuringBulkImport(t *testing.T) {
 		// the next chunk.
 		signedIn, stopped := make(chan struct{}, 1), make(chan struct{})
 		var buildChunks atomic.Int64
+		defer research.SetStatChunk(1000)() // the statistics in many transactions too
 		defer research.SetBuildChunks(20_000, func() {
 			buildChunks.Add(1)
 			select {
@@ -96,6 +97,7 @@ func TestSignInDuringBulkImport(t *testing.T) {
 		if got.rep.Added != n {
 			t.Fatalf("import: %+v", got.rep)
 		}
+		checkStats(t, db)
 		var keys, surnameRows int
 		db.QueryRow(`SELECT COUNT(*) FROM search_keys WHERE surname_id <> 0`).Scan(&keys)
 		if db.Dialect == store.SQLite {
