@@ -346,7 +346,3 @@ func (s *Service) removeHidden(ctx context.Context) error {
 	}
 	return nil
 }
-
-// RemoveHidden removes what killed imports and interrupted deletes left behind (they
-// are invisible meanwhile); imports and deletes do it too.
-func (s *Service) RemoveHidden(ctx context.Context) error { return s.removeHidden(ctx) }
