@@ -262,12 +262,19 @@ func (w *chunkWriter) swapIn(ctx context.Context, staging int64, opts ImportOpti
 			ownerArg = owner
 		}
 		c := sum.counts
-		_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET slug = ?, title = ?, description = ?, owner_id = ?, published = ?,
+		res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET slug = ?, title = ?, description = ?, owner_id = ?, published = ?,
 			source_file = ?, gedcom_version = ?, header = ?, n_people = ?, n_families = ?, n_events = ?, n_sources = ?, n_notes = ?,
-			n_media = ?, created_at = ?, updated_at = ?, published_at = ?, state = ? WHERE id = ?`),
+			n_media = ?, created_at = ?, updated_at = ?, published_at = ?, state = ? WHERE id = ? AND state = ?`),
 			opts.Slug, title, desc, ownerArg, boolInt(pub), opts.SourceFile, sum.version, cleanText(sum.header),
-			c.People, c.Families, c.Events, c.Sources, c.Notes, c.Media, created, now, pubAt, stateReady, staging)
-		return err
+			c.People, c.Families, c.Events, c.Sources, c.Notes, c.Media, created, now, pubAt, stateReady, staging, stateLoading)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			// Taken for the remains of a dead import (no heartbeat for staleLoading).
+			return errors.New("trees: the import's staging tree was removed before it was complete")
+		}
+		return nil
 	})
 	return oldID, err
 }
