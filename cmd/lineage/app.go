@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"lineage/internal/auth"
@@ -15,6 +15,7 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/mail"
 	"lineage/internal/members"
+	"lineage/internal/membership"
 	"lineage/internal/research"
 	"lineage/internal/server"
 	"lineage/internal/store"
@@ -24,8 +25,11 @@ import (
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
 	mounts   []server.Mount
-	accounts *auth.Service  // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
-	trees    *trees.Service // set by addTrees; fills the global search's 'family trees' group
+	accounts *auth.Service // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	// membership is set by addMembership; the payments room reports card payments to it
+	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
+	membership *membership.Service
+	trees      *trees.Service // set by addTrees; fills the global search's 'family trees' group
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -36,6 +40,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addAccounts(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addMembership(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addTrees(ctx, cfg, db); err != nil {
@@ -79,6 +86,73 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	go outbox.Run(ctx)
 	go accounts.RunSweeper(ctx, 10*time.Minute)
 	return nil
+}
+
+// addMembership builds the membership room behind the accounts middleware and makes
+// its scope rule part of every signed-in user's scope; with --demo an empty store gets
+// a few plans.
+func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB) error {
+	svc := newMembership(db, a.accounts)
+	if cfg.Demo {
+		loaded, err := svc.LoadDemoPlans(ctx)
+		if err != nil {
+			return fmt.Errorf("load demo plans: %w", err)
+		}
+		if loaded {
+			slog.Info("demo membership plans loaded")
+		}
+	}
+	a.membership = svc
+	a.mount(a.accounts.Middleware(svc.Handler()), membership.Patterns)
+	return nil
+}
+
+// newMembership builds the membership room on the accounts of the same store and
+// installs its scope rule in them (serve and the lineage member commands).
+func newMembership(db *store.DB, accounts *auth.Service) *membership.Service {
+	name := os.Getenv("LINEAGE_SOCIETY_NAME")
+	if name == "" {
+		name = "Lineage"
+	}
+	svc := membership.New(db, membership.Options{Viewer: membershipViewer, Accounts: membershipAccounts{accounts}, SocietyName: name, Log: slog.Default()})
+	accounts.SetScopeSource(svc.ScopesFor)
+	return svc
+}
+
+// membershipViewer tells the membership room who is signed in.
+func membershipViewer(r *http.Request) membership.Viewer {
+	u := auth.UserFrom(r.Context())
+	if u == nil {
+		return membership.Viewer{}
+	}
+	return membership.Viewer{ID: u.ID, Name: u.Name, Email: u.Email, Admin: u.Role == auth.RoleAdmin}
+}
+
+// membershipAccounts finds and makes accounts for the membership room's imports.
+type membershipAccounts struct{ a *auth.Service }
+
+func (m membershipAccounts) AccountID(ctx context.Context, email string) (int64, error) {
+	u, err := m.a.UserByEmail(ctx, email)
+	if errors.Is(err, auth.ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return u.ID, nil
+}
+
+// EnsureAccount makes a verified account without a password: the list came from the
+// society, and the person sets a password by "forgot password".
+func (m membershipAccounts) EnsureAccount(ctx context.Context, email, name string) (int64, error) {
+	u, err := m.a.CreateUser(ctx, auth.NewUser{Email: email, Name: name, Verified: true})
+	if errors.Is(err, auth.ErrEmailTaken) {
+		return m.AccountID(ctx, email)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return u.ID, nil
 }
 
 // addContent builds the Prismic-compatible content API and, with --demo, loads the demo
@@ -163,11 +237,12 @@ func treeViewer(ctx context.Context) trees.Viewer {
 	return trees.Viewer{}
 }
 
-// memberCheck is the research room's Membership: a signed-in account whose scope
-// includes the member role (every role's does) sees members-only records in full.
+// memberCheck is the research and images rooms' Membership: a signed-in account whose
+// scope includes "member" (a membership that grants it now, or a staff role) sees
+// members-only records and scans in full.
 type memberCheck struct{}
 
 func (memberCheck) IsMember(r *http.Request) bool {
 	u := auth.UserFrom(r.Context())
-	return u != nil && slices.Contains(u.Scope, auth.RoleMember)
+	return u != nil && membership.HasScope(u.Scope, auth.ScopeMember)
 }

@@ -37,7 +37,8 @@ func writePNG(t *testing.T, path string, w, h int) {
 
 // TestMembersOnlyScansBehindAccounts runs the IIIF room as serve mounts it, behind the
 // real accounts middleware: scans of a members-only collection answer 401 to a visitor
-// and to an unverified cookie, and are served to a member signed in with the session
+// to an unverified cookie and to a registered account without a membership, and are
+// served to a member (a complimentary membership) signed in with the session
 // cookie (the Sanctum flow) or a bearer token; public scans never touch the session.
 // The scans are imported with `lineage import images`.
 func TestMembersOnlyScansBehindAccounts(t *testing.T) {
@@ -124,6 +125,16 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 		"/iiif/3/briefs-b1-p001/full/!100,100/0/gray.png",
 		"/iiif/3/manifests/briefs-b1",
 		"/iiif/3/manifests/briefs-b1/canvas/1",
+	}
+	// A registered account without a membership is refused like a visitor; a
+	// complimentary membership lets it in.
+	for _, p := range protected {
+		if res, _ := get(visitor, p, tok.AccessToken); res.StatusCode != 401 {
+			t.Errorf("registered, no membership (bearer) %s: %d", p, res.StatusCode)
+		}
+	}
+	if _, err := a.membership.GrantMember(ctx, 0, u.ID, "test"); err != nil {
+		t.Fatal(err)
 	}
 	stranger := &http.Client{Jar: func() http.CookieJar { j, _ := cookiejar.New(nil); return j }()}
 	stranger.Jar.SetCookies(su, []*http.Cookie{{Name: "lineage_session", Value: "not-a-session"}})

@@ -16,8 +16,9 @@ import (
 )
 
 // TestResearchPaywallBehindAccounts runs the research API as serve mounts it, behind
-// the real accounts middleware: a visitor gets the teaser of a members-only record, a
-// member signed in with a bearer token gets the record.
+// the real accounts middleware: a visitor and a registered account without a
+// membership get the teaser of a members-only record, a member signed in with a bearer
+// token gets the record.
 func TestResearchPaywallBehindAccounts(t *testing.T) {
 	ctx, _, db, a, srv := startSite(t, t.TempDir())
 
@@ -45,19 +46,27 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 		}
 		return m
 	}
-	for _, bearer := range []string{"", tok.AccessToken} {
+	check := func(who, bearer string, member bool) {
+		t.Helper()
 		m := get("/api/research/search?surname=Smith", bearer)
 		r := m["results"].([]any)[0].(map[string]any)
 		id := strconv.FormatFloat(r["id"].(float64), 'f', 0, 64)
 		d := get("/api/research/records/"+id, bearer)
-		if bearer == "" {
+		if !member {
 			if r["teaser"] != true || r["date"] != nil || d["teaser"] != true || d["transcript"] != nil {
-				t.Errorf("visitor: %v %v", r, d)
+				t.Errorf("%s: %v %v", who, r, d)
 			}
 		} else if r["teaser"] != false || d["transcript"] != "buried at Mile End" {
-			t.Errorf("member: %v %v", r, d)
+			t.Errorf("%s: %v %v", who, r, d)
 		}
 	}
+	check("visitor", "", false)
+	// A free account is registered, not a member: it gets the teaser too.
+	check("registered", tok.AccessToken, false)
+	if _, err := a.membership.GrantMember(ctx, 0, u.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	check("member", tok.AccessToken, true)
 	// The global search is mounted too.
 	if g := get("/api/search?q=Smith", ""); g["index"].(map[string]any)["total"].(float64) != 1 {
 		t.Errorf("global search: %v", g)

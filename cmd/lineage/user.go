@@ -20,15 +20,20 @@ import (
 const userUsage = `usage: lineage user SUBCOMMAND [flags]
 
 subcommands:
-  add           --email E --password P [--name N] [--role member|editor|admin]
-  set-role      --email E --role member|editor|admin
+  add           --email E --password P [--name N] [--role member|registered|editor|admin]
+  set-role      --email E --role member|registered|editor|admin
   set-password  --email E --password P
   list
   delete        --email E
 
 Every subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve,
 and works while a server runs on the same store. --password - reads the password from
-standard input. Accounts made here count as verified: an operator vouches for them.`
+standard input. Accounts made here count as verified: an operator vouches for them.
+A "registered" account is a free one; --role member (the default of add) makes a
+registered account with a complimentary membership of the default plan (docs/membership.md).`
+
+// roleMember is the old role --role still accepts (see userUsage).
+const roleMember = "member"
 
 // runUser manages accounts from the command line.
 func runUser(ctx context.Context, args []string) error {
@@ -48,10 +53,10 @@ func runUser(ctx context.Context, args []string) error {
 		fs.StringVar(&email, "email", "", "email address (required)")
 		fs.StringVar(&password, "password", "", "password, at least 8 characters; - reads standard input (required)")
 		fs.StringVar(&name, "name", "", "display name")
-		fs.StringVar(&role, "role", auth.RoleMember, "member, editor or admin")
+		fs.StringVar(&role, "role", roleMember, "member, registered, editor or admin")
 	case "set-role":
 		fs.StringVar(&email, "email", "", "email address (required)")
-		fs.StringVar(&role, "role", "", "member, editor or admin (required)")
+		fs.StringVar(&role, "role", "", "member, registered, editor or admin (required)")
 	case "set-password":
 		fs.StringVar(&email, "email", "", "email address (required)")
 		fs.StringVar(&password, "password", "", "new password; - reads standard input (required)")
@@ -86,8 +91,14 @@ func runUser(ctx context.Context, args []string) error {
 			return fmt.Errorf("--name must be one line of at most %d characters without control characters", auth.MaxNameLen)
 		}
 	}
+	// "member" is no role any more but a membership: the account is registered and
+	// gets a complimentary membership, so scripts written for the old role still work.
+	grant := role == roleMember
+	if grant {
+		role = auth.RoleRegistered
+	}
 	if (sub == "add" || sub == "set-role") && !auth.ValidRole(role) {
-		return fmt.Errorf("--role must be one of %s", strings.Join(auth.Roles, ", "))
+		return fmt.Errorf("--role must be one of %s, %s", roleMember, strings.Join(auth.Roles, ", "))
 	}
 	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {
@@ -95,6 +106,18 @@ func runUser(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	svc := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
+	ms := newMembership(db, svc)
+	grantMember := func(u *auth.User) error {
+		if !grant {
+			return nil
+		}
+		m, err := ms.GrantMember(ctx, 0, u.ID, "lineage user --role member")
+		if err != nil {
+			return err
+		}
+		fmt.Printf("membership %s of %s is complimentary\n", m.Number, m.Plan.Name)
+		return nil
+	}
 
 	switch sub {
 	case "add":
@@ -106,6 +129,7 @@ func runUser(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Printf("added user %d <%s> as %s\n", u.ID, u.Email, u.Role)
+		return grantMember(u)
 	case "list":
 		users, err := svc.ListUsers(ctx)
 		if err != nil {
@@ -137,6 +161,7 @@ func runUser(ctx context.Context, args []string) error {
 				return err
 			}
 			fmt.Printf("user %d <%s> is now %s\n", u.ID, u.Email, role)
+			return grantMember(u)
 		case "set-password":
 			if err := svc.SetPassword(ctx, u.ID, password, ""); err != nil {
 				return err
@@ -146,7 +171,7 @@ func runUser(ctx context.Context, args []string) error {
 			if err := svc.DeleteUser(ctx, u.ID); err != nil {
 				return err
 			}
-			fmt.Printf("deleted user %d <%s> and everything the account owned\n", u.ID, u.Email)
+			fmt.Printf("deleted user %d <%s> and everything the account owned; its memberships and payments stay, anonymous\n", u.ID, u.Email)
 		}
 	}
 	return nil

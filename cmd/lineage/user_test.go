@@ -4,9 +4,11 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"lineage/internal/auth"
 	"lineage/internal/store"
 )
 
@@ -47,6 +49,29 @@ func TestUserCommand(t *testing.T) {
 	if out, err := run("set-role", "--email", "ada@example.org", "--role", "admin"); err != nil || !strings.Contains(out, "is now admin") {
 		t.Fatalf("set-role: %q %v", out, err)
 	}
+	// --role member, as before memberships: a registered account with a complimentary
+	// membership, so its scope has "member".
+	out, err = run("add", "--email", "mem@example.org", "--password", "correct horse", "--role", "member")
+	if err != nil || !strings.Contains(out, "as registered") || !strings.Contains(out, "membership M-000001 of Honorary is complimentary") {
+		t.Fatalf("add --role member: %q %v", out, err)
+	}
+	out, err = run("add", "--email", "reg@example.org", "--password", "correct horse", "--role", "registered")
+	if err != nil || strings.Contains(out, "membership") {
+		t.Fatalf("add --role registered: %q %v", out, err)
+	}
+	db, err := store.Open(ctx, store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := auth.New(db, auth.Options{})
+	newMembership(db, accounts)
+	for email, want := range map[string]bool{"mem@example.org": true, "reg@example.org": false} {
+		u, err := accounts.UserByEmail(ctx, email)
+		if err != nil || slices.Contains(u.Scope, "member") != want {
+			t.Errorf("%s: scope %v %v", email, u.Scope, err)
+		}
+	}
+	db.Close()
 	if out, err := run("delete", "--email", "ada@example.org"); err != nil || !strings.Contains(out, "deleted user") {
 		t.Fatalf("delete: %q %v", out, err)
 	}

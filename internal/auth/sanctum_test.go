@@ -77,10 +77,10 @@ func TestLoginLogout(t *testing.T) {
 		r = b.do("GET", "/api/user", nil)
 		expect(t, r, 200, "")
 		u := r.json(t)
-		if u["email"] != "ada@example.org" || u["role"] != "member" || u["email_verified_at"] == nil {
+		if u["email"] != "ada@example.org" || u["role"] != "registered" || u["email_verified_at"] == nil {
 			t.Errorf("user %v", u)
 		}
-		if scope, _ := u["scope"].([]any); len(scope) != 1 || scope[0] != "member" {
+		if scope, _ := u["scope"].([]any); len(scope) != 1 || scope[0] != "registered" {
 			t.Errorf("scope %v", u["scope"])
 		}
 		if _, ok := u["password_hash"]; ok {

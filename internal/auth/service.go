@@ -61,6 +61,8 @@ type Service struct {
 	dummyHash string
 
 	oidc *oidcClient
+
+	scopeSource ScopeSource
 }
 
 // New builds the service on an open, migrated store.

@@ -6,21 +6,27 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 
 	"lineage/internal/textfield"
 )
 
-// Roles, from least to most trusted. Each role's scope includes the ones before it.
+// Roles, from least to most trusted. A registered account is a free one: being a
+// member is a membership's doing (internal/membership), not a role.
 const (
-	RoleMember = "member"
-	RoleEditor = "editor"
-	RoleAdmin  = "admin"
+	RoleRegistered = "registered"
+	RoleEditor     = "editor"
+	RoleAdmin      = "admin"
 )
 
+// ScopeMember is the scope of members-only content. Staff hold it by their role;
+// everyone else through a membership (the ScopeSource).
+const ScopeMember = "member"
+
 // Roles lists the valid roles in order.
-var Roles = []string{RoleMember, RoleEditor, RoleAdmin}
+var Roles = []string{RoleRegistered, RoleEditor, RoleAdmin}
 
 // User is an account, and the JSON object GET /api/user returns.
 type User struct {
@@ -29,8 +35,9 @@ type User struct {
 	Email           string     `json:"email"`
 	EmailVerifiedAt *time.Time `json:"email_verified_at"`
 	Role            string     `json:"role"`
-	// Scope is what the web app's permission checks read (seed-spec §6): the role and
-	// every role below it, e.g. ["member","editor"] for an editor.
+	// Scope is what the web app's permission checks read (seed-spec §6): "registered"
+	// for every account, the scopes of a membership while it grants them (the
+	// ScopeSource), and staff's own, e.g. ["registered","member","editor"] for an editor.
 	Scope       []string  `json:"scope"`
 	HasPassword bool      `json:"has_password"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -42,13 +49,43 @@ type User struct {
 // Verified reports whether the email address has been confirmed.
 func (u *User) Verified() bool { return u.EmailVerifiedAt != nil }
 
+// scopeOf is what a role grants by itself (seed-spec §6): every account is
+// "registered"; staff also hold "member" and their own role and those below it.
 func scopeOf(role string) []string {
-	for i, r := range Roles {
-		if r == role {
-			return append([]string(nil), Roles[:i+1]...)
-		}
+	switch role {
+	case RoleRegistered:
+		return []string{RoleRegistered}
+	case RoleEditor:
+		return []string{RoleRegistered, ScopeMember, RoleEditor}
+	case RoleAdmin:
+		return []string{RoleRegistered, ScopeMember, RoleEditor, RoleAdmin}
 	}
 	return []string{}
+}
+
+// ScopeSource returns the scopes a user holds through another room (a membership's
+// plan); SetScopeSource installs it.
+type ScopeSource func(ctx context.Context, userID int64) ([]string, error)
+
+// SetScopeSource makes every user loaded by id or email carry the source's scopes
+// besides their role's. Call it before serving.
+func (s *Service) SetScopeSource(f ScopeSource) { s.scopeSource = f }
+
+// addScopes adds the scope source's scopes to u.Scope.
+func (s *Service) addScopes(ctx context.Context, u *User, err error) (*User, error) {
+	if err != nil || s.scopeSource == nil {
+		return u, err
+	}
+	more, err := s.scopeSource(ctx, u.ID)
+	if err != nil {
+		return nil, fmt.Errorf("auth: scopes of user %d: %w", u.ID, err)
+	}
+	for _, sc := range more {
+		if !slices.Contains(u.Scope, sc) {
+			u.Scope = append(u.Scope, sc)
+		}
+	}
+	return u, nil
 }
 
 // ValidRole reports whether r is one of Roles.
@@ -106,12 +143,14 @@ func scanUser(row rowScanner) (*User, error) {
 
 // UserByID returns the user, or ErrNotFound.
 func (s *Service) UserByID(ctx context.Context, id int64) (*User, error) {
-	return scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE id = ?`), id))
+	u, err := scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE id = ?`), id))
+	return s.addScopes(ctx, u, err)
 }
 
 // UserByEmail returns the user with this address (any case), or ErrNotFound.
 func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) {
-	return scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE email = ?`), normalizeEmail(email)))
+	u, err := scanUser(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE email = ?`), normalizeEmail(email)))
+	return s.addScopes(ctx, u, err)
 }
 
 // ListUsers returns every user by id.
@@ -137,7 +176,7 @@ type NewUser struct {
 	Email    string
 	Name     string
 	Password string // empty: no password (external sign-in only)
-	Role     string // empty: member
+	Role     string // empty: registered
 	Verified bool   // the address is known to work (created by an operator or a trusted provider)
 }
 
@@ -157,7 +196,7 @@ func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	}
 	role := nu.Role
 	if role == "" {
-		role = RoleMember
+		role = RoleRegistered
 	}
 	if !ValidRole(role) {
 		return nil, fmt.Errorf("auth: unknown role %q (want one of %s)", role, strings.Join(Roles, ", "))

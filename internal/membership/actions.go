@@ -1,0 +1,398 @@
+package membership
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"lineage/internal/textfield"
+)
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// MaxNoteLen bounds an admin's note on a payment and a why of a change.
+const MaxNoteLen = 500
+
+func checkWhy(fe *fieldErrors, field, why string) string {
+	w, err := textfield.SingleLine(why, MaxNoteLen)
+	if err != nil {
+		fe.add(field, "The %s must be one line of at most %d characters.", field, MaxNoteLen)
+	}
+	return strings.TrimSpace(w)
+}
+
+// Join starts userID's membership of a plan: pending until paid. A person who had a
+// membership before (lapsed, cancelled, or still pending) rejoins under the same
+// number; one whose membership grants scopes now is told so (409).
+func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession string) (*Membership, error) {
+	var fe fieldErrors
+	plan, err := s.PlanBySlug(ctx, planSlug)
+	if errors.Is(err, errNotFound) || (err == nil && !plan.OnSale) {
+		fe.add("plan", "Choose one of the plans on sale.")
+	} else if err != nil {
+		return nil, err
+	} else if concession != "" {
+		if _, ok := plan.Concession(concession); !ok {
+			fe.add("concession", "The plan %s has no concession %q.", plan.Name, textfield.Escape(concession))
+		}
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	var id int64
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
+			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
+		if errors.Is(err, errNotFound) {
+			id, err = s.newMembership(ctx, tx, userID, plan, concession, StatusPending, MethodStripe, nil, "", userID, "joined "+plan.Name)
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		id = raw.ID
+		if Granting(effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, s.Now())) && raw.Status != StatusPending {
+			return &Error{Code: ECONFLICT, Message: "You are a member already: your membership " + raw.Number + " is " + raw.Status + "."}
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, concession = ?, grace_days = ? WHERE id = ?`),
+			plan.ID, concession, plan.GraceDays, id); err != nil {
+			return err
+		}
+		if raw.Status == StatusPending {
+			return nil
+		}
+		_, err = s.apply(ctx, tx, id, raw.Status, change{status: StatusPending, method: MethodStripe, by: userID, why: "rejoined " + plan.Name}, s.Now())
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+// ManualPayment is a payment an admin records: cheque, bank transfer or cash.
+type ManualPayment struct {
+	AmountMinor int64      `json:"amount_minor"`
+	Currency    string     `json:"currency"`
+	Method      string     `json:"method"`
+	Note        string     `json:"note"`
+	PaidUntil   *time.Time `json:"paid_until"` // nil: one period of the plan on
+}
+
+// RecordPayment records a manual payment by admin `by` for membership id and makes it
+// active until the payment's end.
+func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayment) (*Membership, error) {
+	var fe fieldErrors
+	if p.AmountMinor <= 0 || p.AmountMinor > MaxPriceMinor {
+		fe.add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
+	}
+	if p.Currency == "" {
+		p.Currency = DefaultCurrency
+	}
+	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
+	if !ValidCurrency(p.Currency) {
+		fe.add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
+	}
+	if p.Method == "" {
+		p.Method = MethodManual
+	}
+	if p.Method != MethodManual {
+		fe.add("method", "An admin records manual payments only (cheque, bank transfer, cash): method must be manual.")
+	}
+	p.Note = checkWhy(&fe, "note", p.Note)
+	if p.PaidUntil != nil && !p.PaidUntil.After(s.Now()) {
+		fe.add("paid_until", "Paid until must be in the future.")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := s.pay(ctx, tx, id, payment{amount: p.AmountMinor, currency: p.Currency, method: MethodManual,
+			note: p.Note, paidUntil: p.PaidUntil, by: by, why: "manual payment recorded"})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+type payment struct {
+	amount     int64
+	currency   string
+	method     string
+	externalID string
+	note       string
+	paidUntil  *time.Time // nil: one period on
+	by         int64
+	why        string
+}
+
+// pay records a payment for membership id inside tx and extends it. A payment whose
+// external id was recorded before changes nothing (false).
+func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (bool, error) {
+	raw, err := s.lockedMembership(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	plan, err := s.planByID(ctx, tx, raw.planID)
+	if err != nil {
+		return false, err
+	}
+	now := s.Now()
+	until := p.paidUntil
+	if until == nil {
+		until = nextPaidUntil(&plan, raw.PaidUntil, now)
+	}
+	if p.currency != plan.Currency && p.method != MethodManual {
+		s.log.Warn("membership: a payment's currency differs from its plan's", "membership", raw.Number, "currency", p.currency, "plan", plan.Currency)
+	}
+	var ext any
+	if p.externalID != "" {
+		ext = p.externalID
+	}
+	var pid int64
+	err = tx.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO membership_payments (membership_id, receipt_number, amount_minor, currency,
+		method, external_id, note, paid_at, covers_until, by_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), unixPtr(until), nullID(p.by), now.Unix()).Scan(&pid)
+	if err != nil {
+		if p.externalID != "" && isUniqueViolation(err) {
+			return false, errDuplicate
+		}
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE membership_payments SET receipt_number = ? WHERE id = ?`),
+		fmt.Sprintf("R-%06d", pid), pid); err != nil {
+		return false, err
+	}
+	status := StatusActive
+	if plan.Period == PeriodLifetime {
+		status = StatusLifetime
+	}
+	c := change{status: status, method: p.method, paidUntil: until, setPaid: true, by: p.by, why: p.why}
+	if raw.Status == status {
+		// Still active: the status stays, the history row records the new paid-until.
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET paid_until = ?, method = ?, updated_at = ? WHERE id = ?`),
+			unixPtr(until), p.method, now.Unix(), id); err != nil {
+			return false, err
+		}
+		return true, s.addHistory(ctx, tx, id, p.by, status, status, p.why+untilText(until), now)
+	}
+	c.why += untilText(until)
+	_, err = s.apply(ctx, tx, id, raw.Status, c, now)
+	return true, err
+}
+
+func untilText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return "; paid until " + t.Format(time.DateOnly)
+}
+
+// errDuplicate ends the transaction of a payment recorded before; callers treat it as
+// success.
+var errDuplicate = errors.New("membership: payment recorded before")
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// GrantComplimentary gives userID a complimentary membership of a plan (until nil: no
+// end), reusing their membership (and number) if they have one.
+func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, planSlug string, until *time.Time, why string) (*Membership, error) {
+	var fe fieldErrors
+	plan, err := s.PlanBySlug(ctx, planSlug)
+	if errors.Is(err, errNotFound) {
+		fe.add("plan", "There is no plan %q.", textfield.Escape(planSlug))
+	} else if err != nil {
+		return nil, err
+	}
+	why = checkWhy(&fe, "why", why)
+	if why == "" {
+		why = "complimentary membership granted"
+	}
+	if until != nil && !until.After(s.Now()) {
+		fe.add("until", "The end of a complimentary membership must be in the future.")
+	}
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	var id int64
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
+			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
+		if errors.Is(err, errNotFound) {
+			id, err = s.newMembership(ctx, tx, userID, plan, "", StatusComplimentary, MethodComplimentary, until, "", by, why)
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		id = raw.ID
+		return s.setComplimentary(ctx, tx, raw, plan, until, by, why)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+func (s *Service) setComplimentary(ctx context.Context, tx *sql.Tx, raw rawMembership, plan Plan, until *time.Time, by int64, why string) error {
+	if raw.Status == StatusComplimentary {
+		_, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, paid_until = ?, updated_at = ? WHERE id = ?`),
+			plan.ID, unixPtr(until), s.Now().Unix(), raw.ID)
+		if err == nil {
+			err = s.addHistory(ctx, tx, raw.ID, by, raw.Status, StatusComplimentary, why, s.Now())
+		}
+		return err
+	}
+	_, err := s.apply(ctx, tx, raw.ID, raw.Status, change{status: StatusComplimentary, method: MethodComplimentary,
+		planID: plan.ID, paidUntil: until, setPaid: true, by: by, why: why}, s.Now())
+	return err
+}
+
+// GrantComplimentaryTo is GrantComplimentary for a membership named by id (the admin
+// API's form).
+func (s *Service) GrantComplimentaryTo(ctx context.Context, by, id int64, planSlug string, until *time.Time, why string) (*Membership, error) {
+	m, err := s.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if m.UserID == nil {
+		return nil, &Error{Code: ECONFLICT, Message: "The account of membership " + m.Number + " was deleted."}
+	}
+	return s.GrantComplimentary(ctx, by, *m.UserID, planSlug, until, why)
+}
+
+// ChangePlan moves membership id to another plan, keeping its status and paid-until.
+func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why string) (*Membership, error) {
+	var fe fieldErrors
+	plan, err := s.PlanBySlug(ctx, planSlug)
+	if errors.Is(err, errNotFound) {
+		fe.add("plan", "There is no plan %q.", textfield.Escape(planSlug))
+	} else if err != nil {
+		return nil, err
+	}
+	why = checkWhy(&fe, "why", why)
+	if err := fe.err(); err != nil {
+		return nil, err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := s.lockedMembership(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if raw.planID == plan.ID {
+			return invalid("plan", "The membership is on %s already.", plan.Name)
+		}
+		old, err := s.planByID(ctx, tx, raw.planID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, concession = '', updated_at = ? WHERE id = ?`),
+			plan.ID, s.Now().Unix(), id); err != nil {
+			return err
+		}
+		msg := "plan changed from " + old.Name + " to " + plan.Name
+		if why != "" {
+			msg += ": " + why
+		}
+		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, msg, s.Now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+// CancelRenewal stops a membership renewing by itself; it keeps its scopes until
+// paid-until and its grace end.
+func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership, error) {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := s.lockedMembership(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if !raw.AutoRenew {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET auto_renew = ?, updated_at = ? WHERE id = ?`), false, s.Now().Unix(), id); err != nil {
+			return err
+		}
+		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "automatic renewal cancelled", s.Now())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+// Receipts lists the payments of a membership, newest first.
+func (s *Service) Receipts(ctx context.Context, id int64) ([]Receipt, error) {
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, receipt_number, amount_minor, currency, method, note, paid_at,
+		covers_until, refunded_minor FROM membership_payments WHERE membership_id = ? ORDER BY paid_at DESC, id DESC`), id)
+	return collect(rs, err, func(r rows) (Receipt, error) {
+		var x Receipt
+		var paid int64
+		var covers sql.NullInt64
+		err := r.Scan(&x.ID, &x.Number, &x.AmountMinor, &x.Currency, &x.Method, &x.Note, &paid, &covers, &x.RefundedMinor)
+		x.PaidAt, x.CoversUntil = ts(paid), tsPtr(covers)
+		return x, err
+	})
+}
+
+// SearchResult is a page of members for admins.
+type SearchResult struct {
+	Members []*Membership `json:"members"`
+	Total   int           `json:"total"`
+}
+
+// PageSize is how many members a page of the admin list holds.
+const PageSize = 50
+
+// Search finds memberships by the holder's name or email, the number, and status
+// ("" for any); page counts from 1.
+func (s *Service) Search(ctx context.Context, q, status string, page int) (SearchResult, error) {
+	where := []string{"1 = 1"}
+	var args []any
+	if q = strings.TrimSpace(q); q != "" {
+		like := "%" + strings.ToLower(q) + "%"
+		where = append(where, "(LOWER(COALESCE(u.name, '')) LIKE ? OR LOWER(COALESCE(u.email, '')) LIKE ? OR LOWER(m.number) LIKE ?)")
+		args = append(args, like, like, like)
+	}
+	if status != "" {
+		where = append(where, "m.status = ?")
+		args = append(args, status)
+	}
+	if page < 1 {
+		page = 1
+	}
+	w := ` WHERE ` + strings.Join(where, " AND ")
+	var res SearchResult
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*)`+membershipFrom+w), args...).Scan(&res.Total); err != nil {
+		return res, err
+	}
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+w+` ORDER BY m.number LIMIT ? OFFSET ?`),
+		append(args, PageSize, (page-1)*PageSize)...)
+	raws, err := collect(rs, err, scanMembership)
+	if err != nil {
+		return res, err
+	}
+	res.Members = []*Membership{}
+	for _, raw := range raws {
+		m, err := s.complete(ctx, s.db, raw)
+		if err != nil {
+			return res, err
+		}
+		res.Members = append(res.Members, m)
+	}
+	return res, nil
+}

@@ -1,0 +1,511 @@
+package membership
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"lineage/internal/httpx"
+)
+
+// Patterns are the front-door ServeMux patterns Handler serves. The payments room
+// mounts its own, more specific ones (/api/membership/portal, /api/stripe/webhook).
+var Patterns = []string{
+	"/api/membership", "/api/membership/",
+	"/api/admin/members", "/api/admin/members/", "/api/admin/members.csv",
+	"/api/admin/membership/",
+}
+
+// Handler serves the JSON API; wrap it in auth's middleware.
+func (s *Service) Handler() http.Handler {
+	return httpx.NoRoute(s.mux,
+		func(w http.ResponseWriter, r *http.Request) { writeError(w, r, s.log, errNotFound) },
+		func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, r, s.log, &Error{Code: EMETHOD, Message: "The " + r.Method + " method is not supported for this URL."})
+		})
+}
+
+type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
+
+func (s *Service) viewer(r *http.Request) Viewer {
+	if s.opt.Viewer == nil {
+		return Viewer{}
+	}
+	return s.opt.Viewer(r)
+}
+
+func (s *Service) routes() {
+	m := http.NewServeMux()
+	public := func(pattern string, fn handlerFunc) {
+		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			if err := fn(w, r, s.viewer(r)); err != nil {
+				writeError(w, r, s.log, err)
+			}
+		})
+	}
+	signedIn := func(pattern string, fn handlerFunc) {
+		public(pattern, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+			if v.ID == 0 {
+				return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+			}
+			return fn(w, r, v)
+		})
+	}
+	admin := func(pattern string, fn handlerFunc) {
+		signedIn(pattern, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+			if !v.Admin {
+				return &Error{Code: EFORBIDDEN, Message: "Only admins may manage members."}
+			}
+			w.Header().Set("Cache-Control", "no-store")
+			return fn(w, r, v)
+		})
+	}
+	public("GET /api/membership/plans", s.getPlans)
+	public("GET /api/membership/plans/{slug}", s.getPlan)
+	signedIn("GET /api/membership", s.getMine)
+	signedIn("POST /api/membership/join", s.postJoin)
+	signedIn("POST /api/membership/cancel-renewal", s.postCancelRenewal)
+	signedIn("GET /api/membership/receipts/{number}", s.getReceipt)
+	signedIn("POST /api/membership/household", s.postHousehold)
+	signedIn("DELETE /api/membership/household/{user_id}", s.deleteHousehold)
+
+	admin("GET /api/admin/members", s.adminList)
+	admin("GET /api/admin/members.csv", s.adminExport)
+	admin("POST /api/admin/members/import", s.adminImport)
+	admin("GET /api/admin/members/{id}", s.adminGet)
+	admin("POST /api/admin/members/{id}/payments", s.adminPayment)
+	admin("POST /api/admin/members/{id}/complimentary", s.adminComplimentary)
+	admin("POST /api/admin/members/{id}/plan", s.adminPlan)
+	admin("GET /api/admin/membership/plans", s.adminPlans)
+	admin("POST /api/admin/membership/plans", s.adminSavePlan)
+	admin("PUT /api/admin/membership/plans/{slug}", s.adminSavePlan)
+	s.mux = m
+}
+
+// CardPayments reports whether the payments room can take card payments.
+func (s *Service) CardPayments() bool { return s.opt.Checkout != nil }
+
+func (s *Service) getPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	plans, err := s.Plans(r.Context(), true)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans, "card_payments": s.CardPayments(), "other_ways": s.opt.OtherWays})
+	return nil
+}
+
+func (s *Service) getPlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	p, err := s.PlanBySlug(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, p)
+	return nil
+}
+
+func (s *Service) getMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	w.Header().Set("Cache-Control", "no-store")
+	m, err := s.ForUser(r.Context(), v.ID)
+	if err != nil {
+		return err
+	}
+	receipts := []Receipt{}
+	if m != nil {
+		if receipts, err = s.Receipts(r.Context(), m.ID); err != nil {
+			return err
+		}
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"membership": m, "receipts": receipts})
+	return nil
+}
+
+type joinInput struct {
+	Plan       string `json:"plan"`
+	Concession string `json:"concession"`
+	Household  []struct {
+		Name  string `json:"name"`
+		Email string `json:"email"`
+	} `json:"household"`
+	ReturnTo string `json:"return_to"`
+}
+
+func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	var in joinInput
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if in.ReturnTo != "" && (!strings.HasPrefix(in.ReturnTo, "/") || strings.HasPrefix(in.ReturnTo, "//") || strings.ContainsAny(in.ReturnTo, "\\\r\n")) {
+		return invalid("return_to", "The return path must be a path on this site, starting with one /.")
+	}
+	ctx := r.Context()
+	if p, err := s.PlanBySlug(ctx, in.Plan); err == nil && len(in.Household) > p.HouseholdSize-1 {
+		return invalid("household", "The plan %s is for at most %d people.", p.Name, p.HouseholdSize)
+	}
+	m, err := s.Join(ctx, v.ID, in.Plan, in.Concession)
+	if err != nil {
+		return err
+	}
+	for i, h := range in.Household {
+		if m, err = s.AddHousehold(ctx, v.ID, m.ID, h.Name, h.Email); err != nil {
+			var e *Error
+			if errors.As(err, &e) && e.Code == EINVALID {
+				fields := map[string][]string{}
+				for k, msgs := range e.Fields {
+					fields["household."+strconv.Itoa(i)+"."+k] = msgs
+				}
+				return &Error{Code: EINVALID, Message: e.Message, Fields: fields}
+			}
+			return err
+		}
+	}
+	var checkout any
+	if s.opt.Checkout != nil {
+		url, err := s.opt.Checkout(ctx, m, in.ReturnTo)
+		if err != nil {
+			return err
+		}
+		checkout = url
+	}
+	httpx.JSON(w, http.StatusCreated, map[string]any{"membership": m, "checkout_url": checkout})
+	return nil
+}
+
+func (s *Service) mine(ctx context.Context, v Viewer) (*Membership, error) {
+	m, err := s.ForUser(ctx, v.ID)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return nil, &Error{Code: ENOTFOUND, Message: "You have no membership."}
+	}
+	return m, nil
+}
+
+func (s *Service) postCancelRenewal(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	m, err := s.mine(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	if m, err = s.CancelRenewal(r.Context(), v.ID, m.ID); err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, m)
+	return nil
+}
+
+func (s *Service) postHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	var in struct{ Name, Email string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	m, err := s.mine(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	if m, err = s.AddHousehold(r.Context(), v.ID, m.ID, in.Name, in.Email); err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusCreated, m)
+	return nil
+}
+
+func (s *Service) deleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	uid, err := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
+	if err != nil || uid <= 0 {
+		return errNotFound
+	}
+	m, err := s.mine(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	if m, err = s.RemoveHousehold(r.Context(), v.ID, m.ID, uid); err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, m)
+	return nil
+}
+
+var receiptPage = template.Must(template.New("receipt").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Receipt {{.R.Number}}</title>
+<style>body{font-family:serif;max-width:40em;margin:2em auto}td{padding:.2em 1em .2em 0}</style></head>
+<body><h1>{{.Society}}</h1><h2>Receipt {{.R.Number}}</h2>
+<table>
+<tr><td>Membership</td><td>{{.M.Number}} ({{.M.Plan.Name}})</td></tr>
+<tr><td>Received</td><td>{{.R.PaidAt.Format "2 January 2006"}}</td></tr>
+<tr><td>Amount</td><td>{{.Amount}} {{.R.Currency}}</td></tr>
+<tr><td>Paid by</td><td>{{.R.Method}}</td></tr>
+{{with .R.CoversUntil}}<tr><td>Paid until</td><td>{{.Format "2 January 2006"}}</td></tr>{{end}}
+{{if .R.RefundedMinor}}<tr><td>Refunded</td><td>{{.Refunded}} {{.R.Currency}}</td></tr>{{end}}
+</table></body></html>
+`))
+
+// formatMinor writes minor units as major.minor (two decimals, as GBP and most
+// currencies have).
+func formatMinor(n int64) string {
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	return sign + strconv.FormatInt(n/100, 10) + "." + strconv.FormatInt(n%100/10, 10) + strconv.FormatInt(n%10, 10)
+}
+
+func (s *Service) getReceipt(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	m, err := s.mine(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	receipts, err := s.Receipts(r.Context(), m.ID)
+	if err != nil {
+		return err
+	}
+	for _, rc := range receipts {
+		if rc.Number == r.PathValue("number") {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			return receiptPage.Execute(w, map[string]any{"Society": s.opt.SocietyName, "R": rc, "M": m,
+				"Amount": formatMinor(rc.AmountMinor), "Refunded": formatMinor(rc.RefundedMinor)})
+		}
+	}
+	return errNotFound
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errNotFound
+	}
+	return id, nil
+}
+
+func (s *Service) adminList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	q := r.URL.Query()
+	status := q.Get("status")
+	if status != "" && !validStatus(status) {
+		return invalid("status", "The status must be one of pending, active, grace, lapsed, cancelled, complimentary, lifetime.")
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	res, err := s.Search(r.Context(), q.Get("q"), status, page)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, res)
+	return nil
+}
+
+func validStatus(s string) bool {
+	switch s {
+	case StatusPending, StatusActive, StatusGrace, StatusLapsed, StatusCancelled, StatusComplimentary, StatusLifetime:
+		return true
+	}
+	return false
+}
+
+// Detail is one membership with its history and payments, for admins.
+type Detail struct {
+	*Membership
+	History  []HistoryRow `json:"history"`
+	Payments []Receipt    `json:"payments"`
+}
+
+// Detail returns membership id with its history and payments.
+func (s *Service) Detail(ctx context.Context, id int64) (*Detail, error) {
+	m, err := s.ByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d := &Detail{Membership: m}
+	if d.History, err = s.History(ctx, id); err != nil {
+		return nil, err
+	}
+	if d.Payments, err = s.Receipts(ctx, id); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (s *Service) adminGet(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	d, err := s.Detail(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, d)
+	return nil
+}
+
+// dateInput accepts "2026-05-01" or an RFC 3339 time.
+func dateInput(field, s string, fe *fieldErrors) *time.Time {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC()
+			return &t
+		}
+	}
+	fe.add(field, "The %s must be a date such as 2026-05-01.", strings.ReplaceAll(field, "_", " "))
+	return nil
+}
+
+func (s *Service) adminPayment(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		AmountMinor any    `json:"amount_minor"`
+		Currency    string `json:"currency"`
+		Method      string `json:"method"`
+		Note        string `json:"note"`
+		PaidUntil   string `json:"paid_until"`
+	}
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	var fe fieldErrors
+	amount, ok := wholeNumber(in.AmountMinor)
+	if !ok {
+		fe.add("amount_minor", "The amount must be a whole number of minor units (pence), such as 2400 for £24.00.")
+	}
+	until := dateInput("paid_until", in.PaidUntil, &fe)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	if _, err := s.ByID(r.Context(), id); err != nil {
+		return err
+	}
+	m, err := s.RecordPayment(r.Context(), v.ID, id, ManualPayment{AmountMinor: amount, Currency: in.Currency, Method: in.Method, Note: in.Note, PaidUntil: until})
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusCreated, m)
+	return nil
+}
+
+// wholeNumber accepts a JSON number without a fraction, or such a number in a string
+// (forms); floats are refused, as money is never a float.
+func wholeNumber(v any) (int64, bool) {
+	switch x := v.(type) {
+	case float64:
+		if x != float64(int64(x)) {
+			return 0, false
+		}
+		return int64(x), true
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+func (s *Service) adminComplimentary(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var in struct{ Plan, Until, Why string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	var fe fieldErrors
+	until := dateInput("until", in.Until, &fe)
+	if err := fe.err(); err != nil {
+		return err
+	}
+	m, err := s.GrantComplimentaryTo(r.Context(), v.ID, id, in.Plan, until, in.Why)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, m)
+	return nil
+}
+
+func (s *Service) adminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	var in struct{ Plan, Why string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return err
+	}
+	if _, err := s.ByID(r.Context(), id); err != nil {
+		return err
+	}
+	m, err := s.ChangePlan(r.Context(), v.ID, id, in.Plan, in.Why)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, m)
+	return nil
+}
+
+func (s *Service) adminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	plans, err := s.Plans(r.Context(), false)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans})
+	return nil
+}
+
+func (s *Service) adminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	var p Plan
+	if err := decodeJSON(w, r, &p); err != nil {
+		return err
+	}
+	status := http.StatusCreated
+	if slug := r.PathValue("slug"); slug != "" {
+		if _, err := s.PlanBySlug(r.Context(), slug); err != nil {
+			return err
+		}
+		p.Slug, status = slug, http.StatusOK
+	} else if _, err := s.PlanBySlug(r.Context(), p.Slug); err == nil {
+		return invalid("slug", "A plan with the slug %s exists already.", p.Slug)
+	}
+	p, err := s.SavePlan(r.Context(), p)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, status, p)
+	return nil
+}
+
+func (s *Service) adminExport(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="members.csv"`)
+	return s.ExportCSV(r.Context(), w)
+}
+
+func (s *Service) adminImport(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	dry := r.URL.Query().Get("dry_run")
+	r.Body = http.MaxBytesReader(w, r.Body, maxCSV)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &Error{Code: ETOOLARGE, Message: "A members CSV may be at most 8 MiB."}
+		}
+		return err
+	}
+	rep, err := s.ImportCSV(r.Context(), v.ID, strings.NewReader(string(body)), dry == "1" || dry == "true")
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if len(rep.Errors) > 0 {
+		status = http.StatusUnprocessableEntity
+	}
+	httpx.JSON(w, status, rep)
+	return nil
+}

@@ -1,0 +1,119 @@
+-- +goose Up
+-- Membership (internal/membership): plans, memberships, their history, the payments
+-- recorded against them, and household members. Accounts lose the old "member" role:
+-- a free account is "registered", and being a member is a membership's doing.
+ALTER TABLE users DROP CONSTRAINT users_role_check;
+UPDATE users SET role = 'registered' WHERE role = 'member';
+ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('registered', 'editor', 'admin'));
+ALTER TABLE users ALTER COLUMN role SET DEFAULT 'registered';
+-- Existing accounts become "registered": the old role made every account a member,
+-- which is what this change ends. An operator grants memberships (lineage member …).
+
+CREATE TABLE membership_plans (
+    id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    slug           TEXT    NOT NULL UNIQUE,
+    name           TEXT    NOT NULL,
+    price_minor    BIGINT  NOT NULL CHECK (price_minor >= 0),
+    currency       TEXT    NOT NULL DEFAULT 'GBP',
+    period         TEXT    NOT NULL CHECK (period IN ('annual', 'monthly', 'lifetime', 'fixed')),
+    renew_month    BIGINT  NOT NULL DEFAULT 0,
+    renew_day      BIGINT  NOT NULL DEFAULT 0,
+    benefits       TEXT    NOT NULL DEFAULT '',
+    scopes         TEXT    NOT NULL DEFAULT '["member"]',  -- JSON array of scope names
+    household_size BIGINT  NOT NULL DEFAULT 1 CHECK (household_size >= 1),
+    concessions    TEXT    NOT NULL DEFAULT '[]',          -- JSON [{"slug","name","price_minor"}]
+    on_sale        BOOLEAN NOT NULL DEFAULT TRUE,
+    grace_days     BIGINT  NOT NULL DEFAULT 30,
+    position       BIGINT  NOT NULL DEFAULT 0,
+    created_at     BIGINT  NOT NULL,
+    updated_at     BIGINT  NOT NULL
+);
+
+-- One counter row: membership numbers are taken from it inside the transaction that
+-- creates the membership, so two at once never get the same number.
+CREATE TABLE membership_counter (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    n  BIGINT  NOT NULL
+);
+INSERT INTO membership_counter (id, n) VALUES (1, 0);
+
+-- user_id becomes NULL when the account is deleted (GDPR): the row stays, anonymous,
+-- for the society's accounts.
+CREATE TABLE memberships (
+    id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    number      TEXT    NOT NULL UNIQUE,
+    user_id     BIGINT  REFERENCES users (id) ON DELETE SET NULL,
+    plan_id     BIGINT  NOT NULL REFERENCES membership_plans (id),
+    concession  TEXT    NOT NULL DEFAULT '',
+    status      TEXT    NOT NULL CHECK (status IN ('pending', 'active', 'grace', 'lapsed', 'cancelled', 'complimentary', 'lifetime')),
+    method      TEXT    NOT NULL CHECK (method IN ('stripe', 'manual', 'complimentary')),
+    started_at  BIGINT  NOT NULL,
+    paid_until  BIGINT,
+    grace_days  BIGINT  NOT NULL DEFAULT 30,
+    auto_renew  BOOLEAN NOT NULL DEFAULT FALSE,
+    created_at  BIGINT  NOT NULL,
+    updated_at  BIGINT  NOT NULL
+);
+CREATE INDEX memberships_user ON memberships (user_id);
+CREATE INDEX memberships_status ON memberships (status, paid_until);
+
+-- Append-only: who (by_user_id, NULL for the system or a deleted account), when, from,
+-- to and why.
+CREATE TABLE membership_history (
+    id            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    membership_id BIGINT  NOT NULL REFERENCES memberships (id),
+    at            BIGINT  NOT NULL,
+    by_user_id    BIGINT  REFERENCES users (id) ON DELETE SET NULL,
+    from_status   TEXT    NOT NULL DEFAULT '',
+    to_status     TEXT    NOT NULL,
+    why           TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX membership_history_membership ON membership_history (membership_id, id);
+
+-- Money received (or given back) for a membership. external_id is the payment
+-- provider's id (a Stripe invoice or session): unique, so the same payment reported
+-- twice is recorded once.
+CREATE TABLE membership_payments (
+    id             BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    membership_id  BIGINT  NOT NULL REFERENCES memberships (id),
+    receipt_number TEXT    NOT NULL UNIQUE,
+    amount_minor   BIGINT  NOT NULL,
+    currency       TEXT    NOT NULL,
+    method         TEXT    NOT NULL CHECK (method IN ('stripe', 'manual', 'complimentary')),
+    external_id    TEXT    UNIQUE,
+    note           TEXT    NOT NULL DEFAULT '',
+    paid_at        BIGINT  NOT NULL,
+    covers_until   BIGINT,
+    refunded_minor BIGINT  NOT NULL DEFAULT 0,
+    by_user_id     BIGINT  REFERENCES users (id) ON DELETE SET NULL,
+    created_at     BIGINT  NOT NULL
+);
+CREATE INDEX membership_payments_membership ON membership_payments (membership_id, paid_at);
+
+-- People sharing a household membership. An invited person without an account yet is
+-- known by name and email; once they have an account, user_id names it and name and
+-- email are left empty (the account holds them, and deleting it leaves nothing here).
+CREATE TABLE membership_household (
+    id            BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    membership_id BIGINT  NOT NULL REFERENCES memberships (id),
+    user_id       BIGINT  REFERENCES users (id) ON DELETE SET NULL,
+    name          TEXT    NOT NULL DEFAULT '',
+    email         TEXT    NOT NULL DEFAULT '',
+    removed_at    BIGINT,
+    created_at    BIGINT  NOT NULL
+);
+CREATE INDEX membership_household_membership ON membership_household (membership_id);
+CREATE INDEX membership_household_user ON membership_household (user_id);
+CREATE INDEX membership_household_email ON membership_household (email);
+
+-- +goose Down
+DROP TABLE membership_household;
+DROP TABLE membership_payments;
+DROP TABLE membership_history;
+DROP TABLE memberships;
+DROP TABLE membership_counter;
+DROP TABLE membership_plans;
+ALTER TABLE users DROP CONSTRAINT users_role_check;
+UPDATE users SET role = 'member' WHERE role = 'registered';
+ALTER TABLE users ADD CONSTRAINT users_role_check CHECK (role IN ('member', 'editor', 'admin'));
+ALTER TABLE users ALTER COLUMN role SET DEFAULT 'member';
