@@ -3,8 +3,12 @@ package payments_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/payments"
 	"lineage/internal/payments/stripetest"
@@ -197,4 +201,66 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 		})
 	}
+}
+
+// owner answers the portal's question from a request header, standing in for the
+// membership room (which reads the signed-in user).
+type owner struct{}
+
+func (owner) OwnedRef(r *http.Request) (string, string, error) {
+	switch ref := r.Header.Get("X-Ref"); ref {
+	case "":
+		return "", "", payments.ErrSignedOut
+	case "none":
+		return "", "", payments.ErrNoRef
+	default:
+		return "membership", ref, nil
+	}
+}
+
+// TestPortalRoute: "Manage payment" opens the Customer Portal of the customer who paid
+// for the requester's membership, and says clearly when there is none.
+func TestPortalRoute(t *testing.T) {
+	mock := stripetest.Start(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		cfg := payments.Config{SecretKey: stripetest.Key, WebhookSecret: secret, APIBase: mock.URL}
+		svc := payments.New(db, payments.Options{Config: cfg, Log: quiet, PublicURL: "https://society.example", Owner: owner{}})
+		svc.Handle("membership", newRecorder(t, db))
+		mux := http.NewServeMux()
+		mux.Handle("/api/stripe/", svc.Handler())
+		mux.Handle("/api/membership/", svc.PortalHandler())
+		srv := httptest.NewServer(mux)
+		defer srv.Close()
+		post := func(ref string) (int, string) {
+			req, _ := http.NewRequest("POST", srv.URL+"/api/membership/portal", nil)
+			if ref != "" {
+				req.Header.Set("X-Ref", ref)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
+		for _, tc := range []struct {
+			ref  string
+			code int
+			want string
+		}{
+			{"", 401, "Unauthenticated"},
+			{"none", 404, "no membership"},
+			{"42", 409, "No card payment"},
+		} {
+			if code, body := post(tc.ref); code != tc.code || !strings.Contains(body, tc.want) {
+				t.Fatalf("ref %q: %d %s", tc.ref, code, body)
+			}
+		}
+		send(t, srv.URL, event("evt_cs", "checkout.session.completed", time.Now().Unix(), checkoutObject("payment", "paid", meta)), 200)
+		code, body := post("42")
+		if code != 200 || !strings.Contains(body, `"url":"http`) {
+			t.Fatalf("portal: %d %s", code, body)
+		}
+	})
 }

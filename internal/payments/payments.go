@@ -20,6 +20,10 @@ import (
 // middleware: Stripe has no session, and its signature is the authentication.
 var Patterns = []string{"POST /api/stripe/webhook"}
 
+// PortalPatterns are the routes PortalHandler serves, behind the accounts middleware
+// (a signed-in member, and CSRF like every other POST).
+var PortalPatterns = []string{"POST /api/membership/portal"}
+
 // ErrOff is returned by the calls that need Stripe when no secret key is configured.
 var ErrOff = errors.New("payments: card payment is off (LINEAGE_STRIPE_SECRET_KEY is not set)")
 
@@ -81,7 +85,8 @@ type Subscription struct {
 // Refund is a charge refunded in part or in full.
 type Refund struct {
 	Ref
-	PaymentID     int64 // the payments row refunded, 0 when none was found
+	PaymentID     int64  // the payments row refunded, 0 when none was found
+	PaymentExtID  string // that row's Stripe id (cs_… or in_…), "" when none was found
 	Charge        string
 	RefundedMinor int64 // the total refunded on the charge so far
 	Currency      string
@@ -108,6 +113,11 @@ type Options struct {
 	Log    *slog.Logger
 	// HTTPClient talks to Stripe; nil uses stripe-go's default.
 	HTTPClient *http.Client
+	// PublicURL is the site's origin; the Customer Portal returns to a page under it.
+	PublicURL string
+	// Owner tells which membership the signed-in requester may manage payment for;
+	// nil leaves the portal route answering 404.
+	Owner Owner
 	// Now is the clock for rows' received_at and created_at; nil uses time.Now.
 	// Webhook signature freshness is always judged against the real clock.
 	Now func() time.Time
@@ -120,13 +130,16 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	sc     *stripe.Client // nil without a secret key
+	pub    string         // PublicURL without a trailing slash
+	owner  Owner
 	mu     sync.RWMutex
 	byKind map[string]Fulfiller
 }
 
 // New builds the payment layer on db.
 func New(db *store.DB, opts Options) *Service {
-	s := &Service{db: db, cfg: opts.Config, log: opts.Log, now: opts.Now, byKind: map[string]Fulfiller{}}
+	s := &Service{db: db, cfg: opts.Config, log: opts.Log, now: opts.Now, byKind: map[string]Fulfiller{},
+		pub: strings.TrimRight(opts.PublicURL, "/"), owner: opts.Owner}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -351,7 +351,7 @@ func (s *Service) apply(ctx context.Context, tx *sql.Tx, ev stripe.Event, a *act
 		r := Refund{Charge: ch.ID, RefundedMinor: ch.AmountRefunded, Currency: strings.ToUpper(string(ch.Currency)),
 			Full: ch.Refunded, At: at}
 		var err error
-		r.Ref, r.PaymentID, ok, err = s.refundTarget(ctx, tx, ch)
+		r.Ref, r.PaymentID, r.PaymentExtID, ok, err = s.refundTarget(ctx, tx, ch)
 		if err != nil {
 			return "", err
 		}
@@ -475,30 +475,31 @@ func (s *Service) keepSubscription(ctx context.Context, tx *sql.Tx, ev stripe.Ev
 // intent (one-off Checkout payments), else the charge's own metadata (copied from the
 // payment intent's), else the newest payment of its customer (a subscription's invoice,
 // whose payment intent the invoice event no longer carries under basil).
-func (s *Service) refundTarget(ctx context.Context, tx *sql.Tx, ch *stripe.Charge) (Ref, int64, bool, error) {
+func (s *Service) refundTarget(ctx context.Context, tx *sql.Tx, ch *stripe.Charge) (ref Ref, id int64, ext string, ok bool, err error) {
 	intent, customer := idOf(ch.PaymentIntent), idOf(ch.Customer)
-	find := func(where string, arg string) (Ref, int64, bool, error) {
+	find := func(where string, arg string) (Ref, int64, string, bool, error) {
 		var r Ref
 		var id int64
-		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT id, kind, ref, customer, subscription FROM payments
+		var ext string
+		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT id, external_id, kind, ref, customer, subscription FROM payments
 			WHERE provider = 'stripe' AND `+where+` = ? ORDER BY paid_at DESC, id DESC LIMIT 1`), arg).
-			Scan(&id, &r.Kind, &r.ID, &r.Customer, &r.Subscription)
+			Scan(&id, &ext, &r.Kind, &r.ID, &r.Customer, &r.Subscription)
 		if errors.Is(err, sql.ErrNoRows) {
-			return r, 0, false, nil
+			return r, 0, "", false, nil
 		}
-		return r, id, err == nil, err
+		return r, id, ext, err == nil, err
 	}
 	if intent != "" {
-		if r, id, ok, err := find("payment_intent", intent); ok || err != nil {
-			return r, id, ok, err
+		if r, id, ext, ok, err := find("payment_intent", intent); ok || err != nil {
+			return r, id, ext, ok, err
 		}
 	}
 	if r, ok := refOf(ch.Metadata); ok {
 		r.Customer = customer
-		return r, 0, true, nil
+		return r, 0, "", true, nil
 	}
 	if customer != "" {
 		return find("customer", customer)
 	}
-	return Ref{}, 0, false, nil
+	return Ref{}, 0, "", false, nil
 }
