@@ -2,6 +2,8 @@ package mail_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -179,4 +181,40 @@ func TestFromEnv(t *testing.T) {
 	if _, err := mail.FromEnv(func(k string) string { return env[k] }, "data", "http://localhost:8080", quiet); err == nil {
 		t.Error("bad port accepted")
 	}
+}
+
+// EnqueueTx's message exists only if the caller's transaction commits: a rolled-back
+// one leaves nothing to send, a committed one is delivered.
+func TestEnqueueTxFollowsTheTransaction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		srv := mailtest.Start(t, "", "")
+		ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ctx := context.Background()
+		for _, commit := range []bool{false, true} {
+			tx, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ob.EnqueueTx(ctx, tx, mail.Message{To: "eve@example.org", Subject: fmt.Sprintf("commit %v", commit), Text: "hello"}); err != nil {
+				t.Fatal(err)
+			}
+			if commit {
+				err = tx.Commit()
+			} else {
+				err = tx.Rollback()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ob.EnqueueTx(ctx, nil, mail.Message{To: "a@b.example\nBcc: x@y.example", Subject: "x", Text: "x"}); !errors.Is(err, mail.ErrBadMessage) {
+			t.Errorf("a bad recipient: %v, want ErrBadMessage", err)
+		}
+		if sent, err := ob.DeliverDue(ctx); sent != 1 || err != nil {
+			t.Fatalf("DeliverDue = %d, %v; want 1", sent, err)
+		}
+		if got := srv.Messages(); len(got) != 1 || got[0].Subject != "commit true" {
+			t.Errorf("delivered %+v", got)
+		}
+	})
 }

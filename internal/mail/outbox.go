@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,19 +52,40 @@ func NewOutbox(db *store.DB, sender Sender, log *slog.Logger) *Outbox {
 // Enqueue stores m for delivery and wakes the worker. It returns once the message is
 // safely in the table, never waiting for the mail server.
 func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
+	if err := o.insert(ctx, o.db, m); err != nil {
+		return err
+	}
+	o.Wake()
+	return nil
+}
+
+// EnqueueTx stores m inside the caller's transaction, so the message exists if and
+// only if the caller's own writes commit (a renewal reminder and the row that says it
+// was sent). The worker cannot see it before the commit: call Wake after it.
+func (o *Outbox) EnqueueTx(ctx context.Context, tx *sql.Tx, m Message) error {
+	return o.insert(ctx, tx, m)
+}
+
+// Wake makes the worker look for due mail now rather than at its next poll.
+func (o *Outbox) Wake() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (o *Outbox) insert(ctx context.Context, q interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}, m Message) error {
 	if err := m.check(); err != nil {
 		return err
 	}
 	now := o.Now().Unix()
-	_, err := o.db.ExecContext(ctx, o.db.Rebind(
+	_, err := q.ExecContext(ctx, o.db.Rebind(
 		`INSERT INTO mail_outbox (to_addr, subject, body_text, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`),
 		m.To, m.Subject, m.Text, now, now)
 	if err != nil {
 		return fmt.Errorf("mail: enqueue: %w", err)
-	}
-	select {
-	case o.wake <- struct{}{}:
-	default:
 	}
 	return nil
 }
