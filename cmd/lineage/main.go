@@ -25,6 +25,7 @@ var commands = map[string]command{
 	"migrate": {runMigrate, "apply database migrations and list their state"},
 	"content": {runContent, "import, export and preview content documents"},
 	"user":    {runUser, "add, list and delete accounts; set roles and passwords"},
+	"member":  {runMember, "search members; record manual payments; grant complimentary memberships; import and export CSV"},
 	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 	"import":  {runImport, "import index records (CSV) into the research hub"},
 	"demo":    {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},

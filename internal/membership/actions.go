@@ -171,7 +171,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	}
 	status := StatusActive
 	if plan.Period == PeriodLifetime {
-		status = StatusLifetime
+		status, until = StatusLifetime, nil
 	}
 	c := change{status: status, method: p.method, paidUntil: until, setPaid: true, by: p.by, why: p.why}
 	if raw.Status == status {
