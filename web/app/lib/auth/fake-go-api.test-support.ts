@@ -14,8 +14,8 @@ export const ADA = {
   name: "Ada Lovelace",
   email: "ada@example.org",
   email_verified_at: "2026-11-21T08:33:21Z",
-  role: "member",
-  scope: ["member"],
+  role: "registered",
+  scope: ["registered", "member"],
   has_password: true,
 };
 
