@@ -16,6 +16,7 @@ import (
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
+	"lineage/internal/payments"
 	"lineage/internal/research"
 	"lineage/internal/server"
 	"lineage/internal/store"
@@ -29,7 +30,8 @@ type app struct {
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
 	membership *membership.Service
-	trees      *trees.Service // set by addTrees; fills the global search's 'family trees' group
+	payments   *payments.Service // set by addPayments; card payments (Stripe) for the membership room
+	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -42,9 +44,13 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 	if err := a.addAccounts(ctx, cfg, db); err != nil {
 		return nil, err
 	}
+	if err := a.addPayments(cfg, db); err != nil {
+		return nil, err
+	}
 	if err := a.addMembership(ctx, cfg, db); err != nil {
 		return nil, err
 	}
+	a.connectPayments()
 	if err := a.addTrees(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -92,7 +98,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 // its scope rule part of every signed-in user's scope; with --demo an empty store gets
 // a few plans.
 func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB) error {
-	svc := newMembership(db, a.accounts)
+	svc := newMembership(db, a.accounts, withCheckout(a.payments, cfg.PublicURL))
 	if cfg.Demo {
 		loaded, err := svc.LoadDemoPlans(ctx)
 		if err != nil {
@@ -109,12 +115,16 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 
 // newMembership builds the membership room on the accounts of the same store and
 // installs its scope rule in them (serve and the lineage member commands).
-func newMembership(db *store.DB, accounts *auth.Service) *membership.Service {
+func newMembership(db *store.DB, accounts *auth.Service, with ...func(*membership.Options)) *membership.Service {
 	name := os.Getenv("LINEAGE_SOCIETY_NAME")
 	if name == "" {
 		name = "Lineage"
 	}
-	svc := membership.New(db, membership.Options{Viewer: membershipViewer, Accounts: membershipAccounts{accounts}, SocietyName: name, Log: slog.Default()})
+	opt := membership.Options{Viewer: membershipViewer, Accounts: membershipAccounts{accounts}, SocietyName: name, Log: slog.Default()}
+	for _, w := range with {
+		w(&opt)
+	}
+	svc := membership.New(db, opt)
 	accounts.SetScopeSource(svc.ScopesFor)
 	return svc
 }

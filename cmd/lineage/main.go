@@ -21,15 +21,16 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"serve":   {runServe, "serve the site, the API and the content API"},
-	"migrate": {runMigrate, "apply database migrations and list their state"},
-	"content": {runContent, "import, export and preview content documents"},
-	"user":    {runUser, "add, list and delete accounts; set roles and passwords"},
-	"member":  {runMember, "search members; record manual payments; grant complimentary memberships; import and export CSV"},
-	"video":   {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
-	"import":  {runImport, "import index records (CSV) into the research hub"},
-	"demo":    {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
-	"export":  {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
+	"serve":      {runServe, "serve the site, the API and the content API"},
+	"migrate":    {runMigrate, "apply database migrations and list their state"},
+	"content":    {runContent, "import, export and preview content documents"},
+	"user":       {runUser, "add, list and delete accounts; set roles and passwords"},
+	"membership": {runMembership, "membership scheme jobs: sync-stripe (create plans' Stripe prices)"},
+	"member":     {runMember, "search members; record manual payments; grant complimentary memberships; import and export CSV"},
+	"video":      {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
+	"import":     {runImport, "import index records (CSV) into the research hub"},
+	"demo":       {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
+	"export":     {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
 }
 
 func main() {

@@ -172,6 +172,13 @@ func (s *Service) fulfiller(kind string) Fulfiller {
 	return s.byKind[kind]
 }
 
+// SetOwner sets the Options.Owner after New, for rooms built after the payment layer.
+func (s *Service) SetOwner(o Owner) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.owner = o
+}
+
 // CardPayments reports whether card payment through Stripe is on.
 func (s *Service) CardPayments() bool { return s.sc != nil }
 

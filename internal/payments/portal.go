@@ -32,11 +32,14 @@ func (s *Service) PortalHandler() http.Handler {
 // the requester's Stripe customer ("Manage payment").
 func (s *Service) portal(w http.ResponseWriter, r *http.Request) {
 	msg := func(status int, m string) { httpx.JSON(w, status, map[string]any{"message": m}) }
-	if s.owner == nil {
+	s.mu.RLock()
+	owner := s.owner
+	s.mu.RUnlock()
+	if owner == nil {
 		msg(http.StatusNotFound, "Not Found")
 		return
 	}
-	kind, ref, err := s.owner.OwnedRef(r)
+	kind, ref, err := owner.OwnedRef(r)
 	switch {
 	case errors.Is(err, ErrSignedOut):
 		msg(http.StatusUnauthorized, "Unauthenticated.")

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/payments"
+)
+
+// membershipCommands are the subcommands of `lineage membership`: the society-wide jobs
+// of the membership scheme (a member's own record is `lineage member`). Each parses
+// its own flags; a new job adds a line here.
+var membershipCommands = map[string]struct {
+	run     func(ctx context.Context, args []string, w io.Writer) error
+	summary string
+}{
+	"sync-stripe": {runSyncStripe, "create the Stripe Product and Prices of every plan that lacks them"},
+}
+
+// runMembership dispatches `lineage membership SUBCOMMAND`.
+func runMembership(ctx context.Context, args []string) error {
+	usage := func() {
+		fmt.Fprintln(os.Stderr, "usage: lineage membership SUBCOMMAND [flags]\n\nsubcommands:")
+		names := make([]string, 0, len(membershipCommands))
+		for n := range membershipCommands {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, membershipCommands[n].summary)
+		}
+		fmt.Fprintln(os.Stderr, "\nEvery subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.")
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		if len(args) == 0 {
+			return errors.New("no subcommand given")
+		}
+		return flag.ErrHelp
+	}
+	c, ok := membershipCommands[args[0]]
+	if !ok {
+		usage()
+		return fmt.Errorf("unknown subcommand %q", args[0])
+	}
+	return c.run(ctx, args[1:], os.Stdout)
+}
+
+// runSyncStripe creates in Stripe what the plans need and Stripe lacks, so each price is
+// typed once, in Lineage's plans. Run it after adding a plan or changing a price; a
+// checkout also creates a missing Price on first use.
+func runSyncStripe(ctx context.Context, args []string, w io.Writer) error {
+	fs := newFlags("membership sync-stripe", "[flags]")
+	cfgFn := config.DataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	cfg, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	pay, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	if !pay.CardPayments() {
+		return errors.New("LINEAGE_STRIPE_SECRET_KEY is not set: there is no Stripe account to sync with")
+	}
+	ms := newMembership(db, auth.New(db, auth.Options{}))
+	res, err := pay.SyncPrices(ctx, membershipPlans{ms})
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PLAN\tCONCESSION\tAMOUNT\tCURRENCY\tRENEWS\tSTRIPE PRICE\t")
+	created := 0
+	for _, r := range res {
+		concession := r.Key.Concession
+		if concession == "" {
+			concession = "-"
+		}
+		what := "kept"
+		if r.Created {
+			what, created = "created", created+1
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", r.Key.Plan, concession, r.Key.AmountMinor, r.Key.Currency,
+			renews(r.Key), r.PriceID, what)
+	}
+	tw.Flush()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d price(s) created, %d already in Stripe\n", created, len(res)-created)
+	return nil
+}
+
+func renews(k payments.PriceKey) string {
+	switch k.Period {
+	case "annual":
+		return "yearly"
+	case "monthly":
+		return "monthly"
+	}
+	return "no (one-off)"
+}
