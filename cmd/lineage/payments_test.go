@@ -181,3 +181,40 @@ func TestSyncStripeCommand(t *testing.T) {
 		t.Fatalf("second sync created prices:\n%s", out.String())
 	}
 }
+
+// TestPaymentsThroughFrontDoor: serve's routes for payments sit beside the membership
+// room's. Without Stripe settings the plans say card payment is off and the webhook
+// refuses (503, so Stripe retries once it is configured); with them, a signed event is
+// taken and the portal asks for a sign-in.
+func TestPaymentsThroughFrontDoor(t *testing.T) {
+	for _, k := range []string{"LINEAGE_STRIPE_SECRET_KEY", "LINEAGE_STRIPE_WEBHOOK_SECRET", "LINEAGE_STRIPE_API"} {
+		t.Setenv(k, "")
+	}
+	_, _, _, _, srv := startSite(t, t.TempDir())
+	var plans struct {
+		CardPayments bool `json:"card_payments"`
+	}
+	if err := json.Unmarshal(getOK(t, srv.URL+"/api/membership/plans", ""), &plans); err != nil || plans.CardPayments {
+		t.Fatalf("plans without a key: %+v %v", plans, err)
+	}
+	if code, body := signedPost(t, srv.URL, "evt_1", "customer.created", time.Now().Unix(), map[string]any{"id": "cus_1"}); code != 503 {
+		t.Fatalf("webhook without a secret: %d %s", code, body)
+	}
+
+	setStripeEnv(t, stripetest.Start(t))
+	_, _, _, _, srv = startSite(t, t.TempDir())
+	if err := json.Unmarshal(getOK(t, srv.URL+"/api/membership/plans", ""), &plans); err != nil || !plans.CardPayments {
+		t.Fatalf("plans with a key: %+v %v", plans, err)
+	}
+	if code, body := signedPost(t, srv.URL, "evt_1", "customer.created", time.Now().Unix(), map[string]any{"id": "cus_1"}); code != 200 {
+		t.Fatalf("webhook: %d %s", code, body)
+	}
+	resp, err := http.Post(srv.URL+"/api/membership/portal", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Fatalf("portal signed out: %d", resp.StatusCode)
+	}
+}
