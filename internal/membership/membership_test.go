@@ -672,3 +672,49 @@ func TestMigrationRenamesMemberRole(t *testing.T) {
 		}
 	})
 }
+
+// The same card payment reported by two instances at once is recorded once and
+// extends the membership once; two joins at once make one membership.
+func TestPaidTwiceAtOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newEnv(t, db)
+		e.plan(t, annual)
+		uid, _ := e.user(t, "twice@example.org", "")
+		other := membership.New(db, membership.Options{})
+		other.Now = e.clock.Now
+		var wg sync.WaitGroup
+		for _, s := range []*membership.Service{e.ms, other} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := s.Join(ctx, uid, "individual", "")
+				var me *membership.Error
+				if err != nil && !(errors.As(err, &me) && me.Code == membership.ECONFLICT) {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if res, _ := e.ms.Search(ctx, "", "", 1); res.Total != 1 {
+			t.Fatalf("two joins at once made %d memberships", res.Total)
+		}
+		m, err := e.ms.ForUser(ctx, uid)
+		fatal(t, err)
+		pay := membership.Payment{MembershipID: m.ID, ExternalID: "in_same", AmountMinor: 2400, Currency: "GBP"}
+		for _, s := range []*membership.Service{e.ms, other} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.Paid(ctx, pay); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		m, _ = e.ms.ByID(ctx, m.ID)
+		if r, _ := e.ms.Receipts(ctx, m.ID); len(r) != 1 || !m.PaidUntil.Equal(start.AddDate(1, 0, 0)) {
+			t.Errorf("%d receipts, paid until %v", len(r), m.PaidUntil)
+		}
+	})
+}

@@ -306,8 +306,11 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		number, uid, plan.ID, concession, status, method, now.Unix(), unixPtr(paidUntil), plan.GraceDays, false, now.Unix(), now.Unix()).Scan(&id)
 	if err != nil {
-		if isUniqueViolation(err) {
+		if isUniqueViolation(err) && strings.Contains(err.Error(), "number") {
 			return 0, invalid("number", "The membership number %s is taken.", number)
+		}
+		if isUniqueViolation(err) {
+			return 0, &Error{Code: ECONFLICT, Message: "This account has a membership already."}
 		}
 		return 0, err
 	}

@@ -54,7 +54,8 @@ CREATE TABLE memberships (
     created_at  BIGINT  NOT NULL,
     updated_at  BIGINT  NOT NULL
 );
-CREATE INDEX memberships_user ON memberships (user_id);
+-- One membership per person: rejoining reuses it (and its number).
+CREATE UNIQUE INDEX memberships_user ON memberships (user_id);
 CREATE INDEX memberships_status ON memberships (status, paid_until);
 
 -- Append-only: who (by_user_id, NULL for the system or a deleted account), when, from,
