@@ -73,6 +73,10 @@ func (s *Service) routes() {
 	signedIn("GET /api/membership/receipts/{number}", s.getReceipt)
 	signedIn("POST /api/membership/household", s.postHousehold)
 	signedIn("DELETE /api/membership/household/{user_id}", s.deleteHousehold)
+	// Gift Aid (giftaid.go)
+	signedIn("GET /api/membership/gift-aid", s.getGiftAid)
+	signedIn("POST /api/membership/gift-aid", s.postGiftAid)
+	signedIn("POST /api/membership/gift-aid/cancel", s.postGiftAidCancel)
 
 	admin("GET /api/admin/members", s.adminList)
 	admin("GET /api/admin/members.csv", s.adminExport)
@@ -132,6 +136,8 @@ type joinInput struct {
 		Email string `json:"email"`
 	} `json:"household"`
 	ReturnTo string `json:"return_to"`
+	// GiftAid: a declaration made with the join form (giftaid.go); null or not declared: none.
+	GiftAid *GiftAidInput `json:"gift_aid"`
 }
 
 func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -143,6 +149,14 @@ func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 		return invalid("return_to", "The return path must be a path on this site, starting with one /.")
 	}
 	ctx := r.Context()
+	if in.GiftAid != nil && !in.GiftAid.Declared {
+		in.GiftAid = nil
+	}
+	if in.GiftAid != nil {
+		if _, err := s.checkGiftAid(*in.GiftAid); err != nil {
+			return prefixFields(err, "gift_aid.")
+		}
+	}
 	if p, err := s.PlanBySlug(ctx, in.Plan); err == nil && len(in.Household) > p.HouseholdSize-1 {
 		return invalid("household", "The plan %s is for at most %d people.", p.Name, p.HouseholdSize)
 	}
@@ -161,6 +175,11 @@ func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 				return &Error{Code: EINVALID, Message: e.Message, Fields: fields}
 			}
 			return err
+		}
+	}
+	if in.GiftAid != nil {
+		if _, err := s.DeclareGiftAid(ctx, v.ID, *in.GiftAid); err != nil {
+			return prefixFields(err, "gift_aid.")
 		}
 	}
 	var checkout any

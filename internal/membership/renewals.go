@@ -69,7 +69,7 @@ func ParseReminders(s string) (Reminders, error) {
 		}
 		m := reminderRe.FindStringSubmatch(p)
 		if m == nil {
-			return Reminders{}, fmt.Errorf("LINEAGE_MEMBERSHIP_REMINDERS: %q is neither a number of days such as 30d nor lapse", textfield.Escape(p))
+			return Reminders{}, fmt.Errorf("LINEAGE_MEMBERSHIP_REMINDERS: \"%s\" is neither a number of days such as 30d nor lapse", textfield.Escape(p))
 		}
 		n, _ := strconv.Atoi(m[1])
 		if n < 1 || n > MaxReminderDays {
@@ -118,7 +118,7 @@ func RenewalSettingsFromEnv(getenv func(string) string) (RenewalSettings, error)
 	if v := strings.TrimSpace(getenv("LINEAGE_MEMBERSHIP_JOB_INTERVAL")); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Minute || d > 24*time.Hour {
-			return rs, fmt.Errorf("LINEAGE_MEMBERSHIP_JOB_INTERVAL must be a duration from 1m to 24h, such as 10m; got %q", textfield.Escape(v))
+			return rs, fmt.Errorf("LINEAGE_MEMBERSHIP_JOB_INTERVAL must be a duration from 1m to 24h, such as 10m; got \"%s\"", textfield.Escape(v))
 		}
 		rs.Every = d
 	}
