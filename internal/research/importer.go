@@ -1464,16 +1464,28 @@ func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
 
 // Bulk loading: the secondary indexes that random inserts make slow are dropped for
 // the import and built again, sorted, at its end; so are SQLite's search tables
-// (searchTables), built by buildSQLite.
+// (searchTables), built by buildSQLite in bounded transactions.
+//
+// On SQLite records_browse stays: CREATE INDEX is one statement that holds the
+// write lock throughout (28 s at ten million records, where a sign-in gives up after
+// 10 s), and keeping it costs a bulk import little (decision 010). It is still
+// created when missing (repairIndexes), for stores whose bulk import by an earlier
+// version was killed.
 var bulkIndexes = map[store.Dialect][][2]string{
-	store.SQLite: {
-		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
-	},
+	store.SQLite: nil,
 	store.Postgres: {
 		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
 		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
+		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
+	},
+}
+
+// keptIndexes are indexes a bulk load keeps, which repairIndexes creates when
+// missing.
+var keptIndexes = map[store.Dialect][][2]string{
+	store.SQLite: {
 		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
 	},
 }
@@ -1594,7 +1606,7 @@ func (s *Service) missingIndexes(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var missing []string
-	for _, ix := range bulkIndexes[s.db.Dialect] {
+	for _, ix := range slices.Concat(bulkIndexes[s.db.Dialect], keptIndexes[s.db.Dialect]) {
 		if !have[ix[0]] {
 			missing = append(missing, ix[0])
 		}

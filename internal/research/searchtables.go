@@ -143,15 +143,18 @@ const rowsPerSearchInsert = 64
 // is written as name_build and renamed at the end, so a build that fails or is
 // killed leaves the store as it was (searches read search_keys meanwhile).
 //
-// While a first transaction builds the indexes (records_browse reads the whole
-// records table) and creates the tables, a second connection reads search_keys
-// into memory, with search_epoch in the same read transaction, and sorts the rows
-// without holding the write lock. The tables are then written from memory in key order,
+// A first, short transaction creates the tables under their _build names (and
+// records_browse, only when a bulk import of an earlier version left it out: that
+// is one long statement), while a second connection reads search_keys into memory,
+// with search_epoch in the same read transaction, and sorts the rows without holding
+// the write lock. The tables are then written from memory in key order,
 // buildChunkRows rows a transaction, so that a Checkpointer copies each chunk into
 // the database file on the other core while the next is written, and so that other
 // writers (a sign-in) wait for one chunk at most; each of those transactions first
 // checks that no import has changed search_keys since the read (search_epoch,
-// errStoreChanged).
+// errStoreChanged). Rows that are not sorted in memory are sorted by SQLite on the
+// second connection, also in a read transaction, and written in the same chunks
+// (readSortedBySQLite).
 func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []string) (err error) {
 	var tables []searchTable
 	for _, t := range searchTables {
@@ -167,7 +170,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		defer read.stop()
 	}
 	err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
-		for _, ix := range bulkIndexes[store.SQLite] {
+		for _, ix := range keptIndexes[store.SQLite] {
 			if !slices.Contains(missing, ix[0]) {
 				continue
 			}
@@ -196,25 +199,14 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			}
 		}
 	}()
-	sorted := false
 	rows, given, version, err = read.wait()
-	switch {
-	case err == nil:
-		sorted = true
-	case errors.Is(err, errNoSortedBuild):
+	sorted := err == nil
+	if errors.Is(err, errNoSortedBuild) {
 		// Too many rows for memory, or values too wide for the compact rows: SQLite
-		// sorts them, in one transaction.
-		err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
-			for _, t := range tables {
-				cols := strings.Join(t.cols, ", ")
-				if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.buildName()+` (`+cols+`) SELECT `+cols+` FROM search_keys WHERE surname_id <> 0 ORDER BY `+strings.Join(t.cols[:t.nkey], ", ")); err != nil {
-					return fmt.Errorf("%s: %w", t.name, err)
-				}
-			}
-			return renameBuilt(ctx, tx, tables)
-		})
+		// sorts them, on the reading connection, still outside the write lock.
+		version, err = -1, nil
 	}
-	if err != nil || !sorted {
+	if err != nil {
 		return err
 	}
 	bulk := store.NewSQLiteBulk(conn)
@@ -246,6 +238,19 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		}
 		return err
 	}
+	if !sorted {
+		for _, t := range tables {
+			err := s.readSortedBySQLite(ctx, t, &version, func(args []int64) error {
+				return chunk(func(*sql.Tx) error {
+					return conn.Raw(func(any) error { return writeInts(ctx, bulk, t.buildName(), t, args) })
+				})
+			})
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+		return chunk(func(tx *sql.Tx) error { return renameBuilt(ctx, tx, tables) })
+	}
 	for _, t := range tables {
 		if t.name == "search_keys_given" {
 			if given == nil {
@@ -265,6 +270,106 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 		}
 	}
 	return chunk(func(tx *sql.Tx) error { return renameBuilt(ctx, tx, tables) })
+}
+
+// readSortedBySQLite reads t's rows from search_keys in t's key order, sorted by
+// SQLite (its sorter spills to temporary files, with little memory), on a connection
+// of its own in a read transaction, which takes no write lock however long the sort;
+// it hands them to write buildChunkRows at a time (in t.cols order, len(t.cols)
+// values a row), while it reads the next. The first table's read sets *version to
+// search_epoch in its snapshot; a later table's read whose snapshot has another
+// (an import wrote between them) is errStoreChanged.
+func (s *Service) readSortedBySQLite(ctx context.Context, t searchTable, version *int64, write func(args []int64) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan []int64, 1)
+	read := make(chan error, 1)
+	go func() {
+		defer close(chunks)
+		read <- s.sortedRows(ctx, t, version, chunks)
+	}()
+	var err error
+	for args := range chunks {
+		if err == nil {
+			if err = write(args); err != nil {
+				cancel()
+			}
+		}
+	}
+	if rerr := <-read; err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// sortedRows is readSortedBySQLite's reader.
+func (s *Service) sortedRows(ctx context.Context, t searchTable, version *int64, chunks chan<- []int64) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN DEFERRED`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	var epoch int64
+	if err := conn.QueryRowContext(ctx, `SELECT n FROM search_epoch`).Scan(&epoch); err != nil {
+		return err
+	}
+	if *version < 0 {
+		*version = epoch
+	} else if epoch != *version {
+		return errStoreChanged
+	}
+	bulk := store.NewSQLiteBulk(conn)
+	if bulk == nil {
+		return errNoSortedBuild
+	}
+	defer conn.Raw(func(any) error { bulk.Close(); return nil })
+	per := buildChunkRows * len(t.cols)
+	buf := make([]int64, 0, per)
+	send := func() error {
+		select {
+		case chunks <- buf:
+			buf = make([]int64, 0, per)
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	cols := strings.Join(t.cols, ", ")
+	err = conn.Raw(func(any) error {
+		return bulk.QueryInts(`SELECT `+cols+` FROM search_keys WHERE surname_id <> 0 ORDER BY `+strings.Join(t.cols[:t.nkey], ", "), len(t.cols), func(v []int64) error {
+			buf = append(buf, v...)
+			if len(buf) == per {
+				return send()
+			}
+			return nil
+		})
+	})
+	if err == nil && len(buf) > 0 {
+		err = send()
+	}
+	return err
+}
+
+// writeInts inserts rows given as len(t.cols) values each, in t.cols order and in
+// t's key order, into t's table under name, rowsPerSearchInsert at a time.
+func writeInts(ctx context.Context, bulk *store.SQLiteBulk, name string, t searchTable, args []int64) error {
+	n := len(t.cols)
+	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
+	for i := 0; i < len(args); i += rowsPerSearchInsert * n {
+		part := args[i:min(i+rowsPerSearchInsert*n, len(args))]
+		q := full
+		if len(part) < rowsPerSearchInsert*n {
+			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(part)/n)
+		}
+		if err := bulk.ExecInts(q, part); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // buildChunkRows is how many rows of a search table buildSQLite writes in one

@@ -22,6 +22,11 @@ import (
 // transactions. Before, a sign-in between two transactions of that build failed the
 // import ("the store changed while the search tables were being built"). Latencies
 // are logged, not asserted (the machine is shared).
+//
+// On SQLite records_browse is there at every step of the import: a bulk import used
+// to drop it and build it again at its end with CREATE INDEX, one statement over the
+// whole records table under the write lock (28 s at ten million records), which no
+// sign-in could get past.
 func TestSignInDuringBulkImport(t *testing.T) {
 	const n = 50_000
 	var csv bytes.Buffer
@@ -54,10 +59,19 @@ func TestSignInDuringBulkImport(t *testing.T) {
 			case <-stopped:
 			}
 		})()
+		steps, browseMissing := 0, false // written by the import's goroutine, read after res
 		go func() {
 			rep, err := s.ImportRecords(context.Background(), bytes.NewReader(csv.Bytes()), nil, research.ImportOptions{
 				Collection: "big", Bulk: research.BulkOn, BatchSize: 250,
-				Progress: func(research.ImportProgress) { pacer.Step() },
+				Progress: func(research.ImportProgress) {
+					steps++
+					if db.Dialect == store.SQLite && !browseMissing {
+						var n int
+						db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'records_browse'`).Scan(&n)
+						browseMissing = n == 0
+					}
+					pacer.Step()
+				},
 			}, int64(csv.Len()))
 			importDone.Store(true)
 			res <- result{rep, err}
@@ -93,6 +107,12 @@ func TestSignInDuringBulkImport(t *testing.T) {
 		}
 		if got.err != nil {
 			t.Fatalf("import: %v", got.err)
+		}
+		if browseMissing {
+			t.Fatal("records_browse was missing during the import: it is built again in one statement that holds the write lock")
+		}
+		if steps < 100 {
+			t.Fatalf("%d steps of the import", steps)
 		}
 		if got.rep.Added != n {
 			t.Fatalf("import: %+v", got.rep)
