@@ -40,6 +40,14 @@ export default [
   route("user-account/delete", "routes/user-account.delete.tsx"),
   route("user-account/reading-lists/:id", "routes/user-account.reading-list.tsx"),
 
+  // Membership (issue 16): the plans, one plan's join form, the member's membership
+  // (Stripe Checkout returns there), and the admins' members pages.
+  route("subscribe", "routes/subscribe.tsx"),
+  route("subscribe/:slug", "routes/subscribe.plan.tsx"),
+  route("user-account/membership", "routes/user-account.membership.tsx"),
+  route("admin/members", "routes/admin.members.tsx"),
+  route("admin/members/:id", "routes/admin.member.tsx"),
+
   // Research hub (issue 4): search and explore (advanced and global search), record pages.
   route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
   route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),

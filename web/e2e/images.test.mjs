@@ -235,7 +235,10 @@ describe("members-only scans", () => {
     assert.equal(item.allowed, false);
     await assert.doesNotReject(page.getByRole("heading", { level: 2, name: "These scans are for members" }).waitFor());
     assert.equal(await page.locator(".uv").count(), 0, "no viewer is mounted");
-    assert.equal(await page.getByRole("link", { name: "Join the society", exact: true }).getAttribute("href"), "/sog-events/join");
+    assert.equal(
+      await page.getByRole("link", { name: "Join or renew", exact: true }).getAttribute("href"),
+      `/subscribe?return_to=${encodeURIComponent(`/image-viewer/${BRIEF}`)}`,
+    );
     assert.equal(await page.getByRole("link", { name: "Create an account", exact: true }).getAttribute("href"), "/register");
     assert.equal(
       await page.getByRole("link", { name: "Sign in as a member" }).getAttribute("href"),

@@ -385,7 +385,10 @@ test("indexes: the list and an index's search; a members-only index shows visito
   assert.match(await page.locator("main dl").innerText(), /Members only/);
   assert.ok((await page.locator("main table tbody tr", { hasText: "Members only" }).count()) > 0, "teasers marked");
   const invitation = page.getByRole("complementary", { name: "Members see the whole record" });
-  assert.equal(await invitation.getByRole("link", { name: "Join the society" }).getAttribute("href"), "/sog-events/join");
+  assert.equal(
+    await invitation.getByRole("link", { name: "Join or renew" }).getAttribute("href"),
+    `/subscribe?return_to=${encodeURIComponent(`${HUB}/indexes/wills-index`)}`,
+  );
   // Teasers have no date or place: the API withholds them.
   const cells = await page.locator("main table tbody tr").first().locator("td").allInnerTexts();
   assert.equal(cells[2], "", "no place for a visitor");

@@ -319,7 +319,7 @@ describe("records and the account area", () => {
     const visitor = await ctx.newPage();
     await ctx.visit(visitor, path);
     await visitor.getByRole("heading", { level: 2, name: "Join to see the whole record" }).waitFor();
-    assert.equal(await visitor.getByRole("link", { name: "Join the society" }).getAttribute("href"), "/sog-events/join");
+    assert.equal(await visitor.getByRole("link", { name: "Join or renew" }).getAttribute("href"), `/subscribe?return_to=${encodeURIComponent(path)}`);
     assert.equal(await visitor.getByRole("link", { name: "Create an account" }).getAttribute("href"), "/register");
     assert.equal(await visitor.getByRole("heading", { name: "People in this record" }).count(), 0);
     assert.equal(await visitor.getByText("Members only").count() > 0, true);

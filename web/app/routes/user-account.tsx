@@ -60,6 +60,9 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
       <p>
+        <Link to="/user-account/membership">Your membership</Link>: its status, receipts and renewal.
+      </p>
+      <p>
         <Link to="/user-account/trees">Your family trees</Link>: upload a family tree as a GEDCOM file and see whether it has been
         published.
       </p>

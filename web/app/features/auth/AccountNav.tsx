@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { CsrfField } from "../../components/forms/Forms";
 import { signInPath } from "../../lib/auth/access";
+import { hasScope } from "../../lib/auth/user";
 import { useAuth } from "./useAuth";
 import styles from "./AccountNav.module.css";
 
@@ -50,6 +51,9 @@ export function AccountNav() {
             <Link to="/user-account">Profile and settings</Link>
           </li>
           <li>
+            <Link to="/user-account/membership">Membership</Link>
+          </li>
+          <li>
             <Link to="/user-account#bookmarks">Bookmarks</Link>
           </li>
           <li>
@@ -58,6 +62,11 @@ export function AccountNav() {
           <li>
             <Link to="/user-account#saved-searches">Saved searches</Link>
           </li>
+          {auth.user.role === "admin" || hasScope(auth.user, "admin") ? (
+            <li>
+              <Link to="/admin/members">Members (admin)</Link>
+            </li>
+          ) : null}
         </ul>
         <Form method="post" action="/sign-out">
           <CsrfField />

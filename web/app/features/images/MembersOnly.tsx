@@ -1,14 +1,13 @@
 // What a visitor sees instead of the viewer when an item's scans are for members
 // (docs/iiif.md, "Members-only scans": Go answers 401 to the manifest and images, so
 // there is nothing to show; this says why and how to get in). The links are the
-// research paywall's: "Join the society" is the page on becoming a member.
+// research paywall's: "Join or renew" goes to /subscribe and comes back here.
 import { Link } from "react-router";
 import { signInPath } from "../../lib/auth/access";
+import { JOIN_OR_RENEW, subscribePath } from "../../lib/subscribe";
 import { pagesText } from "./items";
 import styles from "./images.module.css";
 
-/** The page that explains becoming a member (as on the research hub's record pages). */
-export const JOIN_PATH = "/sog-events/join";
 export const REGISTER_PATH = "/register";
 
 export interface MembersOnlyProps {
@@ -22,6 +21,7 @@ export interface MembersOnlyProps {
 }
 
 export function MembersOnly({ returnTo, pages, signedIn, headingLevel = 2 }: MembersOnlyProps) {
+  const join = subscribePath(returnTo);
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const id = `members-only-${returnTo.replace(/[^a-z0-9]+/gi, "-")}`;
   return (
@@ -34,22 +34,24 @@ export function MembersOnly({ returnTo, pages, signedIn, headingLevel = 2 }: Mem
       </p>
       {signedIn ? (
         <p>
-          Your account does not include members-only scans. <Link to={JOIN_PATH}>Find out how to become a member</Link>.
+          Your account does not include members-only scans. <Link to={join}>{JOIN_OR_RENEW}</Link> to see them.
         </p>
       ) : (
         <>
           <p>To see them:</p>
           <ol>
             <li>
-              join the society (<Link to={JOIN_PATH}>how to become a member</Link>), and{" "}
-              <Link to={REGISTER_PATH}>create an account</Link> with your email address;
+              <Link to={REGISTER_PATH}>create an account</Link> with your email address, and confirm it with the link we email to
+              you;
             </li>
-            <li>confirm your address with the link we email to you;</li>
+            <li>
+              join the society or renew your membership (<Link to={join}>the membership plans</Link>);
+            </li>
             <li>sign in, and the scans open here.</li>
           </ol>
           <p className={styles.actions}>
-            <Link to={JOIN_PATH} className="button button--primary">
-              Join the society
+            <Link to={join} className="button button--primary">
+              {JOIN_OR_RENEW}
             </Link>
             <Link to={REGISTER_PATH} className="button">
               Create an account

@@ -18,6 +18,8 @@ export interface ApiCallOptions {
   json?: unknown;
   /** A multipart request body (file uploads); fetch sets its Content-Type. */
   form?: FormData;
+  /** A text body of its own type (a CSV import). */
+  text?: { body: string; contentType: string };
   /** The CSRF token to send as X-XSRF-TOKEN (stateful state-changing calls). */
   csrf?: string | null;
   /** Forward the visitor's cookies (default true). False makes the call stateless. */
@@ -99,6 +101,9 @@ export class ApiClient {
       body = JSON.stringify(options.json);
     } else if (options.form !== undefined) {
       body = options.form;
+    } else if (options.text !== undefined) {
+      headers.set("Content-Type", options.text.contentType);
+      body = options.text.body;
     }
     const response = await this.fetchImpl(this.baseUrl + path, {
       method,

@@ -45,6 +45,8 @@ export interface MemberCall {
   json?: unknown;
   /** A multipart body instead of JSON (file uploads). */
   body?: FormData;
+  /** A text body of its own type instead of JSON (a CSV import). */
+  text?: { body: string; contentType: string };
   /** Statuses that mean success (default: any 2xx). */
   expect?: number[];
 }
@@ -67,7 +69,7 @@ export async function memberCall<T = unknown>(
   if (!auth.acceptsFormToken(csrf)) return { ok: false, result: { ok: false, message: FORM_EXPIRED_MESSAGE } };
   const what = `${call.method} ${call.path.replace(/\d+/g, "{id}")}`;
   try {
-    const response = await auth.request<T>(call.method, call.path, { json: call.json, form: call.body, csrf });
+    const response = await auth.request<T>(call.method, call.path, { json: call.json, form: call.body, text: call.text, csrf });
     const good = call.expect ? call.expect.includes(response.status) : response.ok;
     if (!good) return { ok: false, result: failure(response, what, log) };
     return { ok: true, body: response.body, response };

@@ -4,6 +4,7 @@
 // React Router navigates to the same address.
 import { Form, Link, useLocation } from "react-router";
 import { signInPath } from "../../../lib/auth/access";
+import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
 import { SaveSearchForm } from "../../members/SaveSearchForm";
 import { MultiSelect } from "../MultiSelect";
 import {
@@ -25,7 +26,6 @@ import {
 } from "./model";
 import styles from "./collections.module.css";
 
-export const JOIN_PATH = "/sog-events/join";
 
 export interface CollectionSearchFormProps {
   /** Where the form submits (the page itself). */
@@ -294,8 +294,8 @@ export function JoinInvitation({ returnTo }: { returnTo: string }) {
         the place, the transcript and the images.
       </p>
       <p className={styles.inlineActions}>
-        <Link to={JOIN_PATH} className="button button--primary">
-          Join the society
+        <Link to={subscribePath(returnTo)} className="button button--primary">
+          {JOIN_OR_RENEW}
         </Link>
         <Link to={signInPath(returnTo)}>Already a member? Sign in</Link>
       </p>

@@ -5,12 +5,12 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { signInPath } from "../../../lib/auth/access";
+import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
 import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";
 import styles from "./search.module.css";
 
-export const JOIN_PATH = "/sog-events/join";
 export const REGISTER_PATH = "/register";
 
 /** The record's title: "Baptism: Mabel Smith, 1612". */
@@ -44,8 +44,8 @@ function JoinInvitation({ record }: { record: ResearchRecord }) {
         place, the transcript, the source and the images.
       </p>
       <p className={styles.paging}>
-        <Link to={JOIN_PATH} className="button button--primary">
-          Join the society
+        <Link to={subscribePath(recordPath(record.id))} className="button button--primary">
+          {JOIN_OR_RENEW}
         </Link>
         <Link to={REGISTER_PATH} className="button">
           Create an account

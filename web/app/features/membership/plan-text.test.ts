@@ -1,0 +1,55 @@
+import { describe, expect, test } from "vitest";
+import { householdText, mayRejoin, periodText, priceText, statusText } from "./plan-text";
+import type { Membership, Plan } from "./types";
+
+const plan = (over: Partial<Plan> = {}): Plan => ({
+  id: 1,
+  slug: "individual",
+  name: "Individual",
+  price_minor: 2400,
+  currency: "GBP",
+  period: "annual",
+  renew_month: 0,
+  renew_day: 0,
+  benefits: "",
+  scopes: ["member"],
+  household_size: 1,
+  concessions: [],
+  on_sale: true,
+  grace_days: 30,
+  ...over,
+});
+
+describe("periodText", () => {
+  test.each([
+    [{ period: "annual" }, "a year"],
+    [{ period: "monthly" }, "a month"],
+    [{ period: "lifetime" }, "for life"],
+    [{ period: "fixed", renew_month: 10, renew_day: 1 }, "a year, renewing every 1 October"],
+    [{ period: "fixed", renew_month: 13, renew_day: 1 }, "a year"],
+  ])("%j → %s", (over, want) => {
+    expect(periodText(plan(over as Partial<Plan>))).toBe(want);
+  });
+});
+
+test("priceText formats the plan's or a concession's price", () => {
+  expect(priceText(plan())).toBe("£24.00 a year");
+  expect(priceText(plan(), 1200)).toBe("£12.00 a year");
+  expect(priceText(plan({ period: "lifetime", price_minor: 40000 }))).toBe("£400.00 for life");
+});
+
+test("householdText only for household plans", () => {
+  expect(householdText(plan())).toBeNull();
+  expect(householdText(plan({ household_size: 2 }))).toBe("For up to 2 people, each with their own account");
+});
+
+test("statusText and mayRejoin", () => {
+  expect(statusText("grace")).toMatch(/grace/);
+  expect(statusText("strange")).toBe("strange");
+  const m = (status: string) => ({ status }) as Membership;
+  expect(mayRejoin(null)).toBe(true);
+  expect(mayRejoin(m("lapsed"))).toBe(true);
+  expect(mayRejoin(m("cancelled"))).toBe(true);
+  expect(mayRejoin(m("active"))).toBe(false);
+  expect(mayRejoin(m("pending"))).toBe(false);
+});

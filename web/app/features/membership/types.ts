@@ -1,0 +1,106 @@
+// The membership API's JSON (docs/membership.md; internal/membership/types.go).
+
+export interface Concession {
+  slug: string;
+  name: string;
+  price_minor: number;
+}
+
+export interface Plan {
+  id: number;
+  slug: string;
+  name: string;
+  price_minor: number;
+  currency: string;
+  period: "annual" | "monthly" | "lifetime" | "fixed" | string;
+  renew_month: number;
+  renew_day: number;
+  benefits: string;
+  scopes: string[];
+  household_size: number;
+  concessions: Concession[];
+  on_sale: boolean;
+  grace_days: number;
+}
+
+export interface PlanList {
+  plans: Plan[];
+  card_payments: boolean;
+  other_ways: string;
+  /** The society's name, when the API gives it (for the Gift Aid declaration). */
+  society?: string;
+}
+
+export interface HouseholdMember {
+  user_id: number | null;
+  name: string;
+  email: string;
+  status: "invited" | "joined" | string;
+}
+
+export interface Membership {
+  id: number;
+  number: string;
+  user_id?: number | null;
+  plan: Plan;
+  concession: string;
+  status: string;
+  method: string;
+  started_at: string;
+  paid_until: string | null;
+  grace_days: number;
+  auto_renew: boolean;
+  household: HouseholdMember[] | null;
+  scopes: string[] | null;
+  gift_aid?: { declared: boolean; declared_at?: string; cancelled_at?: string | null } | null;
+  name?: string;
+  email?: string;
+}
+
+export interface Receipt {
+  id: number;
+  number: string;
+  amount_minor: number;
+  currency: string;
+  method: string;
+  note: string;
+  paid_at: string;
+  covers_until: string | null;
+  refunded_minor: number;
+}
+
+export interface MyMembership {
+  membership: Membership | null;
+  receipts: Receipt[];
+}
+
+export interface HistoryRow {
+  at: string;
+  by: string;
+  from: string;
+  to: string;
+  why: string;
+}
+
+export interface MemberDetail extends Membership {
+  history: HistoryRow[] | null;
+  payments: Receipt[] | null;
+}
+
+export interface MemberList {
+  members: Membership[] | null;
+  total: number;
+}
+
+export interface ImportReport {
+  would_add: number;
+  would_update: number;
+  imported?: boolean;
+  errors: { line: number; column: string | number; message: string }[] | null;
+}
+
+/** Statuses in which a membership opens what its plan grants. */
+export const GRANTING_STATUSES: readonly string[] = ["active", "grace", "complimentary", "lifetime"];
+
+/** Every status, for the admins' search filter. */
+export const STATUSES: readonly string[] = ["pending", "active", "grace", "lapsed", "cancelled", "complimentary", "lifetime"];

@@ -1,0 +1,263 @@
+// /user-account/membership (sign-in required): the member's membership — status,
+// number, plan, paid-until, household, receipts — and what they can do with it:
+// manage card payment (Stripe's Customer Portal), stop auto-renewal, invite or
+// remove household members, cancel a Gift Aid declaration, rejoin after a lapse.
+//
+// Stripe Checkout returns here (?checkout=success&session_id=…). Until the webhook has
+// made the membership active the page says the payment is being processed and asks
+// again a few times; it never says the payment went through before the API does.
+import { useEffect, useRef, useState } from "react";
+import { data, Link, redirect, useFetcher, useRevalidator } from "react-router";
+import type { Route } from "./+types/user-account.membership";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { accountHandlers, loadMine, type MembershipResult } from "../features/membership/api.server";
+import { MembershipFacts } from "../features/membership/MembershipSummary";
+import { formatMoney } from "../features/membership/money";
+import { dateText, mayRejoin } from "../features/membership/plan-text";
+import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
+import styles from "../features/membership/membership.module.css";
+import { privateMeta } from "../lib/auth/meta";
+import { text } from "../lib/auth/results.server";
+import { SUBSCRIBE_PATH } from "../lib/subscribe";
+
+// Sign-in required: the default, so no `handle.auth`.
+
+/** How many times the page asks again after Stripe's return before it stops. */
+const CHECKOUT_POLLS = 5;
+const POLL_INTERVAL_MS = 2_000;
+
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const mine = await loadMine(context);
+  if (!mine) throw new Response("Your membership could not be loaded just now", { status: 503 });
+  return {
+    membership: mine.membership,
+    receipts: mine.receipts ?? [],
+    checkout: url.searchParams.get("checkout") === "success",
+  };
+}
+
+export const meta = privateMeta("Your membership");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const intent = text(form, "intent");
+  const handler = accountHandlers[intent];
+  if (!handler) return data({ ok: false, intent, message: "Something was missing from the form. Please reload the page and try again." }, { status: 422 });
+  const result = await handler(context, form, intent);
+  if (result.ok && result.portalUrl) throw redirect(result.portalUrl);
+  return data(result, { status: result.ok ? 200 : 422 });
+}
+
+/** After Stripe Checkout: "processing" until the membership grants access. */
+function CheckoutReturn({ m }: { m: Membership | null }) {
+  const revalidator = useRevalidator();
+  const [polls, setPolls] = useState(0);
+  const active = Boolean(m && GRANTING_STATUSES.includes(m.status));
+  useEffect(() => {
+    if (active || polls >= CHECKOUT_POLLS || revalidator.state !== "idle") return;
+    const timer = window.setTimeout(() => {
+      setPolls((n) => n + 1);
+      void revalidator.revalidate();
+    }, POLL_INTERVAL_MS);
+    return () => window.clearTimeout(timer);
+  }, [active, polls, revalidator]);
+
+  if (active) {
+    return (
+      <div role="status" className={formStyles.status}>
+        <p>Thank you: your payment has been received and your membership is {m!.status === "lifetime" ? "yours for life" : "active"}.</p>
+      </div>
+    );
+  }
+  return (
+    <div role="status" className={styles.processing}>
+      <p>
+        <strong>We are processing your payment.</strong>{" "}
+        {polls >= CHECKOUT_POLLS
+          ? "This is taking longer than usual. We will email you as soon as your payment is confirmed; you do not need to pay again."
+          : "This page will show your membership as active once the payment is confirmed."}
+      </p>
+    </div>
+  );
+}
+
+function IntentForm({ intent, label, hidden, danger, children }: { intent: string; label: string; hidden?: Record<string, string>; danger?: boolean; children?: React.ReactNode }) {
+  const fetcher = useFetcher<MembershipResult>();
+  const busy = fetcher.state !== "idle";
+  const result = fetcher.data;
+  return (
+    <fetcher.Form method="post" className={formStyles.form}>
+      <CsrfField />
+      <input type="hidden" name="intent" value={intent} />
+      {hidden ? Object.entries(hidden).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />) : null}
+      {children}
+      <button type="submit" className={`button ${danger ? formStyles.danger : ""} ${formStyles.button}`} disabled={busy}>
+        {label}
+      </button>
+      {result && !result.ok ? (
+        <p role="alert" className={formStyles.error}>
+          {result.message ?? Object.values(result.errors ?? {}).flat().join(" ")}
+        </p>
+      ) : null}
+      <FormStatus result={result?.ok ? result : undefined} />
+    </fetcher.Form>
+  );
+}
+
+function InviteForm() {
+  const fetcher = useFetcher<MembershipResult>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const result = fetcher.data;
+  const failed = result && !result.ok ? result : undefined;
+  useFocusFirstError(formRef, failed);
+  useEffect(() => {
+    if (result?.ok) formRef.current?.reset();
+  }, [result]);
+  return (
+    <fetcher.Form method="post" ref={formRef} className={formStyles.form} noValidate aria-labelledby="invite-heading">
+      <h3 id="invite-heading">Invite someone to share your membership</h3>
+      <CsrfField />
+      <input type="hidden" name="intent" value="household-add" />
+      <Field name="name" label="Their name" idPrefix="invite" autoComplete="off" defaultValue={failed?.values?.name} errors={failed?.errors?.name} />
+      <Field name="email" label="Their email address" idPrefix="invite" type="email" autoComplete="off" spellCheck={false} defaultValue={failed?.values?.email} errors={failed?.errors?.email} />
+      {failed && !Object.keys(failed.errors ?? {}).length ? (
+        <p role="alert" className={formStyles.error}>
+          {failed.message}
+        </p>
+      ) : null}
+      <div className={formStyles.actions}>
+        <button type="submit" className={`button ${formStyles.button}`} disabled={fetcher.state !== "idle"}>
+          Send the invitation
+        </button>
+      </div>
+      <FormStatus result={result?.ok ? result : undefined} />
+    </fetcher.Form>
+  );
+}
+
+export default function UserMembership({ loaderData }: Route.ComponentProps) {
+  const { membership: m, receipts, checkout } = loaderData;
+  const others = m ? (m.household ?? []) : [];
+  const room = m ? Math.max(0, m.plan.household_size - 1 - others.length) : 0;
+
+  return (
+    <>
+      <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/user-account", label: "Your account" }]} />
+      <h1>Your membership</h1>
+      {checkout ? <CheckoutReturn m={m} /> : null}
+      {!m ? (
+        <>
+          <p>You are not a member of the society yet. Members see every members-only record, scan and family tree.</p>
+          <p>
+            <Link to={SUBSCRIBE_PATH} className="button button--primary">
+              Join or renew
+            </Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <MembershipFacts m={m} />
+          {m.status === "pending" && !checkout ? (
+            <p>Your membership opens members-only pages once your payment is recorded.</p>
+          ) : null}
+          {mayRejoin(m) || m.status === "grace" || m.status === "pending" ? (
+            <p>
+              <Link to={`${SUBSCRIBE_PATH}/${m.plan.slug}`} className="button button--primary">
+                {mayRejoin(m) ? "Rejoin" : m.status === "pending" ? "Pay for your membership" : "Renew now"}
+              </Link>{" "}
+              <Link to={SUBSCRIBE_PATH}>See every plan</Link>
+            </p>
+          ) : null}
+
+          <section className={styles.section} aria-labelledby="payment">
+            <h2 id="payment">Payment</h2>
+            {m.method === "stripe" ? (
+              <>
+                <p>Change your card, see Stripe’s invoices or update your billing details on Stripe’s secure page.</p>
+                <IntentForm intent="portal" label="Manage payment" />
+                {m.auto_renew ? (
+                  <>
+                    <p>Your membership renews automatically. If you stop it, it stays open until {dateText(m.paid_until) || "its paid-until date"}.</p>
+                    <IntentForm intent="cancel-renewal" label="Stop automatic renewal" danger />
+                  </>
+                ) : null}
+              </>
+            ) : (
+              <p>Your membership is not paid by card online.</p>
+            )}
+          </section>
+
+          {m.plan.household_size > 1 ? (
+            <section className={styles.section} aria-labelledby="household">
+              <h2 id="household">Your household</h2>
+              <p>Your plan is for up to {m.plan.household_size} people, each with their own account.</p>
+              {others.length ? (
+                <ul>
+                  {others.map((h) => (
+                    <li key={`${h.email}-${h.user_id ?? ""}`}>
+                      {h.name} ({h.email}) — {h.status === "joined" ? "joined" : "invited"}
+                      {h.user_id ? (
+                        <IntentForm intent="household-remove" label={`Remove ${h.name}`} hidden={{ id: String(h.user_id), name: h.name }} danger />
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p>No one else shares your membership yet.</p>
+              )}
+              {room > 0 ? <InviteForm /> : null}
+            </section>
+          ) : null}
+
+          <section className={styles.section} aria-labelledby="receipts">
+            <h2 id="receipts">Receipts</h2>
+            {receipts.length ? (
+              <div className={styles.tableWrap}>
+                <table className={styles.table}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Receipt</th>
+                      <th scope="col">Date</th>
+                      <th scope="col">Amount</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {receipts.map((r) => (
+                      <tr key={r.id}>
+                        <td>
+                          <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
+                        </td>
+                        <td>{dateText(r.paid_at)}</td>
+                        <td>
+                          {formatMoney(r.amount_minor, r.currency)}
+                          {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <p>No payments yet.</p>
+            )}
+          </section>
+
+          {m.gift_aid?.declared && !m.gift_aid.cancelled_at ? (
+            <section className={styles.section} aria-labelledby="gift-aid">
+              <h2 id="gift-aid">Gift Aid</h2>
+              <p>
+                You made a Gift Aid declaration{m.gift_aid.declared_at ? ` on ${dateText(m.gift_aid.declared_at)}` : ""}. Cancel it if you
+                no longer pay enough UK Income Tax or Capital Gains Tax, or change your name or home address.
+              </p>
+              <IntentForm intent="gift-aid-cancel" label="Cancel my Gift Aid declaration" danger />
+            </section>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
