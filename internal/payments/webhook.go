@@ -379,10 +379,21 @@ func (s *Service) apply(ctx context.Context, tx *sql.Tx, ev stripe.Event, a *act
 		s.log.Warn("stripe webhook: no room handles this kind", "kind", ref.Kind, "event", ev.ID)
 		return outcomeNotOurs, nil
 	}
+	// A savepoint, so that a Fulfiller that wrote something before finding the
+	// reference unknown leaves nothing behind while the event and payment rows commit.
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT fulfil`); err != nil {
+		return "", err
+	}
 	if err := call(f); err != nil {
 		if errors.Is(err, ErrUnknownRef) {
+			if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT fulfil`); rerr != nil {
+				return "", rerr
+			}
 			return outcomeUnknownRef, nil
 		}
+		return "", err
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE SAVEPOINT fulfil`); err != nil {
 		return "", err
 	}
 	return outcomeApplied, nil

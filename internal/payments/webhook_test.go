@@ -200,6 +200,14 @@ func TestWebhookFulfillerFails(t *testing.T) {
 		if o := outcome(t, db, "evt_missing"); o != "unknown_ref" {
 			t.Fatalf("outcome %q", o)
 		}
+		// The fulfiller's write before it said "unknown" is undone; the money received
+		// is still on the books.
+		if c := rec.calls(t); len(c) != 0 {
+			t.Fatalf("writes of a fulfiller that did not know the reference kept: %v", c)
+		}
+		if n := count(t, db, `SELECT COUNT(*) FROM payments WHERE ref = 'missing'`); n != 1 {
+			t.Fatalf("%d payment rows for money received for an unknown reference", n)
+		}
 	})
 }
 
