@@ -718,3 +718,66 @@ func TestPaidTwiceAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// A member's own view: GET /api/membership with receipts, the printable receipt, and
+// the admin's CSV through the API (export; an import whose bad row answers 422 with its
+// line and column and imports nothing; a dry run).
+func TestMemberAndCSVAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newEnv(t, db)
+		e.plan(t, annual)
+		_, atok := e.user(t, "admin@example.org", auth.RoleAdmin)
+		uid, tok := e.user(t, "rita@example.org", "")
+		if code, _ := e.do(t, "GET", "/api/membership", "", ""); code != 401 {
+			t.Errorf("a visitor's membership: %d", code)
+		}
+		code, body := e.do(t, "GET", "/api/membership", tok, "")
+		if code != 200 || body["membership"] != nil || len(body["receipts"].([]any)) != 0 {
+			t.Errorf("no membership yet: %d %v", code, body)
+		}
+		m, err := e.ms.Join(ctx, uid, "individual", "")
+		fatal(t, err)
+		_, err = e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400, Note: "cash"})
+		fatal(t, err)
+		code, body = e.do(t, "GET", "/api/membership", tok, "")
+		receipts, _ := body["receipts"].([]any)
+		if code != 200 || body["membership"].(map[string]any)["status"] != "active" || len(receipts) != 1 {
+			t.Fatalf("membership: %d %v", code, body)
+		}
+		number := receipts[0].(map[string]any)["number"].(string)
+		code, body = e.do(t, "GET", "/api/membership/receipts/"+number, tok, "")
+		if html := body["_body"].(string); code != 200 || !strings.Contains(html, "Test Society") || !strings.Contains(html, "24.00 GBP") || !strings.Contains(html, m.Number) {
+			t.Errorf("receipt: %d %s", code, html)
+		}
+		if code, _ := e.do(t, "GET", "/api/membership/receipts/"+number, atok, ""); code != 404 {
+			t.Errorf("someone else's receipt: %d", code)
+		}
+
+		code, body = e.do(t, "GET", "/api/admin/members.csv", atok, "")
+		if code != 200 || !strings.Contains(body["_body"].(string), m.Number+",rita,rita@example.org,individual,,active,manual") {
+			t.Errorf("export: %d %v", code, body)
+		}
+		if code, _ := e.do(t, "GET", "/api/admin/members.csv", tok, ""); code != 403 {
+			t.Errorf("export for a member: %d", code)
+		}
+		bad := "name,email,plan,paid_until\nNed,ned@example.org,individual,2027-01-01\nOla,ola@example.org,individual,someday\n"
+		code, body = e.do(t, "POST", "/api/admin/members/import", atok, bad)
+		errs, _ := body["errors"].([]any)
+		if code != 422 || len(errs) != 1 || errs[0].(map[string]any)["line"] != float64(3) || errs[0].(map[string]any)["column"] != "paid_until" {
+			t.Errorf("import with a bad row: %d %v", code, body)
+		}
+		good := "name,email,plan,paid_until\nNed,ned@example.org,individual,2027-01-01\n"
+		code, body = e.do(t, "POST", "/api/admin/members/import?dry_run=1", atok, good)
+		if code != 200 || body["would_add"] != float64(1) || body["imported"] != false {
+			t.Errorf("dry run: %d %v", code, body)
+		}
+		if res, _ := e.ms.Search(ctx, "ned", "", 1); res.Total != 0 {
+			t.Errorf("the bad file or the dry run imported Ned")
+		}
+		code, body = e.do(t, "POST", "/api/admin/members/import", atok, good)
+		if res, _ := e.ms.Search(ctx, "ned", "", 1); code != 200 || res.Total != 1 {
+			t.Errorf("import: %d %v", code, body)
+		}
+	})
+}
