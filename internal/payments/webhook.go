@@ -21,7 +21,7 @@ import (
 const (
 	outcomeApplied    = "applied"     // the Fulfiller (or the subscription state) took it
 	outcomeStale      = "stale"       // a subscription state older than the one kept
-	outcomeNotOurs    = "not_ours"    // no Lineage metadata: another use of the Stripe account
+	outcomeNotOurs    = "not_ours"    // no Lineage metadata (another use of the Stripe account), or no room for its kind
 	outcomeUnknownRef = "unknown_ref" // the Fulfiller knows no such reference
 	outcomeUnhandled  = "unhandled"   // an event type this room does not act on
 	outcomeUnreadable = "unreadable"  // signed by Stripe, but its object is not what the type promises
@@ -124,7 +124,7 @@ func train(v string) string {
 
 // Process records a verified event and applies its effect in one transaction. dup is
 // true when the event id was recorded before (by this or another instance), in which
-// case nothing changes. The webhook handler calls it; so may an operator's replay.
+// case nothing changes. The webhook handler calls it after verifying the signature.
 func (s *Service) Process(ctx context.Context, ev stripe.Event, body []byte) (dup bool, outcome string, err error) {
 	act, derr := decode(ev)
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
