@@ -24,6 +24,10 @@ var Patterns = []string{"POST /api/stripe/webhook"}
 // (a signed-in member, and CSRF like every other POST).
 var PortalPatterns = []string{"POST /api/membership/portal"}
 
+// StripeTimeout bounds one call to Stripe (stripe-go's own default is 80 s). A member
+// waits on it when joining, and the web app gives up on the API after 10 s anyway.
+const StripeTimeout = 10 * time.Second
+
 // ErrOff is returned by the calls that need Stripe when no secret key is configured.
 var ErrOff = errors.New("payments: card payment is off (LINEAGE_STRIPE_SECRET_KEY is not set)")
 
@@ -111,7 +115,7 @@ type Fulfiller interface {
 type Options struct {
 	Config Config
 	Log    *slog.Logger
-	// HTTPClient talks to Stripe; nil uses stripe-go's default.
+	// HTTPClient talks to Stripe; nil uses one that gives up after StripeTimeout.
 	HTTPClient *http.Client
 	// PublicURL is the site's origin; the Customer Portal returns to a page under it.
 	PublicURL string
@@ -150,7 +154,11 @@ func New(db *store.DB, opts Options) *Service {
 		s.cfg.WebhookMaxBytes = DefaultWebhookMaxBytes
 	}
 	if s.cfg.SecretKey != "" {
-		bc := &stripe.BackendConfig{HTTPClient: opts.HTTPClient, LeveledLogger: stripeLogger{s.log}}
+		hc := opts.HTTPClient
+		if hc == nil {
+			hc = &http.Client{Timeout: StripeTimeout}
+		}
+		bc := &stripe.BackendConfig{HTTPClient: hc, LeveledLogger: stripeLogger{s.log}}
 		if s.cfg.APIBase != "" {
 			bc.URL = stripe.String(strings.TrimRight(s.cfg.APIBase, "/"))
 		}
