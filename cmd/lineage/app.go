@@ -32,6 +32,7 @@ type app struct {
 	membership *membership.Service
 	payments   *payments.Service // set by addPayments; card payments (Stripe) for the membership room
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
+	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -51,6 +52,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	a.connectPayments()
+	if err := a.addRenewals(ctx, cfg); err != nil {
+		return nil, err
+	}
 	if err := a.addTrees(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -79,6 +83,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 		return err
 	}
 	outbox := mail.NewOutbox(db, sender, log)
+	a.outbox = outbox
 	oidc, err := auth.OIDCFromEnv(os.Getenv)
 	if err != nil {
 		return err

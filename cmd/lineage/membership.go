@@ -23,7 +23,9 @@ var membershipCommands = map[string]struct {
 	run     func(ctx context.Context, args []string, w io.Writer) error
 	summary string
 }{
-	"sync-stripe": {runSyncStripe, "create the Stripe Product and Prices of every plan that lacks them"},
+	"sync-stripe":    {runSyncStripe, "create the Stripe Product and Prices of every plan that lacks them"},
+	"run-due":        {runRunDue, "move memberships to grace and lapsed; send the renewal reminders due (for cron)"},
+	"gift-aid-claim": {runGiftAidClaim, "write HMRC's Gift Aid schedule rows of the eligible payments between two dates"},
 }
 
 // runMembership dispatches `lineage membership SUBCOMMAND`.

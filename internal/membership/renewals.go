@@ -103,11 +103,12 @@ func (r Reminders) String() string {
 // RenewalSettings configure the renewal job.
 type RenewalSettings struct {
 	Reminders Reminders
-	Every     time.Duration // serve's scheduler interval
+	Every     time.Duration // serve's scheduler interval; 0: off
 }
 
 // RenewalSettingsFromEnv reads LINEAGE_MEMBERSHIP_REMINDERS and
-// LINEAGE_MEMBERSHIP_JOB_INTERVAL (a Go duration such as 10m, at least 1m).
+// LINEAGE_MEMBERSHIP_JOB_INTERVAL (a Go duration from 1m to 24h, or "off": serve runs no
+// job and cron runs lineage membership run-due).
 func RenewalSettingsFromEnv(getenv func(string) string) (RenewalSettings, error) {
 	var rs RenewalSettings
 	var err error
@@ -115,7 +116,9 @@ func RenewalSettingsFromEnv(getenv func(string) string) (RenewalSettings, error)
 		return rs, err
 	}
 	rs.Every = DefaultJobInterval
-	if v := strings.TrimSpace(getenv("LINEAGE_MEMBERSHIP_JOB_INTERVAL")); v != "" {
+	if v := strings.TrimSpace(getenv("LINEAGE_MEMBERSHIP_JOB_INTERVAL")); strings.EqualFold(v, "off") {
+		rs.Every = 0
+	} else if v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Minute || d > 24*time.Hour {
 			return rs, fmt.Errorf("LINEAGE_MEMBERSHIP_JOB_INTERVAL must be a duration from 1m to 24h, such as 10m; got \"%s\"", textfield.Escape(v))

@@ -386,7 +386,10 @@ func TestRenewalSettingsFromEnv(t *testing.T) {
 	if err != nil || rs.Every != time.Hour || rs.Reminders.String() != "14d" {
 		t.Errorf("set: %+v, %v", rs, err)
 	}
-	for _, bad := range []string{"10", "30s", "25h", "-1m", "x"} {
+	if rs, err := membership.RenewalSettingsFromEnv(env("LINEAGE_MEMBERSHIP_JOB_INTERVAL", "off")); err != nil || rs.Every != 0 {
+		t.Errorf("off: %+v, %v", rs, err)
+	}
+	for _, bad := range []string{"10", "30s", "25h", "-1m", "x", "0"} {
 		if _, err := membership.RenewalSettingsFromEnv(env("LINEAGE_MEMBERSHIP_JOB_INTERVAL", bad)); err == nil || !strings.Contains(err.Error(), "LINEAGE_MEMBERSHIP_JOB_INTERVAL") {
 			t.Errorf("interval %q: %v", bad, err)
 		}

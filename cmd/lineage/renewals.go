@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/mail"
+	"lineage/internal/membership"
+)
+
+// addRenewals starts the membership renewal job in serve: transitions to grace and
+// lapsed, and renewal reminders through the outbox, every LINEAGE_MEMBERSHIP_JOB_INTERVAL
+// until ctx ends. Every instance may run it; the store lets one send each reminder.
+func (a *app) addRenewals(ctx context.Context, cfg config.Config) error {
+	rs, err := membership.RenewalSettingsFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if rs.Every == 0 {
+		slog.Info("membership renewal job off (LINEAGE_MEMBERSHIP_JOB_INTERVAL=off): run lineage membership run-due from cron")
+		return nil
+	}
+	job := a.membership.Renewals(membership.RenewalOptions{Mailer: a.outbox, Reminders: rs.Reminders, PublicURL: cfg.PublicURL, Log: slog.Default()})
+	go job.Run(ctx, rs.Every)
+	return nil
+}
+
+// runRunDue is `lineage membership run-due`: the renewal job once, for cron. It also
+// delivers the mail that is due, so a cron job sends its reminders even when no server
+// is running.
+func runRunDue(ctx context.Context, args []string, w io.Writer) error {
+	fs := newFlags("membership run-due", "[--data DIR]")
+	cfgFn := config.DataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	rs, err := membership.RenewalSettingsFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	cfg, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	log := slog.Default()
+	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
+	if err != nil {
+		return err
+	}
+	outbox := mail.NewOutbox(db, sender, log)
+	ms := newMembership(db, auth.New(db, auth.Options{}))
+	job := ms.Renewals(membership.RenewalOptions{Mailer: outbox, Reminders: rs.Reminders, PublicURL: cfg.PublicURL, Log: log})
+	rep, err := job.RunDue(ctx, ms.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d membership(s) moved to grace or lapsed; %d reminder(s) put in the outbox (%s)\n", rep.Transitions, rep.Reminders, rs.Reminders)
+	sent, err := outbox.DeliverDue(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d mail(s) sent\n", sent)
+	return nil
+}
+
+// runGiftAidClaim is `lineage membership gift-aid-claim --from DATE --to DATE FILE.csv`:
+// the rows of HMRC's Gift Aid schedule for the eligible payments between the dates.
+// The file is written whole or not at all, and an existing one is kept unless --force.
+func runGiftAidClaim(ctx context.Context, args []string, w io.Writer) error {
+	fs := newFlags("membership gift-aid-claim", "--from 2026-04-06 --to 2027-04-05 [--force] FILE.csv")
+	cfgFn := config.DataFlags(fs)
+	from := fs.String("from", "", "first day of the claim, a UK date such as 2026-04-06 (required)")
+	to := fs.String("to", "", "last day of the claim, included (required)")
+	force := fs.Bool("force", false, "replace FILE.csv if it exists")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("give one CSV file to write, after the flags")
+	}
+	path := fs.Arg(0)
+	start, end, err := membership.ParseClaimRange(*from, *to)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err == nil && !*force {
+		return fmt.Errorf("%s exists: choose another name, or give --force to replace it", path)
+	}
+	_, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ms := newMembership(db, auth.New(db, auth.Options{}))
+	rep, err := ms.GiftAidClaim(ctx, start, end)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := membership.WriteClaimCSV(&buf, rep.Rows); err != nil {
+		return err
+	}
+	if err := writeFileWhole(path, buf.Bytes()); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d donation(s), %s GBP in all, written to %s\n", len(rep.Rows), membership.FormatClaimAmount(rep.TotalMinor), path)
+	fmt.Fprintf(w, "left out: %d refunded in full, %d without a Gift Aid declaration in force on the day, %d not in GBP\n",
+		rep.Refunded, rep.NoDeclaration, rep.NotGBP)
+	return nil
+}
+
+// writeFileWhole writes data to path through a temporary file in the same directory,
+// so a reader never sees half a file and a failure leaves any old one as it was.
+func writeFileWhole(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
