@@ -359,11 +359,11 @@ func (c ClaimRow) Cells() []string {
 // from the start, and it is cut to max characters.
 func hmrcText(s string, max int) string {
 	s = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || unicode.IsControl(r) || !textfield.Valid(string(r)) {
+		if !textfield.Valid(string(r)) {
 			return ' '
 		}
 		return r
-	}, s)
+	}, strings.ToValidUTF8(s, " "))
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimLeft(s, "=+-@ ")
 	if utf8.RuneCountInString(s) > max {
