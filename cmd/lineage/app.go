@@ -114,6 +114,7 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 		}
 	}
 	a.membership = svc
+	a.accounts.AddExporter(membership.GiftAidExporter{Service: svc}) // "download my data" holds Gift Aid declarations
 	a.mount(a.accounts.Middleware(svc.Handler()), membership.Patterns)
 	return nil
 }

@@ -432,3 +432,24 @@ func prefixFields(err error, prefix string) error {
 	}
 	return &Error{Code: EINVALID, Message: e.Message, Fields: fields}
 }
+
+// GiftAidDeclarations lists all of userID's declarations, cancelled ones too, newest
+// first.
+func (s *Service) GiftAidDeclarations(ctx context.Context, userID int64) ([]*GiftAidDeclaration, error) {
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+giftAidColumns+` FROM gift_aid_declarations
+		WHERE user_id = ? ORDER BY declared_at DESC, id DESC`), userID)
+	return collect(rs, err, func(r rows) (*GiftAidDeclaration, error) { return scanGiftAid(r) })
+}
+
+// GiftAidExporter is the Gift Aid part of "download my data" (the auth room's
+// Exporter): a donor's declarations, with their wording, name and address.
+type GiftAidExporter struct{ Service *Service }
+
+// ExportUserData implements auth.Exporter.
+func (x GiftAidExporter) ExportUserData(ctx context.Context, userID int64) (map[string]any, error) {
+	list, err := x.Service.GiftAidDeclarations(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"gift_aid_declarations": list}, nil
+}

@@ -299,3 +299,26 @@ func FuzzParseClaimRange(f *testing.F) {
 		}
 	})
 }
+
+// "Download my data" includes the donor's declarations, cancelled ones too.
+func TestGiftAidInMyData(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		e.auth.AddExporter(membership.GiftAidExporter{Service: e.ms})
+		_, tok := e.user(t, "ada@example.org", "")
+		if code, got := e.do(t, "POST", "/api/membership/gift-aid", tok, giftAidBody(t, nil)); code != 201 {
+			t.Fatalf("declare: %d %v", code, got)
+		}
+		if code, got := e.do(t, "POST", "/api/membership/gift-aid/cancel", tok, ""); code != 200 {
+			t.Fatalf("cancel: %d %v", code, got)
+		}
+		code, got := e.do(t, "GET", "/api/user/data", tok, "")
+		list, _ := got["gift_aid_declarations"].([]any)
+		if code != 200 || len(list) != 1 {
+			t.Fatalf("my data: %d %v", code, got)
+		}
+		if d := list[0].(map[string]any); d["postcode"] != "S19 2BD" || d["cancelled_at"] == nil || !strings.HasPrefix(d["wording"].(string), "I want to Gift Aid") {
+			t.Errorf("declaration in my data: %v", d)
+		}
+	})
+}
