@@ -28,4 +28,10 @@
 // transfer, cash), and the payments room (Stripe) reports card payments through the
 // Fulfiller methods (Paid, PaymentFailed, SubscriptionChanged, Refunded), which are
 // idempotent by the payment's external id.
+//
+// The renewal job (renewals.go; serve's scheduler and `lineage membership run-due`)
+// runs Advance and sends renewal reminders through the mail outbox, each claimed by a
+// unique row in the mail's own transaction so that concurrent runs send it once. Gift
+// Aid (giftaid.go) keeps donors' declarations with their wording and writes HMRC's
+// claim schedule of the eligible payments.
 package membership
