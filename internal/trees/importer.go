@@ -181,6 +181,10 @@ func (s *Service) importRows(ctx context.Context, w *chunkWriter, treeID int64, 
 		}
 		return rb.flush()
 	})
+	if err == nil {
+		w.small = seq <= smallImport
+		err = w.endPhase(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -346,6 +350,9 @@ func (s *Service) importRows(ctx context.Context, w *chunkWriter, treeID int64, 
 		}
 		return nil
 	})
+	if err == nil {
+		err = w.endPhase(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -391,8 +398,8 @@ type batchMsg struct {
 
 // pipeline runs produce in its own goroutine and writes the batches it emits through
 // w on this one, so that reading and preparing overlap with writing. The batches go
-// into transactions of about chunkBudget each, the last committed before it returns.
-// The first error of either side ends both.
+// into transactions of about chunkBudget each; the last may be left open, for the
+// caller's endPhase. The first error of either side ends both.
 func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emit emitFunc) error) error {
 	bulk := w.bulk
 	pctx, cancel := context.WithCancel(ctx)
@@ -480,7 +487,7 @@ func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emi
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	return w.commit(ctx)
+	return nil
 }
 
 // batcher collects rows of one table and emits them in batches. The values of a
@@ -538,15 +545,16 @@ func (b *batcher) flush() error {
 const surnameChunk = 1000
 
 // resolveSurnames returns the dictionary ids of the surname keys, adding missing ones
-// with their keys and phonetic codes, a chunk of keys per transaction. (The
-// dictionary is shared by all trees: what a failed import added stays, unused.)
+// with their keys and phonetic codes, a chunk of keys per transaction (a small
+// import's in the one it has open). (The dictionary is shared by all trees: what a
+// failed import added stays, unused.)
 func (s *Service) resolveSurnames(ctx context.Context, w *chunkWriter, keys []string) (map[string]int64, error) {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	ids := make(map[string]int64, len(keys))
 	for i := 0; i < len(keys); i += surnameChunk {
 		chunk := keys[i:min(i+surnameChunk, len(keys))]
-		if err := w.inChunk(ctx, func(tx *sql.Tx) error { return s.resolveSurnameChunk(ctx, tx, chunk, ids) }); err != nil {
+		if err := w.inPhase(ctx, func(tx *sql.Tx) error { return s.resolveSurnameChunk(ctx, tx, chunk, ids) }); err != nil {
 			return nil, err
 		}
 	}

@@ -55,9 +55,9 @@ func withViewer(ctx context.Context, v trees.Viewer) context.Context {
 
 func newService(t testing.TB, db *store.DB) *trees.Service {
 	t.Helper()
-	// Three accounts, ids 1–3 in a fresh store: an owner, another member, an editor.
+	// Three accounts, ids 1–3 in a fresh store: an owner, another registered user, an editor.
 	a := auth.New(db, auth.Options{Log: quietLog()})
-	for i, role := range []string{"member", "member", "editor"} {
+	for i, role := range []string{"registered", "registered", "editor"} {
 		u, err := a.CreateUser(context.Background(), auth.NewUser{Email: "user" + strconv.Itoa(i+1) + "@example.org", Name: "User " + strconv.Itoa(i+1), Role: role, Verified: true})
 		if err != nil {
 			t.Fatal(err)

@@ -59,7 +59,17 @@ type chunkWriter struct {
 	treeID  int64 // the staging tree, whose heartbeat each commit updates
 	beat    time.Time
 	yield   yielder
+	// small is set while the import has read no more than smallImport records: its
+	// phases then share a transaction (endPhase).
+	small bool
+	tuned bool // the connection has the pragmas of a long import
 }
+
+// smallImport is how many records an import may have for its phases (records,
+// surnames, people, the swap) to go into one transaction when they fit in
+// chunkBudget: computing between two phases then takes well under a millisecond,
+// and a small upload pays for one commit instead of five.
+const smallImport = 1000
 
 // yielder lets other writers go between a long job's transactions: at once when one of
 // this process waits, and otherwise (for writers of other processes, which this one
@@ -86,13 +96,22 @@ func (s *Service) newChunkWriter(ctx context.Context) (*chunkWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	restore, err := s.db.SetPragmas(ctx, conn, []store.Pragma{{Name: "temp_store", Value: "MEMORY"}, {Name: "cache_size", Value: "-" + strconv.Itoa(importCacheKiB)}})
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	w.conn, w.restore, w.bulk = conn, restore, store.NewSQLiteBulk(conn)
+	w.conn, w.bulk = conn, store.NewSQLiteBulk(conn)
 	return w, nil
+}
+
+// tune gives the connection the pragmas of a long import, once the import has
+// outlasted one chunk; a small one is over before a larger cache could help it.
+func (w *chunkWriter) tune(ctx context.Context) error {
+	if w.conn == nil || w.tuned {
+		return nil
+	}
+	restore, err := w.s.db.SetPragmas(ctx, w.conn, []store.Pragma{{Name: "temp_store", Value: "MEMORY"}, {Name: "cache_size", Value: "-" + strconv.Itoa(importCacheKiB)}})
+	if err != nil {
+		return err
+	}
+	w.restore, w.tuned = restore, true
+	return nil
 }
 
 // close rolls back a transaction left open and gives the connection back.
@@ -102,7 +121,9 @@ func (w *chunkWriter) close() {
 		w.bulk.Close()
 	}
 	if w.conn != nil {
-		w.restore()
+		if w.restore != nil {
+			w.restore()
+		}
 		w.conn.Close()
 	}
 }
@@ -130,6 +151,19 @@ func (w *chunkWriter) begin(ctx context.Context) (*sql.Tx, error) {
 func (w *chunkWriter) maybeCommit(ctx context.Context) error {
 	if w.tx == nil || time.Since(w.began) < chunkBudget {
 		return nil
+	}
+	if err := w.commit(ctx); err != nil {
+		return err
+	}
+	return w.tune(ctx)
+}
+
+// endPhase ends a phase of the import: a small import's next phase goes on in the
+// same transaction (committed when chunkBudget runs out); a larger one's commits, so
+// that no transaction stays open while the import computes.
+func (w *chunkWriter) endPhase(ctx context.Context) error {
+	if w.small {
+		return w.maybeCommit(ctx)
 	}
 	return w.commit(ctx)
 }
@@ -190,6 +224,23 @@ func (w *chunkWriter) inChunk(ctx context.Context, fn func(tx *sql.Tx) error) er
 	return w.commit(ctx)
 }
 
+// inPhase runs fn as a phase of the import: in a transaction of its own, or, for a
+// small import, in the one already open (endPhase).
+func (w *chunkWriter) inPhase(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if !w.small {
+		return w.inChunk(ctx, fn)
+	}
+	tx, err := w.begin(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		w.rollback()
+		return err
+	}
+	return w.endPhase(ctx)
+}
+
 // stage creates the hidden tree an import fills.
 func (w *chunkWriter) stage(ctx context.Context) (int64, error) {
 	var b [8]byte
@@ -200,7 +251,7 @@ func (w *chunkWriter) stage(ctx context.Context) (int64, error) {
 		return tx.QueryRowContext(ctx, w.s.db.Rebind(`INSERT INTO trees (slug, title, state, created_at, updated_at)
 			VALUES (?, '', ?, ?, ?) RETURNING id`), "~loading-"+hex.EncodeToString(b[:]), stateLoading, now, now).Scan(&id)
 	})
-	w.treeID = id
+	w.treeID, w.beat = id, time.Now()
 	return id, err
 }
 
@@ -210,15 +261,16 @@ type treeSummary struct {
 	counts          Counts
 }
 
-// swapIn makes the staging tree the tree of opts.Slug in one transaction: a tree
-// that had the slug is hidden (to be removed by the caller) and gives the new one
-// its title, description, owner, visibility and creation time where opts does not
-// set them, and its scans (iiif_items of a person point at the tree's id). It
-// returns the replaced tree's id, or 0.
+// swapIn makes the staging tree the tree of opts.Slug in one transaction (for a small
+// import, the one that wrote its rows): a tree that had the slug is hidden (to be
+// removed by the caller) and gives the new one its title, description, owner,
+// visibility and creation time where opts does not set them, and its scans
+// (iiif_items of a person point at the tree's id). It returns the replaced tree's
+// id, or 0.
 func (w *chunkWriter) swapIn(ctx context.Context, staging int64, opts ImportOptions, sum *treeSummary) (int64, error) {
 	s := w.s
 	var oldID int64
-	err := w.inChunk(ctx, func(tx *sql.Tx) error {
+	err := w.inPhase(ctx, func(tx *sql.Tx) error {
 		now := s.Now().Unix()
 		title, desc, owner, pub := opts.Title, opts.Description, opts.OwnerID, opts.Published != nil && *opts.Published
 		created, pubAt := now, any(nil)
@@ -274,8 +326,12 @@ func (w *chunkWriter) swapIn(ctx context.Context, staging int64, opts ImportOpti
 			// Taken for the remains of a dead import (no heartbeat for staleLoading).
 			return errors.New("trees: the import's staging tree was removed before it was complete")
 		}
+		w.treeID = 0 // ready, with updated_at set: no heartbeat in this commit
 		return nil
 	})
+	if err == nil {
+		err = w.commit(ctx)
+	}
 	return oldID, err
 }
 
@@ -297,15 +353,52 @@ var treeKeys = [][2]string{
 // afterRemoveChunk, when set (by tests), is called after each chunk of a removal.
 var afterRemoveChunk func()
 
-// removeTree deletes a hidden tree's rows in short transactions, then the tree.
+// removeTree deletes a hidden tree's rows in short transactions, then the tree. A
+// tree no bigger than one chunk in all (the keys of its tables add up to less than
+// deleteChunk: any small upload's) goes in one transaction.
 func (s *Service) removeTree(ctx context.Context, id int64) error {
-	var y yielder
-	for _, tk := range treeKeys {
-		tbl, col := tk[0], tk[1]
-		var hi sql.NullInt64
-		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT MAX(`+col+`) FROM `+tbl+` WHERE tree_id = ?`), id).Scan(&hi); err != nil {
-			return fmt.Errorf("remove tree: %s: %w", tbl, err)
+	var q string
+	args := make([]any, len(treeKeys))
+	for i, tk := range treeKeys {
+		if i > 0 {
+			q += ", "
 		}
+		q += `(SELECT MAX(` + tk[1] + `) FROM ` + tk[0] + ` WHERE tree_id = ?)`
+		args[i] = id
+	}
+	his := make([]sql.NullInt64, len(treeKeys))
+	dest := make([]any, len(his))
+	for i := range his {
+		dest[i] = &his[i]
+	}
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+q), args...).Scan(dest...); err != nil {
+		return fmt.Errorf("remove tree: %w", err)
+	}
+	var keys int64
+	for _, hi := range his {
+		keys += hi.Int64 // 0 when the table has none of its rows
+	}
+	if keys < deleteChunk {
+		err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+			for i, tk := range treeKeys {
+				if !his[i].Valid {
+					continue
+				}
+				if _, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM `+tk[0]+` WHERE tree_id = ?`), id); err != nil {
+					return fmt.Errorf("remove tree: %s: %w", tk[0], err)
+				}
+			}
+			_, err := tx.ExecContext(ctx, s.db.Rebind(`DELETE FROM trees WHERE id = ? AND state <> ?`), id, stateReady)
+			return err
+		})
+		if err == nil && afterRemoveChunk != nil {
+			afterRemoveChunk()
+		}
+		return err
+	}
+	var y yielder
+	for i, tk := range treeKeys {
+		tbl, col, hi := tk[0], tk[1], his[i]
 		for lo := int64(0); hi.Valid && lo <= hi.Int64; lo += deleteChunk {
 			if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM `+tbl+` WHERE tree_id = ? AND `+col+` >= ? AND `+col+` < ?`),
 				id, lo, lo+deleteChunk); err != nil {
