@@ -309,15 +309,13 @@ func (s *Service) GiftAidClaim(ctx context.Context, from, to time.Time) (ClaimRe
 			rep.NoDeclaration++
 			continue
 		}
-		d, err := scanGiftAid(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+giftAidColumns+` FROM gift_aid_declarations
-			WHERE user_id = ? AND covers_from <= ? AND (cancelled_at IS NULL OR cancelled_at > ?)
-			ORDER BY declared_at DESC, id DESC LIMIT 1`), p.userID.Int64, p.paidAt, p.paidAt))
-		if errors.Is(err, sql.ErrNoRows) {
-			rep.NoDeclaration++
-			continue
-		}
+		d, err := s.giftAidAt(ctx, p.userID.Int64, ts(p.paidAt))
 		if err != nil {
 			return rep, err
+		}
+		if d == nil {
+			rep.NoDeclaration++
+			continue
 		}
 		rep.Rows = append(rep.Rows, ClaimRow{Title: d.Title, FirstName: d.FirstName, LastName: d.LastName, House: d.House,
 			Postcode: d.Postcode, Date: ts(p.paidAt), AmountMinor: net, Receipt: p.receipt})
@@ -452,4 +450,30 @@ func (x GiftAidExporter) ExportUserData(ctx context.Context, userID int64) (map[
 		return nil, err
 	}
 	return map[string]any{"gift_aid_declarations": list}, nil
+}
+
+// giftAidAt returns userID's newest declaration in force at t, or nil.
+func (s *Service) giftAidAt(ctx context.Context, userID int64, t time.Time) (*GiftAidDeclaration, error) {
+	d, err := scanGiftAid(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+giftAidColumns+` FROM gift_aid_declarations
+		WHERE user_id = ? AND covers_from <= ? AND (cancelled_at IS NULL OR cancelled_at > ?)
+		ORDER BY declared_at DESC, id DESC LIMIT 1`), userID, t.Unix(), t.Unix()))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return d, err
+}
+
+// giftAidStatement is the receipt's Gift Aid line: "" unless the payment is one a claim
+// would include (in GBP, not refunded in full, a declaration in force on its date).
+func (s *Service) giftAidStatement(ctx context.Context, m *Membership, rc Receipt) (string, error) {
+	if m.UserID == nil || rc.Currency != "GBP" || rc.AmountMinor-rc.RefundedMinor <= 0 ||
+		(rc.Method != MethodStripe && rc.Method != MethodManual) {
+		return "", nil
+	}
+	d, err := s.giftAidAt(ctx, *m.UserID, rc.PaidAt)
+	if err != nil || d == nil {
+		return "", err
+	}
+	return "Declared on " + ukDate(d.DeclaredAt) + ": " + oneLine(s.opt.SocietyName, 200, "the society") +
+		" may claim Gift Aid on this payment.", nil
 }

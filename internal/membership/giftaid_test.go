@@ -322,3 +322,38 @@ func TestGiftAidInMyData(t *testing.T) {
 		}
 	})
 }
+
+// A receipt carries the Gift Aid statement when the payment is one a claim would
+// include, and not otherwise.
+func TestReceiptGiftAidStatement(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newEnv(t, db)
+		e.plan(t, annual)
+		receipt := func(email string, declare bool) string {
+			uid, tok := e.user(t, email, "")
+			m, err := e.ms.Join(ctx, uid, "individual", "")
+			fatal(t, err)
+			if declare {
+				if code, got := e.do(t, "POST", "/api/membership/gift-aid", tok, giftAidBody(t, nil)); code != 201 {
+					t.Fatalf("declare: %d %v", code, got)
+				}
+			}
+			_, err = e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400})
+			fatal(t, err)
+			rs, err := e.ms.Receipts(ctx, m.ID)
+			fatal(t, err)
+			code, got := e.do(t, "GET", "/api/membership/receipts/"+rs[0].Number, tok, "")
+			if code != 200 {
+				t.Fatalf("receipt: %d %v", code, got)
+			}
+			return got["_body"].(string)
+		}
+		if body := receipt("ada@example.org", true); !strings.Contains(body, "<td>Gift Aid</td><td>Declared on 1 March 2026: Test Society may claim Gift Aid on this payment.</td>") {
+			t.Errorf("a declared donor's receipt:\n%s", body)
+		}
+		if body := receipt("bob@example.org", false); strings.Contains(body, "Gift Aid") {
+			t.Errorf("an undeclared payer's receipt:\n%s", body)
+		}
+	})
+}

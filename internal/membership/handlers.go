@@ -260,6 +260,7 @@ var receiptPage = template.Must(template.New("receipt").Parse(`<!doctype html>
 <tr><td>Paid by</td><td>{{.R.Method}}</td></tr>
 {{with .R.CoversUntil}}<tr><td>Paid until</td><td>{{.Format "2 January 2006"}}</td></tr>{{end}}
 {{if .R.RefundedMinor}}<tr><td>Refunded</td><td>{{.Refunded}} {{.R.Currency}}</td></tr>{{end}}
+{{with .GiftAid}}<tr><td>Gift Aid</td><td>{{.}}</td></tr>{{end}}
 </table></body></html>
 `))
 
@@ -286,8 +287,12 @@ func (s *Service) getReceipt(w http.ResponseWriter, r *http.Request, v Viewer) e
 		if rc.Number == r.PathValue("number") {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
+			giftAid, err := s.giftAidStatement(r.Context(), m, rc) // giftaid.go
+			if err != nil {
+				return err
+			}
 			return receiptPage.Execute(w, map[string]any{"Society": s.opt.SocietyName, "R": rc, "M": m,
-				"Amount": formatMinor(rc.AmountMinor), "Refunded": formatMinor(rc.RefundedMinor)})
+				"Amount": formatMinor(rc.AmountMinor), "Refunded": formatMinor(rc.RefundedMinor), "GiftAid": giftAid})
 		}
 	}
 	return errNotFound
