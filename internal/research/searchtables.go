@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"lineage/internal/store"
 )
@@ -147,8 +148,8 @@ const rowsPerSearchInsert = 64
 // records_browse, only when a bulk import of an earlier version left it out: that
 // is one long statement), while a second connection reads search_keys into memory,
 // with search_epoch in the same read transaction, and sorts the rows without holding
-// the write lock. The tables are then written from memory in key order,
-// buildChunkRows rows a transaction, so that a Checkpointer copies each chunk into
+// the write lock. The tables are then written from memory in key order, in
+// transactions of about buildChunkBudget (writeChunked), so that a Checkpointer copies each chunk into
 // the database file on the other core while the next is written, and so that other
 // writers (a sign-in) wait for one chunk at most; each of those transactions first
 // checks that no import has changed search_keys since the read (search_epoch,
@@ -240,9 +241,10 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 	}
 	if !sorted {
 		for _, t := range tables {
+			n := len(t.cols)
 			err := s.readSortedBySQLite(ctx, t, &version, func(args []int64) error {
-				return chunk(func(*sql.Tx) error {
-					return conn.Raw(func(any) error { return writeInts(ctx, bulk, t.buildName(), t, args) })
+				return writeChunked(len(args)/n, chunk, func(i, j int) error {
+					return conn.Raw(func(any) error { return writeInts(ctx, bulk, t.buildName(), t, args[i*n:j*n]) })
 				})
 			})
 			if err != nil {
@@ -259,14 +261,11 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 			}
 			rows = given
 		}
-		for off := 0; off < len(rows); off += buildChunkRows {
-			part := rows[off:min(off+buildChunkRows, len(rows))]
-			err := chunk(func(*sql.Tx) error {
-				return conn.Raw(func(any) error { return writeSorted(ctx, bulk, t.buildName(), t, part) })
-			})
-			if err != nil {
-				return fmt.Errorf("%s: %w", t.name, err)
-			}
+		err := writeChunked(len(rows), chunk, func(i, j int) error {
+			return conn.Raw(func(any) error { return writeSorted(ctx, bulk, t.buildName(), t, rows[i:j]) })
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.name, err)
 		}
 	}
 	return chunk(func(tx *sql.Tx) error { return renameBuilt(ctx, tx, tables) })
@@ -372,13 +371,45 @@ func writeInts(ctx context.Context, bulk *store.SQLiteBulk, name string, t searc
 	return ctx.Err()
 }
 
-// buildChunkRows is how many rows of a search table buildSQLite writes in one
-// transaction (about 16 MB of pages: a few hundred milliseconds at most that other
-// writers wait); afterBuildChunk, when set by a test, runs after each.
+// writeChunked writes n rows, write(i, j) writing rows i to j-1, in transactions of
+// chunk of at most buildChunkRows rows each, which commit once they have been open
+// for buildChunkBudget: other writers (a sign-in) wait for about that long at most,
+// whatever the machine's load.
+func writeChunked(n int, chunk func(fn func(tx *sql.Tx) error) error, write func(i, j int) error) error {
+	for off := 0; off < n; {
+		err := chunk(func(*sql.Tx) error {
+			start := time.Now()
+			end := min(off+buildChunkRows, n)
+			for off < end {
+				j := min(off+budgetCheckRows, end)
+				if err := write(off, j); err != nil {
+					return err
+				}
+				off = j
+				if time.Since(start) >= buildChunkBudget {
+					break
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A transaction of the search tables' build writes at most buildChunkRows rows and
+// commits once it has been open for buildChunkBudget (as a tree import's
+// transactions do, decision 010), looking at the clock every budgetCheckRows rows; afterBuildChunk, when set by a
+// test, runs after each.
 var (
-	buildChunkRows  = 1 << 18
-	afterBuildChunk func()
+	buildChunkRows   = 1 << 18
+	buildChunkBudget = 20 * time.Millisecond
+	afterBuildChunk  func()
 )
+
+const budgetCheckRows = 1024
 
 // errStoreChanged stops a build of the search tables when an import changed
 // search_keys between two of its transactions: the rows it holds may be stale.
