@@ -253,12 +253,14 @@ func treeViewer(ctx context.Context) trees.Viewer {
 	return trees.Viewer{}
 }
 
-// memberCheck is the research and images rooms' Membership: a signed-in account whose
-// scope includes "member" (a membership that grants it now, or a staff role) sees
-// members-only records and scans in full.
+// memberCheck is the research and images rooms' Membership: the signed-in account's
+// scope ("registered", a membership's plan scopes while it is in force, a staff
+// role's), which a record's or scan's access level opens or not; nil when anonymous.
 type memberCheck struct{}
 
-func (memberCheck) IsMember(r *http.Request) bool {
-	u := auth.UserFrom(r.Context())
-	return u != nil && membership.HasScope(u.Scope, auth.ScopeMember)
+func (memberCheck) Scope(r *http.Request) []string {
+	if u := auth.UserFrom(r.Context()); u != nil {
+		return u.Scope
+	}
+	return nil
 }

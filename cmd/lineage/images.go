@@ -34,7 +34,7 @@ func runImportImages(ctx context.Context, args []string) error {
 	var opts iiif.ImportOptions
 	fs.StringVar(&opts.Collection, "collection", "", "slug of the research collection the scans belong to (required)")
 	fs.StringVar(&opts.Manifest, "manifest", "", "a CSV attaching files to records or catalogue entries (docs/iiif.md); default: by file name")
-	fs.StringVar(&opts.Access, "access", "", "access of the items: public (default: as their records) or members")
+	fs.StringVar(&opts.Access, "access", "", "access level of the items: public (default: as their records), registered, members or scopes:<scope>,<scope>… (docs/iiif.md)")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err

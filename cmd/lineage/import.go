@@ -116,7 +116,7 @@ func runImportRecords(ctx context.Context, args []string) error {
 	fs.StringVar(&opts.Collection, "collection", "", "slug of the collection (created when missing; required)")
 	fs.StringVar(&opts.Kind, "kind", "", "kind of a new collection: "+strings.Join(research.Kinds, ", ")+" (default record_set)")
 	fs.StringVar(&opts.Title, "title", "", "title of a new collection (default the slug)")
-	fs.StringVar(&opts.Access, "access", "", "access of a new collection: public (default) or members")
+	fs.StringVar(&opts.Access, "access", "", "access level of a new collection: public (default), registered, members or scopes:<scope>,<scope>… (docs/research.md)")
 	fs.StringVar(&mappingPath, "mapping", "", "a JSON mapping file for another CSV layout (docs/research.md)")
 	fs.BoolVar(&opts.Strict, "strict", false, "import nothing if any row is bad (default: skip bad records and report them)")
 	fs.IntVar(&opts.BatchSize, "batch", 2000, "records per transaction")

@@ -157,7 +157,7 @@ func TestImportCatalogues(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	g, err := research.New(db, research.Options{}).Global(context.Background(), "papers smith", false)
+	g, err := research.New(db, research.Options{}).Global(context.Background(), "papers smith", nil)
 	if err != nil || g.Archive.Total != 1 {
 		t.Errorf("archive: %v %+v", err, g.Archive)
 	}

@@ -59,8 +59,8 @@ func (s *Service) apiItem(r *http.Request, it *itemRow) apiItem {
 		Images:       []apiImage{},
 	}
 	if it.Members {
-		out.Access = "members"
-		out.Allowed = s.isMember(r)
+		out.Access = it.Level.String()
+		out.Allowed = it.Level.Opens(s.scope(r))
 	}
 	if !out.Allowed || len(it.Images) == 0 {
 		return out

@@ -15,6 +15,7 @@ import (
 	_ "image/jpeg" // decoders for imports
 	_ "image/png"
 	"io"
+	"lineage/internal/access"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,7 +40,7 @@ type ItemSpec struct {
 	Person      string // TREE-SLUG:XREF of a person in a published family tree
 	Slug        string // default: collection and key
 	Label       string // default: from the record or catalogue entry
-	Access      string // "", "public" or "members"
+	Access      string // an access.Level's text; "" is public
 	Rights      string
 	Attribution string
 }
@@ -174,21 +175,21 @@ func (s *Service) ensureItem(ctx context.Context, spec ItemSpec) (int64, string,
 	if label == "" {
 		label = t.label
 	}
-	access := 0
-	switch spec.Access {
-	case "", "public":
-	case "members":
-		access = 1
-	default:
-		return 0, "", fmt.Errorf("access must be public or members, not %q", spec.Access)
+	level, err := access.Parse(spec.Access)
+	if err != nil {
+		return 0, "", err
+	}
+	code, text := 0, ""
+	if !level.IsPublic() {
+		code, text = 1, level.String()
 	}
 	now := time.Now().Unix()
 	var id int64
-	err = s.db.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO iiif_items (slug, collection_id, target, target_id, target_ref, label, access, rights, attribution, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO iiif_items (slug, collection_id, target, target_id, target_ref, label, access, access_level, rights, attribution, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (slug) DO UPDATE SET collection_id = excluded.collection_id, target = excluded.target, target_id = excluded.target_id,
-			target_ref = excluded.target_ref, label = excluded.label, access = excluded.access, rights = excluded.rights, attribution = excluded.attribution
-		RETURNING id`), slug, t.collectionID, t.kind, t.id, t.ref, label, access, spec.Rights, spec.Attribution, now, now).Scan(&id)
+			target_ref = excluded.target_ref, label = excluded.label, access = excluded.access, access_level = excluded.access_level, rights = excluded.rights, attribution = excluded.attribution
+		RETURNING id`), slug, t.collectionID, t.kind, t.id, t.ref, label, code, text, spec.Rights, spec.Attribution, now, now).Scan(&id)
 	return id, slug, err
 }
 
@@ -416,7 +417,7 @@ type ImportOptions struct {
 	Collection string
 	Manifest   string   // a CSV file attaching files to records; "" → by file name
 	Paths      []string // files and folders
-	Access     string   // default access of new items: "", public or members
+	Access     string   // default access.Level of new items ("" public)
 	// Out is called once per scan with its IIIF id and file.
 	Out func(id, file string)
 }
@@ -748,10 +749,8 @@ func ParseManifestCSV(r io.Reader) ([]ManifestRow, error) {
 			}
 			row.Page = n
 		}
-		switch row.Access {
-		case "", "public", "members":
-		default:
-			return nil, fmt.Errorf("line %d: access must be public or members, not %q", line, row.Access)
+		if _, err := access.Parse(row.Access); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
 		}
 		if row.Rights != "" && !strings.HasPrefix(row.Rights, "http://") && !strings.HasPrefix(row.Rights, "https://") {
 			return nil, fmt.Errorf("line %d: rights must be a URI (e.g. http://rightsstatements.org/vocab/InC/1.0/)", line)

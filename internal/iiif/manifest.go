@@ -3,6 +3,7 @@ package iiif
 import (
 	"context"
 	"encoding/json"
+	"lineage/internal/access"
 	"net/http"
 	"strconv"
 	"strings"
@@ -110,7 +111,7 @@ func (s *Service) manifest(ctx context.Context, base string, it *itemRow) (map[s
 		metadata = append(metadata, map[string]any{"label": lang("en", p.Label), "value": lang("none", p.Value)})
 	}
 	if it.Members {
-		metadata = append(metadata, map[string]any{"label": lang("en", "Access"), "value": lang("en", "Members only")})
+		metadata = append(metadata, map[string]any{"label": lang("en", "Access"), "value": lang("en", accessLabel(it.Level))})
 	}
 	rights := it.Rights
 	if rights == "" {
@@ -217,7 +218,7 @@ func (s *Service) serveManifest(w http.ResponseWriter, r *http.Request, segs []s
 		s.fail(w, r, err)
 		return
 	}
-	s.gate(w, r, it.Members, func(w http.ResponseWriter, r *http.Request) {
+	s.gate(w, r, it.Level, func(w http.ResponseWriter, r *http.Request) {
 		base := s.base(r)
 		if canvasN > 0 {
 			if canvasN > len(it.Images) {
@@ -307,4 +308,15 @@ func (s *Service) serveCollection(w http.ResponseWriter, r *http.Request, segs [
 		col["summary"] = lang("en", c.Description)
 	}
 	s.writeLD(w, r, col, false, mod)
+}
+
+// accessLabel says in a manifest who may see an item.
+func accessLabel(l access.Level) string {
+	switch l.String() {
+	case access.Members:
+		return "Members only"
+	case access.Registered:
+		return "Signed-in accounts only"
+	}
+	return "Restricted to " + strings.Join(l.Scopes(), ", ")
 }

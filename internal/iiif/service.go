@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"lineage/internal/access"
 	"log/slog"
 	"net"
 	"net/http"
@@ -30,9 +31,10 @@ var Patterns = []string{"/iiif/3/", "/api/images", "/api/images/"}
 // Prefix is the path of the image service and the manifests.
 const Prefix = "/iiif/3/"
 
-// Membership says whether a request comes from a member (cmd/lineage's memberCheck).
+// Membership tells which scopes the requester holds (auth.User.Scope; nil for an
+// anonymous one), which a scan's access.Level opens or not (cmd/lineage's memberCheck).
 type Membership interface {
-	IsMember(r *http.Request) bool
+	Scope(r *http.Request) []string
 }
 
 // Options configure the service.
@@ -183,21 +185,29 @@ func (s *Service) base(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-func (s *Service) isMember(r *http.Request) bool {
-	return s.opts.Members != nil && s.opts.Members.IsMember(r)
+func (s *Service) scope(r *http.Request) []string {
+	if s.opts.Members == nil {
+		return nil
+	}
+	return s.opts.Members.Scope(r)
 }
 
-// gate runs next for public resources directly; for members-only ones it runs it
-// behind the accounts middleware and only for members, answering 401 otherwise.
-func (s *Service) gate(w http.ResponseWriter, r *http.Request, members bool, next func(w http.ResponseWriter, r *http.Request)) {
-	if !members {
+// gate runs next for public resources directly; for others it runs it behind the
+// accounts middleware and only when the requester's scope opens the level, answering
+// 401 to an anonymous requester and 403 to an account it does not open for.
+func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Level, next func(w http.ResponseWriter, r *http.Request)) {
+	if level.IsPublic() {
 		next(w, r)
 		return
 	}
 	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Vary", "Cookie, Authorization")
-		if !s.isMember(r) {
-			writeError(w, &Error{Status: http.StatusUnauthorized, Message: "Members only: sign in as a member to see this scan."})
+		if scope := s.scope(r); !level.Opens(scope) {
+			if len(scope) == 0 {
+				writeError(w, &Error{Status: http.StatusUnauthorized, Message: "Restricted (" + level.String() + "): sign in to see this scan."})
+			} else {
+				writeError(w, &Error{Status: http.StatusForbidden, Message: "Restricted (" + level.String() + "): your account's scope does not open this scan; join or renew at /subscribe."})
+			}
 			return
 		}
 		next(w, r)
@@ -341,7 +351,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 	}
 	switch len(segs) {
 	case 1:
-		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) {
+		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Access-Control-Allow-Origin", "*")
 			w.Header().Set("Location", s.base(r)+Prefix+id+"/info.json")
 			w.WriteHeader(http.StatusSeeOther)
@@ -351,7 +361,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 			writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 			return
 		}
-		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
+		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
 	case 5:
 		// Clients may percent-encode ':', '!' and '^' in the parameters.
 		for i := 1; i < 5; i++ {
@@ -367,7 +377,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		imgix := applyImgix(&req, r.URL.Query())
-		s.gate(w, r, im.Members, func(w http.ResponseWriter, r *http.Request) { s.serveImage(w, r, im, req, imgix) })
+		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveImage(w, r, im, req, imgix) })
 	default:
 		writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"lineage/internal/access"
 	"strings"
 	"time"
 
@@ -34,7 +35,8 @@ type imageRow struct {
 	Height    int
 	Levels    int
 	Version   string
-	Members   bool
+	Level     access.Level // its item's
+	Members   bool         // Level is not public
 	UpdatedAt time.Time
 }
 
@@ -53,16 +55,56 @@ type itemRow struct {
 	TargetID       int64
 	TargetKey      string
 	Label          string
-	Members        bool
+	Level          access.Level // levelOf
+	Members        bool         // Level is not public
 	Rights         string
 	Attribution    string
 	UpdatedAt      time.Time
 	Images         []*imageRow
 }
 
-// membersExpr is 1 when an item is members-only: marked so, or its collection is, or
-// (for records) the record is.
-const membersExpr = `CASE WHEN it.access = 1 OR c.access = 1 OR COALESCE(r.access, 0) = 1 THEN 1 ELSE 0 END`
+// levelColumns are what levelOf reads: the item's level, its collection's and (for
+// records) the record's mark.
+const levelColumns = `it.access, it.access_level, c.access, c.access_level, COALESCE(r.access, 0)`
+
+// levelOf is an item's access level: access.Within its collection's (within which a
+// record's mark counts as in research) and its own. An empty access_level is what the
+// integer access says (rows written before levels: 0 public, 1 members).
+func levelOf(itCode int, itText string, cCode int, cText string, rCode int) (access.Level, error) {
+	stored := func(code int, text string) (access.Level, error) {
+		if text != "" {
+			return access.Parse(text)
+		}
+		if code == 1 {
+			return access.Parse(access.Members)
+		}
+		return access.Level{}, nil
+	}
+	item, err := stored(itCode, itText)
+	if err != nil {
+		return item, err
+	}
+	coll, err := stored(cCode, cText)
+	if err != nil {
+		return coll, err
+	}
+	rec, _ := stored(rCode, "")
+	return access.Within(access.Within(coll, rec), item), nil
+}
+
+// levelScan receives levelColumns.
+type levelScan struct {
+	itCode, cCode, rCode int
+	itText, cText        string
+}
+
+func (l *levelScan) dest() []any {
+	return []any{&l.itCode, &l.itText, &l.cCode, &l.cText, &l.rCode}
+}
+
+func (l *levelScan) level() (access.Level, error) {
+	return levelOf(l.itCode, l.itText, l.cCode, l.cText, l.rCode)
+}
 
 // personJoins find the tree and person of a person's item.
 const personJoins = `
@@ -81,36 +123,46 @@ const itemFrom = ` FROM iiif_items it
 	LEFT JOIN archive_items ai ON it.target = 'archive' AND ai.id = it.target_id` + personJoins
 
 const itemColumns = `it.id, it.slug, c.id, c.slug, c.title, it.target, it.target_id,
-	COALESCE(r.key, li.key, ai.reference, tr.slug || ':' || tp.xref, ''), it.label, ` + membersExpr + `, it.rights, it.attribution, it.updated_at`
+	COALESCE(r.key, li.key, ai.reference, tr.slug || ':' || tp.xref, ''), it.label, ` + levelColumns + `, it.rights, it.attribution, it.updated_at`
 
 func scanItem(row interface{ Scan(...any) error }) (*itemRow, error) {
 	it := &itemRow{}
-	var members int
+	var lv levelScan
 	var updated int64
-	err := row.Scan(&it.ID, &it.Slug, &it.CollectionID, &it.CollectionSlug, &it.CollectionName, &it.Target, &it.TargetID,
-		&it.TargetKey, &it.Label, &members, &it.Rights, &it.Attribution, &updated)
-	it.Members = members == 1
+	dest := append([]any{&it.ID, &it.Slug, &it.CollectionID, &it.CollectionSlug, &it.CollectionName, &it.Target, &it.TargetID,
+		&it.TargetKey, &it.Label}, lv.dest()...)
+	if err := row.Scan(append(dest, &it.Rights, &it.Attribution, &updated)...); err != nil {
+		return it, err
+	}
+	var err error
+	if it.Level, err = lv.level(); err != nil {
+		return it, fmt.Errorf("item %s: %w", it.Slug, err)
+	}
+	it.Members = !it.Level.IsPublic()
 	it.UpdatedAt = time.Unix(updated, 0).UTC()
-	return it, err
+	return it, nil
 }
 
 // lookupImage reads one scan and whether it is members-only.
 func lookupImage(ctx context.Context, db *store.DB, id string) (*imageRow, error) {
 	im := &imageRow{}
-	var members int
+	var lv levelScan
 	var updated int64
-	err := db.QueryRowContext(ctx, db.Rebind(`SELECT im.id, im.item_id, it.slug, im.page, im.label, im.width, im.height, im.levels, im.version, im.updated_at, `+membersExpr+`
+	err := db.QueryRowContext(ctx, db.Rebind(`SELECT im.id, im.item_id, it.slug, im.page, im.label, im.width, im.height, im.levels, im.version, im.updated_at, `+levelColumns+`
 	FROM iiif_images im JOIN iiif_items it ON it.id = im.item_id
 	JOIN collections c ON c.id = it.collection_id
 	LEFT JOIN records r ON it.target = 'record' AND r.id = it.target_id`+personJoins+`
-	WHERE im.id = ? AND `+visibleExpr), id).Scan(&im.ID, &im.ItemID, &im.ItemSlug, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated, &members)
+	WHERE im.id = ? AND `+visibleExpr), id).Scan(append([]any{&im.ID, &im.ItemID, &im.ItemSlug, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated}, lv.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	im.Members = members == 1
+	if im.Level, err = lv.level(); err != nil {
+		return nil, fmt.Errorf("scan %s: %w", im.ID, err)
+	}
+	im.Members = !im.Level.IsPublic()
 	im.UpdatedAt = time.Unix(updated, 0).UTC()
 	return im, nil
 }
@@ -171,7 +223,7 @@ func loadImages(ctx context.Context, db *store.DB, items []*itemRow) error {
 		}
 		im.UpdatedAt = time.Unix(updated, 0).UTC()
 		it := byID[im.ItemID]
-		im.ItemSlug, im.Members = it.Slug, it.Members
+		im.ItemSlug, im.Level, im.Members = it.Slug, it.Level, it.Members
 		it.Images = append(it.Images, im)
 		if im.UpdatedAt.After(it.UpdatedAt) {
 			it.UpdatedAt = im.UpdatedAt

@@ -77,7 +77,7 @@ func allPagesAs(t *testing.T, s *research.Service, params string, limit int, mem
 	for i := 0; i < 100; i++ {
 		q := mustQuery(t, fmt.Sprintf("%s&limit=%d", params, limit))
 		q.After = after
-		res, err := s.Search(context.Background(), q, member)
+		res, err := s.Search(context.Background(), q, scopeOf(member))
 		if err != nil {
 			return nil, 0, err
 		}

@@ -80,7 +80,7 @@ func (s *Service) SetTreeSearcher(t TreeSearcher) { s.trees = t }
 
 // Global runs the global search over the archive and library catalogues, the index
 // records and, when a TreeSearcher is set, the family trees.
-func (s *Service) Global(ctx context.Context, text string, member bool) (*GlobalResult, error) {
+func (s *Service) Global(ctx context.Context, text string, scope []string) (*GlobalResult, error) {
 	text = strings.TrimSpace(text)
 	out := &GlobalResult{Q: text}
 	for _, g := range []*GlobalGroup{&out.Archive, &out.FamilyTrees, &out.Index, &out.Library} {
@@ -96,7 +96,7 @@ func (s *Service) Global(ctx context.Context, text string, member bool) (*Global
 	if v, ok := indexQueryOf(text); ok {
 		q, ferrs := ParseQuery(v)
 		if ferrs == nil {
-			res, err := s.Search(ctx, q, member)
+			res, err := s.Search(ctx, q, scope)
 			var tooBroad *ErrTooBroad
 			var ep *errPlan
 			switch {

@@ -38,8 +38,12 @@ func (s *Service) Handler() http.Handler {
 		})
 }
 
-func (s *Service) isMember(r *http.Request) bool {
-	return s.members != nil && s.members.IsMember(r)
+// scope is the requester's scope, asked once per request.
+func (s *Service) scope(r *http.Request) []string {
+	if s.members == nil {
+		return nil
+	}
+	return s.members.Scope(r)
 }
 
 // writeInvalid answers 422 in the Laravel shape the rest of the API uses.
@@ -82,7 +86,7 @@ func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
 		writeInvalid(w, errs)
 		return
 	}
-	res, err := s.Search(r.Context(), q, s.isMember(r))
+	res, err := s.Search(r.Context(), q, s.scope(r))
 	if err != nil {
 		s.writeErr(w, r, err)
 		return
@@ -98,7 +102,7 @@ func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
 		writeInvalid(w, errs)
 		return
 	}
-	total, exact, err := s.Count(r.Context(), q, s.isMember(r))
+	total, exact, err := s.Count(r.Context(), q, s.scope(r))
 	if err != nil {
 		s.writeErr(w, r, err)
 		return
@@ -112,7 +116,7 @@ func (s *Service) handleRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeErr(w, r, ErrNotFound)
 		return
 	}
-	d, err := s.Record(r.Context(), id, s.isMember(r))
+	d, err := s.Record(r.Context(), id, s.scope(r))
 	if err != nil {
 		s.writeErr(w, r, err)
 		return
@@ -209,7 +213,7 @@ func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
 		writeInvalid(w, FieldErrors{"q": {"The search may be at most 200 characters."}})
 		return
 	}
-	res, err := s.Global(r.Context(), q, s.isMember(r))
+	res, err := s.Global(r.Context(), q, s.scope(r))
 	if err != nil {
 		s.writeErr(w, r, err)
 		return

@@ -412,7 +412,7 @@ func TestDemoGenerate(t *testing.T) {
 		if len(all) != 10 {
 			t.Errorf("%d collections", len(all))
 		}
-		g, err := s.Global(context.Background(), "parish registers", false)
+		g, err := s.Global(context.Background(), "parish registers", nil)
 		if err != nil || g.Library.Total == 0 {
 			t.Errorf("library: %v %+v", err, g.Library)
 		}

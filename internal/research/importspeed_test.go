@@ -175,7 +175,7 @@ func TestImportStoresTextExactly(t *testing.T) {
 		if len(res.Results) != 1 {
 			t.Fatalf("%+v", res)
 		}
-		r, err := s.Record(context.Background(), res.Results[0].ID, true)
+		r, err := s.Record(context.Background(), res.Results[0].ID, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestImportStoresTextExactly(t *testing.T) {
 		if len(res.Results) != 1 {
 			t.Fatalf("%+v", res)
 		}
-		r, err = s.Record(context.Background(), res.Results[0].ID, true)
+		r, err = s.Record(context.Background(), res.Results[0].ID, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,11 +18,28 @@ import (
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
-// headerMember stands in for the auth room: a request is a member's when it says so
-// in a header. cmd/lineage's tests run the API behind the real middleware.
+// headerMember stands in for the auth room: a request holds the scope its
+// X-Test-Scope header lists, or a member's when X-Test-Member says so. cmd/lineage's
+// tests run the API behind the real middleware.
 type headerMember struct{}
 
-func (headerMember) IsMember(r *http.Request) bool { return r.Header.Get("X-Test-Member") == "yes" }
+func (headerMember) Scope(r *http.Request) []string {
+	if sc := r.Header.Get("X-Test-Scope"); sc != "" {
+		return strings.Fields(sc)
+	}
+	return scopeOf(r.Header.Get("X-Test-Member") == "yes")
+}
+
+// memberScope is a signed-in member's scope (GET /api/user's "scope").
+var memberScope = []string{"registered", "member"}
+
+// scopeOf is a member's scope or an anonymous visitor's.
+func scopeOf(member bool) []string {
+	if member {
+		return memberScope
+	}
+	return nil
+}
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
@@ -83,7 +100,7 @@ func mustQuery(t testing.TB, params string) *research.Query {
 
 func search(t testing.TB, s *research.Service, params string, member bool) *research.SearchResult {
 	t.Helper()
-	res, err := s.Search(context.Background(), mustQuery(t, params), member)
+	res, err := s.Search(context.Background(), mustQuery(t, params), scopeOf(member))
 	if err != nil {
 		t.Fatalf("search %s: %v", params, err)
 	}
@@ -96,7 +113,7 @@ func keys(t testing.TB, s *research.Service, res *research.SearchResult) []strin
 	t.Helper()
 	var out []string
 	for _, r := range res.Results {
-		d, err := s.Record(context.Background(), r.ID, true)
+		d, err := s.Record(context.Background(), r.ID, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,10 +3,12 @@ package research
 import (
 	"context"
 	"encoding/json"
+	"lineage/internal/access"
 )
 
-// The paywall (docs/research.md, "Paywall"). A requester who is not a member sees a
-// members-only record as a teaser, and the teaser is the same wherever the record
+// The paywall (docs/research.md, "Paywall"). A requester whose scope does not open a
+// record's access level (access.Within its collection's and its own) sees it as a
+// teaser, and the teaser is the same wherever the record
 // appears: teaserPersons decides what it shows, and the search engine lets such a
 // requester match a members-only record only on what the teaser shows, so that
 // neither results, totals, facets nor filters tell a visitor anything about a
@@ -25,28 +27,30 @@ func teaserPersons(persons []Person) []Person {
 	return []Person{{Role: p.Role, Surname: p.Surname, GivenNames: p.GivenNames}}
 }
 
-// paywall is what a search of a requester who is not a member needs to know to keep
-// the persons that teasers withhold out of the search.
+// paywall is what a search of a requester who may not open every record needs to
+// know to keep the persons that teasers withhold out of the search.
 type paywall struct {
-	// membersColls are the collections whose records are all members-only.
-	membersColls map[int64]bool
-	// inList is membersColls as SQL's "k.collection_id IN (…)", "" when empty.
+	// closedColls are the collections whose level the requester's scope does not open.
+	closedColls map[int64]bool
+	// inList is closedColls as SQL's "k.collection_id IN (…)", "" when empty.
 	inList string
-	// membersRecs are records of public collections found to be members-only, and
-	// checked those whose access was looked up (lookupMembersRecords).
+	// marksClose: records marked members-only are closed to the requester (in the
+	// collections whose level leaves it to the record's mark: public and registered).
+	marksClose bool
+	// membersRecs are such records found marked members-only, and checked those
+	// whose access was looked up (lookupMembersRecords).
 	membersRecs, checked map[int64]bool
 }
 
-// withholds reports whether row r is a person the requester may not match: a member
-// sees everyone; anyone else only the teaser's person of a members-only record.
+// withholds reports whether row r is a person the requester may not match: of a
+// record closed to them, only the teaser's person.
 func (p *plan) withholds(r *keyRow) bool {
 	w := p.paywall
-	return w != nil && r.seq() != teaserSeq && (w.membersColls[r.coll] || w.membersRecs[r.record()])
+	return w != nil && r.seq() != teaserSeq && (w.closedColls[r.coll] || w.membersRecs[r.record()])
 }
 
-// paywallSQL is withholds for the collections whose records are all members-only, as
-// a condition on k ("" when there is none); records marked members-only in public
-// collections are checked in Go (lookupMembersRecords), where the record's access is
+// paywallSQL is withholds for the closed collections, as a condition on k ("" when
+// there is none); records marked members-only in open collections are checked in Go (lookupMembersRecords), where the record's access is
 // read.
 func (p *plan) paywallSQL() string {
 	if p.paywall == nil || p.paywall.inList == "" {
@@ -55,22 +59,24 @@ func (p *plan) paywallSQL() string {
 	return "(k.id % " + itoa(maxKeyWidth) + " = " + itoa(teaserSeq) + " OR NOT " + p.paywall.inList + ")"
 }
 
-// applyPaywall prepares a plan for a requester who is not a member.
-func (s *Service) applyPaywall(ctx context.Context, p *plan, member bool) error {
-	if member {
-		return nil
-	}
+// applyPaywall prepares a plan for a requester holding scope; it leaves p.paywall
+// nil when the scope opens every record.
+func (s *Service) applyPaywall(ctx context.Context, p *plan, scope []string) error {
 	all, err := s.Collections(ctx)
 	if err != nil {
 		return err
 	}
-	w := &paywall{membersColls: map[int64]bool{}, membersRecs: map[int64]bool{}, checked: map[int64]bool{}}
+	w := &paywall{closedColls: map[int64]bool{}, membersRecs: map[int64]bool{}, checked: map[int64]bool{},
+		marksClose: !recordLevel(accessCode(AccessMembers)).Opens(scope)}
 	var ids []int64
 	for _, c := range all {
-		if c.Access == AccessMembers {
-			w.membersColls[c.ID] = true
+		if !c.level.Opens(scope) {
+			w.closedColls[c.ID] = true
 			ids = append(ids, c.ID)
 		}
+	}
+	if len(ids) == 0 && !w.marksClose {
+		return nil
 	}
 	if len(ids) > 0 {
 		w.inList = inList("k.collection_id", ids)
@@ -79,19 +85,19 @@ func (s *Service) applyPaywall(ctx context.Context, p *plan, member bool) error 
 	return nil
 }
 
-// lookupMembersRecords finds which of the rows' records in public collections are
-// marked members-only, for withholds. Only collections whose summary does not say
+// lookupMembersRecords finds which of the rows' records in open collections are
+// marked members-only, for withholds, when such marks close records to the requester. Only collections whose summary does not say
 // that none of their records is members-only are looked at: the summary is read
 // here, after the rows, because an import forgets the count before it writes
 // (forgetMembersOnly), so rows written by an import still running are looked up.
 func (s *Service) lookupMembersRecords(ctx context.Context, p *plan, rows []keyRow) error {
 	w := p.paywall
-	if w == nil || len(rows) == 0 {
+	if w == nil || !w.marksClose || len(rows) == 0 {
 		return nil
 	}
 	public := false
 	for i := range rows {
-		if !w.membersColls[rows[i].coll] {
+		if !w.closedColls[rows[i].coll] {
 			public = true
 			break
 		}
@@ -124,10 +130,11 @@ func (s *Service) lookupMembersRecords(ctx context.Context, p *plan, rows []keyR
 	return nil
 }
 
-// collectionsWithMembersRecords are the public collections that may hold records
-// marked members-only: those whose summary counts some, or does not know.
+// collectionsWithMembersRecords are the collections whose records' marks count
+// (public and registered ones: access.Within) that may hold records marked
+// members-only: those whose summary counts some, or does not know.
 func (s *Service) collectionsWithMembersRecords(ctx context.Context) (map[int64]bool, error) {
-	rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, summary FROM collections WHERE access = `+itoa(accessCode(AccessPublic)))
+	rows, err := s.q(ctx).QueryContext(ctx, `SELECT id, summary FROM collections WHERE access = 0 OR access_level = '`+access.Registered+`'`)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func runProbe(t *testing.T, s *research.Service, srv *httptest.Server, params st
 	for _, x := range m["results"].([]any) {
 		res := x.(map[string]any)
 		id := int64(res["id"].(float64))
-		d, err := s.Record(context.Background(), id, true)
+		d, err := s.Record(context.Background(), id, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}

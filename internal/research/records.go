@@ -1,6 +1,7 @@
 package research
 
 import (
+	"lineage/internal/access"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -74,7 +75,7 @@ func isoDate(jdn int) string {
 }
 
 // Record returns one record as the requester may see it.
-func (s *Service) Record(ctx context.Context, id int64, member bool) (*RecordDetail, error) {
+func (s *Service) Record(ctx context.Context, id int64, scope []string) (*RecordDetail, error) {
 	r, err := scanStoredRecord(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+storedRecordCols+` FROM records WHERE id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -100,9 +101,10 @@ func (s *Service) Record(ctx context.Context, id int64, member bool) (*RecordDet
 		RecordType: s.types.slug(ctx, s.db, r.typ), RecordTypeLabel: s.types.labelOf(ctx, s.db, r.typ),
 		Year:    statedYear(r.dateText),
 		Persons: persons, Images: []string{}, Events: []RecordEvent{},
-		Access: accessName(max(r.access, accessCode(c.Access))),
 	}
-	if d.Access == AccessMembers && !member {
+	level := access.Within(c.level, recordLevel(r.access))
+	d.Access = level.String()
+	if !level.Opens(scope) {
 		d.Teaser = true
 		d.Persons = teaserPersons(persons)
 		return d, nil

@@ -1,6 +1,7 @@
 package research
 
 import (
+	"lineage/internal/access"
 	"cmp"
 	"context"
 	"database/sql"
@@ -63,7 +64,7 @@ func statedYear(text string) *int {
 }
 
 // results turns hits into the API's results, in order.
-func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Result, error) {
+func (s *Service) results(ctx context.Context, hits []hit, scope []string) ([]Result, error) {
 	ids := make([]int64, len(hits))
 	for i, h := range hits {
 		ids[i] = h.row.record()
@@ -105,12 +106,14 @@ func (s *Service) results(ctx context.Context, hits []hit, member bool) ([]Resul
 		res := Result{
 			ID: r.id, RecordType: s.types.slug(ctx, s.db, r.typ), RecordTypeLabel: s.types.labelOf(ctx, s.db, r.typ),
 			Collection: c.Slug, CollectionTitle: c.Title, Year: statedYear(r.dateText),
-			Persons: persons, Match: h.row.seq(), Score: h.score, Access: accessName(max(r.access, accessCode(c.Access))),
+			Persons: persons, Match: h.row.seq(), Score: h.score,
 		}
+		level := access.Within(c.level, recordLevel(r.access))
+		res.Access = level.String()
 		if res.Match >= len(persons) {
 			res.Match = 0
 		}
-		if res.Access == AccessMembers && !member {
+		if !level.Opens(scope) {
 			res.Teaser = true
 			res.Persons, res.Match = teaserPersons(persons), 0
 		} else {

@@ -127,21 +127,21 @@ func decodeCursor(q *Query) (*sortKey, error) {
 	return &c.K, nil
 }
 
-// Search runs a query. member says whether the requester sees members-only records
-// in full.
-func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchResult, error) {
+// Search runs a query for a requester holding scope (nil: anonymous); the records
+// their scope does not open are teasers (paywall.go).
+func (s *Service) Search(ctx context.Context, q *Query, scope []string) (*SearchResult, error) {
 	ctx, done, err := s.withConn(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	out, err := s.execute(ctx, q, member, true)
+	out, err := s.execute(ctx, q, scope, true)
 	if err != nil {
 		return nil, err
 	}
 	res := &SearchResult{Total: out.total, TotalExact: out.totalExact, Facets: out.facets, FacetsExact: out.facetsExact, Results: []Result{}}
 	if len(out.page) > 0 {
-		if res.Results, err = s.results(ctx, out.page, member); err != nil {
+		if res.Results, err = s.results(ctx, out.page, scope); err != nil {
 			return nil, err
 		}
 	}
@@ -153,10 +153,9 @@ func (s *Service) Search(ctx context.Context, q *Query, member bool) (*SearchRes
 }
 
 // Count answers how many records a query finds, cheaply: no results, no facets.
-// member says whether the requester sees members-only records in full (a visitor's
-// count is of what a visitor's search finds).
-func (s *Service) Count(ctx context.Context, q *Query, member bool) (total int64, exact bool, err error) {
-	out, err := s.execute(ctx, q, member, false)
+// A requester's count is of what their search finds (scope as for Search).
+func (s *Service) Count(ctx context.Context, q *Query, scope []string) (total int64, exact bool, err error) {
+	out, err := s.execute(ctx, q, scope, false)
 	if err != nil {
 		return 0, false, err
 	}
@@ -206,7 +205,7 @@ func (s *Service) withConn(ctx context.Context) (context.Context, func(), error)
 	return context.WithValue(ctx, connKey{}, c), func() { c.Close() }, nil
 }
 
-func (s *Service) execute(ctx context.Context, q *Query, member, full bool) (*outcome, error) {
+func (s *Service) execute(ctx context.Context, q *Query, scope []string, full bool) (*outcome, error) {
 	after, err := decodeCursor(q)
 	if err != nil {
 		return nil, err
@@ -220,7 +219,7 @@ func (s *Service) execute(ctx context.Context, q *Query, member, full bool) (*ou
 	if err != nil {
 		return nil, err
 	}
-	if err := s.applyPaywall(ctx, p, member); err != nil {
+	if err := s.applyPaywall(ctx, p, scope); err != nil {
 		return nil, err
 	}
 	out := &outcome{totalExact: true, facetsExact: true, facets: emptyFacets()}
@@ -303,11 +302,13 @@ func (s *Service) execute(ctx context.Context, q *Query, member, full bool) (*ou
 		// a visitor it is an upper bound wherever members-only records may be.
 		out.totalExact = len(p.sPts) == 1
 		if out.totalExact && p.paywall != nil {
-			mixed, err := s.collectionsWithMembersRecords(ctx)
-			if err != nil {
-				return nil, err
+			mixed := map[int64]bool{}
+			if p.paywall.marksClose {
+				if mixed, err = s.collectionsWithMembersRecords(ctx); err != nil {
+					return nil, err
+				}
 			}
-			for id := range p.paywall.membersColls {
+			for id := range p.paywall.closedColls {
 				mixed[id] = true
 			}
 			for id := range mixed {

@@ -187,7 +187,7 @@ func TestFacetsAndCount(t *testing.T) {
 		if !slices.Equal(counties, []string{"Surrey", "Middlesex", "No county", "Sussex"}) {
 			t.Errorf("county facet: %v", res.Facets.County)
 		}
-		total, exact, err := s.Count(context.Background(), mustQuery(t, "surname=Smith&surname_mode=variants"), true)
+		total, exact, err := s.Count(context.Background(), mustQuery(t, "surname=Smith&surname_mode=variants"), memberScope)
 		if err != nil || total != 11 || !exact {
 			t.Errorf("count: %d %v %v", total, exact, err)
 		}
@@ -281,26 +281,26 @@ func TestQueryErrors(t *testing.T) {
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := fixture(t, db, 1000)
-		_, err := s.Search(context.Background(), mustQuery(t, "surname=Smith&place=Atlantis"), false)
+		_, err := s.Search(context.Background(), mustQuery(t, "surname=Smith&place=Atlantis"), nil)
 		if err == nil || err.Error() == "" {
 			t.Errorf("unknown place: %v", err)
 		}
-		_, err = s.Search(context.Background(), mustQuery(t, "surname=Smith&collection=nowhere"), false)
+		_, err = s.Search(context.Background(), mustQuery(t, "surname=Smith&collection=nowhere"), nil)
 		if err == nil {
 			t.Error("unknown collection: no error")
 		}
 		q := mustQuery(t, "surname=Smith&limit=2")
-		res, err := s.Search(context.Background(), q, false)
+		res, err := s.Search(context.Background(), q, nil)
 		if err != nil || res.Next == nil {
 			t.Fatal(err)
 		}
 		other := mustQuery(t, "surname=Smyth&limit=2")
 		other.After = *res.Next
-		if _, err := s.Search(context.Background(), other, false); !errors.Is(err, research.ErrBadCursor) {
+		if _, err := s.Search(context.Background(), other, nil); !errors.Is(err, research.ErrBadCursor) {
 			t.Errorf("a cursor from another search: %v", err)
 		}
 		other.After = "garbage!"
-		if _, err := s.Search(context.Background(), other, false); !errors.Is(err, research.ErrBadCursor) {
+		if _, err := s.Search(context.Background(), other, nil); !errors.Is(err, research.ErrBadCursor) {
 			t.Errorf("a garbled cursor: %v", err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"lineage/internal/access"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -16,15 +17,16 @@ import (
 	"lineage/internal/store"
 )
 
-// Membership tells whether the requester may see members-only records in full. The
-// request has passed auth's middleware; cmd/lineage adapts the auth room to it.
+// Membership tells which scopes the requester holds (auth.User.Scope; nil for an
+// anonymous one), which an access.Level opens or not. The request has passed auth's
+// middleware; cmd/lineage adapts the auth room to it.
 type Membership interface {
-	IsMember(r *http.Request) bool
+	Scope(r *http.Request) []string
 }
 
 // Options configure a Service; the zero value works.
 type Options struct {
-	Members Membership // nil: nobody is a member
+	Members Membership // nil: nobody holds a scope
 	Log     *slog.Logger
 	// Cap is the number of candidate persons a search scores exactly in memory; a
 	// broader search streams its results class by class and estimates its total
@@ -100,16 +102,21 @@ func ValidSlug(s string) bool { return len(s) <= 100 && slugPattern.MatchString(
 // ErrNotFound is returned for an unknown collection or record.
 var ErrNotFound = errors.New("not found")
 
-const collectionColumns = `id, slug, kind, title, description, access, record_count, created_at, updated_at`
+const collectionColumns = `id, slug, kind, title, description, access, access_level, record_count, created_at, updated_at`
 
 func scanCollection(row interface{ Scan(...any) error }) (*Collection, error) {
 	c := &Collection{}
-	var access int
+	var code int
+	var text string
 	var created, updated int64
-	if err := row.Scan(&c.ID, &c.Slug, &c.Kind, &c.Title, &c.Description, &access, &c.Count, &created, &updated); err != nil {
+	if err := row.Scan(&c.ID, &c.Slug, &c.Kind, &c.Title, &c.Description, &code, &text, &c.Count, &created, &updated); err != nil {
 		return nil, err
 	}
-	c.Access = accessName(access)
+	var err error
+	if c.level, err = storedLevel(code, text); err != nil {
+		return nil, fmt.Errorf("collection %s: %w", c.Slug, err)
+	}
+	c.Access = c.level.String()
 	c.CreatedAt, c.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
 	return c, nil
 }
@@ -136,16 +143,18 @@ func (s *Service) EnsureCollection(ctx context.Context, nc NewCollection) (*Coll
 	if !ValidKind(nc.Kind) {
 		return nil, false, fmt.Errorf("collection kind %q: use one of %s", nc.Kind, strings.Join(Kinds, ", "))
 	}
-	if nc.Access != "" && nc.Access != AccessPublic && nc.Access != AccessMembers {
-		return nil, false, fmt.Errorf("collection access %q: use public or members", nc.Access)
+	level, err := access.Parse(nc.Access)
+	if err != nil {
+		return nil, false, fmt.Errorf("collection %s: %w", nc.Slug, err)
 	}
+	code, text := levelColumns(level)
 	if strings.TrimSpace(nc.Title) == "" {
 		nc.Title = nc.Slug
 	}
 	now := s.Now().Unix()
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO collections (slug, kind, title, description, access, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING`),
-		nc.Slug, nc.Kind, strings.TrimSpace(nc.Title), nc.Description, accessCode(nc.Access), now, now)
+	_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO collections (slug, kind, title, description, access, access_level, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING`),
+		nc.Slug, nc.Kind, strings.TrimSpace(nc.Title), nc.Description, code, text, now, now)
 	if err != nil {
 		return nil, false, err
 	}

@@ -1,6 +1,7 @@
 package research
 
 import (
+	"lineage/internal/access"
 	"slices"
 	"time"
 )
@@ -21,10 +22,12 @@ var Kinds = []string{KindRecordSet, KindIndex, KindMemorialCards, KindBirthBrief
 // ValidKind reports whether k is one of Kinds.
 func ValidKind(k string) bool { return slices.Contains(Kinds, k) }
 
-// Access levels of collections and records.
+// Access levels of collections and records (internal/access). A collection has any
+// level; a record's own mark is public or members (records.access 0 or 1), and its
+// level is access.Within(its collection's, its own).
 const (
-	AccessPublic  = "public"
-	AccessMembers = "members"
+	AccessPublic  = access.Public
+	AccessMembers = access.Members
 )
 
 func accessCode(a string) int {
@@ -34,21 +37,40 @@ func accessCode(a string) int {
 	return 0
 }
 
-func accessName(c int) string {
+// recordLevel is the level of a record's own mark.
+func recordLevel(c int) access.Level {
 	if c == 1 {
-		return AccessMembers
+		return access.MustParse(access.Members)
 	}
-	return AccessPublic
+	return access.Level{}
+}
+
+// storedLevel reads a level from its columns: access_level, or when empty (rows
+// written before it) the integer access.
+func storedLevel(code int, text string) (access.Level, error) {
+	if text == "" {
+		return recordLevel(code), nil
+	}
+	return access.Parse(text)
+}
+
+// levelColumns is what storedLevel reads back.
+func levelColumns(l access.Level) (code int, text string) {
+	if l.IsPublic() {
+		return 0, ""
+	}
+	return 1, l.String()
 }
 
 // Collection is a set of records or catalogue items the society publishes together.
 type Collection struct {
-	ID          int64     `json:"-"`
-	Slug        string    `json:"slug"`
-	Kind        string    `json:"kind"`
-	Title       string    `json:"title"`
-	Description string    `json:"description"`
-	Access      string    `json:"access"`
+	ID          int64  `json:"-"`
+	Slug        string `json:"slug"`
+	Kind        string `json:"kind"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Access      string `json:"access"` // its access.Level's text
+	level       access.Level
 	Count       int64     `json:"count"` // records, or catalogue items for library and archive
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
