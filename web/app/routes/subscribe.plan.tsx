@@ -3,12 +3,12 @@
 // browser to Stripe Checkout; without, it shows the pending membership and how to pay.
 // Signed-out visitors are asked to sign in or register first and come back here.
 import { useEffect, useRef } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/subscribe.plan";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { formStyles } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { isAdmin, join, loadMine, loadPlan, loadPlans, societyName, type MembershipResult } from "../features/membership/api.server";
+import { isAdmin, join, loadGiftAid, loadMine, loadPlan, loadPlans, type MembershipResult } from "../features/membership/api.server";
 import { JoinForm } from "../features/membership/JoinForm";
 import { OtherWays } from "../features/membership/PlanCard";
 import { dateText, householdText, mayRejoin, periodText, priceText, statusText } from "../features/membership/plan-text";
@@ -32,14 +32,14 @@ async function pageData(context: Route.LoaderArgs["context"], slug: string) {
 }
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
-  const { plan, list, mine } = await pageData(context, params.slug);
+  const [{ plan, list, mine }, giftAid] = await Promise.all([pageData(context, params.slug), loadGiftAid(context)]);
   const returnTo = returnToOf(url);
   const here = subscribePath(returnTo, `${SUBSCRIBE_PATH}/${plan.slug}`);
   return {
     plan,
     cardPayments: list?.card_payments ?? false,
     otherWays: list?.other_ways ?? "",
-    society: societyName(list),
+    giftAidWording: giftAid?.wording || null,
     returnTo,
     signedIn: getAuth(context).state.loggedIn,
     signIn: signInPath(here),
@@ -51,9 +51,9 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
 export const meta: Route.MetaFunction = routeMeta;
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const { plan, list } = await pageData(context, params.slug);
+  const { plan } = await pageData(context, params.slug);
   if (!getAuth(context).state.loggedIn) throw redirect(signInPath(subscribePath(returnToOf(url), `${SUBSCRIBE_PATH}/${plan.slug}`)));
-  const result = await join(context, await request.formData(), plan, societyName(list));
+  const result = await join(context, await request.formData(), plan);
   if (result.ok && result.checkoutUrl) {
     // Only Stripe's hosted page: the API makes the URL, but a page never sends a
     // visitor somewhere it cannot name.
@@ -68,9 +68,18 @@ export async function action({ request, url, params, context }: Route.ActionArgs
 /** After joining without card payments: the pending membership and how to pay. */
 function Pending({ result, otherWays, returnTo }: { result: MembershipResult; otherWays: string; returnTo: string | null }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const navigation = useNavigation();
+  const focused = useRef<MembershipResult | null>(null);
   useEffect(() => {
-    heading.current?.focus();
-  }, [result]);
+    // Once the submission's navigation has ended, and after the site shell's own
+    // after-navigation focus (a parent's effect of the same commit).
+    if (navigation.state !== "idle" || focused.current === result) return;
+    const timer = window.setTimeout(() => {
+      focused.current = result;
+      heading.current?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [result, navigation.state]);
   const m = result.membership;
   return (
     <section className={styles.processing} aria-labelledby="pending-heading">
@@ -99,7 +108,7 @@ function Pending({ result, otherWays, returnTo }: { result: MembershipResult; ot
 }
 
 export default function SubscribePlan({ loaderData, actionData }: Route.ComponentProps) {
-  const { plan, cardPayments, otherWays, society, returnTo, signedIn, signIn, current } = loaderData;
+  const { plan, cardPayments, otherWays, giftAidWording, returnTo, signedIn, signIn, current } = loaderData;
   const result = actionData as MembershipResult | undefined;
   const household = householdText(plan);
   const joined = result?.ok && result.intent === "join";
@@ -158,16 +167,21 @@ export default function SubscribePlan({ loaderData, actionData }: Route.Componen
           <p>Once you have created an account and confirmed your email address, come back to this page to join.</p>
         </section>
       ) : (
-        <>
-          {running ? (
+        running ? (
+          <section aria-labelledby="member-already">
+            <h2 id="member-already">You are a member already</h2>
             <p>
               Your membership {current.number} ({current.plan.name}) is {statusText(current.status).toLowerCase()}
-              {current.paid_until ? `, paid until ${dateText(current.paid_until)}` : ""}. Paying now renews it.
+              {current.paid_until ? `, paid until ${dateText(current.paid_until)}` : ""}.{" "}
+              <Link to="/user-account/membership">See your membership</Link> to manage its payment or renewal.
             </p>
-          ) : null}
-          <JoinForm plan={plan} society={society} cardPayments={cardPayments} returnTo={returnTo} result={result} renewing={Boolean(running)} />
-          {!cardPayments ? <OtherWays text={otherWays} cardPayments={cardPayments} /> : null}
-        </>
+          </section>
+        ) : (
+          <>
+            <JoinForm plan={plan} giftAidWording={giftAidWording} cardPayments={cardPayments} returnTo={returnTo} result={result} renewing={Boolean(current && mayRejoin(current))} />
+            {!cardPayments ? <OtherWays text={otherWays} cardPayments={cardPayments} /> : null}
+          </>
+        )
       )}
     </>
   );

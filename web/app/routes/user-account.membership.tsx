@@ -12,7 +12,7 @@ import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { accountHandlers, loadMine, type MembershipResult } from "../features/membership/api.server";
+import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
 import { dateText, mayRejoin } from "../features/membership/plan-text";
@@ -29,12 +29,17 @@ const CHECKOUT_POLLS = 5;
 const POLL_INTERVAL_MS = 2_000;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
-  const mine = await loadMine(context);
+  const [mine, giftAid] = await Promise.all([loadMine(context), loadGiftAid(context)]);
   if (!mine) throw new Response("Your membership could not be loaded just now", { status: 503 });
+  // Stripe Checkout's success URL: ?checkout=success&session_id={CHECKOUT_SESSION_ID}
+  // (an older form put the session id in ?checkout= itself).
+  const checkout = url.searchParams.get("checkout");
+  const declaration = giftAid?.declaration && !giftAid.declaration.cancelled_at ? giftAid.declaration : null;
   return {
     membership: mine.membership,
     receipts: mine.receipts ?? [],
-    checkout: url.searchParams.get("checkout") === "success",
+    checkout: Boolean(checkout && checkout !== "cancel"),
+    giftAid: declaration ? { declaredAt: declaration.declared_at, wording: declaration.wording } : null,
   };
 }
 
@@ -138,7 +143,7 @@ function InviteForm() {
 }
 
 export default function UserMembership({ loaderData }: Route.ComponentProps) {
-  const { membership: m, receipts, checkout } = loaderData;
+  const { membership: m, receipts, checkout, giftAid } = loaderData;
   const others = m ? (m.household ?? []) : [];
   const room = m ? Math.max(0, m.plan.household_size - 1 - others.length) : 0;
 
@@ -162,11 +167,17 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
           {m.status === "pending" && !checkout ? (
             <p>Your membership opens members-only pages once your payment is recorded.</p>
           ) : null}
-          {mayRejoin(m) || m.status === "grace" || m.status === "pending" ? (
+          {m.status === "grace" ? (
             <p>
+              Your membership is due for renewal: members-only pages stay open until {m.grace_days} days after{" "}
+              {dateText(m.paid_until)}.{m.method === "stripe" ? " Update your card below if the payment failed." : ""}
+            </p>
+          ) : null}
+          {mayRejoin(m) || m.status === "pending" ? (
+            <p className={formStyles.actions}>
               <Link to={`${SUBSCRIBE_PATH}/${m.plan.slug}`} className="button button--primary">
-                {mayRejoin(m) ? "Rejoin" : m.status === "pending" ? "Pay for your membership" : "Renew now"}
-              </Link>{" "}
+                {mayRejoin(m) ? `Rejoin (${m.plan.name})` : "Pay for your membership"}
+              </Link>
               <Link to={SUBSCRIBE_PATH}>See every plan</Link>
             </p>
           ) : null}
@@ -244,12 +255,14 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
             )}
           </section>
 
-          {m.gift_aid?.declared && !m.gift_aid.cancelled_at ? (
+          {giftAid ? (
             <section className={styles.section} aria-labelledby="gift-aid">
               <h2 id="gift-aid">Gift Aid</h2>
+              <p>You made this Gift Aid declaration on {dateText(giftAid.declaredAt)}:</p>
+              <p className={styles.declaration}>{giftAid.wording}</p>
               <p>
-                You made a Gift Aid declaration{m.gift_aid.declared_at ? ` on ${dateText(m.gift_aid.declared_at)}` : ""}. Cancel it if you
-                no longer pay enough UK Income Tax or Capital Gains Tax, or change your name or home address.
+                Cancel it if you no longer pay enough UK Income Tax or Capital Gains Tax, or if your name or home address changes (you
+                can declare again with the new details when you next pay).
               </p>
               <IntentForm intent="gift-aid-cancel" label="Cancel my Gift Aid declaration" danger />
             </section>

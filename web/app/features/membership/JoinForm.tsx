@@ -6,14 +6,15 @@ import { useRef, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { CsrfField, ErrorSummary, Field, fieldId, formStyles, useFocusFirstError } from "../../components/forms/Forms";
 import { firstErrorField, type FormResult } from "../../lib/form-result";
-import { GIFT_AID_FIELDS, giftAidDeclaration, householdSlots, joinFields, offersGiftAid } from "./join-form";
+import { GIFT_AID_FIELDS, householdSlots, joinFields, offersGiftAid } from "./join-form";
 import { priceText } from "./plan-text";
 import type { Plan } from "./types";
 import styles from "./membership.module.css";
 
 interface JoinFormProps {
   plan: Plan;
-  society: string;
+  /** The Gift Aid declaration as the API words it (null: Gift Aid is not offered just now). */
+  giftAidWording: string | null;
   cardPayments: boolean;
   returnTo: string | null;
   result: FormResult | undefined;
@@ -26,7 +27,7 @@ const GIFT_AID_LABELS: Record<(typeof GIFT_AID_FIELDS)[number], { label: string;
   last_name: { label: "Last name", autoComplete: "family-name" },
   house: { label: "House name or number", autoComplete: "address-line1" },
   postcode: { label: "Postcode", autoComplete: "postal-code" },
-  address: { label: "The rest of your home address (optional)", autoComplete: "address-line2", hint: "Street, town or city." },
+  address: { label: "The rest of your home address", autoComplete: "address-line2", hint: "Street and town or city." },
 };
 
 function ErrorText({ id, errors }: { id: string; errors: string[] | undefined }) {
@@ -62,7 +63,7 @@ function CheckField({ name, label, describedBy, errors, defaultChecked, autoFocu
   );
 }
 
-export function JoinForm({ plan, society, cardPayments, returnTo, result, renewing }: JoinFormProps) {
+export function JoinForm({ plan, giftAidWording, cardPayments, returnTo, result, renewing }: JoinFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
@@ -139,21 +140,22 @@ export function JoinForm({ plan, society, cardPayments, returnTo, result, renewi
         </fieldset>
       ) : null}
 
-      {offersGiftAid(plan) ? (
+      {offersGiftAid(plan) && giftAidWording ? (
         <fieldset className={styles.fieldset}>
           <legend>Gift Aid</legend>
           <p>
-            If you are a UK taxpayer, Gift Aid lets {society} claim an extra 25p from HM Revenue and Customs for every £1 you pay,
+            If you are a UK taxpayer, Gift Aid lets the society claim an extra 25p from HM Revenue and Customs for every £1 you pay,
             at no cost to you.
           </p>
           <p id={declarationId} className={styles.declaration}>
-            {giftAidDeclaration(society)}
+            {giftAidWording}
           </p>
+          <input type="hidden" name="gift_aid.wording" value={giftAidWording} />
           <CheckField
             name="gift_aid"
             label="I make this Gift Aid declaration"
             describedBy={declarationId}
-            errors={errors.gift_aid}
+            errors={[...(errors.gift_aid ?? []), ...(errors["gift_aid.wording"] ?? [])]}
             defaultChecked={values.gift_aid === "on"}
             autoFocus={first === "gift_aid"}
           />
@@ -175,7 +177,7 @@ export function JoinForm({ plan, society, cardPayments, returnTo, result, renewi
 
       <CheckField
         name="marketing_consent"
-        label={`Email me news of ${society}’s events, publications and appeals (you can stop these at any time)`}
+        label="Email me news of the society’s events, publications and appeals (you can stop these at any time)"
         errors={errors.marketing_consent}
         defaultChecked={values.marketing_consent === "on"}
       />

@@ -5,10 +5,9 @@ import { getAuth } from "../../lib/auth/context";
 import { hasScope } from "../../lib/auth/user";
 import { memberCall, memberRead, text } from "../../lib/auth/results.server";
 import type { FormResult } from "../../lib/form-result";
-import { SITE_NAME } from "../../lib/seo";
 import { joinRequestFromForm } from "./join-form";
 import { parseMoney } from "./money";
-import type { ImportReport, Membership, MemberDetail, MemberList, MyMembership, Plan, PlanList } from "./types";
+import type { GiftAid, ImportReport, Membership, MemberDetail, MemberList, MyMembership, Plan, PlanList } from "./types";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -38,26 +37,34 @@ export async function loadMine(context: Context): Promise<MyMembership | null> {
   return memberRead<MyMembership>(auth, "/api/membership");
 }
 
-/** The society's name as the API gives it, else the site's. */
-export function societyName(list: PlanList | null): string {
-  return list?.society?.trim() || SITE_NAME;
-}
 
 export function isAdmin(context: Context): boolean {
   const user = getAuth(context).state.user;
   return Boolean(user && (user.role === "admin" || hasScope(user, "admin")));
 }
 
-export async function join(context: Context, form: FormData, plan: Plan, society: string): Promise<MembershipResult> {
+/** The Gift Aid declaration's wording (the API's, with the society's name) and the member's declaration. */
+export async function loadGiftAid(context: Context): Promise<GiftAid | null> {
+  const auth = getAuth(context);
+  if (!auth.state.loggedIn) return null;
+  return memberRead<GiftAid>(auth, "/api/membership/gift-aid");
+}
+
+export async function join(context: Context, form: FormData, plan: Plan): Promise<MembershipResult> {
   const intent = "join";
-  const { request, errors, values } = joinRequestFromForm(form, plan, society);
-  if (Object.keys(errors).length) return { ok: false, intent, errors, values };
+  const { request, values } = joinRequestFromForm(form, plan);
   const done = await memberCall<{ membership: Membership; checkout_url: string | null }>(getAuth(context), form, {
     method: "POST",
     path: "/api/membership/join",
     json: request,
+    expect: [200, 201, 409],
   });
   if (!done.ok) return { ...done.result, intent, values };
+  // 409: a member already (the API names the membership and its status).
+  if (done.response.status === 409) {
+    const message = (done.body as { message?: string } | null)?.message ?? "You are a member already.";
+    return { ok: false, intent, message, values };
+  }
   return { ok: true, intent, membership: done.body?.membership, checkoutUrl: done.body?.checkout_url ?? null };
 }
 

@@ -27,8 +27,26 @@ export interface PlanList {
   plans: Plan[];
   card_payments: boolean;
   other_ways: string;
-  /** The society's name, when the API gives it (for the Gift Aid declaration). */
-  society?: string;
+}
+
+export interface GiftAidDeclaration {
+  id: number;
+  title: string;
+  first_name: string;
+  last_name: string;
+  house: string;
+  postcode: string;
+  address: string;
+  wording: string;
+  declared_at: string;
+  covers_from: string;
+  cancelled_at: string | null;
+}
+
+/** GET /api/membership/gift-aid: the wording a declaration agrees to, and the member's. */
+export interface GiftAid {
+  wording: string;
+  declaration: GiftAidDeclaration | null;
 }
 
 export interface HouseholdMember {
@@ -52,7 +70,6 @@ export interface Membership {
   auto_renew: boolean;
   household: HouseholdMember[] | null;
   scopes: string[] | null;
-  gift_aid?: { declared: boolean; declared_at?: string; cancelled_at?: string | null } | null;
   name?: string;
   email?: string;
 }
