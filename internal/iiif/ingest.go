@@ -478,6 +478,9 @@ func (s *Service) Import(ctx context.Context, opts ImportOptions) (*ImportReport
 	if opts.Collection == "" {
 		return nil, errors.New("--collection is required")
 	}
+	if _, err := access.Parse(opts.Access); err != nil {
+		return nil, err
+	}
 	var jobs []scanJob
 	var err error
 	if opts.Manifest != "" {

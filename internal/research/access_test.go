@@ -30,78 +30,76 @@ func TestAccessLevels(t *testing.T) {
 }
 
 func testAccessLevels(t *testing.T, s *research.Service) {
-	{
-		for _, c := range []struct{ slug, access, mark string }{
-			{"open", "", ""},
-			{"registered", "registered", ""},
-			{"registered-marked", "registered", "members"},
-			{"members", "members", ""},
-			{"overseas", "scopes:member:overseas", ""},
-			{"overseas-marked", "scopes:member:overseas", "members"},
-		} {
-			rep, err := importString(t, s, accessRecord(c.mark), nil, research.ImportOptions{Collection: c.slug, Access: c.access})
-			if err != nil || rep.ErrorCount > 0 {
-				t.Fatalf("import %s: %v %v", c.slug, err, rep.Errors)
-			}
+	for _, c := range []struct{ slug, access, mark string }{
+		{"open", "", ""},
+		{"registered", "registered", ""},
+		{"registered-marked", "registered", "members"},
+		{"members", "members", ""},
+		{"overseas", "scopes:member:overseas", ""},
+		{"overseas-marked", "scopes:member:overseas", "members"},
+	} {
+		rep, err := importString(t, s, accessRecord(c.mark), nil, research.ImportOptions{Collection: c.slug, Access: c.access})
+		if err != nil || rep.ErrorCount > 0 {
+			t.Fatalf("import %s: %v %v", c.slug, err, rep.Errors)
 		}
-		cs, err := s.Collections(context.Background())
+	}
+	cs, err := s.Collections(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]string{}
+	for _, c := range cs {
+		stored[c.Slug] = c.Access
+	}
+	if stored["overseas"] != "scopes:member:overseas" || stored["members"] != "members" || stored["registered"] != "registered" || stored["open"] != "public" {
+		t.Errorf("collections' access: %v", stored)
+	}
+
+	anon := []string(nil)
+	registered := []string{"registered"}
+	member := []string{"registered", "member"}
+	overseas := []string{"registered", "member:overseas"}
+	for _, c := range []struct {
+		slug  string
+		scope []string
+		open  bool
+	}{
+		{"open", anon, true},
+		{"registered", anon, false},
+		{"registered", registered, true},
+		{"registered-marked", registered, false},
+		{"registered-marked", member, true},
+		{"members", anon, false},
+		{"members", registered, false},
+		{"members", overseas, false},
+		{"members", member, true},
+		{"overseas", member, false},
+		{"overseas", registered, false},
+		{"overseas", overseas, true},
+		{"overseas-marked", overseas, true},
+	} {
+		res, err := s.Search(context.Background(), mustQuery(t, "surname=Ames&surname_mode=exact&collection="+c.slug), c.scope)
+		if err != nil || len(res.Results) != 1 {
+			t.Fatalf("%s as %v: %v %+v", c.slug, c.scope, err, res)
+		}
+		r := res.Results[0]
+		if r.Teaser == c.open {
+			t.Errorf("%s as %v: teaser %v, want %v", c.slug, c.scope, r.Teaser, !c.open)
+		}
+		d, err := s.Record(context.Background(), r.ID, c.scope)
 		if err != nil {
 			t.Fatal(err)
 		}
-		stored := map[string]string{}
-		for _, c := range cs {
-			stored[c.Slug] = c.Access
+		if d.Teaser == c.open || (d.Key != nil) != c.open || len(d.Persons) != map[bool]int{true: 2, false: 1}[c.open] {
+			t.Errorf("%s as %v: record teaser %v key %v persons %v", c.slug, c.scope, d.Teaser, d.Key, d.Persons)
 		}
-		if stored["overseas"] != "scopes:member:overseas" || stored["members"] != "members" || stored["registered"] != "registered" || stored["open"] != "public" {
-			t.Errorf("collections' access: %v", stored)
+		// The withheld mother is found only by those the record opens for.
+		zed, err := s.Search(context.Background(), mustQuery(t, "surname=Zed&surname_mode=exact&collection="+c.slug), c.scope)
+		if err != nil {
+			t.Fatal(err)
 		}
-
-		anon := []string(nil)
-		registered := []string{"registered"}
-		member := []string{"registered", "member"}
-		overseas := []string{"registered", "member:overseas"}
-		for _, c := range []struct {
-			slug  string
-			scope []string
-			open  bool
-		}{
-			{"open", anon, true},
-			{"registered", anon, false},
-			{"registered", registered, true},
-			{"registered-marked", registered, false},
-			{"registered-marked", member, true},
-			{"members", anon, false},
-			{"members", registered, false},
-			{"members", overseas, false},
-			{"members", member, true},
-			{"overseas", member, false},
-			{"overseas", registered, false},
-			{"overseas", overseas, true},
-			{"overseas-marked", overseas, true},
-		} {
-			res, err := s.Search(context.Background(), mustQuery(t, "surname=Ames&surname_mode=exact&collection="+c.slug), c.scope)
-			if err != nil || len(res.Results) != 1 {
-				t.Fatalf("%s as %v: %v %+v", c.slug, c.scope, err, res)
-			}
-			r := res.Results[0]
-			if r.Teaser == c.open {
-				t.Errorf("%s as %v: teaser %v, want %v", c.slug, c.scope, r.Teaser, !c.open)
-			}
-			d, err := s.Record(context.Background(), r.ID, c.scope)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Teaser == c.open || (d.Key != nil) != c.open || len(d.Persons) != map[bool]int{true: 2, false: 1}[c.open] {
-				t.Errorf("%s as %v: record teaser %v key %v persons %v", c.slug, c.scope, d.Teaser, d.Key, d.Persons)
-			}
-			// The withheld mother is found only by those the record opens for.
-			zed, err := s.Search(context.Background(), mustQuery(t, "surname=Zed&surname_mode=exact&collection="+c.slug), c.scope)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := map[bool]int64{true: 1, false: 0}[c.open]; zed.Total != want || int64(len(zed.Results)) != want {
-				t.Errorf("%s as %v: the withheld person matches %d (total %d), want %d", c.slug, c.scope, len(zed.Results), zed.Total, want)
-			}
+		if want := map[bool]int64{true: 1, false: 0}[c.open]; zed.Total != want || int64(len(zed.Results)) != want {
+			t.Errorf("%s as %v: the withheld person matches %d (total %d), want %d", c.slug, c.scope, len(zed.Results), zed.Total, want)
 		}
 	}
 }
