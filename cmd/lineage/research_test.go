@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
@@ -67,6 +68,62 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("member", tok.AccessToken, true)
+
+	// The other levels (internal/access): a registered collection opens for any
+	// account, one of scopes only for those scopes, not for plain "member".
+	for _, c := range []struct{ coll, access, surname string }{
+		{"registered-only", "registered", "Jones"},
+		{"overseas-only", "scopes:member:overseas", "Brown"},
+	} {
+		csv := "record_id,record_type,date,place,role,surname,given_names,transcript\n" +
+			"X1,burial,1851,\"Stepney, Middlesex\",principal," + c.surname + ",Ann,a transcript\n"
+		if _, err := research.New(db, research.Options{}).ImportRecords(ctx, strings.NewReader(csv), nil,
+			research.ImportOptions{Collection: c.coll, Access: c.access}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	teaser := func(surname, bearer string) bool {
+		t.Helper()
+		r := get("/api/research/search?surname="+surname, bearer)["results"].([]any)[0].(map[string]any)
+		d := get("/api/research/records/"+strconv.FormatFloat(r["id"].(float64), 'f', 0, 64), bearer)
+		if r["teaser"] != d["teaser"] {
+			t.Errorf("%s: result teaser %v, record teaser %v", surname, r["teaser"], d["teaser"])
+		}
+		return d["teaser"] == true
+	}
+	other, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "registered@example.org", Password: "correct horse battery", Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherTok, err := a.accounts.IssueTokens(ctx, other.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !teaser("Jones", "") || teaser("Jones", otherTok.AccessToken) {
+		t.Error("a registered collection: want a teaser for a visitor only")
+	}
+	if !teaser("Brown", tok.AccessToken) || !teaser("Brown", otherTok.AccessToken) {
+		t.Error("a scopes:member:overseas collection opened for scope member or registered")
+	}
+
+	// A membership that lapses closes members-only records again.
+	until := time.Now().Add(time.Hour)
+	if _, err := a.membership.GrantComplimentary(ctx, 0, u.ID, "", &until, "until the end of the hour"); err == nil {
+		t.Fatal("a complimentary membership without a plan")
+	}
+	plan, err := a.membership.DefaultPlan(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.membership.GrantComplimentary(ctx, 0, u.ID, plan.Slug, &until, "until the end of the hour"); err != nil {
+		t.Fatal(err)
+	}
+	check("member until the end of the hour", tok.AccessToken, true)
+	if n, err := a.membership.Advance(ctx, until.Add(time.Minute)); err != nil || n != 1 {
+		t.Fatalf("Advance: %d %v", n, err)
+	}
+	check("lapsed", tok.AccessToken, false)
+
 	// The global search is mounted too.
 	if g := get("/api/search?q=Smith", ""); g["index"].(map[string]any)["total"].(float64) != 1 {
 		t.Errorf("global search: %v", g)
@@ -161,7 +218,7 @@ func TestImportCatalogues(t *testing.T) {
 	if err != nil || g.Archive.Total != 1 {
 		t.Errorf("archive: %v %+v", err, g.Archive)
 	}
-	g, err = research.New(db, research.Options{}).Global(context.Background(), "surrey registers", false)
+	g, err = research.New(db, research.Options{}).Global(context.Background(), "surrey registers", nil)
 	if err != nil || g.Library.Total != 1 {
 		t.Errorf("library (the bad row L2 skipped): %v %+v", err, g.Library)
 	}

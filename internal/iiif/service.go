@@ -194,7 +194,7 @@ func (s *Service) scope(r *http.Request) []string {
 
 // gate runs next for public resources directly; for others it runs it behind the
 // accounts middleware and only when the requester's scope opens the level, answering
-// 401 to an anonymous requester and 403 to an account it does not open for.
+// 401 otherwise (to an account too: signing in with another account may open it).
 func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Level, next func(w http.ResponseWriter, r *http.Request)) {
 	if level.IsPublic() {
 		next(w, r)
@@ -202,12 +202,8 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Leve
 	}
 	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Vary", "Cookie, Authorization")
-		if scope := s.scope(r); !level.Opens(scope) {
-			if len(scope) == 0 {
-				writeError(w, &Error{Status: http.StatusUnauthorized, Message: "Restricted (" + level.String() + "): sign in to see this scan."})
-			} else {
-				writeError(w, &Error{Status: http.StatusForbidden, Message: "Restricted (" + level.String() + "): your account's scope does not open this scan; join or renew at /subscribe."})
-			}
+		if !level.Opens(s.scope(r)) {
+			writeError(w, &Error{Status: http.StatusUnauthorized, Message: accessLabel(level) + ": sign in with an account whose membership opens this scan (join or renew at /subscribe)."})
 			return
 		}
 		next(w, r)
