@@ -248,7 +248,7 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 // treeViewer tells the trees room who is signed in.
 func treeViewer(ctx context.Context) trees.Viewer {
 	if u := auth.UserFrom(ctx); u != nil {
-		return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role}
+		return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
 	}
 	return trees.Viewer{}
 }

@@ -734,6 +734,26 @@ func TestPersonScans(t *testing.T) {
 		if b, _ := json.Marshal(m["metadata"]); !strings.Contains(string(b), "George Ashworth") || !strings.Contains(string(b), "The Ashworths") {
 			t.Errorf("metadata: %s", b)
 		}
+		// A tree for members: its people's scans too (a new server forgets at once).
+		if err := ts.SetAccess(ctx, "ashworth", "members"); err != nil {
+			t.Fatal(err)
+		}
+		srv3 := httptest.NewServer(New(db, Options{DataDir: data, Log: quietLog(), Members: headerScope{}}).Handler())
+		defer srv3.Close()
+		for _, p := range []string{"/iiif/3/recs-ashworth-i1-p001/info.json", "/iiif/3/manifests/recs-ashworth-i1"} {
+			for scope, want := range map[string]int{"": 401, "registered": 401, "registered member": 200} {
+				req, _ := http.NewRequest("GET", srv3.URL+p, nil)
+				req.Header.Set("X-Test-Scope", scope)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				if res.StatusCode != want {
+					t.Errorf("%s of a members' tree as %q: %d, want %d", p, scope, res.StatusCode, want)
+				}
+			}
+		}
 		// Unpublished: gone for everyone (a new server forgets at once).
 		if err := ts.SetPublished(ctx, "ashworth", false); err != nil {
 			t.Fatal(err)

@@ -63,14 +63,15 @@ type itemRow struct {
 	Images         []*imageRow
 }
 
-// levelColumns are what levelOf reads: the item's level, its collection's and (for
-// records) the record's mark.
-const levelColumns = `it.access, it.access_level, c.access, c.access_level, COALESCE(r.access, 0)`
+// levelColumns are what levelOf reads: the item's level, its collection's, (for
+// records) the record's mark and (for people) their tree's level.
+const levelColumns = `it.access, it.access_level, c.access, c.access_level, COALESCE(r.access, 0), COALESCE(tr.access_level, '')`
 
 // levelOf is an item's access level: access.Within its collection's (within which a
-// record's mark counts as in research) and its own. An empty access_level is what the
-// integer access says (rows written before levels: 0 public, 1 members).
-func levelOf(itCode int, itText string, cCode int, cText string, rCode int) (access.Level, error) {
+// record's mark counts as in research, and within a person's tree's level) and its
+// own. An empty access_level is what the integer access says (rows written before
+// levels: 0 public, 1 members).
+func levelOf(itCode int, itText string, cCode int, cText string, rCode int, treeText string) (access.Level, error) {
 	stored := func(code int, text string) (access.Level, error) {
 		if text != "" {
 			return access.Parse(text)
@@ -88,22 +89,26 @@ func levelOf(itCode int, itText string, cCode int, cText string, rCode int) (acc
 	if err != nil {
 		return coll, err
 	}
+	tree, err := access.Parse(treeText)
+	if err != nil {
+		return tree, err
+	}
 	rec, _ := stored(rCode, "")
-	return access.Within(access.Within(coll, rec), item), nil
+	return access.Within(access.Within(access.Within(tree, coll), rec), item), nil
 }
 
 // levelScan receives levelColumns.
 type levelScan struct {
-	itCode, cCode, rCode int
-	itText, cText        string
+	itCode, cCode, rCode   int
+	itText, cText, treeTxt string
 }
 
 func (l *levelScan) dest() []any {
-	return []any{&l.itCode, &l.itText, &l.cCode, &l.cText, &l.rCode}
+	return []any{&l.itCode, &l.itText, &l.cCode, &l.cText, &l.rCode, &l.treeTxt}
 }
 
 func (l *levelScan) level() (access.Level, error) {
-	return levelOf(l.itCode, l.itText, l.cCode, l.cText, l.rCode)
+	return levelOf(l.itCode, l.itText, l.cCode, l.cText, l.rCode, l.treeTxt)
 }
 
 // personJoins find the tree and person of a person's item.

@@ -74,7 +74,7 @@ func ValidGraphKind(k string) bool { return slices.Contains(graphKinds, k) }
 // partners (descendants), or both (hourglass).
 func (s *Service) Graph(ctx context.Context, slug, id, kind string, generations int) (*Graph, error) {
 	v := s.viewerOf(ctx)
-	t, err := s.visibleTree(ctx, slug, v)
+	t, err := s.openTree(ctx, slug, v)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package trees
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -39,6 +40,7 @@ func (s *Service) Handler() http.Handler {
 	mux.HandleFunc("GET /api/trees/{slug}/graph", s.handleGraph)
 	mux.HandleFunc("POST /api/trees/{slug}/publish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, true) })
 	mux.HandleFunc("POST /api/trees/{slug}/unpublish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, false) })
+	mux.HandleFunc("POST /api/trees/{slug}/access", s.handleAccess)
 	return httpx.NoRoute(mux,
 		func(w http.ResponseWriter, r *http.Request) { writeMessage(w, http.StatusNotFound, "Not Found") },
 		func(w http.ResponseWriter, r *http.Request) {
@@ -77,6 +79,9 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		writeMessage(w, http.StatusNotFound, "Not Found")
+	case errors.Is(err, ErrRestricted):
+		w.Header().Set("Vary", "Cookie, Authorization")
+		writeMessage(w, http.StatusUnauthorized, "This tree's people are for members: sign in with an account whose membership opens it (join or renew at /subscribe).")
 	case errors.As(err, &fe):
 		writeInvalid(w, fe)
 	case errors.Is(err, context.Canceled):
@@ -267,6 +272,50 @@ func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request, publish 
 	}
 	httpx.JSON(w, http.StatusOK, t)
 }
+
+// handleAccess sets a tree's access level: {"access": "public" | "registered" |
+// "members" | "scopes:…"}, for staff.
+func (s *Service) handleAccess(w http.ResponseWriter, r *http.Request) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
+		return
+	}
+	slug := r.PathValue("slug")
+	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if !v.staff() {
+		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
+		return
+	}
+	var body struct {
+		Access string `json:"access"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAccessBody)).Decode(&body); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeMessage(w, http.StatusRequestEntityTooLarge, "The body of a tree's access may be at most 4 KB.")
+			return
+		}
+		writeInvalid(w, FieldErrors{"access": {"Send {\"access\": \"public\" | \"registered\" | \"members\" | \"scopes:…\"}."}})
+		return
+	}
+	if err := s.SetAccess(r.Context(), slug, body.Access); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	t, err := s.visibleTree(r.Context(), slug, v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, t)
+}
+
+// maxAccessBody bounds the body of POST /api/trees/{slug}/access.
+const maxAccessBody = 4 << 10
 
 func (s *Service) handleDelete(w http.ResponseWriter, r *http.Request) {
 	v := s.viewerOf(r.Context())

@@ -110,7 +110,7 @@ type famRow struct {
 // PersonSection give it in bounded parts.
 func (s *Service) person(ctx context.Context, slug, id string) (*Person, error) {
 	v := s.viewerOf(ctx)
-	t, err := s.visibleTree(ctx, slug, v)
+	t, err := s.openTree(ctx, slug, v)
 	if err != nil {
 		return nil, err
 	}

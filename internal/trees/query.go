@@ -312,7 +312,7 @@ type PeoplePage struct {
 // People lists a tree's people (docs/trees.md).
 func (s *Service) People(ctx context.Context, slug string, q *PeopleQuery) (*PeoplePage, error) {
 	v := s.viewerOf(ctx)
-	t, err := s.visibleTree(ctx, slug, v)
+	t, err := s.openTree(ctx, slug, v)
 	if err != nil {
 		return nil, err
 	}
@@ -386,7 +386,7 @@ type SurnameCount struct {
 // numbers of people, by surname.
 func (s *Service) Surnames(ctx context.Context, slug string) ([]SurnameCount, error) {
 	v := s.viewerOf(ctx)
-	t, err := s.visibleTree(ctx, slug, v)
+	t, err := s.openTree(ctx, slug, v)
 	if err != nil {
 		return nil, err
 	}
@@ -491,6 +491,9 @@ func (s *Service) Search(ctx context.Context, q *PeopleQuery) (*SearchResult, er
 	if err != nil {
 		return nil, err
 	}
+	// The people of a tree whose access level the viewer's scope does not open are
+	// neither found nor counted.
+	keys = slices.DeleteFunc(keys, func(k personKey) bool { t := byID[k.tree]; return t == nil || !t.Allowed })
 	all, err := s.sorted(ctx, keys)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"lineage/internal/access"
 	"log/slog"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ type Viewer struct {
 	ID   int64
 	Name string
 	Role string
+	// Scope is the account's scope (auth.User.Scope), which a tree's access level
+	// opens or not; nil for a visitor.
+	Scope []string
 }
 
 // staff reports whether the viewer is an editor or an admin.
@@ -76,6 +80,10 @@ func (s *Service) viewerOf(ctx context.Context) Viewer {
 // ErrNotFound is a tree or person that does not exist or that the reader may not see.
 var ErrNotFound = errors.New("trees: not found")
 
+// ErrRestricted is a tree's people asked for by a reader whose scope does not open the
+// tree's access level (401).
+var ErrRestricted = errors.New("trees: restricted")
+
 // Tree is a tree as the API shows it (docs/trees.md).
 type Tree struct {
 	ID            int64      `json:"-"`
@@ -92,7 +100,12 @@ type Tree struct {
 	UpdatedAt     time.Time  `json:"updated_at"`
 	PublishedAt   *time.Time `json:"published_at"`
 	CanManage     bool       `json:"can_manage"`
-	header        string
+	// Access is the tree's access.Level; Allowed whether the reader may see its people
+	// (the level opens for their scope, or they manage the tree).
+	Access  string `json:"access"`
+	Allowed bool   `json:"allowed"`
+	level   access.Level
+	header  string
 }
 
 // Owner is a tree's owner.
@@ -118,7 +131,7 @@ func (t *Tree) privileged(v Viewer) bool {
 
 const treeCols = `t.id, t.slug, t.title, t.description, t.published, COALESCE(t.owner_id, 0), COALESCE(u.name, ''),
 	t.source_file, t.gedcom_version, t.header, t.n_people, t.n_families, t.n_events, t.n_sources, t.n_notes, t.n_media,
-	t.created_at, t.updated_at, t.published_at`
+	t.created_at, t.updated_at, t.published_at, t.access_level`
 
 // treeFrom reads the ready trees only: the hidden ones (an import's staging tree, a
 // tree being deleted; staging.go) are no reader's business.
@@ -132,11 +145,17 @@ func scanTree(r rowScanner) (*Tree, error) {
 	var ownerName string
 	var created, updated int64
 	var published sql.NullInt64
+	var level string
 	if err := r.Scan(&t.ID, &t.Slug, &t.Title, &t.Description, &pub, &t.OwnerID, &ownerName,
 		&t.SourceFile, &t.GedcomVersion, &t.header, &t.Counts.People, &t.Counts.Families, &t.Counts.Events,
-		&t.Counts.Sources, &t.Counts.Notes, &t.Counts.Media, &created, &updated, &published); err != nil {
+		&t.Counts.Sources, &t.Counts.Notes, &t.Counts.Media, &created, &updated, &published, &level); err != nil {
 		return nil, err
 	}
+	var err error
+	if t.level, err = access.Parse(level); err != nil {
+		return nil, fmt.Errorf("tree %s: %w", t.Slug, err)
+	}
+	t.Access = t.level.String()
 	t.Published = pub != 0
 	if t.OwnerID != 0 {
 		t.Owner = &Owner{ID: t.OwnerID, Name: ownerName}
@@ -164,11 +183,48 @@ func (s *Service) visibleTree(ctx context.Context, slug string, v Viewer) (*Tree
 	if err != nil {
 		return nil, err
 	}
-	t.CanManage = t.privileged(v)
+	t.setViewer(v)
 	if !t.Published && !t.CanManage {
 		return nil, ErrNotFound
 	}
 	return t, nil
+}
+
+// setViewer sets what the viewer may do with the tree.
+func (t *Tree) setViewer(v Viewer) {
+	t.CanManage = t.privileged(v)
+	t.Allowed = t.CanManage || t.level.Opens(v.Scope)
+}
+
+// openTree is visibleTree for reading the tree's people: ErrRestricted when the
+// viewer's scope does not open its access level.
+func (s *Service) openTree(ctx context.Context, slug string, v Viewer) (*Tree, error) {
+	t, err := s.visibleTree(ctx, slug, v)
+	if err == nil && !t.Allowed {
+		return nil, ErrRestricted
+	}
+	return t, err
+}
+
+// SetAccess sets a tree's access level (the caller checks the role): the text of an
+// access.Level, refused with the list of levels when invalid.
+func (s *Service) SetAccess(ctx context.Context, slug, level string) error {
+	l, err := access.Parse(level)
+	if err != nil {
+		return FieldErrors{"access": {err.Error()}}
+	}
+	text := ""
+	if !l.IsPublic() {
+		text = l.String()
+	}
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET access_level = ?, updated_at = ? WHERE slug = ? AND state = 'ready'`), text, s.Now().Unix(), slug)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // Tree returns the tree the viewer on ctx may see.
@@ -209,7 +265,7 @@ func (s *Service) listTrees(ctx context.Context, q string, v Viewer, args ...any
 		if err != nil {
 			return nil, err
 		}
-		t.CanManage = t.privileged(v)
+		t.setViewer(v)
 		out = append(out, t)
 	}
 	return out, rows.Err()
