@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"lineage/internal/access"
 	"os"
 	"sort"
 	"strings"
@@ -146,6 +147,9 @@ func runImportRecords(ctx context.Context, args []string) error {
 	if opts.Collection == "" {
 		fs.Usage()
 		return errors.New("--collection is required")
+	}
+	if _, err := access.Parse(opts.Access); err != nil {
+		return fmt.Errorf("--access: %w", err)
 	}
 	switch bulk {
 	case "auto":

@@ -156,6 +156,16 @@ func TestImportCommand(t *testing.T) {
 	if err := runImport(context.Background(), []string{"gedcom", "x"}); err == nil {
 		t.Error("unknown kind: no error")
 	}
+	// A bad access level is refused before anything is read, naming the levels.
+	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "wills", "--access", "gold", "--quiet", file})
+	if err == nil || !strings.Contains(err.Error(), "use public, registered, members or scopes:") {
+		t.Errorf("--access gold: %v", err)
+	}
+	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "wills", "--access", "scopes:member:overseas", "--quiet", file})
+	var level string
+	if err != nil || db.QueryRow(`SELECT access_level FROM collections WHERE slug = 'wills'`).Scan(&level) != nil || level != "scopes:member:overseas" {
+		t.Errorf("--access scopes:member:overseas: %v %q", err, level)
+	}
 	if err := runDemo(context.Background(), []string{"generate", "--records", "50", "--out", filepath.Join(dir, "gen")}); err != nil {
 		t.Fatal(err)
 	}
