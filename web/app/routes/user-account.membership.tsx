@@ -20,7 +20,7 @@ import { GRANTING_STATUSES, type Membership } from "../features/membership/types
 import styles from "../features/membership/membership.module.css";
 import { privateMeta } from "../lib/auth/meta";
 import { text } from "../lib/auth/results.server";
-import { SUBSCRIBE_PATH } from "../lib/subscribe";
+import { returnToOf, SUBSCRIBE_PATH } from "../lib/subscribe";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -39,6 +39,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     membership: mine.membership,
     receipts: mine.receipts ?? [],
     checkout: Boolean(checkout && checkout !== "cancel"),
+    returnTo: returnToOf(url),
     giftAid: declaration ? { declaredAt: declaration.declared_at, wording: declaration.wording } : null,
   };
 }
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** After Stripe Checkout: "processing" until the membership grants access. */
-function CheckoutReturn({ m }: { m: Membership | null }) {
+function CheckoutReturn({ m, returnTo }: { m: Membership | null; returnTo: string | null }) {
   const revalidator = useRevalidator();
   const [polls, setPolls] = useState(0);
   const active = Boolean(m && GRANTING_STATUSES.includes(m.status));
@@ -72,7 +73,15 @@ function CheckoutReturn({ m }: { m: Membership | null }) {
   if (active) {
     return (
       <div role="status" className={formStyles.status}>
-        <p>Thank you: your payment has been received and your membership is {m!.status === "lifetime" ? "yours for life" : "active"}.</p>
+        <p>
+          Thank you: your payment has been received and your membership is {m!.status === "lifetime" ? "yours for life" : "active"}.
+          {returnTo ? (
+            <>
+              {" "}
+              <Link to={returnTo}>Go back to the page you were on</Link>.
+            </>
+          ) : null}
+        </p>
       </div>
     );
   }
@@ -143,7 +152,7 @@ function InviteForm() {
 }
 
 export default function UserMembership({ loaderData }: Route.ComponentProps) {
-  const { membership: m, receipts, checkout, giftAid } = loaderData;
+  const { membership: m, receipts, checkout, returnTo, giftAid } = loaderData;
   const others = m ? (m.household ?? []) : [];
   const room = m ? Math.max(0, m.plan.household_size - 1 - others.length) : 0;
 
@@ -151,7 +160,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
     <>
       <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/user-account", label: "Your account" }]} />
       <h1>Your membership</h1>
-      {checkout ? <CheckoutReturn m={m} /> : null}
+      {checkout ? <CheckoutReturn m={m} returnTo={returnTo} /> : null}
       {!m ? (
         <>
           <p>You are not a member of the society yet. Members see every members-only record, scan and family tree.</p>

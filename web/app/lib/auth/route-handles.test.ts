@@ -21,6 +21,10 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/user-account.delete.tsx",
   "routes/user-account.reading-list.tsx",
   "routes/user-account.trees.tsx",
+  "routes/user-account.membership.tsx",
+  // Admins only: sign-in first, then the loader answers 404 to anyone else.
+  "routes/admin.members.tsx",
+  "routes/admin.member.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

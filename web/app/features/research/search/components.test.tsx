@@ -76,7 +76,8 @@ describe("RecordView", () => {
     expect(html).toContain("<h1>Will: John Chadchurch, 1612</h1>");
     expect(html).toContain("Members only");
     expect(html).toContain("Join to see the whole record");
-    expect(html).toContain('href="/sog-events/join"');
+    expect(html).toContain('href="/subscribe?return_to=%2Fresearch-hub%2Four-collections%2Frecords%2F8"');
+    expect(html).toContain(">Join or renew</a>");
     expect(html).toContain('href="/register"');
     expect(html).toContain('href="/sign-in?redirect=%2Fresearch-hub%2Four-collections%2Frecords%2F8"');
     expect(html).not.toContain("People in this record");
