@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"lineage/internal/access"
 	"os"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"lineage/internal/access"
 	"lineage/internal/config"
 	"lineage/internal/research"
 )

@@ -15,7 +15,6 @@ import (
 	_ "image/jpeg" // decoders for imports
 	_ "image/png"
 	"io"
-	"lineage/internal/access"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -25,6 +24,8 @@ import (
 	"time"
 
 	_ "golang.org/x/image/tiff"
+
+	"lineage/internal/access"
 )
 
 // maxSourcePixels bounds what an import decodes (about 2 GB of RGBA).

@@ -3,11 +3,12 @@ package iiif
 import (
 	"context"
 	"encoding/json"
-	"lineage/internal/access"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"lineage/internal/access"
 )
 
 const (

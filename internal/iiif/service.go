@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"lineage/internal/access"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"lineage/internal/access"
 	"lineage/internal/httpx"
 	"lineage/internal/store"
 )

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"lineage/internal/access"
 	"strings"
 	"time"
 
+	"lineage/internal/access"
 	"lineage/internal/store"
 )
 

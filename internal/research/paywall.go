@@ -3,6 +3,7 @@ package research
 import (
 	"context"
 	"encoding/json"
+
 	"lineage/internal/access"
 )
 

@@ -1,7 +1,6 @@
 package research
 
 import (
-	"lineage/internal/access"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"lineage/internal/access"
 	"lineage/internal/gendate"
 )
 

@@ -1,7 +1,6 @@
 package research
 
 import (
-	"lineage/internal/access"
 	"cmp"
 	"context"
 	"database/sql"
@@ -9,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"lineage/internal/access"
 	"lineage/internal/gendate"
 )
 

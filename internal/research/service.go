@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"lineage/internal/access"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"lineage/internal/access"
 	"lineage/internal/names"
 	"lineage/internal/store"
 )

@@ -1,9 +1,10 @@
 package research
 
 import (
-	"lineage/internal/access"
 	"slices"
 	"time"
+
+	"lineage/internal/access"
 )
 
 // Collection kinds (seed spec §1). Family trees arrive with their own room.

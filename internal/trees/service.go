@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"lineage/internal/access"
 	"log/slog"
 	"strings"
 	"time"
 
+	"lineage/internal/access"
 	"lineage/internal/names"
 	"lineage/internal/store"
 )
