@@ -17,7 +17,7 @@ func (s *Service) household(ctx context.Context, q querier, id int64) ([]Househo
 	rs, err := q.QueryContext(ctx, s.db.Rebind(`SELECT h.user_id, COALESCE(u.name, h.name), COALESCE(u.email, h.email),
 		(SELECT x.id FROM users x WHERE h.user_id IS NULL AND h.email <> '' AND x.email = h.email)
 		FROM membership_household h LEFT JOIN users u ON u.id = h.user_id
-		WHERE h.membership_id = ? AND h.removed_at IS NULL ORDER BY h.id`), id)
+		WHERE h.membership_id = ? AND h.removed_at IS NULL AND NOT (h.user_id IS NULL AND h.email = '') ORDER BY h.id`), id)
 	return collect(rs, err, func(r rows) (HouseholdMember, error) {
 		var h HouseholdMember
 		var uid, byEmail sql.NullInt64
@@ -63,7 +63,7 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 		var count, same int
 		if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN h.email = ? OR u.email = ? THEN 1 ELSE 0 END), 0)
 			FROM membership_household h LEFT JOIN users u ON u.id = h.user_id
-			WHERE h.membership_id = ? AND h.removed_at IS NULL`), email, email, id).Scan(&count, &same); err != nil {
+			WHERE h.membership_id = ? AND h.removed_at IS NULL AND NOT (h.user_id IS NULL AND h.email = '')`), email, email, id).Scan(&count, &same); err != nil {
 			return err
 		}
 		if same > 0 {

@@ -384,9 +384,19 @@ func TestHousehold(t *testing.T) {
 		fatal(t, err)
 		_, err = e.ms.AddHousehold(ctx, holder, m.ID, "Dee", "dee@example.org")
 		fatal(t, err)
-		_, dtok := e.user(t, "dee@example.org", "")
+		dee, dtok := e.user(t, "dee@example.org", "")
 		if got := e.scope(t, dtok); !slices.Equal(got, []string{"registered", "member", "member:family"}) {
 			t.Errorf("invited, then registered: scope %v", got)
+		}
+		// The invitation is now the account's: deleting it (GDPR) leaves no name or
+		// address in the household, which shows nobody in its place.
+		fatal(t, e.auth.DeleteUser(ctx, dee))
+		var left int
+		fatal(t, db.QueryRowContext(ctx, `SELECT COUNT(*) FROM membership_household WHERE name <> '' OR email <> ''`).Scan(&left))
+		m, err = e.ms.ByID(ctx, m.ID)
+		fatal(t, err)
+		if left != 0 || len(m.Household) != 0 {
+			t.Errorf("after deleting the account: %d rows with a name or address; household %+v", left, m.Household)
 		}
 	})
 }

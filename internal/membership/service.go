@@ -220,24 +220,29 @@ func (s *Service) ForUser(ctx context.Context, userID int64) (*Membership, error
 // ScopesFor is the scope rule for the auth room: the scopes userID holds now through
 // their own membership or as a household member of someone else's.
 func (s *Service) ScopesFor(ctx context.Context, userID int64) ([]string, error) {
-	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT m.status, m.paid_until, m.grace_days, p.scopes
+	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT m.status, m.paid_until, m.grace_days, p.scopes,
+		CASE WHEN m.user_id = ? OR EXISTS (SELECT 1 FROM membership_household x
+			WHERE x.membership_id = m.id AND x.removed_at IS NULL AND x.user_id = ?) THEN 0 ELSE 1 END
 		FROM memberships m JOIN membership_plans p ON p.id = m.plan_id
 		WHERE m.user_id = ? OR m.id IN (SELECT h.membership_id FROM membership_household h
 			WHERE h.removed_at IS NULL AND (h.user_id = ? OR (h.user_id IS NULL AND h.email <> '' AND h.email = (SELECT email FROM users WHERE id = ?))))`),
-		userID, userID, userID)
+		userID, userID, userID, userID, userID)
 	if err != nil {
 		return nil, err
 	}
 	defer rs.Close()
 	now := s.Now()
 	var out []string
+	claim := false
 	for rs.Next() {
 		var status, scopes string
 		var paid sql.NullInt64
 		var grace int
-		if err := rs.Scan(&status, &paid, &grace, &scopes); err != nil {
+		var byEmail bool
+		if err := rs.Scan(&status, &paid, &grace, &scopes, &byEmail); err != nil {
 			return nil, err
 		}
+		claim = claim || byEmail
 		if !Granting(effectiveStatus(status, tsPtr(paid), grace, now)) {
 			continue
 		}
@@ -251,7 +256,20 @@ func (s *Service) ScopesFor(ctx context.Context, userID int64) ([]string, error)
 			}
 		}
 	}
-	return out, rs.Err()
+	if err := rs.Err(); err != nil {
+		return nil, err
+	}
+	rs.Close()
+	if claim {
+		// Invited by address before having an account: link the invitation to the account
+		// now, keeping no copy of the name and address (which go with the account, also
+		// when it is deleted).
+		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE membership_household SET user_id = ?, name = '', email = ''
+			WHERE user_id IS NULL AND removed_at IS NULL AND email <> '' AND email = (SELECT email FROM users WHERE id = ?)`), userID, userID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // nextNumber takes the next free membership number inside tx. The counter row is
