@@ -16,7 +16,7 @@ function render(node: ReactNode): string {
 
 const preview = {
   src: "/iiif/3/reg-p001/full/!1200,1200/0/default.jpg",
-  href: "/iiif/3/reg-p001/full/!3000,3000/0/default.jpg",
+  href: "/iiif/3/reg-p001/full/max/0/default.jpg",
   alt: "Register, p. 1 (first of 3 pages)",
   width: 1200,
   height: 800,
@@ -39,7 +39,7 @@ describe("ImageViewer on the server", () => {
     expect(html).toMatch(/<img [^>]*src="\/iiif\/3\/reg-p001\/full\/!1200,1200\/0\/default.jpg"/);
     expect(html).toContain('alt="Register, p. 1 (first of 3 pages)"');
     expect(html).toContain('width="1200"');
-    expect(html).toMatch(/<a href="\/iiif\/3\/reg-p001\/full\/!3000,3000\/0\/default.jpg">Open the full image of the first page<\/a>/);
+    expect(html).toMatch(/<a href="\/iiif\/3\/reg-p001\/full\/max\/0\/default.jpg">Open the full image of the first page<\/a>/);
     expect(html).toContain("The first of 3 pages.");
     expect(html).toMatch(/<div [^>]*class="uv[^"]*"[^>]*hidden=""/);
     expect(html).toContain('data-phase="server"');

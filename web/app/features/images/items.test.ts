@@ -71,7 +71,7 @@ describe("items", () => {
   it("previews the first page, confined to 1200 pixels, with alt text", () => {
     expect(itemPreview(item)).toEqual({
       src: "/iiif/3/memorial-cards-c000001-p001/full/!1200,1200/0/default.jpg",
-      href: "/iiif/3/memorial-cards-c000001-p001/full/!3000,3000/0/default.jpg",
+      href: "/iiif/3/memorial-cards-c000001-p001/full/max/0/default.jpg",
       alt: "Memorial card of Mary Smith, 1893, Front (first of 2 pages)",
       width: 800,
       height: 1200,

@@ -114,7 +114,7 @@ describe("the no-JavaScript preview", () => {
   it("uses the first page's image service", () => {
     expect(firstPagePreview(manifest)).toEqual({
       src: `${BASE}/register-p1/full/!1200,1200/0/default.jpg`,
-      href: `${BASE}/register-p1/full/!3000,3000/0/default.jpg`,
+      href: `${BASE}/register-p1/full/max/0/default.jpg`,
       alt: "Baptism register, 1851, p. 1 (first of 3 pages)",
       width: 1200,
       height: 800,
@@ -144,7 +144,7 @@ describe("the no-JavaScript preview", () => {
   it("builds a preview from a page without dimensions", () => {
     expect(pagePreview({ service: "/iiif/3/a", width: null, height: null, label: "p. 1" }, "", 1)).toEqual({
       src: "/iiif/3/a/full/!1200,1200/0/default.jpg",
-      href: "/iiif/3/a/full/!3000,3000/0/default.jpg",
+      href: "/iiif/3/a/full/max/0/default.jpg",
       alt: "Scan, p. 1",
       width: null,
       height: null,

@@ -25,8 +25,6 @@ export interface MetadataPair {
 
 /** Longer side of the no-JavaScript preview image, in pixels (docs/iiif.md's `!1200,1200`). */
 export const PREVIEW_SIDE = 1200;
-/** Largest side of the "full image" link: a IIIF `!w,h` size, so a 6000 × 4000 scan is not sent whole. */
-export const FULL_IMAGE_SIDE = 3000;
 
 type Json = Record<string, unknown>;
 
@@ -154,6 +152,15 @@ export function confinedImageUrl(service: string, side: number): string {
   return `${service.replace(/\/+$/, "")}/full/!${side},${side}/0/default.jpg`;
 }
 
+/**
+ * The largest image the server will make of a page: IIIF's `max` size, the whole scan
+ * shrunk to the server's maxWidth, maxHeight and maxArea (docs/iiif.md), so the link
+ * follows whatever limits the operator set.
+ */
+export function largestImageUrl(service: string): string {
+  return `${service.replace(/\/+$/, "")}/full/max/0/default.jpg`;
+}
+
 /** One page image as the preview needs it. */
 export interface PreviewSource {
   /** The IIIF Image service id (absolute or a same-origin path), or null for a plain image. */
@@ -168,7 +175,7 @@ export interface PreviewSource {
 
 /**
  * The first page's preview: a derivative at most PREVIEW_SIDE pixels on its longer side,
- * a link to a FULL_IMAGE_SIDE one, and alt text naming the item and the page.
+ * a link to the largest one the server makes, and alt text naming the item and the page.
  */
 export function pagePreview(page: PreviewSource, title: string, totalPages: number): PagePreview | null {
   const alt = `${title || "Scan"}, ${totalPages > 1 ? `${page.label} (first of ${totalPages} pages)` : page.label}`;
@@ -178,7 +185,7 @@ export function pagePreview(page: PreviewSource, title: string, totalPages: numb
   const size = page.width && page.height ? confinedSize(page.width, page.height, PREVIEW_SIDE) : null;
   return {
     src: confinedImageUrl(page.service, PREVIEW_SIDE),
-    href: confinedImageUrl(page.service, FULL_IMAGE_SIDE),
+    href: largestImageUrl(page.service),
     alt,
     width: size?.width ?? null,
     height: size?.height ?? null,
