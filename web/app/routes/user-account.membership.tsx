@@ -7,7 +7,7 @@
 // made the membership active the page says the payment is being processed and asks
 // again a few times; it never says the payment went through before the API does.
 import { useEffect, useRef, useState } from "react";
-import { data, Link, redirect, useFetcher, useRevalidator } from "react-router";
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
@@ -97,12 +97,20 @@ function CheckoutReturn({ m, returnTo }: { m: Membership | null; returnTo: strin
   );
 }
 
-function IntentForm({ intent, label, hidden, danger, children }: { intent: string; label: string; hidden?: Record<string, string>; danger?: boolean; children?: React.ReactNode }) {
+/**
+ * A one-button form. It posts with a fetcher (the page stays put) unless `navigate`:
+ * a form whose item goes away with its success (a removed person, a cancelled
+ * declaration) posts as a navigation, so the page's own status line reports it.
+ */
+function IntentForm({ intent, label, hidden, danger, navigate, children }: { intent: string; label: string; hidden?: Record<string, string>; danger?: boolean; navigate?: boolean; children?: React.ReactNode }) {
   const fetcher = useFetcher<MembershipResult>();
-  const busy = fetcher.state !== "idle";
-  const result = fetcher.data;
+  const navigation = useNavigation();
+  const FormTag = navigate ? Form : fetcher.Form;
+  const busy = navigate ? navigation.state !== "idle" && navigation.formData?.get("intent") === intent : fetcher.state !== "idle";
+  const pageResult = useActionData() as MembershipResult | undefined;
+  const result = navigate ? (pageResult?.intent === intent && !pageResult.ok ? pageResult : undefined) : fetcher.data;
   return (
-    <fetcher.Form method="post" className={formStyles.form}>
+    <FormTag method="post" className={formStyles.form}>
       <CsrfField />
       <input type="hidden" name="intent" value={intent} />
       {hidden ? Object.entries(hidden).map(([k, v]) => <input key={k} type="hidden" name={k} value={v} />) : null}
@@ -116,7 +124,7 @@ function IntentForm({ intent, label, hidden, danger, children }: { intent: strin
         </p>
       ) : null}
       <FormStatus result={result?.ok ? result : undefined} />
-    </fetcher.Form>
+    </FormTag>
   );
 }
 
@@ -153,6 +161,8 @@ function InviteForm() {
 
 export default function UserMembership({ loaderData }: Route.ComponentProps) {
   const { membership: m, receipts, checkout, returnTo, giftAid } = loaderData;
+  // What a navigation form (household-remove, gift-aid-cancel) did.
+  const pageResult = useActionData<typeof action>() as MembershipResult | undefined;
   const others = m ? (m.household ?? []) : [];
   const room = m ? Math.max(0, m.plan.household_size - 1 - others.length) : 0;
 
@@ -160,6 +170,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
     <>
       <Breadcrumbs items={[{ to: "/", label: "Home" }, { to: "/user-account", label: "Your account" }]} />
       <h1>Your membership</h1>
+      <FormStatus result={pageResult?.ok ? pageResult : undefined} />
       {checkout ? <CheckoutReturn m={m} returnTo={returnTo} /> : null}
       {!m ? (
         <>
@@ -219,7 +230,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
                     <li key={`${h.email}-${h.user_id ?? ""}`}>
                       {h.name} ({h.email}) — {h.status === "joined" ? "joined" : "invited"}
                       {h.user_id ? (
-                        <IntentForm intent="household-remove" label={`Remove ${h.name}`} hidden={{ id: String(h.user_id), name: h.name }} danger />
+                        <IntentForm intent="household-remove" label={`Remove ${h.name}`} hidden={{ id: String(h.user_id), name: h.name }} danger navigate />
                       ) : null}
                     </li>
                   ))}
@@ -273,7 +284,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
                 Cancel it if you no longer pay enough UK Income Tax or Capital Gains Tax, or if your name or home address changes (you
                 can declare again with the new details when you next pay).
               </p>
-              <IntentForm intent="gift-aid-cancel" label="Cancel my Gift Aid declaration" danger />
+              <IntentForm intent="gift-aid-cancel" label="Cancel my Gift Aid declaration" danger navigate />
             </section>
           ) : null}
         </>
