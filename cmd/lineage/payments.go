@@ -86,9 +86,9 @@ func startCheckout(ctx context.Context, p *payments.Service, publicURL string, m
 		email = u.Email
 	}
 	base := strings.TrimRight(publicURL, "/")
-	success := base + "/user-account/membership?checkout={CHECKOUT_SESSION_ID}"
-	// Only a path on this site, so the return cannot be pointed elsewhere.
-	if strings.HasPrefix(returnTo, "/") && !strings.HasPrefix(returnTo, "//") && !strings.Contains(returnTo, `\`) {
+	success := base + "/user-account/membership?checkout=success&session_id={CHECKOUT_SESSION_ID}"
+	// The seed's redirect rule, as for sign-in's return: only a path on this site.
+	if returnTo != "" && auth.ValidRedirect(returnTo) {
 		success += "&return_to=" + url.QueryEscape(returnTo)
 	}
 	cs, err := p.Checkout(ctx, payments.CheckoutRequest{
