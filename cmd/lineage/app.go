@@ -115,6 +115,7 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 	}
 	a.membership = svc
 	a.accounts.AddExporter(membership.GiftAidExporter{Service: svc}) // "download my data" holds Gift Aid declarations
+	a.accounts.AddExporter(membership.ConsentExporter{Service: svc}) // and marketing consents
 	a.mount(a.accounts.Middleware(svc.Handler()), membership.Patterns)
 	return nil
 }

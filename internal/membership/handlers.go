@@ -77,6 +77,7 @@ func (s *Service) routes() {
 	signedIn("GET /api/membership/gift-aid", s.getGiftAid)
 	signedIn("POST /api/membership/gift-aid", s.postGiftAid)
 	signedIn("POST /api/membership/gift-aid/cancel", s.postGiftAidCancel)
+	signedIn("POST /api/membership/marketing-consent", s.postMarketingConsent) // consent.go
 
 	admin("GET /api/admin/members", s.adminList)
 	admin("GET /api/admin/members.csv", s.adminExport)
@@ -124,7 +125,12 @@ func (s *Service) getMine(w http.ResponseWriter, r *http.Request, v Viewer) erro
 			return err
 		}
 	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"membership": m, "receipts": receipts})
+	consent, err := s.MarketingConsentOf(r.Context(), v.ID)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"membership": m, "receipts": receipts,
+		"marketing_consent": consent, "marketing_wording": MarketingWording})
 	return nil
 }
 
@@ -138,6 +144,9 @@ type joinInput struct {
 	ReturnTo string `json:"return_to"`
 	// GiftAid: a declaration made with the join form (giftaid.go); null or not declared: none.
 	GiftAid *GiftAidInput `json:"gift_aid"`
+	// MarketingConsent: the join form's box for MarketingWording (consent.go); kept
+	// apart from the membership, and only when ticked.
+	MarketingConsent bool `json:"marketing_consent"`
 }
 
 func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -180,6 +189,11 @@ func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 	if in.GiftAid != nil {
 		if _, err := s.DeclareGiftAid(ctx, v.ID, *in.GiftAid); err != nil {
 			return prefixFields(err, "gift_aid.")
+		}
+	}
+	if in.MarketingConsent {
+		if _, err := s.SetMarketingConsent(ctx, v.ID, true, "/subscribe/"+m.Plan.Slug); err != nil {
+			return err
 		}
 	}
 	var checkout any
