@@ -8,7 +8,7 @@ import type { Route } from "./+types/image-viewer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { ImageViewer } from "../features/images";
-import { isItemSlug, membersOnly, pagesText, IMAGE_VIEWER_PATH } from "../features/images/items";
+import { accessLabel, isItemSlug, pagesText, restricted, IMAGE_VIEWER_PATH } from "../features/images/items";
 import { ItemList } from "../features/images/ItemList";
 import { MembersOnly } from "../features/images/MembersOnly";
 import { listImageItems, loadImageItem, loadViewerData } from "../features/images/images.server";
@@ -57,7 +57,8 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
       label: item.label,
       collection: item.collection,
       pages: item.pages,
-      membersOnly: membersOnly(item),
+      /** Who may see the scans when not everyone may ("Members only"…); null when public. */
+      restricted: restricted(item) ? accessLabel(item) : null,
       allowed: item.allowed,
       manifest: item.allowed ? item.manifest : null,
     },
@@ -66,7 +67,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     path: url.pathname,
     seo: pageSeo({ request, url }, {
       title: item.label,
-      description: `${item.label}: ${pagesText(item.pages)} from ${item.collection.title}${membersOnly(item) ? " (members only)" : ""}.`,
+      description: `${item.label}: ${pagesText(item.pages)} from ${item.collection.title}${restricted(item) ? ` (${accessLabel(item).toLowerCase()})` : ""}.`,
       image: viewer?.preview?.src ? new URL(viewer.preview.src, url).href : null,
     }),
   };
@@ -107,7 +108,7 @@ export default function ImageViewerPage({ loaderData }: Route.ComponentProps) {
       <h1>{item.label}</h1>
       <p className={styles.lede}>
         {item.collection.title} · {pagesText(item.pages)}
-        {item.membersOnly ? " · Members only" : null}
+        {item.restricted ? ` · ${item.restricted}` : null}
       </p>
       {viewer ? (
         // Keyed by manifest: going from one item to another starts a fresh viewer.
@@ -125,7 +126,7 @@ export default function ImageViewerPage({ loaderData }: Route.ComponentProps) {
         <dt>Pages</dt>
         <dd>{item.pages}</dd>
         <dt>Access</dt>
-        <dd>{item.membersOnly ? "Members only" : "Everyone"}</dd>
+        <dd>{item.restricted ?? "Everyone"}</dd>
         {(viewer?.metadata ?? [])
           .filter((m) => m.label.toLowerCase() !== "collection")
           .map((m, i) => (

@@ -1,7 +1,7 @@
 // The image explorer's list: every item with scans, as cards (thumbnail, title,
 // collection, pages, members-only mark), each linking to its viewer page.
 import { Link } from "react-router";
-import { membersOnly, pagesText, type ImageItem } from "./items";
+import { accessLabel, pagesText, restricted, type ImageItem } from "./items";
 import styles from "./images.module.css";
 
 export function ItemList({ items }: { items: ImageItem[] }) {
@@ -15,7 +15,7 @@ export function ItemList({ items }: { items: ImageItem[] }) {
             <img className={styles.thumb} src={item.thumbnail} alt="" loading="lazy" decoding="async" />
           ) : (
             <div className={styles.thumbPlaceholder} aria-hidden="true">
-              {membersOnly(item) && !item.allowed ? "Members only" : "No preview"}
+              {restricted(item) && !item.allowed ? accessLabel(item) : "No preview"}
             </div>
           )}
           <div className="card__body">
@@ -25,7 +25,7 @@ export function ItemList({ items }: { items: ImageItem[] }) {
             <p className="card__meta">
               {item.collection.title} · {pagesText(item.pages)}
             </p>
-            {membersOnly(item) ? <p className={styles.badge}>Members only</p> : null}
+            {restricted(item) ? <p className={styles.badge}>{accessLabel(item)}</p> : null}
           </div>
         </li>
       ))}

@@ -53,7 +53,7 @@ describe("ImageViewer on the server", () => {
 });
 
 describe("ItemScans", () => {
-  const item = (slug: string, allowed: boolean, pages = 1) => ({ slug, label: `Item ${slug}`, pages, allowed, viewer: `/image-viewer/${slug}` });
+  const item = (slug: string, allowed: boolean, pages = 1, access = allowed ? "public" : "members") => ({ slug, label: `Item ${slug}`, pages, access, allowed, viewer: `/image-viewer/${slug}` });
 
   it("shows nothing without scans", () => {
     expect(render(<ItemScans scans={{ items: [], viewer: null, signedIn: false }} returnTo="/r/1" />)).toBe("");
@@ -66,6 +66,12 @@ describe("ItemScans", () => {
     expect(html).toContain('href="/image-viewer/reg"');
     expect(html).toMatch(/<a href="\/image-viewer\/back"[^>]*>Item back<\/a> \(2 pages, members only\)/);
     expect(html).not.toContain("These scans are for members");
+  });
+  it("says who may see a refused item of any level", () => {
+    const scans: ScansData = { items: [item("reg", true), item("acct", false, 1, "registered"), item("abroad", false, 2, "scopes:member:overseas")], viewer, signedIn: false };
+    const html = render(<ItemScans scans={scans} returnTo="/r/1" />);
+    expect(html).toMatch(/>Item acct<\/a> \(1 page, free with an account\)/);
+    expect(html).toMatch(/>Item abroad<\/a> \(2 pages, overseas members only\)/);
   });
   it("explains how to join when every item is members-only", () => {
     const scans: ScansData = { items: [item("brief", false)], viewer: null, signedIn: false };

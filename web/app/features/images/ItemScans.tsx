@@ -5,7 +5,7 @@
 import { Link } from "react-router";
 import { ImageViewer } from "./ImageViewer";
 import { MembersOnly } from "./MembersOnly";
-import { pagesText } from "./items";
+import { accessLabel, pagesText } from "./items";
 import type { ScansData } from "./scans";
 
 export interface ItemScansProps {
@@ -39,7 +39,7 @@ export function ItemScans({ scans, returnTo, heading = "Scans" }: ItemScansProps
         <ul>
           {others.map((item) => (
             <li key={item.slug}>
-              <Link to={item.viewer}>{item.label}</Link> {`(${pagesText(item.pages)}${item.allowed ? "" : ", members only"})`}
+              <Link to={item.viewer}>{item.label}</Link> {`(${pagesText(item.pages)}${item.allowed ? "" : `, ${accessLabel(item).toLowerCase()}`})`}
             </li>
           ))}
         </ul>

@@ -147,7 +147,7 @@ async function scansOf(context: Context, items: ImageItem[]): Promise<ScansData>
   const first = items.find((i) => i.allowed);
   const viewer = first ? { ...(await loadViewerData(context, first)), slug: first.slug, path: first.viewer } : null;
   return {
-    items: items.map(({ slug, label, pages, allowed, viewer }) => ({ slug, label, pages, allowed, viewer })),
+    items: items.map(({ slug, label, pages, access, allowed, viewer }) => ({ slug, label, pages, access, allowed, viewer })),
     viewer,
     signedIn: getAuth(context).state.loggedIn,
   };

@@ -6,4 +6,4 @@ export { ItemScans, type ItemScansProps } from "./ItemScans";
 export { MembersOnly, type MembersOnlyProps } from "./MembersOnly";
 export type { ScansData, ScanItemSummary } from "./scans";
 export { firstPagePreview, manifestTitle, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
-export { itemPageLabels, itemPreview, membersOnly, viewerPath, type ImageItem } from "./items";
+export { itemPageLabels, itemPreview, accessLabel, restricted, viewerPath, type ImageItem } from "./items";

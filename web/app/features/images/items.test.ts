@@ -7,7 +7,8 @@ import {
   itemPreview,
   listApiPath,
   manifestPath,
-  membersOnly,
+  accessLabel,
+  restricted,
   pagesText,
   personTarget,
   viewerPath,
@@ -60,8 +61,15 @@ describe("items", () => {
     }
   });
   it("says members-only and counts pages", () => {
-    expect(membersOnly(item)).toBe(false);
-    expect(membersOnly({ access: "members" })).toBe(true);
+    expect(restricted(item)).toBe(false);
+    expect(restricted({ access: "" })).toBe(false);
+    // Every level but public keeps the scans behind the members-only path, and so
+    // does a level the web app cannot read.
+    for (const access of ["members", "registered", "scopes:member:overseas", "scopes:", "everyone"]) {
+      expect(restricted({ access })).toBe(true);
+    }
+    expect(accessLabel({ access: "members" })).toBe("Members only");
+    expect(accessLabel({ access: "registered" })).toBe("Free with an account");
     expect(pagesText(1)).toBe("1 page");
     expect(pagesText(3)).toBe("3 pages");
   });

@@ -1,5 +1,6 @@
 // The images API's objects (docs/iiif.md, "The images API") and the paths built from
 // them. Pure: shared by loaders and components, tested in items.test.ts.
+import { isOpenAccess, parseAccess, type Access } from "../../lib/access-level";
 import { pagePreview, type PagePreview } from "./manifest";
 
 export interface ImageItemPage {
@@ -17,8 +18,8 @@ export interface ImageItem {
   label: string;
   collection: { slug: string; title: string };
   target: { type: "record" | "library" | "archive" | string; id: number | string; key: string };
-  /** `members`: members-only scans; `public` otherwise. */
-  access: "public" | "members" | string;
+  /** Who may see the scans: an access level (lib/access-level.ts). */
+  access: Access;
   /** Whether the requester may see the scans. When false, `thumbnail` is null and `images` empty. */
   allowed: boolean;
   pages: number;
@@ -94,9 +95,14 @@ export function isImageItem(v: unknown): v is ImageItem {
   );
 }
 
-/** Whether the item's scans are members-only. */
-export function membersOnly(item: Pick<ImageItem, "access">): boolean {
-  return item.access === "members";
+/** Whether the item's scans are not for everyone: any level but public, and any level this cannot read. */
+export function restricted(item: Pick<ImageItem, "access">): boolean {
+  return !isOpenAccess(item.access);
+}
+
+/** Who may see a restricted item's scans, as a short tag ("Members only", "Free with an account"…). */
+export function accessLabel(item: Pick<ImageItem, "access">): string {
+  return parseAccess(item.access).label;
 }
 
 /** The first page's preview for browsers without JavaScript, from the API's item. */

@@ -5,6 +5,8 @@ export interface ScanItemSummary {
   slug: string;
   label: string;
   pages: number;
+  /** The item's access level (lib/access-level.ts). */
+  access: string;
   allowed: boolean;
   viewer: string;
 }

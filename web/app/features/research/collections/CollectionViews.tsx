@@ -10,10 +10,12 @@ import {
   dateSpan,
   kindLabel,
 } from "./model";
+import { parseAccess } from "../../../lib/access-level";
 import styles from "./collections.module.css";
 
 export function AccessTag({ access }: { access: string }) {
-  return access === "members" ? <span className={styles.badge}>Members only</span> : <span className={styles.badgePublic}>Free to search</span>;
+  const level = parseAccess(access);
+  return <span className={level.open ? styles.badgePublic : styles.badge}>{level.label}</span>;
 }
 
 /** Collections as a list of linked titles with their kind, count, access and description. */
@@ -59,7 +61,7 @@ export function CollectionFacts({ detail }: { detail: CollectionDetail }) {
       ) : null}
       <div>
         <dt>Access</dt>
-        <dd>{c.access === "members" ? "Members only: visitors see names, years and the collection" : "Free to search and read"}</dd>
+        <dd>{parseAccess(c.access).description}</dd>
       </div>
       {detail.record_types.length > 0 ? (
         <div>

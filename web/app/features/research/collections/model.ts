@@ -4,10 +4,11 @@
 // The search form's values and how its lists are read are the search page's
 // (search/query.ts), so both read a query string alike.
 import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
+import type { Access } from "../../../lib/access-level";
 import type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult } from "../search/types";
 
 export type CollectionKind = "record_set" | "index" | "memorial_cards" | "birth_briefs" | "archive" | "library";
-export type Access = "public" | "members";
+export type { Access } from "../../../lib/access-level";
 
 export interface Collection {
   slug: string;

@@ -4,6 +4,7 @@
 // and suggests places from the gazetteer.
 import { useRef, type ReactNode } from "react";
 import { Form, useNavigate } from "react-router";
+import { titleWithAccess } from "../../../lib/access-level";
 import { MultiSelect, type MultiSelectOption } from "../MultiSelect";
 import { useLiveCount, usePlaceSuggestions } from "./live";
 import {
@@ -163,7 +164,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
   // Every record collection is offered (with its count in this search when there is one).
   const collectionOptions: MultiSelectOption[] = collections.map((c) => {
     const found = facets?.collection.find((f) => f.value === c.slug);
-    return { value: c.slug, label: c.access === "members" ? `${c.title} (members)` : c.title, count: facets ? (found?.count ?? 0) : undefined };
+    return { value: c.slug, label: titleWithAccess(c.title, c.access), count: facets ? (found?.count ?? 0) : undefined };
   });
   for (const option of facetOptions(facets?.collection, query.collection, collectionLabels))
     if (!collectionOptions.some((o) => o.value === option.value)) collectionOptions.push(option);

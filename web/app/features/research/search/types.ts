@@ -1,6 +1,9 @@
 // The research API's answers as the search pages read them (docs/research.md).
 // A field that is null was withheld by the paywall; an empty string means the
-// record does not have it.
+// record does not have it. Access levels are read with lib/access-level.ts.
+import type { Access } from "../../../lib/access-level";
+
+export type { Access };
 
 export interface Person {
   role: string;
@@ -22,7 +25,7 @@ export interface SearchResult {
   persons: Person[];
   match: number;
   score: number;
-  access: "public" | "members";
+  access: Access;
   teaser: boolean;
 }
 
@@ -109,7 +112,7 @@ export interface CollectionSummary {
   kind: string;
   title: string;
   description: string;
-  access: "public" | "members";
+  access: Access;
   count: number;
 }
 
@@ -129,7 +132,7 @@ export interface RecordEvent {
 
 export interface ResearchRecord {
   id: number;
-  collection: { slug: string; title: string; kind: string; access: "public" | "members" };
+  collection: { slug: string; title: string; kind: string; access: Access };
   record_type: string;
   record_type_label: string;
   key: string | null;
@@ -142,7 +145,7 @@ export interface ResearchRecord {
   source: string | null;
   images: string[];
   events: RecordEvent[];
-  access: "public" | "members";
+  access: Access;
   teaser: boolean;
 }
 
