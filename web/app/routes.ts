@@ -46,6 +46,10 @@ export default [
   route("subscribe/:slug", "routes/subscribe.plan.tsx"),
   route("user-account/membership", "routes/user-account.membership.tsx"),
   route("admin/members", "routes/admin.members.tsx"),
+  // Static segments outrank :id, so "plans" is never taken for a member's id.
+  route("admin/members/plans", "routes/admin.plans.tsx"),
+  route("admin/members/plans/new", "routes/admin.plan.tsx", { id: "admin-plan-new" }),
+  route("admin/members/plans/:slug/edit", "routes/admin.plan.tsx", { id: "admin-plan-edit" }),
   route("admin/members/:id", "routes/admin.member.tsx"),
 
   // Research hub (issue 4): search and explore (advanced and global search), record pages.

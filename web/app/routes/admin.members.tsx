@@ -145,6 +145,9 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>Members</h1>
+      <p>
+        <Link to="/admin/members/plans">Membership plans</Link>
+      </p>
       <Form method="get" role="search" aria-label="Search members" className={`${formStyles.form} ${styles.inline}`}>
         <div className={formStyles.field}>
           <label htmlFor="members-q">Name, email or membership number</label>

@@ -7,6 +7,7 @@ import { memberCall, memberRead, text } from "../../lib/auth/results.server";
 import type { FormResult } from "../../lib/form-result";
 import { joinRequestFromForm } from "./join-form";
 import { parseMoney } from "./money";
+import { type ConcessionRow, formErrors, planBodyFromForm } from "./plan-form";
 import type { GiftAid, ImportReport, Membership, MemberDetail, MemberList, MyMembership, Plan, PlanList } from "./types";
 
 type Context = Readonly<RouterContextProvider>;
@@ -203,4 +204,22 @@ export async function importMembers(context: Context, form: FormData): Promise<M
   const report: ImportReport = { ...body, errors: body.errors ?? [] };
   if (report.errors!.length) return { ok: false, intent, report, message: "The file has errors: nothing was imported." };
   return { ok: true, intent, report, csv: confirm ? undefined : csv };
+}
+
+/**
+ * Creates (no slug) or updates (slug) a plan from the admins' plan form. The form's own
+ * checks (prices in pounds and pence, whole numbers) come first; then the API's 422
+ * field errors go back under the form's field names.
+ */
+export async function savePlan(context: Context, form: FormData, slug?: string): Promise<MembershipResult & { concessionRows?: ConcessionRow[]; saved?: Plan }> {
+  const intent = "plan";
+  const { body, errors, values, concessions } = planBodyFromForm(form, slug);
+  if (!body) return { ok: false, intent, errors, values, concessionRows: concessions };
+  const done = await memberCall<Plan>(getAuth(context), form, {
+    method: slug ? "PUT" : "POST",
+    path: slug ? `/api/admin/membership/plans/${encodeURIComponent(slug)}` : "/api/admin/membership/plans",
+    json: body,
+  });
+  if (!done.ok) return { ...done.result, errors: formErrors(done.result.errors), intent, values, concessionRows: concessions };
+  return { ok: true, intent, saved: done.body ?? undefined };
 }
