@@ -25,6 +25,8 @@ const SIGN_IN_REQUIRED = new Set([
   // Admins only: sign-in first, then the loader answers 404 to anyone else.
   "routes/admin.members.tsx",
   "routes/admin.member.tsx",
+  "routes/admin.plans.tsx",
+  "routes/admin.plan.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 
