@@ -91,9 +91,16 @@ func startCheckout(ctx context.Context, p *payments.Service, publicURL string, m
 	if returnTo != "" && auth.ValidRedirect(returnTo) {
 		success += "&return_to=" + url.QueryEscape(returnTo)
 	}
+	period := m.Plan.Period
+	if m.Status == membership.StatusActive || m.Status == membership.StatusGrace {
+		// Renewing early (POST /api/membership/renew): one payment for the next period,
+		// which the membership room extends from the current paid-until. A subscription
+		// would start its period today.
+		period = membership.PeriodFixed
+	}
 	cs, err := p.Checkout(ctx, payments.CheckoutRequest{
 		Kind: "membership", RefID: ref, Name: name, Email: email, Customer: customer,
-		Price:      payments.PriceKey{Plan: m.Plan.Slug, Concession: m.Concession, AmountMinor: price, Currency: m.Plan.Currency, Period: m.Plan.Period},
+		Price:      payments.PriceKey{Plan: m.Plan.Slug, Concession: m.Concession, AmountMinor: price, Currency: m.Plan.Currency, Period: period},
 		SuccessURL: success,
 		CancelURL:  base + "/subscribe/" + url.PathEscape(m.Plan.Slug),
 	})

@@ -146,7 +146,13 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	now := s.Now()
 	until := p.paidUntil
 	if until == nil {
-		until = nextPaidUntil(&plan, raw.PaidUntil, now)
+		from := now
+		if raw.PaidUntil != nil && effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, now) == StatusGrace {
+			// Paid in grace: the new period follows the last one (the member kept its
+			// scopes through grace), as a payment made early does.
+			from = *raw.PaidUntil
+		}
+		until = nextPaidUntil(&plan, raw.PaidUntil, from)
 	}
 	if p.currency != plan.Currency && p.method != MethodManual {
 		s.log.Warn("membership: a payment's currency differs from its plan's", "membership", raw.Number, "currency", p.currency, "plan", plan.Currency)

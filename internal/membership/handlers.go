@@ -70,6 +70,7 @@ func (s *Service) routes() {
 	signedIn("GET /api/membership", s.getMine)
 	signedIn("POST /api/membership/join", s.postJoin)
 	signedIn("POST /api/membership/cancel-renewal", s.postCancelRenewal)
+	signedIn("POST /api/membership/renew", s.postRenew) // renew.go
 	signedIn("GET /api/membership/receipts/{number}", s.getReceipt)
 	signedIn("POST /api/membership/household", s.postHousehold)
 	signedIn("DELETE /api/membership/household/{user_id}", s.deleteHousehold)
@@ -154,7 +155,7 @@ func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	if in.ReturnTo != "" && (!strings.HasPrefix(in.ReturnTo, "/") || strings.HasPrefix(in.ReturnTo, "//") || strings.ContainsAny(in.ReturnTo, "\\\r\n")) {
+	if in.ReturnTo != "" && !validReturnTo(in.ReturnTo) {
 		return invalid("return_to", "The return path must be a path on this site, starting with one /.")
 	}
 	ctx := r.Context()
@@ -206,6 +207,11 @@ func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 	}
 	httpx.JSON(w, http.StatusCreated, map[string]any{"membership": m, "checkout_url": checkout})
 	return nil
+}
+
+// validReturnTo: a path on this site, starting with one /.
+func validReturnTo(p string) bool {
+	return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//") && !strings.ContainsAny(p, "\\\r\n")
 }
 
 func (s *Service) mine(ctx context.Context, v Viewer) (*Membership, error) {
