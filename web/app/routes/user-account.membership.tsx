@@ -15,7 +15,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
-import { dateText, mayRejoin } from "../features/membership/plan-text";
+import { dateText, mayRejoin, mayRenewEarly } from "../features/membership/plan-text";
 import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
 import { privateMeta } from "../lib/auth/meta";
@@ -53,6 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!handler) return data({ ok: false, intent, message: "Something was missing from the form. Please reload the page and try again." }, { status: 422 });
   const result = await handler(context, form, intent);
   if (result.ok && result.portalUrl) throw redirect(result.portalUrl);
+  if (result.ok && result.checkoutUrl) throw redirect(result.checkoutUrl);
   return data(result, { status: result.ok ? 200 : 422 });
 }
 
@@ -204,6 +205,12 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
 
           <section className={styles.section} aria-labelledby="payment">
             <h2 id="payment">Payment</h2>
+            {mayRenewEarly(m) ? (
+              <>
+                <p>Pay for your next {m.plan.period === "monthly" ? "month" : "year"} now: it starts when the current one ends{m.paid_until ? ` (${dateText(m.paid_until)})` : ""}, so you lose nothing by paying early.</p>
+                <IntentForm intent="renew" label="Renew now" />
+              </>
+            ) : null}
             {m.method === "stripe" ? (
               <>
                 <p>Change your card, see Stripe’s invoices or update your billing details on Stripe’s secure page.</p>

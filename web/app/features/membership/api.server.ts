@@ -79,6 +79,24 @@ export const accountHandlers: Record<string, Handler> = {
     return { ok: true, intent, message: "Your membership will not renew. It stays open until its paid-until date." };
   },
 
+  async renew(context, form, intent) {
+    const done = await memberCall<{ membership: Membership; checkout_url: string | null }>(getAuth(context), form, {
+      method: "POST",
+      path: "/api/membership/renew",
+      json: {},
+      expect: [200, 409],
+    });
+    if (!done.ok) return { ...done.result, intent };
+    // 409: nothing to pay now (the API says why: renews by itself, never lapses, card payments off…).
+    if (done.response.status === 409) {
+      const message = (done.body as { message?: string } | null)?.message ?? "Your membership cannot be renewed online just now.";
+      return { ok: false, intent, message };
+    }
+    const url = done.body?.checkout_url;
+    if (!url || !/^https:\/\//.test(url)) return { ok: false, intent, message: "Card payments cannot be taken online just now." };
+    return { ok: true, intent, checkoutUrl: url };
+  },
+
   async portal(context, form, intent) {
     const done = await memberCall<{ url: string }>(getAuth(context), form, { method: "POST", path: "/api/membership/portal" });
     if (!done.ok) return { ...done.result, intent };

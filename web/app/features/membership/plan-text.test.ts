@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { householdText, mayRejoin, periodText, priceText, statusText } from "./plan-text";
+import { householdText, mayRejoin, mayRenewEarly, periodText, priceText, statusText } from "./plan-text";
 import type { Membership, Plan } from "./types";
 
 const plan = (over: Partial<Plan> = {}): Plan => ({
@@ -52,4 +52,19 @@ test("statusText and mayRejoin", () => {
   expect(mayRejoin(m("cancelled"))).toBe(true);
   expect(mayRejoin(m("active"))).toBe(false);
   expect(mayRejoin(m("pending"))).toBe(false);
+});
+
+test("mayRenewEarly: active or grace, not lifetime, not a card subscription", () => {
+  const m = (status: string, period: string, method: string, auto_renew: boolean) =>
+    ({ status, method, auto_renew, plan: { period } }) as unknown as Membership;
+  expect(mayRenewEarly(null)).toBe(false);
+  expect(mayRenewEarly(m("active", "annual", "manual", false))).toBe(true);
+  expect(mayRenewEarly(m("grace", "fixed", "stripe", false))).toBe(true);
+  expect(mayRenewEarly(m("active", "monthly", "stripe", false))).toBe(true);
+  expect(mayRenewEarly(m("active", "annual", "stripe", true))).toBe(false);
+  expect(mayRenewEarly(m("lifetime", "lifetime", "stripe", false))).toBe(false);
+  expect(mayRenewEarly(m("active", "lifetime", "manual", false))).toBe(false);
+  expect(mayRenewEarly(m("complimentary", "annual", "complimentary", false))).toBe(false);
+  expect(mayRenewEarly(m("pending", "annual", "stripe", false))).toBe(false);
+  expect(mayRenewEarly(m("lapsed", "annual", "manual", false))).toBe(false);
 });

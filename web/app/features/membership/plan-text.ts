@@ -55,3 +55,14 @@ export function dateText(iso: string | null | undefined): string {
 export function mayRejoin(m: Membership | null): boolean {
   return !m || m.status === "lapsed" || m.status === "cancelled";
 }
+
+/**
+ * Whether the member may pay the next period now ("Renew now"): active or in grace, on
+ * a plan that does not renew by itself (not lifetime, not a card subscription). The
+ * payment extends the membership from its paid-until date.
+ */
+export function mayRenewEarly(m: Membership | null): boolean {
+  if (!m || (m.status !== "active" && m.status !== "grace")) return false;
+  if (m.plan.period === "lifetime") return false;
+  return !(m.method === "stripe" && m.auto_renew);
+}
