@@ -41,6 +41,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     checkout: Boolean(checkout && checkout !== "cancel"),
     returnTo: returnToOf(url),
     giftAid: declaration ? { declaredAt: declaration.declared_at, wording: declaration.wording } : null,
+    marketing: {
+      given: mine.marketing_consent?.given ?? false,
+      at: mine.marketing_consent?.at ?? null,
+      wording: mine.marketing_consent?.given ? mine.marketing_consent.wording : (mine.marketing_wording ?? ""),
+    },
   };
 }
 
@@ -161,7 +166,7 @@ function InviteForm() {
 }
 
 export default function UserMembership({ loaderData }: Route.ComponentProps) {
-  const { membership: m, receipts, checkout, returnTo, giftAid } = loaderData;
+  const { membership: m, receipts, checkout, returnTo, giftAid, marketing } = loaderData;
   // What a navigation form (household-remove, gift-aid-cancel) did.
   const pageResult = useActionData<typeof action>() as MembershipResult | undefined;
   const others = m ? (m.household ?? []) : [];
@@ -296,6 +301,20 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
           ) : null}
         </>
       )}
+
+      {marketing.wording ? (
+        <section className={styles.section} aria-labelledby="news">
+          <h2 id="news">News by email</h2>
+          <p>{marketing.given ? `On ${dateText(marketing.at)} you asked us to:` : "You do not get the society’s news by email. You can ask us to:"}</p>
+          <p className={styles.declaration}>{marketing.wording}</p>
+          <IntentForm
+            intent="marketing-consent"
+            label={marketing.given ? "Stop emailing me news" : "Email me news"}
+            hidden={{ given: marketing.given ? "false" : "true" }}
+            navigate
+          />
+        </section>
+      ) : null}
     </>
   );
 }

@@ -97,6 +97,17 @@ export const accountHandlers: Record<string, Handler> = {
     return { ok: true, intent, checkoutUrl: url };
   },
 
+  async "marketing-consent"(context, form, intent) {
+    const given = text(form, "given") === "true";
+    const done = await memberCall(getAuth(context), form, {
+      method: "POST",
+      path: "/api/membership/marketing-consent",
+      json: { given, source: "/user-account/membership" },
+    });
+    if (!done.ok) return { ...done.result, intent };
+    return { ok: true, intent, message: given ? "We will email you the society’s news." : "We will not email you the society’s news any more." };
+  },
+
   async portal(context, form, intent) {
     const done = await memberCall<{ url: string }>(getAuth(context), form, { method: "POST", path: "/api/membership/portal" });
     if (!done.ok) return { ...done.result, intent };

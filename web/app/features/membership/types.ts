@@ -89,6 +89,10 @@ export interface Receipt {
 export interface MyMembership {
   membership: Membership | null;
   receipts: Receipt[];
+  /** The newest answer to the news-by-email consent, kept apart from the membership; null: never asked. */
+  marketing_consent?: { given: boolean; at: string; wording: string; source: string } | null;
+  /** The consent's words as the pages show them now. */
+  marketing_wording?: string;
 }
 
 export interface HistoryRow {
