@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -315,7 +316,7 @@ func (s *Service) linkIdentity(ctx context.Context, issuer, subject string, c oi
 	_, err = s.db.ExecContext(ctx, s.db.Rebind(
 		`INSERT INTO user_identities (issuer, subject, user_id, email, created_at) VALUES (?, ?, ?, ?, ?)`),
 		issuer, subject, u.ID, email, s.now().Unix())
-	if err != nil && !isUniqueViolation(err) {
+	if err != nil && !store.IsUniqueViolation(err) {
 		return nil, fmt.Errorf("auth: link identity: %w", err)
 	}
 	s.log.Info("auth: external identity linked", "user", u.ID, "issuer", issuer)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -219,19 +220,12 @@ func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 		 VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		email, name, hash, role, verified, now, now).Scan(&id)
 	if err != nil {
-		if isUniqueViolation(err) {
+		if store.IsUniqueViolation(err) {
 			return nil, ErrEmailTaken
 		}
 		return nil, fmt.Errorf("auth: create user: %w", err)
 	}
 	return s.UserByID(ctx, id)
-}
-
-// isUniqueViolation recognises both drivers' unique-constraint errors.
-func isUniqueViolation(err error) bool {
-	msg := err.Error()
-	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505") ||
-		strings.Contains(msg, "duplicate key value")
 }
 
 // SetRole changes a user's role.
@@ -271,7 +265,7 @@ func (s *Service) updateUser(ctx context.Context, set string, id int64, args ...
 	args = append(args, s.now().Unix(), id)
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE users SET `+set+`, updated_at = ? WHERE id = ?`), args...)
 	if err != nil {
-		if isUniqueViolation(err) {
+		if store.IsUniqueViolation(err) {
 			return ErrEmailTaken
 		}
 		return fmt.Errorf("auth: update user: %w", err)

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"lineage/internal/store"
@@ -165,7 +164,7 @@ func writeDocuments(ctx context.Context, db *store.DB, docs []Document, mode pub
 			}
 			if _, err := stmt.ExecContext(ctx, d.ID, d.Type, d.Lang, encodeStrings(alternateIDs(d.AlternateLanguages)),
 				nullString(d.UID), encodeStrings(d.Tags), string(d.Data), nullMS(firstAt), nullMS(lastAt)); err != nil {
-				if isUniqueViolation(err) {
+				if store.IsUniqueViolation(err) {
 					return fmt.Errorf("document %s: uid %q is already used by another %s document in %s", d.ID, d.UID, d.Type, d.Lang)
 				}
 				return fmt.Errorf("document %s: %w", d.ID, err)
@@ -178,11 +177,6 @@ func writeDocuments(ctx context.Context, db *store.DB, docs []Document, mode pub
 		return "", fmt.Errorf("content: publish: %w", err)
 	}
 	return ref, nil
-}
-
-func isUniqueViolation(err error) bool {
-	s := err.Error()
-	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505") || strings.Contains(s, "duplicate key value")
 }
 
 // moveMaster records a new master ref; the old one stays in content_refs so it answers

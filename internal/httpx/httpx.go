@@ -1,5 +1,6 @@
-// Package httpx holds small HTTP helpers the API packages share: JSON answers, the
-// fallback for requests a mux has no route for, and who a request comes from.
+// Package httpx holds small HTTP helpers the API packages share: JSON answers, the API's
+// error contract (Error, FieldErrors, WriteError, DecodeJSON), the fallback for requests
+// a mux has no route for, and who a request comes from.
 package httpx
 
 import (

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -20,7 +21,7 @@ const MaxNoteLen = 500
 func checkWhy(fe *fieldErrors, field, why string) string {
 	w, err := textfield.SingleLine(why, MaxNoteLen)
 	if err != nil {
-		fe.add(field, "The %s must be one line of at most %d characters.", field, MaxNoteLen)
+		fe.Add(field, "The %s must be one line of at most %d characters.", field, MaxNoteLen)
 	}
 	return strings.TrimSpace(w)
 }
@@ -32,15 +33,15 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 	var fe fieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) || (err == nil && !plan.OnSale) {
-		fe.add("plan", "Choose one of the plans on sale.")
+		fe.Add("plan", "Choose one of the plans on sale.")
 	} else if err != nil {
 		return nil, err
 	} else if concession != "" {
 		if _, ok := plan.Concession(concession); !ok {
-			fe.add("concession", "The plan %s has no concession %q.", plan.Name, textfield.Escape(concession))
+			fe.Add("concession", "The plan %s has no concession %q.", plan.Name, textfield.Escape(concession))
 		}
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	var id int64
@@ -88,26 +89,26 @@ type ManualPayment struct {
 func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayment) (*Membership, error) {
 	var fe fieldErrors
 	if p.AmountMinor <= 0 || p.AmountMinor > MaxPriceMinor {
-		fe.add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
+		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
 	}
 	if p.Currency == "" {
 		p.Currency = DefaultCurrency
 	}
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	if !ValidCurrency(p.Currency) {
-		fe.add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
+		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
 	}
 	if p.Method == "" {
 		p.Method = MethodManual
 	}
 	if p.Method != MethodManual {
-		fe.add("method", "An admin records manual payments only (cheque, bank transfer, cash): method must be manual.")
+		fe.Add("method", "An admin records manual payments only (cheque, bank transfer, cash): method must be manual.")
 	}
 	p.Note = checkWhy(&fe, "note", p.Note)
 	if p.PaidUntil != nil && !p.PaidUntil.After(s.Now()) {
-		fe.add("paid_until", "Paid until must be in the future.")
+		fe.Add("paid_until", "Paid until must be in the future.")
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -166,7 +167,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 		method, external_id, note, paid_at, covers_until, by_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), unixPtr(until), nullID(p.by), now.Unix()).Scan(&pid)
 	if err != nil {
-		if p.externalID != "" && isUniqueViolation(err) {
+		if p.externalID != "" && store.IsUniqueViolation(err) {
 			return false, errDuplicate
 		}
 		return false, err
@@ -217,7 +218,7 @@ func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, plan
 	var fe fieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) {
-		fe.add("plan", "There is no plan %q.", textfield.Escape(planSlug))
+		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
 	} else if err != nil {
 		return nil, err
 	}
@@ -226,9 +227,9 @@ func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, plan
 		why = "complimentary membership granted"
 	}
 	if until != nil && !until.After(s.Now()) {
-		fe.add("until", "The end of a complimentary membership must be in the future.")
+		fe.Add("until", "The end of a complimentary membership must be in the future.")
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	var id int64
@@ -283,12 +284,12 @@ func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why st
 	var fe fieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) {
-		fe.add("plan", "There is no plan %q.", textfield.Escape(planSlug))
+		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
 	} else if err != nil {
 		return nil, err
 	}
 	why = checkWhy(&fe, "why", why)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {

@@ -113,53 +113,53 @@ func validPersonName(s string) bool {
 func (s *Service) checkGiftAid(in GiftAidInput) (GiftAidInput, error) {
 	var fe fieldErrors
 	if !in.Declared {
-		fe.add("declared", "Tick the box to make the Gift Aid declaration.")
+		fe.Add("declared", "Tick the box to make the Gift Aid declaration.")
 	}
 	if in.Wording != "" && strings.TrimSpace(in.Wording) != s.GiftAidWording() {
-		fe.add("wording", "The wording of the declaration has changed since the page was opened: read it again and confirm.")
+		fe.Add("wording", "The wording of the declaration has changed since the page was opened: read it again and confirm.")
 	}
 	line := func(field, v string, max int, required bool) string {
 		v, err := textfield.SingleLine(v, max)
 		switch {
 		case err != nil:
-			fe.add(field, "The %s must be one line of at most %d characters.", strings.ReplaceAll(field, "_", " "), max)
+			fe.Add(field, "The %s must be one line of at most %d characters.", strings.ReplaceAll(field, "_", " "), max)
 		case required && v == "":
-			fe.add(field, "The %s is required.", strings.ReplaceAll(field, "_", " "))
+			fe.Add(field, "The %s is required.", strings.ReplaceAll(field, "_", " "))
 		}
 		return strings.Join(strings.Fields(v), " ")
 	}
 	in.Title = line("title", in.Title, MaxGiftAidTitle, false)
 	if in.Title != "" && !titleRe.MatchString(in.Title) {
-		fe.add("title", "The title may hold letters and full stops only, such as Mr, Mrs, Ms, Dr or Revd.")
+		fe.Add("title", "The title may hold letters and full stops only, such as Mr, Mrs, Ms, Dr or Revd.")
 	}
 	in.FirstName = line("first_name", in.FirstName, MaxGiftAidName, true)
 	if in.FirstName != "" && !validPersonName(in.FirstName) {
-		fe.add("first_name", "The first name may hold letters, spaces, apostrophes, hyphens and full stops (an initial will do).")
+		fe.Add("first_name", "The first name may hold letters, spaces, apostrophes, hyphens and full stops (an initial will do).")
 	}
 	in.LastName = line("last_name", in.LastName, MaxGiftAidName, true)
 	if in.LastName != "" && !validPersonName(in.LastName) {
-		fe.add("last_name", "The last name may hold letters, spaces, apostrophes, hyphens and full stops.")
+		fe.Add("last_name", "The last name may hold letters, spaces, apostrophes, hyphens and full stops.")
 	}
 	in.House = line("house", in.House, MaxGiftAidHouse, true)
 	if r, _ := utf8.DecodeRuneInString(in.House); in.House != "" && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-		fe.add("house", "The house name or number must start with a letter or a digit.")
+		fe.Add("house", "The house name or number must start with a letter or a digit.")
 	}
 	pc := line("postcode", in.Postcode, 10, true)
 	if pc != "" {
 		var ok bool
 		if in.Postcode, ok = NormalizePostcode(pc); !ok {
-			fe.add("postcode", "The postcode must be a UK postcode, such as S19 2BD: Gift Aid is for UK taxpayers.")
+			fe.Add("postcode", "The postcode must be a UK postcode, such as S19 2BD: Gift Aid is for UK taxpayers.")
 		}
 	}
 	addr, err := textfield.MultiLine(in.Address, MaxGiftAidAddress)
 	switch {
 	case err != nil:
-		fe.add("address", "The address may be at most %d characters of text.", MaxGiftAidAddress)
+		fe.Add("address", "The address may be at most %d characters of text.", MaxGiftAidAddress)
 	case addr == "":
-		fe.add("address", "The home address is required.")
+		fe.Add("address", "The home address is required.")
 	}
 	in.Address = addr
-	return in, fe.err()
+	return in, fe.Err()
 }
 
 const giftAidColumns = `id, title, first_name, last_name, house, postcode, address, wording, declared_at, covers_from, cancelled_at`

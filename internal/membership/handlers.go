@@ -397,7 +397,7 @@ func dateInput(field, s string, fe *fieldErrors) *time.Time {
 			return &t
 		}
 	}
-	fe.add(field, "The %s must be a date such as 2026-05-01.", strings.ReplaceAll(field, "_", " "))
+	fe.Add(field, "The %s must be a date such as 2026-05-01.", strings.ReplaceAll(field, "_", " "))
 	return nil
 }
 
@@ -419,10 +419,10 @@ func (s *Service) adminPayment(w http.ResponseWriter, r *http.Request, v Viewer)
 	var fe fieldErrors
 	amount, ok := wholeNumber(in.AmountMinor)
 	if !ok {
-		fe.add("amount_minor", "The amount must be a whole number of minor units (pence), such as 2400 for £24.00.")
+		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence), such as 2400 for £24.00.")
 	}
 	until := dateInput("paid_until", in.PaidUntil, &fe)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	if _, err := s.ByID(r.Context(), id); err != nil {
@@ -463,7 +463,7 @@ func (s *Service) adminComplimentary(w http.ResponseWriter, r *http.Request, v V
 	}
 	var fe fieldErrors
 	until := dateInput("until", in.Until, &fe)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	m, err := s.GrantComplimentaryTo(r.Context(), v.ID, id, in.Plan, until, in.Why)

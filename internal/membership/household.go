@@ -39,13 +39,13 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 	n, err := textfield.SingleLine(name, MaxHouseholdNameLen)
 	n = strings.TrimSpace(n)
 	if err != nil || n == "" {
-		fe.add("name", "The name must be one line of 1 to %d characters.", MaxHouseholdNameLen)
+		fe.Add("name", "The name must be one line of 1 to %d characters.", MaxHouseholdNameLen)
 	}
 	email = strings.ToLower(strings.TrimSpace(email))
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 254 || !strings.Contains(email, "@") {
-		fe.add("email", "The email must be a valid email address.")
+		fe.Add("email", "The email must be a valid email address.")
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	err = s.tx(ctx, func(tx *sql.Tx) error {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -40,37 +41,37 @@ func normalizePlan(p *Plan) error {
 	var fe fieldErrors
 	p.Slug = strings.TrimSpace(p.Slug)
 	if len(p.Slug) > 64 || !slugRe.MatchString(p.Slug) {
-		fe.add("slug", "The slug must be 1 to 64 lower-case letters, digits and single hyphens.")
+		fe.Add("slug", "The slug must be 1 to 64 lower-case letters, digits and single hyphens.")
 	}
 	if name, err := textfield.SingleLine(p.Name, MaxPlanNameLen); err != nil || strings.TrimSpace(name) == "" {
-		fe.add("name", "The name must be one line of 1 to %d characters.", MaxPlanNameLen)
+		fe.Add("name", "The name must be one line of 1 to %d characters.", MaxPlanNameLen)
 	} else {
 		p.Name = strings.TrimSpace(name)
 	}
 	if p.PriceMinor < 0 || p.PriceMinor > MaxPriceMinor {
-		fe.add("price_minor", "The price must be a whole number of minor units (pence) from 0 to %d.", MaxPriceMinor)
+		fe.Add("price_minor", "The price must be a whole number of minor units (pence) from 0 to %d.", MaxPriceMinor)
 	}
 	if p.Currency == "" {
 		p.Currency = DefaultCurrency
 	}
 	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
 	if !ValidCurrency(p.Currency) {
-		fe.add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
+		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
 	}
 	switch p.Period {
 	case PeriodAnnual, PeriodMonthly, PeriodLifetime:
 		p.RenewMonth, p.RenewDay = 0, 0
 	case PeriodFixed:
 		if p.RenewMonth < 1 || p.RenewMonth > 12 {
-			fe.add("renew_month", "A fixed-date plan needs the month it renews in, 1 to 12.")
+			fe.Add("renew_month", "A fixed-date plan needs the month it renews in, 1 to 12.")
 		} else if p.RenewDay < 1 || p.RenewDay > 28 {
-			fe.add("renew_day", "A fixed-date plan needs the day it renews on, 1 to 28 (every month has it).")
+			fe.Add("renew_day", "A fixed-date plan needs the day it renews on, 1 to 28 (every month has it).")
 		}
 	default:
-		fe.add("period", "The period must be annual, monthly, lifetime or fixed.")
+		fe.Add("period", "The period must be annual, monthly, lifetime or fixed.")
 	}
 	if b, err := textfield.MultiLine(p.Benefits, MaxBenefitsLen); err != nil {
-		fe.add("benefits", "The benefits may be at most %d characters of text.", MaxBenefitsLen)
+		fe.Add("benefits", "The benefits may be at most %d characters of text.", MaxBenefitsLen)
 	} else {
 		p.Benefits = b
 	}
@@ -78,34 +79,34 @@ func normalizePlan(p *Plan) error {
 		p.Scopes = []string{ScopeMember}
 	}
 	if len(p.Scopes) > MaxScopes {
-		fe.add("scopes", "A plan may grant at most %d scopes.", MaxScopes)
+		fe.Add("scopes", "A plan may grant at most %d scopes.", MaxScopes)
 	}
 	for _, sc := range p.Scopes {
 		if len(sc) > maxScopeNameLength || !scopeRe.MatchString(sc) || sc == ScopeRegistered || sc == "editor" || sc == "admin" {
-			fe.add("scopes", "%q is not a scope a plan may grant: use lower-case names such as member or member:overseas (not registered, editor or admin).", textfield.Escape(sc))
+			fe.Add("scopes", "%q is not a scope a plan may grant: use lower-case names such as member or member:overseas (not registered, editor or admin).", textfield.Escape(sc))
 		}
 	}
 	if p.HouseholdSize == 0 {
 		p.HouseholdSize = 1
 	}
 	if p.HouseholdSize < 1 || p.HouseholdSize > MaxHouseholdSize {
-		fe.add("household_size", "A household may have 1 to %d people.", MaxHouseholdSize)
+		fe.Add("household_size", "A household may have 1 to %d people.", MaxHouseholdSize)
 	}
 	if len(p.Concessions) > MaxConcessions {
-		fe.add("concessions", "A plan may have at most %d concessions.", MaxConcessions)
+		fe.Add("concessions", "A plan may have at most %d concessions.", MaxConcessions)
 	}
 	seen := map[string]bool{}
 	for i := range p.Concessions {
 		c := &p.Concessions[i]
 		if !slugRe.MatchString(c.Slug) || len(c.Slug) > 64 || seen[c.Slug] {
-			fe.add("concessions", "Each concession needs its own slug of lower-case letters, digits and hyphens.")
+			fe.Add("concessions", "Each concession needs its own slug of lower-case letters, digits and hyphens.")
 		}
 		seen[c.Slug] = true
 		if n, err := textfield.SingleLine(c.Name, maxConcessionName); err != nil || strings.TrimSpace(n) == "" {
-			fe.add("concessions", "Each concession needs a name of one line of at most %d characters.", maxConcessionName)
+			fe.Add("concessions", "Each concession needs a name of one line of at most %d characters.", maxConcessionName)
 		}
 		if c.PriceMinor < 0 || c.PriceMinor > MaxPriceMinor {
-			fe.add("concessions", "A concession's price must be a whole number of minor units from 0 to %d.", MaxPriceMinor)
+			fe.Add("concessions", "A concession's price must be a whole number of minor units from 0 to %d.", MaxPriceMinor)
 		}
 	}
 	if p.Concessions == nil {
@@ -115,9 +116,9 @@ func normalizePlan(p *Plan) error {
 		p.GraceDays = DefaultGraceDays
 	}
 	if p.GraceDays < 0 || p.GraceDays > MaxGraceDays {
-		fe.add("grace_days", "The grace period must be 0 to %d days.", MaxGraceDays)
+		fe.Add("grace_days", "The grace period must be 0 to %d days.", MaxGraceDays)
 	}
-	return fe.err()
+	return fe.Err()
 }
 
 const planColumns = `id, slug, name, price_minor, currency, period, renew_month, renew_day, benefits, scopes, household_size, concessions, on_sale, grace_days`
@@ -192,7 +193,7 @@ func (s *Service) SavePlan(ctx context.Context, p Plan) (Plan, error) {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM membership_plans), ?, ?)`),
 			p.Slug, p.Name, p.PriceMinor, p.Currency, p.Period, p.RenewMonth, p.RenewDay, p.Benefits, string(scopes),
 			p.HouseholdSize, string(conc), p.OnSale, p.GraceDays, now, now)
-		if err != nil && isUniqueViolation(err) {
+		if err != nil && store.IsUniqueViolation(err) {
 			return s.SavePlan(ctx, p) // another admin created it meanwhile: update theirs
 		}
 		if err != nil {

@@ -324,10 +324,10 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		number, uid, plan.ID, concession, status, method, now.Unix(), unixPtr(paidUntil), plan.GraceDays, false, now.Unix(), now.Unix()).Scan(&id)
 	if err != nil {
-		if isUniqueViolation(err) && strings.Contains(err.Error(), "number") {
+		if store.IsUniqueViolation(err) && strings.Contains(err.Error(), "number") {
 			return 0, invalid("number", "The membership number %s is taken.", number)
 		}
-		if isUniqueViolation(err) {
+		if store.IsUniqueViolation(err) {
 			return 0, &Error{Code: ECONFLICT, Message: "This account has a membership already."}
 		}
 		return 0, err

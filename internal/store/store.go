@@ -266,3 +266,14 @@ func (db *DB) Ping(ctx context.Context) error {
 	defer cancel()
 	return db.PingContext(ctx)
 }
+
+// IsUniqueViolation reports whether err is either driver's unique-constraint error: the
+// one way rooms tell "that already exists" from a failure.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "SQLSTATE 23505") ||
+		strings.Contains(msg, "duplicate key value")
+}

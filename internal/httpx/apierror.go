@@ -1,0 +1,127 @@
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+)
+
+// Error codes of the JSON API's client errors, mapped to statuses in WriteError only.
+const (
+	EINVALID      = "invalid"      // 422
+	EUNAUTHORIZED = "unauthorized" // 401
+	EFORBIDDEN    = "forbidden"    // 403
+	ENOTFOUND     = "not_found"    // 404
+	EMETHOD       = "method"       // 405
+	ECONFLICT     = "conflict"     // 409
+	ETOOLARGE     = "too_large"    // 413
+)
+
+var statusOf = map[string]int{
+	EINVALID:      http.StatusUnprocessableEntity,
+	EUNAUTHORIZED: http.StatusUnauthorized,
+	EFORBIDDEN:    http.StatusForbidden,
+	ENOTFOUND:     http.StatusNotFound,
+	EMETHOD:       http.StatusMethodNotAllowed,
+	ECONFLICT:     http.StatusConflict,
+	ETOOLARGE:     http.StatusRequestEntityTooLarge,
+}
+
+// Error is a client's mistake as a service reports it and a handler answers it: the
+// answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422, the
+// shape the web app reads next to each form field.
+type Error struct {
+	Code    string
+	Message string
+	Fields  map[string][]string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Invalid is a 422 naming one field.
+func Invalid(field, format string, args ...any) *Error {
+	msg := fmt.Sprintf(format, args...)
+	return &Error{Code: EINVALID, Message: msg, Fields: map[string][]string{field: {msg}}}
+}
+
+// FieldErrors collects validation errors in the order found; Err makes them one 422
+// whose message is Laravel's summary: the first error, then "(and N more error[s])".
+type FieldErrors struct {
+	order  []string
+	fields map[string][]string
+}
+
+// Add records a message for a field.
+func (f *FieldErrors) Add(field, format string, args ...any) {
+	if f.fields == nil {
+		f.fields = map[string][]string{}
+	}
+	if _, ok := f.fields[field]; !ok {
+		f.order = append(f.order, field)
+	}
+	f.fields[field] = append(f.fields[field], fmt.Sprintf(format, args...))
+}
+
+// Err is nil when nothing was added.
+func (f *FieldErrors) Err() error {
+	if len(f.fields) == 0 {
+		return nil
+	}
+	n := 0
+	for _, v := range f.fields {
+		n += len(v)
+	}
+	msg := f.fields[f.order[0]][0]
+	switch n {
+	case 1:
+	case 2:
+		msg += " (and 1 more error)"
+	default:
+		msg += " (and " + strconv.Itoa(n-1) + " more errors)"
+	}
+	return &Error{Code: EINVALID, Message: msg, Fields: f.fields}
+}
+
+// WriteError answers err: an *Error with its status and message, anything else as a
+// 500 "Server Error" whose cause goes to the log (prefixed by the room's name) and
+// never to the client.
+func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room string, err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		log.Error(room+": request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		e = &Error{Code: "internal", Message: "Server Error"}
+	}
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	body := map[string]any{"message": e.Message}
+	if e.Code == EINVALID {
+		fields := e.Fields
+		if fields == nil {
+			fields = map[string][]string{}
+		}
+		body["errors"] = fields
+	}
+	JSON(w, status, body)
+}
+
+// MaxJSONBody is the largest JSON body DecodeJSON reads.
+const MaxJSONBody = 64 << 10
+
+// DecodeJSON reads a JSON body of at most MaxJSONBody bytes into dst; over it a 413
+// that names the limit, and anything unreadable a 422.
+func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxJSONBody)
+	if err := json.NewDecoder(r.Body).Decode(dst); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KiB."}
+		}
+		return &Error{Code: EINVALID, Message: "The request body must be a JSON object.", Fields: map[string][]string{}}
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestWriteError(t *testing.T) {
+	var fe FieldErrors
+	fe.Add("name", "The name field is required.")
+	fe.Add("email", "The email must be a valid email address.")
+	fe.Add("email", "The email is taken.")
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		body   string
+	}{
+		{"Invalid", Invalid("plan", "Choose a plan."), 422, `{"errors":{"plan":["Choose a plan."]},"message":"Choose a plan."}`},
+		{"InvalidNoFields", &Error{Code: EINVALID, Message: "Bad."}, 422, `{"errors":{},"message":"Bad."}`},
+		{"FieldErrors", fe.Err(), 422, `{"errors":{"email":["The email must be a valid email address.","The email is taken."],"name":["The name field is required."]},"message":"The name field is required. (and 2 more errors)"}`},
+		{"Wrapped", errors.Join(errors.New("context"), &Error{Code: ECONFLICT, Message: "Already a member."}), 409, `{"message":"Already a member."}`},
+		{"NotFound", &Error{Code: ENOTFOUND, Message: "Not Found"}, 404, `{"message":"Not Found"}`},
+		{"Internal", errors.New("disk on fire"), 500, `{"message":"Server Error"}`},
+		{"UnknownCode", &Error{Code: "odd", Message: "x"}, 500, `{"message":"x"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logged strings.Builder
+			w := httptest.NewRecorder()
+			WriteError(w, httptest.NewRequest("POST", "/api/x", nil), slog.New(slog.NewTextHandler(&logged, nil)), "room", tt.err)
+			if w.Code != tt.status {
+				t.Fatalf("status %d, want %d", w.Code, tt.status)
+			}
+			var got, want any
+			json.Unmarshal(w.Body.Bytes(), &got)
+			json.Unmarshal([]byte(tt.body), &want)
+			g, _ := json.Marshal(got)
+			wnt, _ := json.Marshal(want)
+			if string(g) != string(wnt) {
+				t.Fatalf("body %s, want %s", g, wnt)
+			}
+			if tt.status == 500 && tt.name == "Internal" {
+				if strings.Contains(w.Body.String(), "fire") || !strings.Contains(logged.String(), "room: request failed") || !strings.Contains(logged.String(), "fire") {
+					t.Fatalf("cause must go to the log only: body %q, log %q", w.Body.String(), logged.String())
+				}
+			}
+		})
+	}
+	var none FieldErrors
+	if none.Err() != nil {
+		t.Fatal("no fields added must be no error")
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		body io.Reader
+		code string
+	}{
+		{"OK", strings.NewReader(`{"a":1}`), ""},
+		{"NotJSON", strings.NewReader(`a=1`), EINVALID},
+		{"Empty", strings.NewReader(``), EINVALID},
+		{"TooLarge", strings.NewReader(`{"a":"` + strings.Repeat("x", MaxJSONBody) + `"}`), ETOOLARGE},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var dst map[string]any
+			err := DecodeJSON(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, "/", tt.body), &dst)
+			var e *Error
+			switch {
+			case tt.code == "" && err != nil:
+				t.Fatalf("unexpected %v", err)
+			case tt.code != "" && (!errors.As(err, &e) || e.Code != tt.code):
+				t.Fatalf("got %v, want code %s", err, tt.code)
+			case tt.code == ETOOLARGE && !strings.Contains(e.Message, "64 KiB"):
+				t.Fatalf("413 must name the limit: %q", e.Message)
+			}
+		})
+	}
+}
