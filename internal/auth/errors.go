@@ -7,39 +7,29 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
 
 	"lineage/internal/httpx"
 )
 
-// Error codes; each maps to one HTTP status in writeError and nowhere else.
+// Error codes: the API's one contract (httpx), named here for short.
 const (
-	EINVALID      = "invalid"       // 422, with field errors
-	EUNAUTHORIZED = "unauthorized"  // 401
-	EFORBIDDEN    = "forbidden"     // 403
-	ENOTFOUND     = "not_found"     // 404
-	EMETHOD       = "method"        // 405
-	ECONFLICT     = "conflict"      // 409
-	ETOOLARGE     = "too_large"     // 413
-	ECSRF         = "csrf"          // 419
-	ETOOMANY      = "too_many"      // 429
-	EINTERNAL     = "internal"      // 500
-	EUNAVAILABLE  = "not_available" // 503
+	EINVALID      = httpx.EINVALID
+	EUNAUTHORIZED = httpx.EUNAUTHORIZED
+	EFORBIDDEN    = httpx.EFORBIDDEN
+	ENOTFOUND     = httpx.ENOTFOUND
+	EMETHOD       = httpx.EMETHOD
+	ECONFLICT     = httpx.ECONFLICT
+	ETOOLARGE     = httpx.ETOOLARGE
+	ECSRF         = httpx.ECSRF
+	ETOOMANY      = httpx.ETOOMANY
+	EINTERNAL     = httpx.EINTERNAL
+	EUNAVAILABLE  = httpx.EUNAVAILABLE
 )
 
 // Error is the one error type handlers return to the client. Message is shown to the
 // user as is; Fields holds Laravel-style validation errors.
-type Error struct {
-	Code       string
-	Message    string
-	Fields     map[string][]string
-	RetryAfter time.Duration // sets Retry-After when non-zero
-	Header     http.Header   // extra response headers (WWW-Authenticate)
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+type Error = httpx.Error
 
 func errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
@@ -56,90 +46,18 @@ const (
 
 func errUnauthenticated() *Error { return &Error{Code: EUNAUTHORIZED, Message: msgUnauthenticated} }
 
-// fieldErrors collects validation errors in order and builds Laravel's summary
-// message: the first error, then "(and N more error[s])".
-type fieldErrors struct {
-	order  []string
-	fields map[string][]string
-}
-
-func (f *fieldErrors) add(field, msg string) {
-	if f.fields == nil {
-		f.fields = map[string][]string{}
-	}
-	if _, ok := f.fields[field]; !ok {
-		f.order = append(f.order, field)
-	}
-	f.fields[field] = append(f.fields[field], msg)
-}
-
-func (f *fieldErrors) has(field string) bool { _, ok := f.fields[field]; return ok }
-
-func (f *fieldErrors) err() error {
-	if len(f.fields) == 0 {
-		return nil
-	}
-	n := 0
-	for _, v := range f.fields {
-		n += len(v)
-	}
-	msg := f.fields[f.order[0]][0]
-	switch n {
-	case 1:
-	case 2:
-		msg += " (and 1 more error)"
-	default:
-		msg += " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
-	return &Error{Code: EINVALID, Message: msg, Fields: f.fields}
-}
+// fieldErrors collects validation errors in order (httpx.FieldErrors).
+type fieldErrors = httpx.FieldErrors
 
 // invalid is a one-field validation error.
 func invalid(field, msg string) *Error {
 	return &Error{Code: EINVALID, Message: msg, Fields: map[string][]string{field: {msg}}}
 }
 
-var statusOf = map[string]int{
-	EINVALID:      http.StatusUnprocessableEntity,
-	EUNAUTHORIZED: http.StatusUnauthorized,
-	EFORBIDDEN:    http.StatusForbidden,
-	ENOTFOUND:     http.StatusNotFound,
-	EMETHOD:       http.StatusMethodNotAllowed,
-	ECONFLICT:     http.StatusConflict,
-	ETOOLARGE:     http.StatusRequestEntityTooLarge,
-	ECSRF:         419,
-	ETOOMANY:      http.StatusTooManyRequests,
-	EINTERNAL:     http.StatusInternalServerError,
-	EUNAVAILABLE:  http.StatusServiceUnavailable,
-}
-
 // writeError answers with err as JSON: {"message": …} plus "errors" for validation
 // failures. Anything that is not an *Error is logged and answered as a bare 500.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	var e *Error
-	if !errors.As(err, &e) {
-		log.Error("auth: request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		e = &Error{Code: EINTERNAL, Message: "Server Error"}
-	}
-	status, ok := statusOf[e.Code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
-	for k, v := range e.Header {
-		w.Header()[k] = v
-	}
-	if e.RetryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
-	}
-	body := map[string]any{"message": e.Message}
-	if e.Code == EINVALID {
-		fields := e.Fields
-		if fields == nil {
-			fields = map[string][]string{}
-		}
-		body["errors"] = fields
-	}
-	httpx.JSON(w, status, body)
+	httpx.WriteError(w, r, log, "auth", err)
 }
 
 func noContent(w http.ResponseWriter) {

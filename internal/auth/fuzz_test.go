@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store/storetest"
 	"lineage/internal/textfield"
 )
@@ -75,7 +76,7 @@ func FuzzDecodeInput(f *testing.F) {
 		if !errors.As(err, &e) {
 			t.Fatalf("decodeInput: %v is not an *Error", err)
 		}
-		if s := statusOf[e.Code]; s != http.StatusUnprocessableEntity && s != http.StatusRequestEntityTooLarge {
+		if s := httpx.Status(e.Code); s != http.StatusUnprocessableEntity && s != http.StatusRequestEntityTooLarge {
 			t.Fatalf("decodeInput: %v answers %d", err, s)
 		}
 	})
@@ -101,7 +102,7 @@ func TestDecodeInputTooLarge(t *testing.T) {
 			var in fuzzInput
 			err := decodeInput(req, &in)
 			var e *Error
-			if !errors.As(err, &e) || statusOf[e.Code] != http.StatusRequestEntityTooLarge || e.Message != "The request body may be at most 64 KiB." {
+			if !errors.As(err, &e) || httpx.Status(e.Code) != http.StatusRequestEntityTooLarge || e.Message != "The request body may be at most 64 KiB." {
 				t.Fatalf("decodeInput = %v, want the 413 naming 64 KiB", err)
 			}
 			if req.MultipartForm != nil && len(req.MultipartForm.File) > 0 {

@@ -118,14 +118,14 @@ func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in cred
 	var fe fieldErrors
 	in.Email = normalizeEmail(in.Email)
 	if in.Email == "" {
-		fe.add("email", "The email field is required.")
+		fe.Add("email", "The email field is required.")
 	} else if !validEmail(in.Email) {
-		fe.add("email", "The email field must be a valid email address.")
+		fe.Add("email", "The email field must be a valid email address.")
 	}
 	if in.Password == "" {
-		fe.add("password", "The password field is required.")
+		fe.Add("password", "The password field is required.")
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return nil, err
 	}
 	key := loginKey(in.Email, clientIP(r))
@@ -262,11 +262,11 @@ func validName(fe *fieldErrors, name string) string {
 	name, err := textfield.SingleLine(name, MaxNameLen)
 	switch {
 	case errors.Is(err, textfield.ErrTooLong):
-		fe.add("name", "The name field must not be greater than 255 characters.")
+		fe.Add("name", "The name field must not be greater than 255 characters.")
 	case err != nil:
-		fe.add("name", msgNameControl)
+		fe.Add("name", msgNameControl)
 	case name == "":
-		fe.add("name", "The name field is required.")
+		fe.Add("name", "The name field is required.")
 	}
 	return name
 }
@@ -274,13 +274,13 @@ func validName(fe *fieldErrors, name string) string {
 func validNewPassword(fe *fieldErrors, pw, confirmation string) {
 	switch {
 	case pw == "":
-		fe.add("password", "The password field is required.")
+		fe.Add("password", "The password field is required.")
 	case utf8.RuneCountInString(pw) < 8:
-		fe.add("password", "The password field must be at least 8 characters.")
+		fe.Add("password", "The password field must be at least 8 characters.")
 	case len(pw) > 1000:
-		fe.add("password", "The password field must not be greater than 1000 characters.")
+		fe.Add("password", "The password field must not be greater than 1000 characters.")
 	case pw != confirmation:
-		fe.add("password", "The password field confirmation does not match.")
+		fe.Add("password", "The password field confirmation does not match.")
 	}
 }
 
@@ -298,7 +298,7 @@ func (s *Service) updateProfile(w http.ResponseWriter, r *http.Request) error {
 	}
 	var fe fieldErrors
 	name := validName(&fe, in.Name)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	if err := s.updateUser(r.Context(), `name = ?`, u.ID, name); err != nil {
@@ -335,18 +335,18 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
 	in.Name = validName(&fe, in.Name)
 	switch {
 	case in.Email == "":
-		fe.add("email", "The email field is required.")
+		fe.Add("email", "The email field is required.")
 	case !validEmail(in.Email):
-		fe.add("email", "The email field must be a valid email address.")
+		fe.Add("email", "The email field must be a valid email address.")
 	default:
 		if _, err := s.UserByEmail(ctx, in.Email); err == nil {
-			fe.add("email", "The email has already been taken.")
+			fe.Add("email", "The email has already been taken.")
 		} else if err != ErrNotFound {
 			return err
 		}
 	}
 	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	// Each registration mails a stranger's address: limit them per client address.
@@ -526,10 +526,10 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	}
 	var fe fieldErrors
 	if in.Token == "" {
-		fe.add("token", "The token field is required.")
+		fe.Add("token", "The token field is required.")
 	}
 	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -574,13 +574,13 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	var fe fieldErrors
 	if u.HasPassword {
 		if in.CurrentPassword == "" {
-			fe.add("current_password", "The current password field is required.")
+			fe.Add("current_password", "The current password field is required.")
 		} else if !s.verifyPassword(ctx, u, in.CurrentPassword) {
-			fe.add("current_password", "The password is incorrect.")
+			fe.Add("current_password", "The password is incorrect.")
 		}
 	}
 	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	st := stateFrom(ctx)
@@ -623,26 +623,26 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) error {
 	var fe fieldErrors
 	switch {
 	case email == "":
-		fe.add("email", "The email field is required.")
+		fe.Add("email", "The email field is required.")
 	case !validEmail(email):
-		fe.add("email", "The email field must be a valid email address.")
+		fe.Add("email", "The email field must be a valid email address.")
 	case email == u.Email:
-		fe.add("email", "That is already your email address.")
+		fe.Add("email", "That is already your email address.")
 	default:
 		if _, err := s.UserByEmail(ctx, email); err == nil {
-			fe.add("email", "The email has already been taken.")
+			fe.Add("email", "The email has already been taken.")
 		} else if err != ErrNotFound {
 			return err
 		}
 	}
 	if u.HasPassword {
 		if in.Password == "" {
-			fe.add("password", "The password field is required.")
+			fe.Add("password", "The password field is required.")
 		} else if !s.verifyPassword(ctx, u, in.Password) {
-			fe.add("password", "The password is incorrect.")
+			fe.Add("password", "The password is incorrect.")
 		}
 	}
-	if err := fe.err(); err != nil {
+	if err := fe.Err(); err != nil {
 		return err
 	}
 	token, err := s.newLink(ctx, u.ID, purposeChange, email, s.opt.VerifyLinkTTL)

@@ -7,17 +7,22 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // Error codes of the JSON API's client errors, mapped to statuses in WriteError only.
 const (
-	EINVALID      = "invalid"      // 422
-	EUNAUTHORIZED = "unauthorized" // 401
-	EFORBIDDEN    = "forbidden"    // 403
-	ENOTFOUND     = "not_found"    // 404
-	EMETHOD       = "method"       // 405
-	ECONFLICT     = "conflict"     // 409
-	ETOOLARGE     = "too_large"    // 413
+	EINVALID      = "invalid"       // 422
+	EUNAUTHORIZED = "unauthorized"  // 401
+	EFORBIDDEN    = "forbidden"     // 403
+	ENOTFOUND     = "not_found"     // 404
+	EMETHOD       = "method"        // 405
+	ECONFLICT     = "conflict"      // 409
+	ETOOLARGE     = "too_large"     // 413
+	ECSRF         = "csrf"          // 419 (Laravel's CSRF token mismatch)
+	ETOOMANY      = "too_many"      // 429
+	EINTERNAL     = "internal"      // 500
+	EUNAVAILABLE  = "not_available" // 503
 )
 
 var statusOf = map[string]int{
@@ -28,15 +33,29 @@ var statusOf = map[string]int{
 	EMETHOD:       http.StatusMethodNotAllowed,
 	ECONFLICT:     http.StatusConflict,
 	ETOOLARGE:     http.StatusRequestEntityTooLarge,
+	ECSRF:         419,
+	ETOOMANY:      http.StatusTooManyRequests,
+	EINTERNAL:     http.StatusInternalServerError,
+	EUNAVAILABLE:  http.StatusServiceUnavailable,
+}
+
+// Status is the HTTP status of an error code; an unknown code is a 500.
+func Status(code string) int {
+	if s, ok := statusOf[code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
 }
 
 // Error is a client's mistake as a service reports it and a handler answers it: the
 // answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422, the
 // shape the web app reads next to each form field.
 type Error struct {
-	Code    string
-	Message string
-	Fields  map[string][]string
+	Code       string
+	Message    string
+	Fields     map[string][]string
+	RetryAfter time.Duration // sets Retry-After when non-zero
+	Header     http.Header   // extra response headers (WWW-Authenticate)
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -65,6 +84,9 @@ func (f *FieldErrors) Add(field, format string, args ...any) {
 	f.fields[field] = append(f.fields[field], fmt.Sprintf(format, args...))
 }
 
+// Has reports whether a field has an error already.
+func (f *FieldErrors) Has(field string) bool { _, ok := f.fields[field]; return ok }
+
 // Err is nil when nothing was added.
 func (f *FieldErrors) Err() error {
 	if len(f.fields) == 0 {
@@ -92,11 +114,14 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room s
 	var e *Error
 	if !errors.As(err, &e) {
 		log.Error(room+": request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		e = &Error{Code: "internal", Message: "Server Error"}
+		e = &Error{Code: EINTERNAL, Message: "Server Error"}
 	}
-	status, ok := statusOf[e.Code]
-	if !ok {
-		status = http.StatusInternalServerError
+	status := Status(e.Code)
+	for k, v := range e.Header {
+		w.Header()[k] = v
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	body := map[string]any{"message": e.Message}
 	if e.Code == EINVALID {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestWriteError(t *testing.T) {
@@ -52,6 +53,15 @@ func TestWriteError(t *testing.T) {
 				}
 			}
 		})
+	}
+	w := httptest.NewRecorder()
+	WriteError(w, httptest.NewRequest("POST", "/login", nil), slog.New(slog.NewTextHandler(io.Discard, nil)), "room",
+		&Error{Code: ETOOMANY, Message: "Too Many Attempts.", RetryAfter: 1500 * time.Millisecond, Header: http.Header{"Www-Authenticate": {"Bearer"}}})
+	if w.Code != 429 || w.Header().Get("Retry-After") != "2" || w.Header().Get("WWW-Authenticate") != "Bearer" {
+		t.Fatalf("429: status %d, Retry-After %q, WWW-Authenticate %q", w.Code, w.Header().Get("Retry-After"), w.Header().Get("WWW-Authenticate"))
+	}
+	if !fe.Has("email") || fe.Has("plan") {
+		t.Fatal("Has must report the fields added")
 	}
 	var none FieldErrors
 	if none.Err() != nil {
