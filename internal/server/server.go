@@ -34,6 +34,12 @@ type Options struct {
 	SSR       *SSR // nil: page requests answer 503 (used by Go-only tests)
 	Mounts    []Mount
 	Log       *slog.Logger
+	// PageCache keeps anonymous pages (pagecache.go); nil: every page is rendered.
+	PageCache *PageCache
+	// PageWrites are the API requests after whose success PagesChanged is called (or,
+	// without it, PageCache purged).
+	PageWrites   []PageWrite
+	PagesChanged func(context.Context)
 }
 
 // Server is the HTTP handler of `lineage serve`.
@@ -64,13 +70,13 @@ func New(opts Options) *Server {
 	for _, m := range opts.Mounts {
 		mux.Handle(m.Pattern, m.Handler)
 	}
-	mux.Handle("/", s.pages())
+	mux.Handle("/", s.pageFront(s.pages()))
 
 	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(512))
 	if err != nil {
 		panic(err) // only on invalid static options
 	}
-	var h http.Handler = mux
+	var h http.Handler = s.purgeAfterWrites(mux)
 	h = gz(h)
 	h = s.securityHeaders(h)
 	h = rejectDotSegments(h)
@@ -116,7 +122,7 @@ func (s *Server) pages() http.Handler {
 	set := ssr.settings()
 	proxy := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(&url.URL{Scheme: "http", Host: ssr.Addr()})
+			pr.SetURL(ssr.URL())
 			pr.SetXForwarded()
 			// Go compresses once, on the way out.
 			pr.Out.Header.Del("Accept-Encoding")
@@ -124,26 +130,24 @@ func (s *Server) pages() http.Handler {
 			s.dropOwnOrigin(pr.Out, pr.In)
 		},
 		FlushInterval: -1, // stream server-rendered HTML as React produces it
-		ModifyResponse: func(*http.Response) error {
-			ssr.answered()
-			return nil
-		},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			if !errors.Is(err, context.Canceled) {
 				s.opts.Log.Error("ssr proxy", "path", r.URL.Path, "err", err)
 			}
 			unavailable(w)
 		},
-		Transport: &http.Transport{
+		// The workers: each request goes to the least busy one that answers.
+		Transport: ssr.Transport(&http.Transport{
 			DialContext:           (&net.Dialer{Timeout: 2 * time.Second}).DialContext,
 			ResponseHeaderTimeout: set.ResponseTimeout,
 			MaxIdleConnsPerHost:   64,
 			IdleConnTimeout:       90 * time.Second,
-		},
+		}),
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// A child that is starting, restarting or has stopped answering gets no more
-		// requests to hold: the visitor is told to come back at once.
+		// A worker that is starting, restarting or has stopped answering gets no more
+		// requests to hold; with none answering, the visitor is told to come back at
+		// once.
 		if ssr.Health() != nil {
 			unavailable(w)
 			return

@@ -9,9 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,30 +23,46 @@ import (
 	"time"
 )
 
-// SSR supervises the React Router server: it starts it with the Node 24 that the web
-// app pins (web/node_modules/node), restarts it with backoff when it dies, prefixes its
-// log lines, and stops it on shutdown. A child that is alive but no longer answers
-// (stopped, or its event loop stuck) is found by a health probe and killed, so the
-// same loop restarts it.
+// SSR supervises the React Router server: it runs it as several worker processes
+// (Settings.Workers, one per core by default) with the Node 24 that the web app pins
+// (web/node_modules/node), each on its own loopback port with a bounded V8 heap,
+// restarts a worker with backoff when it dies, prefixes their log lines, and stops
+// them on shutdown. A worker that is alive but no longer answers (stopped, or its event
+// loop stuck) is found by its own health probe and killed, so its loop restarts it.
+// Page requests go to the answering worker with the fewest requests in flight
+// (Transport); see docs/decisions/016-ssr-workers.md.
 type SSR struct {
 	WebDir   string
-	Env      []string // extra environment for the child (LINEAGE_* URLs)
+	Env      []string // extra environment for the workers (LINEAGE_* URLs)
 	Log      *slog.Logger
 	Settings SSRSettings // zero fields take the defaults
 
-	port int
+	pool atomic.Pointer[[]*ssrWorker] // set once by Run
+	// turn rotates where the search for the least busy worker starts, so that idle
+	// workers share the requests instead of the first one taking them all.
+	turn atomic.Uint64
+}
+
+// ssrWorker is one Node process of the SSR and its supervision record.
+type ssrWorker struct {
+	ssr  *SSR
+	n    int // 1-based, in log lines
+	port int // kept across restarts
 	mu   sync.Mutex
 	cmd  *exec.Cmd
 	up   bool
-	// failures counts the current child's consecutive unanswered probes; probeErr is
-	// the last one's error. downErr says why the last child ended.
+	// failures counts the current process's consecutive unanswered probes; probeErr is
+	// the last one's error. downErr says why the last process ended.
 	failures int
 	probeErr error
 	downErr  error
-	// lastAnswer is when the child last sent response headers, to a probe or to a
-	// proxied request (UnixNano). A probe that times out while the child answers
-	// others is a busy child, not a frozen one.
+	// lastAnswer is when the worker last sent response headers, to a probe or to a
+	// proxied request (UnixNano). A probe that times out while the worker answers
+	// others is a busy worker, not a frozen one.
 	lastAnswer atomic.Int64
+	// inFlight counts the proxied requests sent to it whose response body is not
+	// closed yet.
+	inFlight atomic.Int64
 }
 
 // SSRProbePath is the web app's cheap route that the health probe asks
@@ -69,15 +88,27 @@ type SSRSettings struct {
 	// answers nothing else either, before the child is killed and restarted
 	// (LINEAGE_SSR_PROBE_FAILURES).
 	ProbeFailures int
+	// Workers is how many Node processes render pages (LINEAGE_SSR_WORKERS); zero
+	// means one per core this process may use (GOMAXPROCS, which follows the cgroup's
+	// CPU limit). Rendering is CPU work on one thread per process, so more workers
+	// than cores only adds memory.
+	Workers int
+	// MaxOldSpaceMB is each worker's V8 old-generation heap limit in MiB, passed as
+	// --max-old-space-size (LINEAGE_SSR_MAX_OLD_SPACE_MB). V8 collects harder as the
+	// heap nears it, which keeps a worker's memory flat under load; a worker that
+	// needs more than this dies ("heap out of memory") and is restarted.
+	MaxOldSpaceMB int
 }
 
-// DefaultSSRSettings: a frozen child is killed 8 s after it last answered at the
-// latest, and a page waits at most 30 s for a child that answers probes.
+// DefaultSSRSettings: a frozen worker is killed 8 s after it last answered at the
+// latest, a page waits at most 30 s for a worker that answers probes, one worker per
+// core, 128 MiB of old-generation heap each (docs/decisions/016-ssr-workers.md).
 var DefaultSSRSettings = SSRSettings{
 	ResponseTimeout: 30 * time.Second,
 	ProbeInterval:   2 * time.Second,
 	ProbeTimeout:    2 * time.Second,
 	ProbeFailures:   3,
+	MaxOldSpaceMB:   128,
 }
 
 // SSRSettingsFromEnv reads the LINEAGE_SSR_* settings through getenv; an unset one
@@ -102,12 +133,24 @@ func SSRSettingsFromEnv(getenv func(string) string) (SSRSettings, error) {
 		}
 		*d.dst = t
 	}
-	if v := getenv("LINEAGE_SSR_PROBE_FAILURES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return s, fmt.Errorf("LINEAGE_SSR_PROBE_FAILURES must be a whole number of at least 1, got %q", v)
+	for _, n := range []struct {
+		key string
+		min int
+		dst *int
+	}{
+		{"LINEAGE_SSR_PROBE_FAILURES", 1, &s.ProbeFailures},
+		{"LINEAGE_SSR_WORKERS", 1, &s.Workers},
+		{"LINEAGE_SSR_MAX_OLD_SPACE_MB", 32, &s.MaxOldSpaceMB},
+	} {
+		v := getenv(n.key)
+		if v == "" {
+			continue
 		}
-		s.ProbeFailures = n
+		i, err := strconv.Atoi(v)
+		if err != nil || i < n.min {
+			return s, fmt.Errorf("%s must be a whole number of at least %d, got %q", n.key, n.min, v)
+		}
+		*n.dst = i
 	}
 	return s, nil
 }
@@ -126,6 +169,12 @@ func (s *SSR) settings() SSRSettings {
 	}
 	if c.ProbeFailures <= 0 {
 		c.ProbeFailures = d.ProbeFailures
+	}
+	if c.Workers <= 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	if c.MaxOldSpaceMB <= 0 {
+		c.MaxOldSpaceMB = d.MaxOldSpaceMB
 	}
 	return c
 }
@@ -170,80 +219,217 @@ func (s *SSR) Check() error {
 	return err
 }
 
-// Addr is the loopback address the child listens on.
-func (s *SSR) Addr() string { return "127.0.0.1:" + strconv.Itoa(s.port) }
-
-// Health says why the child cannot take page requests now, or nil when it can: it is
-// not listening yet (starting or restarting), or its last probe went unanswered.
-func (s *SSR) Health() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case !s.up && s.downErr != nil:
-		return fmt.Errorf("restarting (%v)", s.downErr)
-	case !s.up:
-		return errors.New("starting")
-	case s.failures > 0:
-		return fmt.Errorf("not answering: %d of %d probes in a row failed (%v)", s.failures, s.settings().ProbeFailures, s.probeErr)
+// list is the workers Run started; empty before.
+func (s *SSR) list() []*ssrWorker {
+	if p := s.pool.Load(); p != nil {
+		return *p
 	}
 	return nil
 }
 
-// answered records that the child sent response headers.
-func (s *SSR) answered() { s.lastAnswer.Store(time.Now().UnixNano()) }
+func (w *ssrWorker) addr() string { return "127.0.0.1:" + strconv.Itoa(w.port) }
 
-// Run starts the child and keeps it running until ctx ends. It returns once the first
-// start has either answered on its port or failed.
+// Health says why no worker can take page requests now, or nil while at least one
+// can: a worker cannot while it is not listening yet (starting or restarting) or its
+// last probe went unanswered. Fewer workers answering is less capacity, not an
+// unready site; each worker's trouble is logged.
+func (s *SSR) Health() error {
+	workers := s.list()
+	if len(workers) == 0 {
+		return errors.New("starting")
+	}
+	why := make([]string, 0, len(workers))
+	for _, w := range workers {
+		err := w.health()
+		if err == nil {
+			return nil
+		}
+		if len(workers) == 1 {
+			return err
+		}
+		why = append(why, fmt.Sprintf("worker %d: %v", w.n, err))
+	}
+	return fmt.Errorf("none of %d workers answers: %s", len(workers), strings.Join(why, "; "))
+}
+
+func (w *ssrWorker) health() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case !w.up && w.downErr != nil:
+		return fmt.Errorf("restarting (%v)", w.downErr)
+	case !w.up:
+		return errors.New("starting")
+	case w.failures > 0:
+		return fmt.Errorf("not answering: %d of %d probes in a row failed (%v)", w.failures, w.ssr.settings().ProbeFailures, w.probeErr)
+	}
+	return nil
+}
+
+// answered records that the worker sent response headers.
+func (w *ssrWorker) answered() { w.lastAnswer.Store(time.Now().UnixNano()) }
+
+// pick is the answering worker with the fewest requests in flight, other than those in
+// skip, or nil. The search starts at the next worker in turn, so that among equally
+// busy ones each gets its share.
+func (s *SSR) pick(skip []*ssrWorker) *ssrWorker {
+	workers := s.list()
+	if len(workers) == 0 {
+		return nil
+	}
+	start := int(s.turn.Add(1) % uint64(len(workers)))
+	var best *ssrWorker
+	var bestLoad int64
+	for i := range workers {
+		w := workers[(start+i)%len(workers)]
+		if slices.Contains(skip, w) || w.health() != nil {
+			continue
+		}
+		if load := w.inFlight.Load(); best == nil || load < bestLoad {
+			best, bestLoad = w, load
+		}
+	}
+	return best
+}
+
+// errNoWorker is the proxy's error when no worker answers.
+var errNoWorker = errors.New("no SSR worker answers")
+
+// Transport wraps the proxy's transport to the workers: it sends each request to the
+// answering worker with the fewest requests in flight, whatever host the request
+// names, and counts the request in flight until its response body is closed. A
+// request without a body whose connection is refused (its worker has just died and
+// is not marked down yet) never reached that worker, so it is sent to another.
+func (s *SSR) Transport(base http.RoundTripper) http.RoundTripper {
+	return &ssrTransport{ssr: s, base: base}
+}
+
+type ssrTransport struct {
+	ssr  *SSR
+	base http.RoundTripper
+}
+
+func (t *ssrTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var refused []*ssrWorker
+	for {
+		w := t.ssr.pick(refused)
+		if w == nil {
+			if len(refused) > 0 {
+				return nil, fmt.Errorf("%w: %d refused the connection", errNoWorker, len(refused))
+			}
+			return nil, errNoWorker
+		}
+		out := req.Clone(req.Context())
+		out.URL.Host = w.addr()
+		w.inFlight.Add(1)
+		resp, err := t.base.RoundTrip(out)
+		if err != nil {
+			w.inFlight.Add(-1)
+			if req.Body == nil && errors.Is(err, syscall.ECONNREFUSED) {
+				refused = append(refused, w)
+				continue
+			}
+			return nil, err
+		}
+		w.answered()
+		resp.Body = &inFlightBody{ReadCloser: resp.Body, w: w}
+		return resp, nil
+	}
+}
+
+// inFlightBody ends its worker's count of the request when closed (once).
+type inFlightBody struct {
+	io.ReadCloser
+	w    *ssrWorker
+	once sync.Once
+}
+
+func (b *inFlightBody) Close() error {
+	b.once.Do(func() { b.w.inFlight.Add(-1) })
+	return b.ReadCloser.Close()
+}
+
+// URL is the proxy's target for page requests; Transport replaces its host with a
+// worker's address.
+func (s *SSR) URL() *url.URL { return &url.URL{Scheme: "http", Host: "ssr-worker.invalid"} }
+
+// Run starts the workers and keeps them running until ctx ends. It returns once each
+// worker's first start has answered on its port, or at the first that failed.
 func (s *SSR) Run(ctx context.Context) (<-chan struct{}, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	s.port = port
-	first := make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		backoff := 250 * time.Millisecond
-		for attempt := 0; ; attempt++ {
-			started := time.Now()
-			err := s.runOnce(ctx, first)
-			if ctx.Err() != nil {
-				return
-			}
-			if time.Since(started) > time.Minute {
-				backoff = 250 * time.Millisecond
-			}
-			s.Log.Error("ssr: child exited; restarting", "err", err, "in", backoff)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(backoff):
-			}
-			backoff = min(backoff*2, 15*time.Second)
+	workers := make([]*ssrWorker, s.settings().Workers)
+	for i := range workers {
+		port, err := freePort()
+		if err != nil {
+			return nil, err
 		}
+		workers[i] = &ssrWorker{ssr: s, n: i + 1, port: port}
+	}
+	s.pool.Store(&workers)
+	firsts := make([]chan error, len(workers))
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, w := range workers {
+		firsts[i] = make(chan error, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.supervise(ctx, firsts[i])
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
 	}()
-	select {
-	case err := <-first:
-		return done, err
-	case <-ctx.Done():
-		return done, ctx.Err()
+	for _, first := range firsts {
+		select {
+		case err := <-first:
+			if err != nil {
+				return done, err
+			}
+		case <-ctx.Done():
+			return done, ctx.Err()
+		}
+	}
+	return done, nil
+}
+
+// supervise runs the worker's process, and a new one with backoff whenever it ends,
+// until ctx ends.
+func (w *ssrWorker) supervise(ctx context.Context, first chan<- error) {
+	backoff := 250 * time.Millisecond
+	for {
+		started := time.Now()
+		err := w.runOnce(ctx, first)
+		if ctx.Err() != nil {
+			return
+		}
+		if time.Since(started) > time.Minute {
+			backoff = 250 * time.Millisecond
+		}
+		w.ssr.Log.Error("ssr: child exited; restarting", "worker", w.n, "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 15*time.Second)
 	}
 }
 
-func (s *SSR) runOnce(ctx context.Context, first chan<- error) error {
+func (w *ssrWorker) runOnce(ctx context.Context, first chan<- error) error {
+	s := w.ssr
 	node, err := s.nodeBinary()
 	if err != nil {
 		signal(first, err)
 		return err
 	}
-	cmd := exec.Command(node, s.serveScript(), s.serverEntry())
+	cmd := exec.Command(node, "--max-old-space-size="+strconv.Itoa(s.settings().MaxOldSpaceMB), s.serveScript(), s.serverEntry())
 	cmd.Dir = s.WebDir
 	cmd.Env = append(os.Environ(), s.Env...)
-	cmd.Env = append(cmd.Env, "PORT="+strconv.Itoa(s.port), "HOST=127.0.0.1", "NODE_ENV=production")
+	cmd.Env = append(cmd.Env, "PORT="+strconv.Itoa(w.port), "HOST=127.0.0.1", "NODE_ENV=production")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	stdout, _ := cmd.StdoutPipe()
 	stderr, _ := cmd.StderrPipe()
@@ -251,16 +437,16 @@ func (s *SSR) runOnce(ctx context.Context, first chan<- error) error {
 		signal(first, err)
 		return err
 	}
-	go s.pipeLog(stdout, slog.LevelInfo)
-	go s.pipeLog(stderr, slog.LevelWarn)
-	s.mu.Lock()
-	s.cmd = cmd
-	s.mu.Unlock()
+	go w.pipeLog(stdout, slog.LevelInfo)
+	go w.pipeLog(stderr, slog.LevelWarn)
+	w.mu.Lock()
+	w.cmd = cmd
+	w.mu.Unlock()
 
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 
-	// Wait for the port to answer, the child to die, or the context to end.
+	// Wait for the port to answer, the process to die, or the context to end.
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.After(60 * time.Second)
@@ -275,13 +461,13 @@ wait:
 			signal(first, errors.New("ssr child did not listen within 60s"))
 			break wait
 		case <-ctx.Done():
-			s.stop(cmd, exited)
+			stopGroup(cmd, exited)
 			return ctx.Err()
 		case <-tick.C:
-			if c, err := net.DialTimeout("tcp", s.Addr(), 200*time.Millisecond); err == nil {
+			if c, err := net.DialTimeout("tcp", w.addr(), 200*time.Millisecond); err == nil {
 				c.Close()
-				s.setUp()
-				s.Log.Info("ssr: ready", "addr", s.Addr(), "pid", cmd.Process.Pid)
+				w.setUp()
+				s.Log.Info("ssr: ready", "worker", w.n, "addr", w.addr(), "pid", cmd.Process.Pid)
 				signal(first, nil)
 				break wait
 			}
@@ -290,34 +476,34 @@ wait:
 	probeCtx, stopProbe := context.WithCancel(ctx)
 	defer stopProbe()
 	frozen := make(chan error, 1)
-	go s.probe(probeCtx, frozen)
+	go w.probe(probeCtx, frozen)
 	select {
 	case err := <-exited:
-		s.setDown(fmt.Errorf("the child exited: %v", err))
+		w.setDown(fmt.Errorf("the child exited: %v", err))
 		return err
 	case err := <-frozen:
-		s.setDown(err)
+		w.setDown(err)
 		// A stopped process keeps SIGTERM pending until it is continued; SIGKILL is
 		// the one signal it cannot miss.
-		s.Log.Error("ssr: child does not answer; killing it", "pid", cmd.Process.Pid, "err", err)
+		s.Log.Error("ssr: child does not answer; killing it", "worker", w.n, "pid", cmd.Process.Pid, "err", err)
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-exited
 		return err
 	case <-ctx.Done():
-		s.setDown(errors.New("shutting down"))
-		s.stop(cmd, exited)
+		w.setDown(errors.New("shutting down"))
+		stopGroup(cmd, exited)
 		return ctx.Err()
 	}
 }
 
-// probe asks the child's SSRProbePath every ProbeInterval and, after ProbeFailures
-// unanswered probes in a row during which the child answered nothing else either,
+// probe asks the worker's SSRProbePath every ProbeInterval and, after ProbeFailures
+// unanswered probes in a row during which the worker answered nothing else either,
 // sends the last error on frozen and returns. An unanswered probe is asked again
 // without the interval's pause (but not sooner than ProbeTimeout after the last one
-// was sent), so a frozen child is found at most max(ProbeInterval, ProbeTimeout) +
+// was sent), so a frozen worker is found at most max(ProbeInterval, ProbeTimeout) +
 // ProbeFailures × ProbeTimeout after it last answered anything.
-func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
-	set := s.settings()
+func (w *ssrWorker) probe(ctx context.Context, frozen chan<- error) {
+	set := w.ssr.settings()
 	client := &http.Client{
 		Transport: &http.Transport{DisableKeepAlives: true, Proxy: nil},
 		Timeout:   set.ProbeTimeout,
@@ -325,8 +511,8 @@ func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
 			return http.ErrUseLastResponse
 		},
 	}
-	url := "http://" + s.Addr() + SSRProbePath
-	var wait time.Duration // the first probe goes as soon as the child listens
+	url := "http://" + w.addr() + SSRProbePath
+	var wait time.Duration // the first probe goes as soon as the worker listens
 	for {
 		select {
 		case <-ctx.Done():
@@ -338,28 +524,28 @@ func (s *SSR) probe(ctx context.Context, frozen chan<- error) {
 		if ctx.Err() != nil {
 			return
 		}
-		s.mu.Lock()
+		w.mu.Lock()
 		switch {
 		case err == nil:
-			s.failures, s.probeErr = 0, nil
+			w.failures, w.probeErr = 0, nil
 			wait = set.ProbeInterval
-		case s.lastAnswer.Load() >= sent.UnixNano():
+		case w.lastAnswer.Load() >= sent.UnixNano():
 			// Busy: the answer to the probe is queued behind pages being rendered. Ask
-			// again at once, so that a child frozen just now is not given an interval
+			// again at once, so that a worker frozen just now is not given an interval
 			// more.
-			s.failures, s.probeErr = 0, nil
+			w.failures, w.probeErr = 0, nil
 			wait = max(0, set.ProbeTimeout-time.Since(sent))
 		default:
-			s.failures++
-			s.probeErr = err
+			w.failures++
+			w.probeErr = err
 			wait = max(0, set.ProbeTimeout-time.Since(sent))
 		}
-		failures := s.failures
-		s.mu.Unlock()
+		failures := w.failures
+		w.mu.Unlock()
 		if err == nil {
-			s.answered()
+			w.answered()
 		} else if failures > 0 {
-			s.Log.Warn("ssr: probe failed", "failures", failures, "of", set.ProbeFailures, "err", err)
+			w.ssr.Log.Warn("ssr: probe failed", "worker", w.n, "failures", failures, "of", set.ProbeFailures, "err", err)
 		}
 		if failures >= set.ProbeFailures {
 			frozen <- fmt.Errorf("ssr child did not answer %d probes in a row: %w", failures, err)
@@ -384,11 +570,11 @@ func probeOnce(ctx context.Context, client *http.Client, url string) error {
 	return nil
 }
 
-// stop asks the child's process group to end and kills it after five seconds.
-func (s *SSR) stop(cmd *exec.Cmd, exited <-chan error) {
+// stopGroup asks the process group to end and kills it after five seconds.
+func stopGroup(cmd *exec.Cmd, exited <-chan error) {
 	pgid := -cmd.Process.Pid
 	syscall.Kill(pgid, syscall.SIGTERM)
-	// A stopped child only acts on SIGTERM once continued.
+	// A stopped process only acts on SIGTERM once continued.
 	syscall.Kill(pgid, syscall.SIGCONT)
 	select {
 	case <-exited:
@@ -398,29 +584,29 @@ func (s *SSR) stop(cmd *exec.Cmd, exited <-chan error) {
 	}
 }
 
-// setUp marks a new child listening, with a clean probe record.
-func (s *SSR) setUp() {
-	s.mu.Lock()
-	s.up = true
-	s.failures, s.probeErr, s.downErr = 0, nil, nil
-	s.mu.Unlock()
+// setUp marks a new process listening, with a clean probe record.
+func (w *ssrWorker) setUp() {
+	w.mu.Lock()
+	w.up = true
+	w.failures, w.probeErr, w.downErr = 0, nil, nil
+	w.mu.Unlock()
 }
 
-// setDown marks the child gone, and why.
-func (s *SSR) setDown(why error) {
-	s.mu.Lock()
-	s.up = false
-	s.failures, s.probeErr, s.downErr = 0, nil, why
-	s.mu.Unlock()
+// setDown marks the process gone, and why.
+func (w *ssrWorker) setDown(why error) {
+	w.mu.Lock()
+	w.up = false
+	w.failures, w.probeErr, w.downErr = 0, nil, why
+	w.mu.Unlock()
 }
 
-func (s *SSR) pipeLog(r io.Reader, level slog.Level) {
+func (w *ssrWorker) pipeLog(r io.Reader, level slog.Level) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if line != "" {
-			s.Log.Log(context.Background(), level, "[ssr] "+line)
+			w.ssr.Log.Log(context.Background(), level, "[ssr] "+line, "worker", w.n)
 		}
 	}
 }

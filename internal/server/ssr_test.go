@@ -11,6 +11,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,7 +36,7 @@ func fakeSSRChild() {
 	addr := os.Getenv("HOST") + ":" + os.Getenv("PORT")
 	fmt.Printf("fake ssr listening on %s with content API %s\n", addr, os.Getenv("LINEAGE_CONTENT_API"))
 	http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "page %s nonce=%s pid=%d", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid())
+		fmt.Fprintf(w, "page %s nonce=%s pid=%d args=%q", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid(), os.Args[2:])
 	}))
 }
 
@@ -53,7 +55,8 @@ func fakeWebApp(t *testing.T) string {
 	}
 	node := filepath.Join(web, "node_modules", "node", "bin", "node")
 	os.MkdirAll(filepath.Dir(node), 0o755)
-	script := fmt.Sprintf("#!/bin/sh\nLINEAGE_FAKE_SSR=1 exec %q -test.run=^$\n", self)
+	// The arguments node is given follow, for the child to show them.
+	script := fmt.Sprintf("#!/bin/sh\nLINEAGE_FAKE_SSR=1 exec %q -test.run=^$ \"$@\"\n", self)
 	if err := os.WriteFile(node, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +101,10 @@ func waitForWithin(t *testing.T, within time.Duration, what string, cond func() 
 func TestSSRSupervisor(t *testing.T) {
 	logs := &syncBuffer{}
 	ssr := &SSR{
-		WebDir: fakeWebApp(t),
-		Env:    []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2"},
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
+		WebDir:   fakeWebApp(t),
+		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2"},
+		Log:      slog.New(slog.NewTextHandler(logs, nil)),
+		Settings: SSRSettings{Workers: 1},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done, err := ssr.Run(ctx)
@@ -131,15 +135,16 @@ func TestSSRSupervisor(t *testing.T) {
 	t.Run("LogsArePrefixed", func(t *testing.T) {
 		waitFor(t, "child log line", func() bool { return strings.Contains(logs.String(), "[ssr] fake ssr listening") })
 	})
+	t.Run("HeapBounded", func(t *testing.T) {
+		if body := page(); !strings.Contains(body, `args=["--max-old-space-size=128" `) {
+			t.Fatalf("node was not given the default heap limit: %q", body)
+		}
+	})
 	t.Run("RestartsAfterCrash", func(t *testing.T) {
-		ssr.mu.Lock()
-		pid := ssr.cmd.Process.Pid
-		ssr.mu.Unlock()
+		pid := childPid(ssr)
 		syscall.Kill(pid, syscall.SIGKILL)
 		waitFor(t, "the child to be restarted", func() bool {
-			ssr.mu.Lock()
-			defer ssr.mu.Unlock()
-			return ssr.cmd.Process.Pid != pid && ssr.up
+			return childPid(ssr) != pid && ssr.Health() == nil
 		})
 		if body := page(); !strings.HasPrefix(body, "page /news") {
 			t.Fatalf("after restart: %q", body)
@@ -149,9 +154,7 @@ func TestSSRSupervisor(t *testing.T) {
 		}
 	})
 	t.Run("StopsOnCancel", func(t *testing.T) {
-		ssr.mu.Lock()
-		pid := ssr.cmd.Process.Pid
-		ssr.mu.Unlock()
+		pid := childPid(ssr)
 		cancel()
 		select {
 		case <-done:
@@ -164,11 +167,14 @@ func TestSSRSupervisor(t *testing.T) {
 	})
 }
 
-// childPid is the pid of the child the supervisor runs now.
-func childPid(ssr *SSR) int {
-	ssr.mu.Lock()
-	defer ssr.mu.Unlock()
-	return ssr.cmd.Process.Pid
+// childPid is the pid of the first worker's process now.
+func childPid(ssr *SSR) int { return workerPid(ssr.list()[0]) }
+
+// workerPid is the pid of the worker's process now.
+func workerPid(w *ssrWorker) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cmd.Process.Pid
 }
 
 // stop sends SIGSTOP to pid and waits until every thread of it has stopped: the signal
@@ -222,7 +228,7 @@ func TestSSRProxyTimeout(t *testing.T) {
 	ssr := &SSR{
 		WebDir:   fakeWebApp(t),
 		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour},
+		Settings: SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour, Workers: 1},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done, err := ssr.Run(ctx)
@@ -258,6 +264,7 @@ func TestSSRFrozenChild(t *testing.T) {
 			ProbeInterval:   50 * time.Millisecond,
 			ProbeTimeout:    time.Second,
 			ProbeFailures:   2,
+			Workers:         1,
 		},
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -270,8 +277,8 @@ func TestSSRFrozenChild(t *testing.T) {
 	testFrozenChild(t, s, ssr, 20*time.Second, "/news")
 }
 
-// testFrozenChild stops the child's process with SIGSTOP and follows the site through
-// the probe's verdict, the restart and back to answering the page with 200.
+// testFrozenChild stops the only worker's process with SIGSTOP and follows the site
+// through the probe's verdict, the restart and back to answering the page with 200.
 func testFrozenChild(t *testing.T, s *Server, ssr *SSR, within time.Duration, page string) {
 	t.Helper()
 	// A probe may fail on a busy machine; wait until everything answers.
@@ -315,6 +322,7 @@ func testFrozenChild(t *testing.T, s *Server, ssr *SSR, within time.Duration, pa
 // (the interval here is an hour), so that a child frozen meanwhile is found soon.
 func TestSSRBusyChildIsNotRestarted(t *testing.T) {
 	ssr := &SSR{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Settings: SSRSettings{ProbeInterval: time.Hour, ProbeTimeout: 500 * time.Millisecond, ProbeFailures: 1}}
+	worker := &ssrWorker{ssr: ssr, n: 1}
 	// A child that never answers a probe, while pages get answers (what the proxy
 	// records) as long as busy is set.
 	var probes atomic.Int32
@@ -328,7 +336,7 @@ func TestSSRBusyChildIsNotRestarted(t *testing.T) {
 	go func() {
 		defer close(pagesDone)
 		for {
-			ssr.answered()
+			worker.answered()
 			select {
 			case <-busy:
 				return
@@ -336,12 +344,12 @@ func TestSSRBusyChildIsNotRestarted(t *testing.T) {
 			}
 		}
 	}()
-	ssr.port = child.Listener.Addr().(*net.TCPAddr).Port
-	ssr.setUp()
+	worker.port = child.Listener.Addr().(*net.TCPAddr).Port
+	worker.setUp()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	frozen := make(chan error, 1)
-	go ssr.probe(ctx, frozen)
+	go worker.probe(ctx, frozen)
 
 	// Probes go one at a time, and one counted failure would end them: a third probe
 	// means the first two were judged busy.
@@ -380,8 +388,11 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 	if err != nil || got != DefaultSSRSettings {
 		t.Fatalf("defaults: %+v, %v", got, err)
 	}
-	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s"))
-	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5}) {
+	if d := (&SSR{}).settings(); d.Workers != runtime.GOMAXPROCS(0) || d.MaxOldSpaceMB != 128 {
+		t.Fatalf("default workers %d (want one per core, %d), heap %d MiB", d.Workers, runtime.GOMAXPROCS(0), d.MaxOldSpaceMB)
+	}
+	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s", "LINEAGE_SSR_WORKERS", "3", "LINEAGE_SSR_MAX_OLD_SPACE_MB", "96"))
+	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5, Workers: 3, MaxOldSpaceMB: 96}) {
 		t.Fatalf("set: %+v, %v", got, err)
 	}
 	for _, tt := range []struct{ key, value string }{
@@ -391,6 +402,10 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 		{"LINEAGE_SSR_PROBE_TIMEOUT", "soon"},
 		{"LINEAGE_SSR_PROBE_FAILURES", "0"},
 		{"LINEAGE_SSR_PROBE_FAILURES", "two"},
+		{"LINEAGE_SSR_WORKERS", "0"},
+		{"LINEAGE_SSR_WORKERS", "all"},
+		{"LINEAGE_SSR_MAX_OLD_SPACE_MB", "8"},
+		{"LINEAGE_SSR_MAX_OLD_SPACE_MB", "1g"},
 	} {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
 			_, err := SSRSettingsFromEnv(env(tt.key, tt.value))
@@ -421,8 +436,9 @@ func TestSSRRealChild(t *testing.T) {
 		WebDir: web,
 		Env:    []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
 		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		// The defaults but a shorter pause between probes: the test waits less.
-		Settings: SSRSettings{ProbeInterval: 500 * time.Millisecond},
+		// The defaults but a shorter pause between probes (the test waits less) and one
+		// worker, whose freeze makes the site unready.
+		Settings: SSRSettings{ProbeInterval: 500 * time.Millisecond, Workers: 1},
 	}
 	if err := ssr.Check(); err != nil {
 		t.Fatal(err)
@@ -438,7 +454,7 @@ func TestSSRRealChild(t *testing.T) {
 	const within = 90 * time.Second
 
 	t.Run("ProbeRoute", func(t *testing.T) {
-		resp, err := http.Get("http://" + ssr.Addr() + SSRProbePath)
+		resp, err := http.Get("http://" + ssr.list()[0].addr() + SSRProbePath)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,4 +480,236 @@ func TestSSRRealChild(t *testing.T) {
 			t.Fatalf("after the restart: %d %s", w.Code, w.Body)
 		}
 	})
+}
+
+// pidOf reads the pid the fake child puts in its page.
+func pidOf(t *testing.T, body string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(body, " pid=")
+	pid, _, _ := strings.Cut(rest, " ")
+	if !ok || pid == "" {
+		t.Fatalf("no pid in %q", body)
+	}
+	return pid
+}
+
+// gone waits until every thread of the process has ended (a zombie, or reaped): the
+// last one to end closes its sockets. The leader alone turns zombie first.
+func gone(t *testing.T, pid int) {
+	t.Helper()
+	waitFor(t, fmt.Sprintf("process %d to end", pid), func() bool {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue // reaped
+			}
+			i := bytes.LastIndexByte(b, ')')
+			if i < 0 || i+2 >= len(b) || b[i+2] != 'Z' {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestSSRWorkers: several workers start and share the pages; one that is killed or
+// frozen leaves the pages to the others, /readyz stays 200 throughout, and it is
+// restarted and takes pages again.
+func TestSSRWorkers(t *testing.T) {
+	logs := &syncBuffer{}
+	ssr := &SSR{
+		WebDir: fakeWebApp(t),
+		Log:    slog.New(slog.NewTextHandler(logs, nil)),
+		Settings: SSRSettings{
+			Workers:         3,
+			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
+			ProbeInterval:   50 * time.Millisecond,
+			ProbeTimeout:    time.Second,
+			ProbeFailures:   2,
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cancel(); <-done }()
+	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	workers := ssr.list()
+	pids := map[string]*ssrWorker{}
+	for _, w := range workers {
+		if err := w.health(); err != nil {
+			t.Fatalf("worker %d not ready after Run returned: %v", w.n, err)
+		}
+		pids[strconv.Itoa(workerPid(w))] = w
+	}
+	if len(workers) != 3 || len(pids) != 3 {
+		t.Fatalf("%d workers with %d processes, want 3", len(workers), len(pids))
+	}
+	// page answers 200 from a worker, and says which.
+	page := func() *ssrWorker {
+		t.Helper()
+		w := serve(t, s, 20*time.Second, "/news")
+		if w.Code != 200 {
+			t.Fatalf("page: %d %s", w.Code, w.Body)
+		}
+		return pids[pidOf(t, w.Body.String())]
+	}
+	ready := func() {
+		t.Helper()
+		if w := serve(t, s, 20*time.Second, "/readyz"); w.Code != 200 {
+			t.Fatalf("readyz %d %s", w.Code, w.Body)
+		}
+	}
+	// served collects who answered n pages; each asks for all of them to be answered.
+	served := func(n int) map[*ssrWorker]int {
+		t.Helper()
+		by := map[*ssrWorker]int{}
+		for range n {
+			by[page()]++
+		}
+		return by
+	}
+
+	t.Run("Shared", func(t *testing.T) {
+		by := served(30)
+		for _, w := range workers {
+			if by[w] == 0 {
+				t.Errorf("worker %d answered none of 30 pages: %v", w.n, by)
+			}
+		}
+	})
+	t.Run("Killed", func(t *testing.T) {
+		w := workers[0]
+		pid := workerPid(w)
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		// Pages sent once it is dead, marked down yet or not, are answered by others.
+		gone(t, pid)
+		served(20)
+		ready()
+		waitFor(t, "the killed worker to be restarted", func() bool { return workerPid(w) != pid && w.health() == nil })
+		pids[strconv.Itoa(workerPid(w))] = w
+		waitFor(t, "the new process to take pages", func() bool { return page() == w })
+		if !strings.Contains(logs.String(), "restarting") {
+			t.Error("the crash was not logged")
+		}
+	})
+	t.Run("Frozen", func(t *testing.T) {
+		w := workers[1]
+		pid := workerPid(w)
+		defer syscall.Kill(pid, syscall.SIGKILL)
+		stop(t, pid)
+		waitFor(t, "the probe to find the frozen worker", func() bool { return w.health() != nil })
+		ready()
+		for worker, n := range served(20) {
+			if worker == w {
+				t.Fatalf("the frozen worker was sent %d pages", n)
+			}
+		}
+		waitFor(t, "the frozen worker to be replaced", func() bool { return workerPid(w) != pid && w.health() == nil })
+		pids[strconv.Itoa(workerPid(w))] = w
+		ready()
+		waitFor(t, "the new process to take pages", func() bool { return page() == w })
+		if err := syscall.Kill(pid, 0); err == nil {
+			t.Errorf("the frozen process %d still exists", pid)
+		}
+	})
+	t.Run("NoneAnswers", func(t *testing.T) {
+		var stopped []int
+		for _, w := range workers {
+			pid := workerPid(w)
+			defer syscall.Kill(pid, syscall.SIGKILL)
+			stop(t, pid)
+			stopped = append(stopped, pid)
+		}
+		waitFor(t, "every worker to be found frozen", func() bool { return ssr.Health() != nil })
+		w := serve(t, s, 20*time.Second, "/readyz")
+		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "ssr: none of 3 workers answers: worker 1: ") {
+			t.Fatalf("readyz with every worker frozen: %d %q", w.Code, w.Body)
+		}
+		if w := serve(t, s, 20*time.Second, "/news"); w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+			t.Fatalf("page with every worker frozen: %d, Retry-After %q", w.Code, w.Header().Get("Retry-After"))
+		}
+		waitFor(t, "the workers to be replaced", func() bool {
+			for i, w := range workers {
+				if workerPid(w) == stopped[i] || w.health() != nil {
+					return false
+				}
+			}
+			return true
+		})
+		ready()
+	})
+}
+
+// TestSSRRealWorkers runs two workers of the built web app's React Router server:
+// both answer, each with the heap limit on its command line; one killed leaves the
+// pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
+func TestSSRRealWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node")
+	}
+	web := os.Getenv("LINEAGE_WEB_DIR")
+	if web == "" {
+		web = filepath.Join("..", "..", "web")
+	}
+	web, _ = filepath.Abs(web)
+	logs := &syncBuffer{}
+	ssr := &SSR{
+		WebDir:   web,
+		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
+		Log:      slog.New(slog.NewTextHandler(logs, nil)),
+		Settings: SSRSettings{Workers: 2, MaxOldSpaceMB: 96},
+	}
+	if err := ssr.Check(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, logs)
+	}
+	defer func() { cancel(); <-done }()
+	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	const within = 90 * time.Second
+	robots := func() {
+		t.Helper()
+		if w := serve(t, s, within, "/robots.txt"); w.Code != 200 || !strings.Contains(w.Body.String(), "Sitemap: http://lineage.test/sitemap.xml") {
+			t.Fatalf("robots.txt: %d %s\n%s", w.Code, w.Body, logs)
+		}
+	}
+	workers := ssr.list()
+	for _, w := range workers {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", workerPid(w)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(cmdline, []byte("\x00--max-old-space-size=96\x00")) {
+			t.Errorf("worker %d runs without the heap limit: %q", w.n, cmdline)
+		}
+		resp, err := http.Get("http://" + w.addr() + SSRProbePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("worker %d: %s answered %d", w.n, SSRProbePath, resp.StatusCode)
+		}
+	}
+	robots()
+	pid := workerPid(workers[0])
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	gone(t, pid)
+	for range 10 {
+		robots()
+	}
+	waitForWithin(t, within, "the killed worker to be restarted", func() bool {
+		return workerPid(workers[0]) != pid && workers[0].health() == nil
+	})
+	robots()
 }
