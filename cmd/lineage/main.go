@@ -57,6 +57,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "lineage %s: %v\n", os.Args[1], err)
 		os.Exit(1)
 	}
+	raisePageGeneration(ctx, os.Args[1], os.Args[2:]) // pages.go
 }
 
 func usage() {

@@ -17,6 +17,7 @@ func openStore(ctx context.Context, cfgFn func() (config.Config, error)) (config
 	if err != nil {
 		return cfg, nil, err
 	}
+	openedStores = append(openedStores, cfg.Store()) // pages.go
 	db, err := store.Open(ctx, cfg.Store())
 	return cfg, db, err
 }

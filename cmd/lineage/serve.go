@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lineage/internal/config"
+	"lineage/internal/pagegen"
 	"lineage/internal/server"
 	"lineage/internal/store"
 )
@@ -48,6 +49,16 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 
+	pageSettings, err := server.PageCacheSettingsFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	pages := server.NewPageCache(pageSettings) // nil when LINEAGE_PAGE_CACHE_BYTES=0
+	pageGen := pagegen.NewWatcher(db, pages.Changed)
+	if err := pageGen.Start(ctx); err != nil {
+		return fmt.Errorf("page cache: %w", err)
+	}
+
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -65,12 +76,20 @@ func runServe(ctx context.Context, args []string) error {
 
 	srv := &http.Server{
 		Handler: server.New(server.Options{
-			WebDir:    cfg.WebDir,
-			PublicURL: cfg.PublicURL,
-			DB:        db,
-			SSR:       ssr,
-			Mounts:    app.mounts,
-			Log:       log,
+			WebDir:     cfg.WebDir,
+			PublicURL:  cfg.PublicURL,
+			DB:         db,
+			SSR:        ssr,
+			Mounts:     app.mounts,
+			Log:        log,
+			PageCache:  pages,
+			PageWrites: pageWrites,
+			PagesChanged: func(ctx context.Context) {
+				if err := pageGen.Raise(ctx); err != nil {
+					log.Error("page cache: other servers were not told of a change", "err", err)
+					pages.Purge()
+				}
+			},
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,

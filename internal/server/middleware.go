@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,8 +10,9 @@ import (
 	"time"
 )
 
-// nonceHeader carries the per-request CSP nonce to the SSR child, which puts it on the
-// inline scripts React Router writes.
+// nonceHeader carries a render's script marker to the SSR child, which puts it on the
+// inline scripts React Router writes; pageFront turns the marked scripts into CSP hashes
+// (pagecache_csp.go).
 const nonceHeader = "X-Lineage-Nonce"
 
 type nonceKey struct{}
@@ -26,30 +25,12 @@ func nonceFrom(ctx context.Context) string {
 // maxQueryKeys is the spec's query-string parser limit.
 const maxQueryKeys = 1000
 
-// securityHeaders sets the headers every response carries. The CSP admits our own
-// scripts (and the Universal Viewer under /uv/), inline scripts only with this request's
-// nonce, and video embeds from the usual hosts.
+// securityHeaders sets the headers every response carries. The CSP is the one without
+// inline scripts; a page's answer replaces it with one naming its own (pageFront).
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b := make([]byte, 18)
-		rand.Read(b)
-		nonce := base64.RawURLEncoding.EncodeToString(b)
 		h := w.Header()
-		h.Set("Content-Security-Policy", strings.Join([]string{
-			"default-src 'self'",
-			"script-src 'self' 'nonce-" + nonce + "'",
-			"style-src 'self' 'unsafe-inline'",
-			"img-src 'self' data: blob: https:",
-			"font-src 'self' data:",
-			"connect-src 'self'",
-			"media-src 'self' blob: https:",
-			"worker-src 'self' blob:",
-			"frame-src 'self' https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
-			"frame-ancestors 'self'",
-			"object-src 'none'",
-			"base-uri 'self'",
-			"form-action 'self'",
-		}, "; "))
+		h.Set("Content-Security-Policy", basePolicy)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "SAMEORIGIN")
@@ -57,7 +38,7 @@ func (s *Server) securityHeaders(next http.Handler) http.Handler {
 		if s.https {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), nonceKey{}, nonce)))
+		next.ServeHTTP(w, r)
 	})
 }
 

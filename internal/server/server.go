@@ -34,6 +34,12 @@ type Options struct {
 	SSR       *SSR // nil: page requests answer 503 (used by Go-only tests)
 	Mounts    []Mount
 	Log       *slog.Logger
+	// PageCache keeps anonymous pages (pagecache.go); nil: every page is rendered.
+	PageCache *PageCache
+	// PageWrites are the API requests after whose success PagesChanged is called (or,
+	// without it, PageCache purged).
+	PageWrites   []PageWrite
+	PagesChanged func(context.Context)
 }
 
 // Server is the HTTP handler of `lineage serve`.
@@ -64,13 +70,13 @@ func New(opts Options) *Server {
 	for _, m := range opts.Mounts {
 		mux.Handle(m.Pattern, m.Handler)
 	}
-	mux.Handle("/", s.pages())
+	mux.Handle("/", s.pageFront(s.pages()))
 
 	gz, err := gzhttp.NewWrapper(gzhttp.MinSize(512))
 	if err != nil {
 		panic(err) // only on invalid static options
 	}
-	var h http.Handler = mux
+	var h http.Handler = s.purgeAfterWrites(mux)
 	h = gz(h)
 	h = s.securityHeaders(h)
 	h = rejectDotSegments(h)
