@@ -1,11 +1,12 @@
 import { createContext, useContext } from "react";
 
 /**
- * The Go front door writes a Content-Security-Policy that admits inline scripts only
- * with a per-request nonce, and passes that nonce to the SSR server in the
- * X-Lineage-Nonce header. entry.server.tsx provides it here so the root layout can put
- * it on the scripts React Router writes. In the browser it is undefined: the nonce is
- * only needed for the server-rendered HTML.
+ * The Go front door gives every render a random nonce in the X-Lineage-Nonce header.
+ * entry.server.tsx provides it here so the root layout puts it on the scripts React
+ * Router and React write. It only marks them as the page's own: the front door hashes
+ * the inline scripts that carry it into the page's Content-Security-Policy and removes
+ * the attribute, so a page is the same bytes for every visitor and can be cached
+ * (docs/decisions/015-page-cache-and-csp.md). In the browser it is undefined.
  */
 export const NONCE_HEADER = "x-lineage-nonce";
 
