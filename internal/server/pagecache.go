@@ -167,7 +167,8 @@ type pageEntry struct {
 	key        string
 	gen        uint64
 	page       *renderedPage
-	gz         []byte // the body gzipped once, when it is worth it
+	gzOnce     sync.Once
+	gz         []byte // the body gzipped, made when a visitor first accepts it (gzipped)
 	etag       string // strong, of the identity body
 	etagGz     string // of the gzip body
 	modified   time.Time
@@ -278,15 +279,23 @@ func (c *PageCache) newEntry(key string, gen uint64, p *renderedPage, query bool
 	for _, k := range []string{"Cache-Control", "Vary", "Expires", "Pragma"} {
 		p.header.Del(k)
 	}
-	if len(p.body) >= gzipMinSize {
+	// Room for the gzip copy is taken now (HTML compresses to well under a third); it
+	// is made only when a visitor accepting gzip asks, so a page nobody asks for again
+	// (most searches) costs no compression beyond what the answer needed anyway.
+	e.size = int64(len(p.body)+len(p.body)/3+len(key)) + 1024
+	return e
+}
+
+// gzipped is the body gzipped, made once.
+func (e *pageEntry) gzipped() []byte {
+	e.gzOnce.Do(func() {
 		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(p.body)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+		zw.Write(e.page.body)
 		zw.Close()
 		e.gz = buf.Bytes()
-	}
-	e.size = int64(len(p.body)+len(e.gz)+len(key)) + 1024 // headers and bookkeeping
-	return e
+	})
+	return e.gz
 }
 
 // gzipMinSize matches the front door's compression threshold (gzhttp.MinSize in New).
@@ -472,7 +481,7 @@ func anonymousRequest(r *http.Request, u *url.URL) *http.Request {
 // else the page, gzipped when the visitor accepts it.
 func (s *Server) serveEntry(w http.ResponseWriter, r *http.Request, e *pageEntry, state string) {
 	h := w.Header()
-	gz := e.gz != nil && acceptsGzip(r)
+	gz := len(e.page.body) >= gzipMinSize && acceptsGzip(r)
 	etag := e.etag
 	if gz {
 		etag = e.etagGz
@@ -496,7 +505,7 @@ func (s *Server) serveEntry(w http.ResponseWriter, r *http.Request, e *pageEntry
 	}
 	body := e.page.body
 	if gz {
-		body = e.gz
+		body = e.gzipped()
 		h.Set("Content-Encoding", "gzip")
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
