@@ -411,7 +411,7 @@ func TestPageCacheBoundedByBytes(t *testing.T) {
 	app := &webApp{handle: func(w http.ResponseWriter, r *http.Request, nonce string) {
 		htmlPage(w, nonce, r.URL.Path+strings.Repeat("x", 20_000))
 	}}
-	const max = 200_000
+	const max = 400_000
 	s, h, _ := newCacheFront(t, app, max)
 	c := s.opts.PageCache
 	for i := range 40 {
