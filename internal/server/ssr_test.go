@@ -136,7 +136,7 @@ func TestSSRSupervisor(t *testing.T) {
 		waitFor(t, "child log line", func() bool { return strings.Contains(logs.String(), "[ssr] fake ssr listening") })
 	})
 	t.Run("HeapBounded", func(t *testing.T) {
-		if body := page(); !strings.Contains(body, `args=["--max-old-space-size=128" `) {
+		if body := page(); !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=8" `) {
 			t.Fatalf("node was not given the default heap limit: %q", body)
 		}
 	})
@@ -388,11 +388,11 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 	if err != nil || got != DefaultSSRSettings {
 		t.Fatalf("defaults: %+v, %v", got, err)
 	}
-	if d := (&SSR{}).settings(); d.Workers != runtime.GOMAXPROCS(0) || d.MaxOldSpaceMB != 128 {
-		t.Fatalf("default workers %d (want one per core, %d), heap %d MiB", d.Workers, runtime.GOMAXPROCS(0), d.MaxOldSpaceMB)
+	if d := (&SSR{}).settings(); d.Workers != runtime.GOMAXPROCS(0) || d.MaxOldSpaceMB != 128 || d.MaxSemiSpaceMB != 8 {
+		t.Fatalf("default workers %d (want one per core, %d), heap %d+%d MiB", d.Workers, runtime.GOMAXPROCS(0), d.MaxOldSpaceMB, d.MaxSemiSpaceMB)
 	}
-	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s", "LINEAGE_SSR_WORKERS", "3", "LINEAGE_SSR_MAX_OLD_SPACE_MB", "96"))
-	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5, Workers: 3, MaxOldSpaceMB: 96}) {
+	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s", "LINEAGE_SSR_WORKERS", "3", "LINEAGE_SSR_MAX_OLD_SPACE_MB", "96", "LINEAGE_SSR_MAX_SEMI_SPACE_MB", "4"))
+	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5, Workers: 3, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4}) {
 		t.Fatalf("set: %+v, %v", got, err)
 	}
 	for _, tt := range []struct{ key, value string }{
@@ -406,6 +406,7 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 		{"LINEAGE_SSR_WORKERS", "all"},
 		{"LINEAGE_SSR_MAX_OLD_SPACE_MB", "8"},
 		{"LINEAGE_SSR_MAX_OLD_SPACE_MB", "1g"},
+		{"LINEAGE_SSR_MAX_SEMI_SPACE_MB", "0"},
 	} {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
 			_, err := SSRSettingsFromEnv(env(tt.key, tt.value))
@@ -662,7 +663,7 @@ func TestSSRRealWorkers(t *testing.T) {
 		WebDir:   web,
 		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
 		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{Workers: 2, MaxOldSpaceMB: 96},
+		Settings: SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4},
 	}
 	if err := ssr.Check(); err != nil {
 		t.Fatal(err)
@@ -687,7 +688,7 @@ func TestSSRRealWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(cmdline, []byte("\x00--max-old-space-size=96\x00")) {
+		if !bytes.Contains(cmdline, []byte("\x00--max-old-space-size=96\x00--max-semi-space-size=4\x00")) {
 			t.Errorf("worker %d runs without the heap limit: %q", w.n, cmdline)
 		}
 		resp, err := http.Get("http://" + w.addr() + SSRProbePath)

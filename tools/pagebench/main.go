@@ -1,6 +1,7 @@
 // Command pagebench measures a running Lineage: it sends a bounded number of GET
 // requests to loopback URLs with fixed concurrency and prints throughput and latency
-// percentiles as one Markdown table row per URL. It can also generate a content set of
+// percentiles as one Markdown table row per URL; "{n}" in a URL is replaced by the
+// request's number, so that each request asks for a page of its own. It can also generate a content set of
 // N news documents for `lineage content import`, so search latency is measured at
 // realistic size. Used by scripts/bench; not part of the product.
 package main
@@ -15,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +27,7 @@ func main() {
 	c := flag.Int("c", 8, "concurrent clients")
 	gen := flag.String("gen", "", "write a content set to this directory instead of measuring")
 	docs := flag.Int("docs", 10000, "documents to generate with -gen")
+	flag.BoolVar(&acceptGzip, "gzip", true, "ask for gzip-compressed answers")
 	flag.Parse()
 	if *gen != "" {
 		if err := generate(*gen, *docs); err != nil {
@@ -74,7 +77,7 @@ func measure(target string, n, c int) (result, error) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c, DisableCompression: false}, Timeout: 30 * time.Second}
 	// Warm up caches and connections.
 	for i := 0; i < c; i++ {
-		if err := once(client, target); err != nil {
+		if err := once(client, numbered(target, n+i)); err != nil {
 			return result{}, err
 		}
 	}
@@ -97,7 +100,7 @@ func measure(target string, n, c int) (result, error) {
 					return
 				}
 				t := time.Now()
-				err := once(client, target)
+				err := once(client, numbered(target, i))
 				lat[i] = time.Since(t)
 				if err != nil {
 					mu.Lock()
@@ -119,9 +122,22 @@ func measure(target string, n, c int) (result, error) {
 	return result{rps: float64(n) / elapsed.Seconds(), p50: pct(0.50), p95: pct(0.95), p99: pct(0.99)}, nil
 }
 
+// acceptGzip: compressed answers, as browsers get them; without it the bytes are those
+// a static file server compares with.
+var acceptGzip bool
+
+// numbered replaces {n} in target with i.
+func numbered(target string, i int) string {
+	return strings.ReplaceAll(target, "{n}", strconv.Itoa(i))
+}
+
 func once(client *http.Client, target string) error {
 	req, _ := http.NewRequest("GET", target, nil)
-	req.Header.Set("Accept-Encoding", "gzip")
+	if acceptGzip {
+		req.Header.Set("Accept-Encoding", "gzip")
+	} else {
+		req.Header.Set("Accept-Encoding", "identity")
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return err
