@@ -12,6 +12,7 @@ package pagegen
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strconv"
@@ -175,27 +176,35 @@ func (w *Watcher) listenOnce(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return errors.New("pagegen: not a pgx connection")
-		}
-		pc := sc.Conn()
-		if _, err := pc.Exec(ctx, "LISTEN "+channel); err != nil {
-			return err
-		}
-		// Raises made while no connection listened are read once listening.
-		if err := w.Check(ctx); err != nil {
-			return err
-		}
-		for {
-			note, err := pc.WaitForNotification(ctx)
-			if err != nil {
-				return err
-			}
-			if n, err := strconv.ParseInt(note.Payload, 10, 64); err == nil {
-				w.note(n, false)
-			}
-		}
+	var failed error
+	conn.Raw(func(dc any) error {
+		failed = w.waitForRaises(ctx, dc)
+		// The connection still LISTENs: close it rather than return it to the pool.
+		return driver.ErrBadConn
 	})
+	return failed
+}
+
+func (w *Watcher) waitForRaises(ctx context.Context, dc any) error {
+	sc, ok := dc.(*stdlib.Conn)
+	if !ok {
+		return errors.New("pagegen: not a pgx connection")
+	}
+	pc := sc.Conn()
+	if _, err := pc.Exec(ctx, "LISTEN "+channel); err != nil {
+		return err
+	}
+	// Raises made while no connection listened are read once listening.
+	if err := w.Check(ctx); err != nil {
+		return err
+	}
+	for {
+		note, err := pc.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if n, err := strconv.ParseInt(note.Payload, 10, 64); err == nil {
+			w.note(n, false)
+		}
+	}
 }

@@ -488,9 +488,7 @@ func (s *Server) serveEntry(w http.ResponseWriter, r *http.Request, e *pageEntry
 	}
 	notMod := notModified(r, e)
 	if !notMod {
-		for k, v := range e.page.header {
-			h[k] = v
-		}
+		copyHeader(h, e.page.header)
 	}
 	// A 304 carries the CSP too: a browser updates the stored page's headers from it.
 	h.Set("Content-Security-Policy", e.page.csp)
@@ -569,9 +567,7 @@ func (p *renderedPage) html() bool {
 // write sends a render that is not from the cache.
 func (p *renderedPage) write(w http.ResponseWriter, r *http.Request, state string) {
 	h := w.Header()
-	for k, v := range p.header {
-		h[k] = v
-	}
+	copyHeader(h, p.header)
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-store")
 	}
@@ -581,6 +577,14 @@ func (p *renderedPage) write(w http.ResponseWriter, r *http.Request, state strin
 	w.WriteHeader(p.status)
 	if r.Method != http.MethodHead {
 		w.Write(p.body)
+	}
+}
+
+// copyHeader sets dst's values of src's keys to copies: a stored page's header slices
+// must not be appended to by whatever handles the answer after us.
+func copyHeader(dst, src http.Header) {
+	for k, v := range src {
+		dst[k] = append([]string(nil), v...)
 	}
 }
 
