@@ -142,6 +142,10 @@ func (s *Server) pages() http.Handler {
 			ResponseHeaderTimeout: set.ResponseTimeout,
 			MaxIdleConnsPerHost:   64,
 			IdleConnTimeout:       90 * time.Second,
+			// Without this the transport asks the worker for gzip itself (the request
+			// has no Accept-Encoding) and inflates the answer: Node would compress
+			// every page only for Go to undo it.
+			DisableCompression: true,
 		}),
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -36,7 +36,7 @@ func fakeSSRChild() {
 	addr := os.Getenv("HOST") + ":" + os.Getenv("PORT")
 	fmt.Printf("fake ssr listening on %s with content API %s\n", addr, os.Getenv("LINEAGE_CONTENT_API"))
 	http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "page %s nonce=%s pid=%d args=%q", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid(), os.Args[2:])
+		fmt.Fprintf(w, "page %s nonce=%s pid=%d args=%q accept-encoding=%q", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid(), os.Args[2:], r.Header.Get("Accept-Encoding"))
 	}))
 }
 
@@ -134,6 +134,16 @@ func TestSSRSupervisor(t *testing.T) {
 	})
 	t.Run("LogsArePrefixed", func(t *testing.T) {
 		waitFor(t, "child log line", func() bool { return strings.Contains(logs.String(), "[ssr] fake ssr listening") })
+	})
+	t.Run("AsksForUncompressed", func(t *testing.T) {
+		// Go compresses once, on the way out; the worker must not spend CPU on it.
+		r := httptest.NewRequest("GET", "/news", nil)
+		r.Header.Set("Accept-Encoding", "gzip")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if body := w.Body.String(); !strings.HasSuffix(body, `accept-encoding=""`) {
+			t.Fatalf("the worker was asked for an encoding: %q", body)
+		}
 	})
 	t.Run("HeapBounded", func(t *testing.T) {
 		if body := page(); !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=8" `) {
