@@ -410,7 +410,9 @@ func (s *Server) pageFront(render http.Handler) http.Handler {
 		}
 		f, gen, leader := c.flight(key)
 		if leader {
-			p := renderPage(render, anonymousRequest(r, u), detached(r.Context()))
+			ctx, cancel := detached(r.Context())
+			p := renderPage(render, anonymousRequest(r, u), ctx)
+			cancel()
 			if storable(p) {
 				f.entry = c.newEntry(key, gen, p, query)
 				c.put(f.entry)
@@ -446,7 +448,9 @@ func (c *PageCache) revalidate(render http.Handler, r *http.Request, key string,
 	}
 	req := anonymousRequest(r, u)
 	go func() {
-		p := renderPage(render, req, detached(r.Context()))
+		ctx, cancel := detached(r.Context())
+		defer cancel()
+		p := renderPage(render, req, ctx)
 		if storable(p) {
 			f.entry = c.newEntry(key, gen, p, query)
 			c.put(f.entry)
@@ -455,11 +459,10 @@ func (c *PageCache) revalidate(render http.Handler, r *http.Request, key string,
 	}()
 }
 
-// detached keeps a shared render going when the visitor who started it leaves.
-func detached(ctx context.Context) context.Context {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 60*time.Second)
-	_ = cancel // ends with the timeout; the render finishes well before
-	return ctx
+// detached keeps a shared render going when the visitor who started it leaves; the
+// proxy's own response timeout ends a stuck one sooner.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 }
 
 // anonymousRequest is r as any anonymous visitor would send it: a GET of the
