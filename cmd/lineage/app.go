@@ -25,8 +25,9 @@ import (
 
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
-	mounts   []server.Mount
-	accounts *auth.Service // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	mounts   []server.Mount   // rooms not yet in the route table (routes.go)
+	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
 	membership *membership.Service
@@ -92,8 +93,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	area := members.New(db, accounts, log)
 	accounts.AddExporter(area)
 	a.accounts = accounts
-	a.mount(accounts.Handler(), auth.Patterns)
-	a.mount(accounts.Middleware(area.Handler()), members.Patterns)
+	a.members = area
 	go outbox.Run(ctx)
 	go accounts.RunSweeper(ctx, 10*time.Minute)
 	return nil
@@ -116,7 +116,6 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 	a.membership = svc
 	a.accounts.AddExporter(membership.GiftAidExporter{Service: svc}) // "download my data" holds Gift Aid declarations
 	a.accounts.AddExporter(membership.ConsentExporter{Service: svc}) // and marketing consents
-	a.mount(a.accounts.Middleware(svc.Handler()), membership.Patterns)
 	return nil
 }
 
