@@ -241,7 +241,6 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 		}
 	}
 	a.trees = svc
-	a.mount(a.accounts.Middleware(svc.Handler()), trees.Patterns)
 	return nil
 }
 

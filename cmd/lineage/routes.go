@@ -10,6 +10,8 @@ import (
 const (
 	public   = httpx.Public
 	signedIn = httpx.SignedIn
+	owner    = httpx.Owner
+	staff    = httpx.Staff
 	admin    = httpx.Admin
 )
 
@@ -17,7 +19,7 @@ const (
 // and JSON fallback of each room (docs/decisions/013-one-error-contract-and-route-table.md).
 func (a *app) routes() []httpx.Room {
 	session := a.accounts.Middleware
-	acc, mem, ms := a.accounts, a.members, a.membership
+	acc, mem, ms, tr := a.accounts, a.members, a.membership, a.trees
 	return []httpx.Room{
 		{
 			Name:    "auth",
@@ -108,6 +110,27 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/admin/membership/plans", Handler: ms.Admin(ms.AdminPlans), Access: admin},
 				{Pattern: "POST /api/admin/membership/plans", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
 				{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
+			},
+		},
+		{
+			Name:     "trees",
+			Session:  session,
+			Fallback: []string{"/api/trees", "/api/trees/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/trees", Handler: tr.ListTrees, Access: public},
+				{Pattern: "GET /api/trees/search", Handler: tr.SearchPeople, Access: public},
+				{Pattern: "GET /api/trees/uploads", Handler: tr.ListOwnTrees, Access: signedIn},
+				{Pattern: "POST /api/trees/uploads", Handler: tr.Upload, Access: signedIn},
+				{Pattern: "GET /api/trees/{slug}", Handler: tr.GetTree, Access: public},
+				{Pattern: "DELETE /api/trees/{slug}", Handler: tr.DeleteTree, Access: owner},
+				{Pattern: "GET /api/trees/{slug}/surnames", Handler: tr.ListSurnames, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people", Handler: tr.ListPeople, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people/{id}", Handler: tr.GetPerson, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people/{id}/{section}", Handler: tr.GetPersonSection, Access: public},
+				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff},
+				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff},
 			},
 		},
 	}

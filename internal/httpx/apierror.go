@@ -21,6 +21,7 @@ const (
 	ETOOLARGE     = "too_large"     // 413
 	ECSRF         = "csrf"          // 419 (Laravel's CSRF token mismatch)
 	ETOOMANY      = "too_many"      // 429
+	ECANCELED     = "canceled"      // 499 (nginx's Client Closed Request): the caller went away
 	EINTERNAL     = "internal"      // 500
 	EUNAVAILABLE  = "not_available" // 503
 )
@@ -35,6 +36,7 @@ var statusOf = map[string]int{
 	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	ECSRF:         419,
 	ETOOMANY:      http.StatusTooManyRequests,
+	ECANCELED:     499,
 	EINTERNAL:     http.StatusInternalServerError,
 	EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
@@ -48,8 +50,8 @@ func Status(code string) int {
 }
 
 // Error is a client's mistake as a service reports it and a handler answers it: the
-// answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422, the
-// shape the web app reads next to each form field.
+// answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422 (and on
+// a 413 that names its field), the shape the web app reads next to each form field.
 type Error struct {
 	Code       string
 	Message    string
@@ -124,7 +126,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room s
 		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	body := map[string]any{"message": e.Message}
-	if e.Code == EINVALID {
+	if e.Code == EINVALID || e.Fields != nil {
 		fields := e.Fields
 		if fields == nil {
 			fields = map[string][]string{}

@@ -25,7 +25,8 @@ type Access string
 const (
 	Public   Access = "public"    // anyone; what is answered may depend on who asks
 	SignedIn Access = "signed-in" // an account (session or token); 401 otherwise
-	Owner    Access = "owner"     // the resource's owner, an editor or an admin; 401 anonymously
+	Owner    Access = "owner"     // the resource's owner or staff; 401 anonymously, 403 to others
+	Staff    Access = "staff"     // an editor or an admin; 401 anonymously, 403 to others
 	Admin    Access = "admin"     // an admin; 401 anonymously, 403 to other accounts
 	Stripe   Access = "stripe"    // a request signed with the Stripe webhook secret; 400 otherwise
 )
