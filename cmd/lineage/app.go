@@ -13,6 +13,7 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/content"
+	"lineage/internal/iiif"
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
@@ -28,6 +29,8 @@ type app struct {
 	mounts   []server.Mount   // rooms not yet in the route table (routes.go)
 	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
 	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
+	content  *content.Service // set by addContent; the Prismic-compatible content API and media
+	images   *iiif.Service    // set by addImages; the IIIF image server, manifests and images API
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
 	membership *membership.Service
@@ -184,7 +187,7 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 			slog.Info("demo content loaded", "from", cfg.DemoDir)
 		}
 	}
-	a.mount(svc.Handler(), content.Patterns)
+	a.content = svc
 	return nil
 }
 

@@ -1,26 +1,41 @@
 package main
 
 import (
+	"lineage/internal/content"
 	"lineage/internal/httpx"
+	"lineage/internal/iiif"
 	"lineage/internal/server"
 )
 
 // Access levels of the table's rows; each room's handler or adapter enforces its row's
 // level and TestRouteAccess holds the table to it.
 const (
-	public   = httpx.Public
-	signedIn = httpx.SignedIn
-	owner    = httpx.Owner
-	staff    = httpx.Staff
-	admin    = httpx.Admin
+	public    = httpx.Public
+	signedIn  = httpx.SignedIn
+	owner     = httpx.Owner
+	staff     = httpx.Staff
+	admin     = httpx.Admin
+	stripeSig = httpx.Stripe
 )
 
 // routes is the HTTP API: every route of every room, who may call it, and the middleware
 // and JSON fallback of each room (docs/decisions/013-one-error-contract-and-route-table.md).
 func (a *app) routes() []httpx.Room {
 	session := a.accounts.Middleware
-	acc, mem, ms, tr := a.accounts, a.members, a.membership, a.trees
+	acc, mem, ms, tr, ct, im, pay := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments
 	return []httpx.Room{
+		{
+			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
+			Name: "content",
+			Routes: []httpx.Route{
+				{Pattern: "GET " + content.APIPath, Handler: httpx.Plain(ct.ServeAPI), Access: public},
+				{Pattern: "GET " + content.APIPath + "/{$}", Handler: httpx.Plain(ct.ServeAPI), Access: public},
+				{Pattern: "GET " + content.APIPath + "/documents/search", Handler: httpx.Plain(ct.ServeSearch), Access: public},
+				{Pattern: "GET " + content.APIPath + "/tags", Handler: httpx.Plain(ct.ServeTags), Access: public},
+				{Pattern: content.APIPath + "/", Handler: httpx.Plain(ct.ServeNoEndpoint), Access: public},
+				{Pattern: "/media/", Handler: httpx.Plain(ct.ServeMedia), Access: public},
+			},
+		},
 		{
 			Name:    "auth",
 			Session: session,
@@ -113,6 +128,18 @@ func (a *app) routes() []httpx.Room {
 			},
 		},
 		{
+			// Under the membership room's paths, but the payments room's handler: a room of
+			// its own, so that the membership room's 404s and 405s stay its own.
+			Name:    "payments",
+			Session: session,
+			Routes:  []httpx.Route{{Pattern: "POST /api/membership/portal", Handler: pay.OpenPortal, Access: signedIn}},
+		},
+		{
+			// Stripe has no session: its signature is the authentication.
+			Name:   "payments",
+			Routes: []httpx.Route{{Pattern: "POST /api/stripe/webhook", Handler: pay.Webhook, Access: stripeSig}},
+		},
+		{
 			Name:     "trees",
 			Session:  session,
 			Fallback: []string{"/api/trees", "/api/trees/"},
@@ -131,6 +158,21 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff},
 				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff},
 				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff},
+			},
+		},
+		{
+			// IIIF's URL grammar, read by the image server itself; errors in IIIF's plain
+			// text. Public scans are served without a session, members-only ones behind it.
+			Name:   "iiif",
+			Routes: []httpx.Route{{Pattern: iiif.Prefix, Handler: httpx.Plain(im.ServeIIIF), Access: public}},
+		},
+		{
+			Name:     "images",
+			Session:  session,
+			Fallback: []string{"/api/images", "/api/images/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/images", Handler: im.ListImages, Access: public},
+				{Pattern: "GET /api/images/{slug...}", Handler: im.GetImageItem, Access: public},
 			},
 		},
 	}

@@ -13,6 +13,7 @@ import (
 // Error codes of the JSON API's client errors, mapped to statuses in WriteError only.
 const (
 	EINVALID      = "invalid"       // 422
+	EBADREQUEST   = "bad_request"   // 400: a body that is not what the route takes (a webhook's)
 	EUNAUTHORIZED = "unauthorized"  // 401
 	EFORBIDDEN    = "forbidden"     // 403
 	ENOTFOUND     = "not_found"     // 404
@@ -23,11 +24,13 @@ const (
 	ETOOMANY      = "too_many"      // 429
 	ECANCELED     = "canceled"      // 499 (nginx's Client Closed Request): the caller went away
 	EINTERNAL     = "internal"      // 500
+	EBADGATEWAY   = "bad_gateway"   // 502: a service we call failed
 	EUNAVAILABLE  = "not_available" // 503
 )
 
 var statusOf = map[string]int{
 	EINVALID:      http.StatusUnprocessableEntity,
+	EBADREQUEST:   http.StatusBadRequest,
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	EFORBIDDEN:    http.StatusForbidden,
 	ENOTFOUND:     http.StatusNotFound,
@@ -38,6 +41,7 @@ var statusOf = map[string]int{
 	ETOOMANY:      http.StatusTooManyRequests,
 	ECANCELED:     499,
 	EINTERNAL:     http.StatusInternalServerError,
+	EBADGATEWAY:   http.StatusBadGateway,
 	EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
 

@@ -6,10 +6,12 @@ import (
 )
 
 // HandlerFunc is an API handler: it writes its answer, or returns the error its room
-// answers (WriteError unless the room speaks a foreign protocol).
+// answers with WriteError.
 type HandlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// Plain makes a handler that writes every answer itself a HandlerFunc.
+// Plain makes a handler that writes every answer itself a HandlerFunc: the rooms that
+// emulate another service's protocol (the Prismic content API, the IIIF Image API)
+// answer its errors in its own shape.
 func Plain(h http.HandlerFunc) HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		h(w, r)
@@ -49,10 +51,7 @@ type Room struct {
 	// matches is answered in JSON: 405 with Allow when the path takes other methods
 	// (from this room's routes only), else 404.
 	Fallback []string
-	// Fail answers a handler's error; nil: WriteError. Rooms that emulate a foreign
-	// protocol (Prismic, IIIF) answer its error shape.
-	Fail   func(w http.ResponseWriter, r *http.Request, err error)
-	Routes []Route
+	Routes   []Route
 }
 
 // Mount is a pattern and the handler that serves it, as the front door registers it.
@@ -67,10 +66,7 @@ func (rm Room) Mounts() []Mount {
 	if log == nil {
 		log = slog.Default()
 	}
-	fail := rm.Fail
-	if fail == nil {
-		fail = func(w http.ResponseWriter, r *http.Request, err error) { WriteError(w, r, log, rm.Name, err) }
-	}
+	fail := func(w http.ResponseWriter, r *http.Request, err error) { WriteError(w, r, log, rm.Name, err) }
 	wrap := func(h http.Handler) http.Handler {
 		if rm.Session != nil {
 			return rm.Session(h)
