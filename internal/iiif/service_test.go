@@ -687,21 +687,28 @@ const treeGED = `0 HEAD
 0 TRLR
 `
 
+// ashworths imports treeGED as the published tree "ashworth".
+func ashworths(t *testing.T, db *store.DB) *trees.Service {
+	t.Helper()
+	ts := trees.New(db, trees.Options{Log: quietLog()})
+	r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	if _, err := ts.Import(context.Background(), r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
 // TestPersonScans attaches a scan to a person of a published family tree; the living
 // and unpublished trees take none, and a tree unpublished later hides its scans.
 func TestPersonScans(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		fixture(t, db)
-		ts := trees.New(db, trees.Options{Log: quietLog()})
-		r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		yes := true
-		if _, err := ts.Import(ctx, r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
-			t.Fatal(err)
-		}
+		ts := ashworths(t, db)
 		data := t.TempDir()
 		svc := New(db, Options{DataDir: data, Log: quietLog()})
 		scans := t.TempDir()
@@ -780,15 +787,7 @@ func TestPersonScansFollowTheTrees(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		fixture(t, db)
-		ts := trees.New(db, trees.Options{Log: quietLog()})
-		r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		yes := true
-		if _, err := ts.Import(ctx, r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
-			t.Fatal(err)
-		}
+		ts := ashworths(t, db)
 		data, scans := t.TempDir(), t.TempDir()
 		writeImage(t, filepath.Join(scans, "george.png"), quadrants(600, 400))
 		os.WriteFile(filepath.Join(scans, "map.csv"), []byte("file,person\ngeorge.png,ashworth:I1\n"), 0o644)
