@@ -14,14 +14,15 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/payments"
 	"lineage/internal/store"
 )
 
-// addPayments builds the payment layer (Stripe) and mounts its webhook, which Stripe
-// calls without a session, and the Customer Portal route behind the accounts
-// middleware. Without LINEAGE_STRIPE_SECRET_KEY card payment is off and the rest of
+// addPayments builds the payment layer (Stripe): its webhook, which Stripe calls
+// without a session, and the Customer Portal route behind the accounts middleware
+// (routes.go). Without LINEAGE_STRIPE_SECRET_KEY card payment is off and the rest of
 // the site is unchanged.
 func (a *app) addPayments(cfg config.Config, db *store.DB) error {
 	svc, err := newPayments(cfg, db)
@@ -29,8 +30,6 @@ func (a *app) addPayments(cfg config.Config, db *store.DB) error {
 		return err
 	}
 	a.payments = svc
-	a.mount(svc.Handler(), payments.Patterns)
-	a.mount(a.accounts.Middleware(svc.PortalHandler()), payments.PortalPatterns)
 	return nil
 }
 
@@ -125,8 +124,8 @@ func (f membershipFulfiller) id(ref payments.Ref) (int64, error) {
 // known turns the room's "not found" into payments.ErrUnknownRef: retrying cannot
 // make a membership that does not exist.
 func known(err error) error {
-	var e *membership.Error
-	if errors.As(err, &e) && e.Code == membership.ENOTFOUND {
+	var e *httpx.Error
+	if errors.As(err, &e) && e.Code == httpx.ENOTFOUND {
 		return fmt.Errorf("%v: %w", err, payments.ErrUnknownRef)
 	}
 	return err

@@ -80,7 +80,7 @@ func runServe(ctx context.Context, args []string) error {
 			PublicURL:  cfg.PublicURL,
 			DB:         db,
 			SSR:        ssr,
-			Mounts:     app.mounts,
+			Mounts:     app.frontDoorMounts(),
 			Log:        log,
 			PageCache:  pages,
 			PageWrites: pageWrites,

@@ -25,9 +25,6 @@ import (
 	"lineage/internal/store"
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves.
-var Patterns = []string{"/iiif/3/", "/api/images", "/api/images/"}
-
 // Prefix is the path of the image service and the manifests.
 const Prefix = "/iiif/3/"
 
@@ -43,8 +40,9 @@ type Options struct {
 	PublicURL string // origin of absolute ids; empty: the request's
 	Members   Membership
 	// Authenticate wraps a handler so that Members can see the signed-in user (the
-	// accounts middleware). It runs only for members-only scans and the images API,
-	// so public tiles never touch sessions or set cookies.
+	// accounts middleware). The image server runs it only for members-only scans, so
+	// public tiles never touch sessions or set cookies; the route table runs it around
+	// the images API.
 	Authenticate func(http.Handler) http.Handler
 	Limits       Limits
 	CacheBytes   int64 // cap of the derivative cache; default 512 MiB
@@ -158,21 +156,6 @@ func (s *Service) derivatives() (*diskCache, error) {
 	return s.cache, s.cacheErr
 }
 
-// Handler serves /iiif/3/ and /api/images.
-func (s *Service) Handler() http.Handler {
-	api := http.Handler(http.HandlerFunc(s.serveAPI))
-	if s.opts.Authenticate != nil {
-		api = s.opts.Authenticate(api)
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, Prefix) {
-			s.serveIIIF(w, r)
-			return
-		}
-		api.ServeHTTP(w, r)
-	})
-}
-
 // base is the origin of absolute ids.
 func (s *Service) base(r *http.Request) string {
 	if s.opts.PublicURL != "" {
@@ -203,7 +186,7 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Leve
 	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Vary", "Cookie, Authorization")
 		if !level.Opens(s.scope(r)) {
-			writeError(w, &Error{Status: http.StatusUnauthorized, Message: accessLabel(level) + ": sign in with an account whose membership opens this scan (join or renew at /subscribe)."})
+			writeIIIFError(w, &Error{Status: http.StatusUnauthorized, Message: accessLabel(level) + ": sign in with an account whose membership opens this scan (join or renew at /subscribe)."})
 			return
 		}
 		next(w, r)
@@ -214,7 +197,9 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Leve
 	h.ServeHTTP(w, r)
 }
 
-func writeError(w http.ResponseWriter, e *Error) {
+// writeIIIFError answers an image server error as IIIF viewers expect it: plain text,
+// readable from any origin, never cached. The images API answers in httpx's contract.
+func writeIIIFError(w http.ResponseWriter, e *Error) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -230,21 +215,21 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ie *Error
 	switch {
 	case errors.As(err, &ie):
-		writeError(w, ie)
+		writeIIIFError(w, ie)
 	case errors.Is(err, ErrNotFound):
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
 	case errors.Is(err, os.ErrNotExist):
 		// Tiles of a scan replaced a moment ago: what the server knew is stale.
 		s.mu.Lock()
 		clear(s.images)
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
 		s.opts.Log.Error("iiif", "path", r.URL.Path, "err", err)
-		writeError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
+		writeIIIFError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
 	}
 }
 
@@ -306,7 +291,9 @@ func (s *Service) forget(id string) {
 	s.mu.Unlock()
 }
 
-func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
+// ServeIIIF serves the IIIF Image and Presentation APIs under Prefix: it reads IIIF's
+// URL grammar itself and answers errors in plain text, as IIIF viewers expect.
+func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:
@@ -319,7 +306,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Message: "Only GET and HEAD are supported."})
+		writeIIIFError(w, &Error{Status: http.StatusMethodNotAllowed, Message: "Only GET and HEAD are supported."})
 		return
 	}
 	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), Prefix), "/")
@@ -333,13 +320,13 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 	}
 	id := segs[0]
 	if !validID(id) {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier."})
 		return
 	}
 	im, err := s.image(r.Context(), id)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier " + strconv.Quote(id) + "."})
+			writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier " + strconv.Quote(id) + "."})
 			return
 		}
 		s.fail(w, r, err)
@@ -354,7 +341,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 		})
 	case 2:
 		if segs[1] != "info.json" {
-			writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+			writeIIIFError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 			return
 		}
 		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
@@ -375,7 +362,7 @@ func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
 		imgix := applyImgix(&req, r.URL.Query())
 		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveImage(w, r, im, req, imgix) })
 	default:
-		writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+		writeIIIFError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 	}
 }
 
@@ -590,17 +577,17 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 	switch {
 	case errors.Is(err, errClientBusy):
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
 			"You have %d images being made already, the most one visitor may (LINEAGE_IIIF_QUEUE_PER_CLIENT); try again when they are done.", s.opts.QueuePerClient)})
 		return
 	case errors.Is(err, errQueueFull):
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
 			"The server is busy making images (%d waiting, the most it queues: LINEAGE_IIIF_QUEUE); try again in a moment.", s.opts.QueueTotal)})
 		return
 	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
 			"The server is busy making images (waited %s, the most it waits: LINEAGE_IIIF_QUEUE_WAIT); try again in a moment.", s.opts.QueueWait)})
 		return
 	case err != nil:
@@ -653,7 +640,7 @@ func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, path string)
 				// The scan was re-imported a moment ago: forget it and let the client retry.
 				s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
 				w.Header().Set("Retry-After", "1")
-				writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+				writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
 				return
 			}
 			s.fail(w, r, err)

@@ -1,32 +1,17 @@
 package members
 
 import (
-	"log/slog"
 	"net/http"
 	"strconv"
 
 	"lineage/internal/httpx"
 )
 
-// The room answers in the API's one error contract (httpx.Error).
-const (
-	EINVALID      = httpx.EINVALID
-	EUNAUTHORIZED = httpx.EUNAUTHORIZED
-	ENOTFOUND     = httpx.ENOTFOUND
-	EMETHOD       = httpx.EMETHOD
-	ETOOLARGE     = httpx.ETOOLARGE
-)
+// The room answers in the API's one error contract (httpx, decision 013).
 
-// Error is what handlers return to the client.
-type Error = httpx.Error
-
-var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
+var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
-
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	httpx.WriteError(w, r, log, "members", err)
-}
 
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	return httpx.DecodeJSON(w, r, dst)

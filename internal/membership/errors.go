@@ -1,36 +1,16 @@
 package membership
 
 import (
-	"log/slog"
 	"net/http"
 
 	"lineage/internal/httpx"
 )
 
-// The room answers in the API's one error contract (httpx.Error): these names keep its
-// code short to read.
-const (
-	EINVALID      = httpx.EINVALID
-	EUNAUTHORIZED = httpx.EUNAUTHORIZED
-	EFORBIDDEN    = httpx.EFORBIDDEN
-	ENOTFOUND     = httpx.ENOTFOUND
-	EMETHOD       = httpx.EMETHOD
-	ECONFLICT     = httpx.ECONFLICT
-	ETOOLARGE     = httpx.ETOOLARGE
-)
+// The room answers in the API's one error contract (httpx, decision 013).
 
-// Error is what the service returns for the client's mistakes; handlers write it.
-type Error = httpx.Error
-
-type fieldErrors = httpx.FieldErrors
-
-var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
+var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
-
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	httpx.WriteError(w, r, log, "membership", err)
-}
 
 // maxCSV is the largest CSV import.
 const maxCSV = 8 << 20

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 )
 
@@ -51,7 +52,6 @@ type Service struct {
 	db  *store.DB
 	opt Options
 	log *slog.Logger
-	mux *http.ServeMux
 	Now func() time.Time // the clock; tests replace it
 }
 
@@ -64,7 +64,6 @@ func New(db *store.DB, opt Options) *Service {
 		opt.OtherWays = "You can also pay by cheque, bank transfer or cash: write to the membership secretary, who records your payment."
 	}
 	s := &Service{db: db, opt: opt, log: opt.Log, Now: time.Now}
-	s.routes()
 	return s
 }
 
@@ -328,7 +327,7 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 			return 0, invalid("number", "The membership number %s is taken.", number)
 		}
 		if store.IsUniqueViolation(err) {
-			return 0, &Error{Code: ECONFLICT, Message: "This account has a membership already."}
+			return 0, &httpx.Error{Code: httpx.ECONFLICT, Message: "This account has a membership already."}
 		}
 		return 0, err
 	}
