@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	researchdemo "lineage/internal/research/demo"
 	"log/slog"
 	"net/http"
 	"os"
@@ -213,7 +214,7 @@ func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) 
 			return err
 		}
 		if !has {
-			if err := svc.LoadDemo(ctx, demoResearchRecords, 1, nil); err != nil {
+			if err := researchdemo.Load(ctx, svc, demoResearchRecords, 1, nil); err != nil {
 				return fmt.Errorf("load demo records: %w", err)
 			}
 			slog.Info("demo research records loaded", "records", demoResearchRecords)

@@ -41,7 +41,7 @@
 // Records of members-only collections (or marked members-only on import) are found by
 // everyone, but requesters who are not members see a teaser: the first person's name,
 // the year and the collection, the same in results and on the record's page
-// (teaserPersons). Such a requester matches a members-only record only on that person
+// (TeaserPersons). Such a requester matches a members-only record only on that person
 // (plan.withholds, paywall.go), so no search, total, facet or relative filter reveals
 // a withheld one. The API enforces this (see Membership); pages only present it.
 package research

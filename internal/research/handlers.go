@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lineage/internal/httpx"
+	"lineage/internal/research/search"
 )
 
 // Patterns are the front-door ServeMux patterns that Handler serves.
@@ -48,7 +49,7 @@ func (s *Service) scope(r *http.Request) []string {
 
 // writeInvalid answers 422 in the Laravel shape the rest of the API uses.
 func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
-	msg := firstMessage(errs)
+	msg := search.FirstMessage(errs)
 	n := 0
 	for _, v := range errs {
 		n += len(v)
@@ -61,7 +62,7 @@ func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
 
 // writeErr maps the room's errors to statuses, in one place.
 func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
-	var ep *errPlan
+	var ep *search.InvalidQuery
 	var tb *ErrTooBroad
 	switch {
 	case errors.Is(err, ErrNotFound):
@@ -69,7 +70,7 @@ func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, ErrBadCursor):
 		writeInvalid(w, FieldErrors{"after": {"This page link has expired: run the search again."}})
 	case errors.As(err, &ep):
-		writeInvalid(w, ep.fields)
+		writeInvalid(w, ep.Fields)
 	case errors.As(err, &tb):
 		writeInvalid(w, FieldErrors{"query": {tb.Message}})
 	case errors.Is(err, context.Canceled):
@@ -148,14 +149,14 @@ func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
 	if a := v.Get("after"); a != "" {
 		n, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || n < 0 {
-			errs.add("after", "This page link has expired: open the collection again.")
+			errs.Add("after", "This page link has expired: open the collection again.")
 		}
 		after = n
 	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > MaxLimit {
-			errs.add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
+			errs.Add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
 		}
 		limit = n
 	}
@@ -174,7 +175,7 @@ func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
 func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
 	if q := strings.TrimSpace(v.Get("q")); q != "" {
-		if len(q) > maxQueryText {
+		if len(q) > search.MaxQueryText {
 			writeInvalid(w, FieldErrors{"q": {"The place may be at most 200 characters."}})
 			return
 		}
@@ -209,7 +210,7 @@ func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
 		writeInvalid(w, FieldErrors{"q": {"Enter something to search for."}})
 		return
 	}
-	if len(q) > maxQueryText {
+	if len(q) > search.MaxQueryText {
 		writeInvalid(w, FieldErrors{"q": {"The search may be at most 200 characters."}})
 		return
 	}
