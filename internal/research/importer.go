@@ -21,6 +21,7 @@ import (
 
 	"lineage/internal/gendate"
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // ImportOptions configure ImportRecords.
@@ -144,7 +145,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 	}
 	if s.db.Dialect == store.SQLite {
 		// One connection for the whole import: its page cache stays warm from batch to
-		// batch, and its INSERTs are compiled once (store.SQLiteBulk).
+		// batch, and its INSERTs are compiled once (bulk.SQLiteConn).
 		conn, err := s.db.Conn(ctx)
 		if err != nil {
 			return rep, err
@@ -173,7 +174,7 @@ func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, 
 		// Checkpoints run beside the writer, on the other core.
 		st.ckpt = s.db.StartCheckpointer(ctx, checkpointInterval)
 		defer st.ckpt.Stop()
-		st.bulk = store.NewSQLiteBulk(conn)
+		st.bulk = bulk.NewSQLiteConn(conn)
 	} else {
 		// PostgreSQL: one connection too, so that batches can COPY on the
 		// connection that holds their transaction.
@@ -366,8 +367,8 @@ type importState struct {
 	// (nil: each batch writes its own); merge adds up the batches' until then.
 	bulkStats statDeltas
 	merge     *statsMerger
-	conn      *sql.Conn         // the connection every batch is written on
-	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
+	conn      *sql.Conn        // the connection every batch is written on
+	bulk      *bulk.SQLiteConn // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
 	ckpt      *store.Checkpointer
 	copy      bool // PostgreSQL: rows go in with COPY on conn
 	tables    bool // SQLite: rows go into the search tables too (searchTables)
@@ -543,11 +544,11 @@ func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string,
 				}
 				flat = append(flat, r)
 			}
-			if err := st.bulkExec(ctx, store.InsertRowsSQL("INSERT OR FAIL", table, cols, sqliteBulkRows), flat); err != nil {
+			if err := st.bulkExec(ctx, bulk.InsertRowsSQL("INSERT OR FAIL", table, cols, sqliteBulkRows), flat); err != nil {
 				return fmt.Errorf("insert into %s: %w", table, err)
 			}
 		}
-		if err := st.bulkExec(ctx, store.InsertSQL("INSERT OR FAIL", table, cols), rows[full:]); err != nil {
+		if err := st.bulkExec(ctx, bulk.InsertSQL("INSERT OR FAIL", table, cols), rows[full:]); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		return nil
@@ -614,7 +615,7 @@ func (st *importState) flushStats(ctx context.Context) error {
 // variable for tests): 50 000 held the write lock up to 0.5 s at a load of 13.
 var statChunk = 10_000
 
-// applyStats is Service.applyStats through the compiled upsert of store.SQLiteBulk when
+// applyStats is Service.applyStats through the compiled upsert of bulk.SQLiteConn when
 // there is one.
 func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
 	if st.bulk == nil {
@@ -1397,12 +1398,12 @@ func (st *importState) bulkInts(ctx context.Context, verb, table string, cols []
 		if !st.bulk.InTransaction() {
 			return errors.New("research: the import's transaction has ended")
 		}
-		full := store.InsertRowsSQL(verb, table, cols, sqliteBulkRows) + suffix
+		full := bulk.InsertRowsSQL(verb, table, cols, sqliteBulkRows) + suffix
 		for i := 0; i < len(ints); i += sqliteBulkRows * w {
 			part := ints[i:min(i+sqliteBulkRows*w, len(ints))]
 			q := full
 			if len(part) < sqliteBulkRows*w {
-				q = store.InsertRowsSQL(verb, table, cols, len(part)/w) + suffix
+				q = bulk.InsertRowsSQL(verb, table, cols, len(part)/w) + suffix
 			}
 			if err := st.bulk.ExecInts(q, part); err != nil {
 				return fmt.Errorf("insert into %s: %w", table, err)
@@ -1436,7 +1437,7 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 		args := make([]any, len(cols))
 		types := make([]string, len(cols))
 		for j := range cols {
-			args[j], types[j] = store.PGColumn(rows, j)
+			args[j], types[j] = bulk.PGColumn(rows, j)
 		}
 		var b strings.Builder
 		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
@@ -1459,7 +1460,7 @@ func insertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, col
 	if ignoreConflicts {
 		verb = "INSERT OR IGNORE"
 	}
-	for _, q := range store.LiteralInserts(verb, table, cols, rows, sqliteRowsPerInsert) {
+	for _, q := range bulk.LiteralInserts(verb, table, cols, rows, sqliteRowsPerInsert) {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
@@ -1478,7 +1479,7 @@ const (
 // applyStats adds the deltas to name_facets and drops cells that reach zero.
 func (s *Service) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
 	rows, negative := stats.rows()
-	for _, q := range store.LiteralInserts("INSERT", "name_facets", facetCols, rows, sqliteRowsPerInsert) {
+	for _, q := range bulk.LiteralInserts("INSERT", "name_facets", facetCols, rows, sqliteRowsPerInsert) {
 		if _, err := tx.ExecContext(ctx, q+facetUpsert); err != nil {
 			return fmt.Errorf("name_facets: %w", err)
 		}

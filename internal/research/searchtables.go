@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lineage/internal/store"
+	storebulk "lineage/internal/store/bulk"
 )
 
 // The search tables (SQLite): the search index's two orders as WITHOUT ROWID tables,
@@ -210,7 +211,7 @@ func (s *Service) buildSQLite(ctx context.Context, conn *sql.Conn, missing []str
 	if err != nil {
 		return err
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return errNoSortedBuild // cannot happen: the reader had one
 	}
@@ -321,7 +322,7 @@ func (s *Service) sortedRows(ctx context.Context, t searchTable, version *int64,
 	} else if epoch != *version {
 		return errStoreChanged
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return errNoSortedBuild
 	}
@@ -355,14 +356,14 @@ func (s *Service) sortedRows(ctx context.Context, t searchTable, version *int64,
 
 // writeInts inserts rows given as len(t.cols) values each, in t.cols order and in
 // t's key order, into t's table under name, rowsPerSearchInsert at a time.
-func writeInts(ctx context.Context, bulk *store.SQLiteBulk, name string, t searchTable, args []int64) error {
+func writeInts(ctx context.Context, bulk *storebulk.SQLiteConn, name string, t searchTable, args []int64) error {
 	n := len(t.cols)
-	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
+	full := storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
 	for i := 0; i < len(args); i += rowsPerSearchInsert * n {
 		part := args[i:min(i+rowsPerSearchInsert*n, len(args))]
 		q := full
 		if len(part) < rowsPerSearchInsert*n {
-			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(part)/n)
+			q = storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(part)/n)
 		}
 		if err := bulk.ExecInts(q, part); err != nil {
 			return err
@@ -505,7 +506,7 @@ func (s *Service) loadSearchRows(ctx context.Context) (_ []searchRow, epoch int6
 	if n > maxSortedBuild {
 		return nil, 0, errNoSortedBuild
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return nil, 0, errNoSortedBuild
 	}
@@ -594,11 +595,11 @@ func sortByGiven(rows []searchRow, parts int) {
 
 // writeSorted inserts rows, sorted in t's key order, into t's table under name,
 // rowsPerSearchInsert at a time.
-func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, name string, t searchTable, rows []searchRow) error {
+func writeSorted(ctx context.Context, bulk *storebulk.SQLiteConn, name string, t searchTable, rows []searchRow) error {
 	// OR FAIL: a duplicate key fails the build all the same, but no statement of
 	// many rows keeps a journal to undo itself with (SQLite needs one only when a
 	// failing statement must take back the rows it wrote before the failure).
-	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
+	full := storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.cols, rowsPerSearchInsert)
 	order := t.fieldOrder()
 	args := make([]int64, 0, rowsPerSearchInsert*len(t.cols))
 	for i := 0; i < len(rows); i += rowsPerSearchInsert {
@@ -612,7 +613,7 @@ func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, name string, t sea
 		}
 		q := full
 		if len(chunk) < rowsPerSearchInsert {
-			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(chunk))
+			q = storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.cols, len(chunk))
 		}
 		if err := bulk.ExecInts(q, args); err != nil {
 			return err
