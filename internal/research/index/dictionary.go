@@ -10,6 +10,7 @@ import (
 
 	"lineage/internal/names"
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // NameDict assigns dictionary ids to surnames and given names during an import,
@@ -53,11 +54,11 @@ func GivenInits(g *names.GivenNames, first string) string {
 
 // Resolve fills the ids of the given surname and given-name keys, adding the ones the
 // dictionary lacks (with their phonetic codes).
-func (d *NameDict) Resolve(ctx context.Context, tx *sql.Tx, surnameKeys, givenKeys []string) error {
-	if err := d.resolveSurnames(ctx, tx, surnameKeys); err != nil {
+func (d *NameDict) Resolve(ctx context.Context, w bulk.Writer, tx *sql.Tx, surnameKeys, givenKeys []string) error {
+	if err := d.resolveSurnames(ctx, w, tx, surnameKeys); err != nil {
 		return err
 	}
-	return d.resolveGivens(ctx, tx, givenKeys)
+	return d.resolveGivens(ctx, w, tx, givenKeys)
 }
 
 func missing(keys []string, have map[string]int64) []string {
@@ -80,7 +81,7 @@ func (d *NameDict) lookup(ctx context.Context, tx *sql.Tx, table string, keys []
 	}, into)
 }
 
-func (d *NameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []string) error {
+func (d *NameDict) resolveSurnames(ctx context.Context, w bulk.Writer, tx *sql.Tx, keys []string) error {
 	need := missing(keys, d.Surnames)
 	if len(need) == 0 {
 		return nil
@@ -99,7 +100,7 @@ func (d *NameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []strin
 		nk[i] = d.variants.Keys(k)
 		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
 	}
-	if err := InsertMany(ctx, d.db, tx, "surnames", []string{"folded", "variant", "soundex"}, rows, true); err != nil {
+	if err := w.Insert(ctx, tx, bulk.Table{Name: "surnames", Cols: []string{"folded", "variant", "soundex"}, OnConflict: bulk.Ignore}, rows); err != nil {
 		return err
 	}
 	if err := d.lookup(ctx, tx, "surnames", add, d.Surnames); err != nil {
@@ -115,10 +116,10 @@ func (d *NameDict) resolveSurnames(ctx context.Context, tx *sql.Tx, keys []strin
 			codes = append(codes, []any{c, id})
 		}
 	}
-	return InsertMany(ctx, d.db, tx, "surname_codes", []string{"code", "surname_id"}, codes, true)
+	return w.Insert(ctx, tx, bulk.Table{Name: "surname_codes", Cols: []string{"code", "surname_id"}, OnConflict: bulk.Ignore}, codes)
 }
 
-func (d *NameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string) error {
+func (d *NameDict) resolveGivens(ctx context.Context, w bulk.Writer, tx *sql.Tx, keys []string) error {
 	need := missing(keys, d.Givens)
 	if len(need) == 0 {
 		return nil
@@ -135,7 +136,7 @@ func (d *NameDict) resolveGivens(ctx context.Context, tx *sql.Tx, keys []string)
 		first, _, _ := strings.Cut(k, " ")
 		rows[i] = []any{k, first, GivenInits(d.given, first)}
 	}
-	if err := InsertMany(ctx, d.db, tx, "given_names", []string{"folded", "first", "inits"}, rows, true); err != nil {
+	if err := w.Insert(ctx, tx, bulk.Table{Name: "given_names", Cols: []string{"folded", "first", "inits"}, OnConflict: bulk.Ignore}, rows); err != nil {
 		return err
 	}
 	if err := d.lookup(ctx, tx, "given_names", add, d.Givens); err != nil {
@@ -167,59 +168,6 @@ func InStrings(col string, vals []string) string {
 	b.WriteByte(')')
 	return b.String()
 }
-
-// InsertMany writes rows as fast as each database takes them. ignoreConflicts skips
-// rows that would break a unique constraint.
-//
-// On SQLite the values are written into the statement as literals: the driver
-// prepares every statement afresh and matches each parameter to its argument by a
-// linear search, so literals are cheaper than parameters. INSERT OR FAIL (or IGNORE)
-// spares SQLite a statement journal; a failure aborts the whole transaction anyway.
-//
-// On PostgreSQL each column travels as one array parameter and unnest turns them into
-// rows: one statement, parsed once, whatever the number of rows.
-func InsertMany(ctx context.Context, db *store.DB, tx *sql.Tx, table string, cols []string, rows [][]any, ignoreConflicts bool) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	if db.Dialect == store.Postgres {
-		args := make([]any, len(cols))
-		types := make([]string, len(cols))
-		for j := range cols {
-			args[j], types[j] = store.PGColumn(rows, j)
-		}
-		var b strings.Builder
-		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
-		for j, t := range types {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "$%d::%s[]", j+1, t)
-		}
-		b.WriteString(")")
-		if ignoreConflicts {
-			b.WriteString(" ON CONFLICT DO NOTHING")
-		}
-		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-		return nil
-	}
-	verb := "INSERT OR FAIL"
-	if ignoreConflicts {
-		verb = "INSERT OR IGNORE"
-	}
-	for _, q := range store.LiteralInserts(verb, table, cols, rows, SQLiteRowsPerInsert) {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-	}
-	return nil
-}
-
-// SQLiteRowsPerInsert is how many rows one SQLite INSERT of literals writes
-// (InsertMany): enough that SQLite opens the table's cursors once for many rows.
-const SQLiteRowsPerInsert = 200
 
 // PrefixEnd is the smallest string greater than every string starting with prefix
 // (prefix is ASCII or folded letters).

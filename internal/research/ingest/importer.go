@@ -16,13 +16,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-
 	"lineage/internal/gendate"
 	"lineage/internal/research/gazetteer"
 	"lineage/internal/research/index"
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // ImportOptions configure ImportRecords.
@@ -110,19 +108,10 @@ func (s *Importer) ImportRecords(ctx context.Context, src io.Reader, m *Mapping,
 		opts.BatchSize = 2000
 	}
 	if opts.Strict {
-		rs, ok := src.(io.ReadSeeker)
-		if !ok {
-			return nil, errors.New("a strict import needs a file it can read twice")
-		}
-		if err := strictCheck(rs, m, opts.CSV, rep); err != nil {
-			return rep, err
-		}
-		if rep.ErrorCount > 0 {
-			rep.Elapsed = time.Since(start)
-			return rep, ErrStrict
-		}
-		rep.Records, rep.Notes = 0, nil
-		if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		if err := strictPass(src, m, opts.CSV, rep); err != nil {
+			if errors.Is(err, ErrStrict) {
+				rep.Elapsed = time.Since(start)
+			}
 			return rep, err
 		}
 	}
@@ -135,159 +124,31 @@ func (s *Importer) ImportRecords(ctx context.Context, src io.Reader, m *Mapping,
 		return rep, err
 	}
 	rep.CollectionCreated = created
-	st := &importState{
-		s: s, coll: coll, run: time.Now().UnixNano(),
-		dict:         index.NewNameDict(s.DB, s.Variants, s.Given),
-		places:       gazetteer.NewResolver(s.DB, nil),
-		writeRecords: writeSize{opts.BatchSize},
+	st, err := s.begin(ctx, coll, opts.BatchSize)
+	if err != nil {
+		return rep, err
 	}
-	if s.DB.Dialect == store.SQLite {
-		// One connection for the whole import: its page cache stays warm from batch to
-		// batch, and its INSERTs are compiled once (store.SQLiteBulk).
-		conn, err := s.DB.Conn(ctx)
-		if err != nil {
-			return rep, err
-		}
-		st.conn = conn
-		// Foreign keys are off: the only one the import's rows have is records'
-		// collection, which each batch checks once (collectionGone) instead of each
-		// row, and whose check made every multi-row INSERT of records keep a
-		// statement journal. A bulk load writes its rows with a smaller page cache
-		// (st.pageCache).
-		restore, err := s.DB.SetPragmas(ctx, conn, append(bulkPragmas(), store.Pragma{Name: "foreign_keys", Value: "OFF"}))
-		if err != nil {
-			conn.Close()
-			return rep, err
-		}
-		defer func() {
-			if st.bulk != nil {
-				// Under the connection's lock: a cancelled transaction's rollback may
-				// still be running on it.
-				conn.Raw(func(any) error { st.bulk.Close(); return nil })
-			}
-			// Back to the pool as every connection is.
-			restore()
-			conn.Close()
-		}()
-		// Checkpoints run beside the writer, on the other core.
-		st.ckpt = s.DB.StartCheckpointer(ctx, checkpointInterval)
-		defer st.ckpt.Stop()
-		st.bulk = store.NewSQLiteBulk(conn)
-	} else {
-		// PostgreSQL: one connection too, so that batches can COPY on the
-		// connection that holds their transaction.
-		conn, err := s.DB.Conn(ctx)
-		if err != nil {
-			return rep, err
-		}
-		st.conn = conn
-		defer conn.Close()
-		st.copy = true
-	}
-	defer func() {
-		// A failed bulk import still records the statistics of what it committed.
-		if err := st.flushStats(context.WithoutCancel(ctx)); err != nil {
-			s.log.Error("research: name statistics", "err", err)
-		}
-	}()
+	defer st.end(ctx)
 	if err := st.places.Preload(ctx); err != nil {
 		return rep, err
 	}
-	finishBulk := func() error { return nil }
 	if err := st.startSummary(ctx); err != nil {
 		return rep, err
 	}
 	rep.Bulk = opts.Bulk == BulkOn || opts.Bulk == BulkDefer || (opts.Bulk == BulkAuto && sizeHint > 0 && s.bulkWorthIt(ctx, sizeHint))
 	rep.IndexDeferred = opts.Bulk == BulkDefer
-	if rep.Bulk {
-		if err := st.pageCache(ctx, bulkCacheKiB); err != nil {
-			return rep, err
-		}
+	ix, err := st.prepareIndexes(ctx, rep.Bulk, rep.IndexDeferred)
+	if err != nil {
+		return rep, err
 	}
-	if rep.IndexDeferred {
-		st.bulkStats, st.merge = statDeltas{}, newStatsMerger()
-		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
-			return rep, err
-		}
-	} else if rep.Bulk {
-		st.bulkStats, st.merge = statDeltas{}, newStatsMerger()
-		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
-			return rep, err
-		}
-		rebuilt := false
-		defer func() {
-			// Rebuild even when the import failed half-way: the committed batches stay.
-			if !rebuilt {
-				ctx := context.WithoutCancel(ctx)
-				if err := st.pageCache(ctx, importCacheKiB); err != nil {
-					s.log.Error("research: page cache for the rebuild", "err", err)
-				}
-				if err := s.rebuildSearchIndexes(ctx, st.conn); err != nil {
-					s.log.Error("research: rebuild search indexes", "err", err)
-				}
-			}
-		}()
-		finishBulk = func() error {
-			rebuilt = true
-			if err := st.pageCache(ctx, importCacheKiB); err != nil {
-				return err
-			}
-			return s.rebuildSearchIndexes(ctx, st.conn)
-		}
-	} else {
-		// Rows go into the search tables as they are written, when they are there;
-		// when a deferred bulk import left them out, they are built from search_keys
-		// before this import ends, as are the indexes it left out.
-		if st.tables, err = s.HaveSearchTables(ctx); err != nil {
-			return rep, err
-		}
-		finishBulk = func() error {
-			built, err := s.repairIndexes(ctx, st.conn)
-			if err == nil && built {
-				err = s.Analyze(ctx)
-			}
-			return err
-		}
-	}
-	// Reading, checking and preparing records (one goroutine) overlaps with writing
-	// them (this one): the two halves cost about the same.
-	batches := make(chan readBatch, 2)
-	quit := make(chan struct{})
-	defer close(quit)
-	st.learned = make(chan *knownIDs, 16)
-	go readBatches(rr, opts.BatchSize, batches, st.learned, quit)
-	for b := range batches {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		rep.Records += b.read
-		for _, errs := range b.rejected {
-			rep.Skipped++
-			rep.AddErrors(errs)
-		}
-		if b.err != nil {
-			return rep, b.err
-		}
-		for preps := b.preps; len(preps) > 0; {
-			n := len(preps)
-			if st.bulk != nil {
-				n = min(n, st.writeRecords.n)
-			}
-			began := time.Now()
-			if err := st.write(ctx, preps[:n], rep); err != nil {
-				return rep, err
-			}
-			st.writeRecords.took(time.Since(began), opts.BatchSize)
-			preps = preps[n:]
-		}
-		if opts.Progress != nil {
-			opts.Progress(ImportProgress{Records: rep.Records, Added: rep.Added, Updated: rep.Updated, Unchanged: rep.Unchanged, Skipped: rep.Skipped})
-		}
+	defer ix.abandon()
+	if err := st.readAndWrite(ctx, rr, opts, rep); err != nil {
+		return rep, err
 	}
 	if err := st.flushStats(ctx); err != nil {
 		return rep, err
 	}
-	if err := finishBulk(); err != nil {
+	if err := ix.finish(); err != nil {
 		return rep, err
 	}
 	if rep.Added > 0 || rep.Updated > 0 {
@@ -302,6 +163,174 @@ func (s *Importer) ImportRecords(ctx context.Context, src io.Reader, m *Mapping,
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
+}
+
+// strictPass checks the whole source of a strict import before anything is written:
+// ErrStrict when it has bad rows (rep lists them), else the source rewound for the
+// import.
+func strictPass(src io.Reader, m *Mapping, lim CSVLimits, rep *ImportReport) error {
+	rs, ok := src.(io.ReadSeeker)
+	if !ok {
+		return errors.New("a strict import needs a file it can read twice")
+	}
+	if err := strictCheck(rs, m, lim, rep); err != nil {
+		return err
+	}
+	if rep.ErrorCount > 0 {
+		return ErrStrict
+	}
+	rep.Records, rep.Notes = 0, nil
+	_, err := rs.Seek(0, io.SeekStart)
+	return err
+}
+
+// begin opens the import's connection, one for the whole import: on SQLite its page
+// cache stays warm from batch to batch and its INSERTs are compiled once; on
+// PostgreSQL batches COPY on the connection that holds their transaction. end gives
+// it back as it was.
+func (s *Importer) begin(ctx context.Context, coll *index.Collection, batchSize int) (*importState, error) {
+	conn, err := s.DB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Foreign keys are off (SQLite): the only one the import's rows have is records'
+	// collection, which each batch checks once (collectionGone) instead of each row,
+	// and whose check made every multi-row INSERT of records keep a statement
+	// journal. A bulk load writes its rows with a smaller page cache (pageCache).
+	restore, err := s.DB.SetPragmas(ctx, conn, append(bulkPragmas(), store.Pragma{Name: "foreign_keys", Value: "OFF"}))
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return &importState{
+		s: s, coll: coll, run: time.Now().UnixNano(),
+		dict:         index.NewNameDict(s.DB, s.Variants, s.Given),
+		places:       gazetteer.NewResolver(s.DB, nil),
+		writeRecords: writeSize{batchSize},
+		budgeted:     s.DB.Dialect == store.SQLite,
+		conn:         conn,
+		restore:      restore,
+		w:            bulk.New(s.DB, conn),
+		// Checkpoints run beside the writer, on the other core.
+		ckpt: s.DB.StartCheckpointer(ctx, checkpointInterval),
+	}, nil
+}
+
+// end closes what begin opened. A failed import still records the statistics of
+// what it committed (bulkStats).
+func (st *importState) end(ctx context.Context) {
+	if err := st.flushStats(context.WithoutCancel(ctx)); err != nil {
+		st.s.log.Error("research: name statistics", "err", err)
+	}
+	st.ckpt.Stop()
+	st.w.Close()
+	// Back to the pool as every connection is.
+	st.restore()
+	st.conn.Close()
+}
+
+// indexWork is what an import does to the search indexes besides writing rows: finish
+// brings them up to date at the end; abandon, when finish never ran, rebuilds what
+// a failed bulk import dropped (the batches it committed stay).
+type indexWork struct {
+	finish  func() error
+	abandon func()
+}
+
+// prepareIndexes readies the search indexes for the import: a bulk import drops
+// their secondary indexes (and builds them again at the end unless deferred); any
+// other import writes into the search tables as it goes, when they are there, and
+// builds at its end what a deferred bulk import left out.
+func (st *importState) prepareIndexes(ctx context.Context, bulkLoad, deferred bool) (*indexWork, error) {
+	s := st.s
+	ix := &indexWork{abandon: func() {}}
+	if bulkLoad {
+		if err := st.pageCache(ctx, bulkCacheKiB); err != nil {
+			return nil, err
+		}
+		st.bulkStats, st.merge = statDeltas{}, newStatsMerger()
+		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case deferred:
+		ix.finish = func() error { return nil }
+	case bulkLoad:
+		rebuilt := false
+		ix.finish = func() error {
+			rebuilt = true
+			if err := st.pageCache(ctx, importCacheKiB); err != nil {
+				return err
+			}
+			return s.rebuildSearchIndexes(ctx, st.conn)
+		}
+		ix.abandon = func() {
+			if rebuilt {
+				return
+			}
+			ctx := context.WithoutCancel(ctx)
+			if err := st.pageCache(ctx, importCacheKiB); err != nil {
+				s.log.Error("research: page cache for the rebuild", "err", err)
+			}
+			if err := s.rebuildSearchIndexes(ctx, st.conn); err != nil {
+				s.log.Error("research: rebuild search indexes", "err", err)
+			}
+		}
+	default:
+		var err error
+		if st.tables, err = s.HaveSearchTables(ctx); err != nil {
+			return nil, err
+		}
+		ix.finish = func() error {
+			built, err := s.repairIndexes(ctx, st.conn)
+			if err == nil && built {
+				err = s.Analyze(ctx)
+			}
+			return err
+		}
+	}
+	return ix, nil
+}
+
+// readAndWrite imports the records: reading, checking and preparing them (one
+// goroutine) overlaps with writing them (this one), as the two halves cost about
+// the same.
+func (st *importState) readAndWrite(ctx context.Context, rr *RecordReader, opts ImportOptions, rep *ImportReport) error {
+	batches := make(chan readBatch, 2)
+	quit := make(chan struct{})
+	defer close(quit)
+	st.learned = make(chan *knownIDs, 16)
+	go readBatches(rr, opts.BatchSize, batches, st.learned, quit)
+	for b := range batches {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rep.Records += b.read
+		for _, errs := range b.rejected {
+			rep.Skipped++
+			rep.AddErrors(errs)
+		}
+		if b.err != nil {
+			return b.err
+		}
+		for preps := b.preps; len(preps) > 0; {
+			n := len(preps)
+			if st.budgeted {
+				n = min(n, st.writeRecords.n)
+			}
+			began := time.Now()
+			if err := st.write(ctx, preps[:n], rep); err != nil {
+				return err
+			}
+			st.writeRecords.took(time.Since(began), opts.BatchSize)
+			preps = preps[n:]
+		}
+		if opts.Progress != nil {
+			opts.Progress(ImportProgress{Records: rep.Records, Added: rep.Added, Updated: rep.Updated, Unchanged: rep.Unchanged, Skipped: rep.Skipped})
+		}
+	}
+	return nil
 }
 
 // strictCheck reads the whole source without writing, collecting bad rows and
@@ -355,8 +384,11 @@ func strictCheck(src io.Reader, m *Mapping, lim CSVLimits, rep *ImportReport) er
 
 // importState is what one import carries from batch to batch.
 type importState struct {
-	s            *Importer
-	writeRecords writeSize // records a transaction, when st.bulk writes them (SQLite)
+	s *Importer
+	// writeRecords is how many records a transaction writes when budgeted: the
+	// database has one write lock, which a transaction holds (SQLite; writeBudget).
+	writeRecords writeSize
+	budgeted     bool
 	coll         *index.Collection
 	run          int64
 	dict         *index.NameDict
@@ -365,10 +397,10 @@ type importState struct {
 	// (nil: each batch writes its own); merge adds up the batches' until then.
 	bulkStats statDeltas
 	merge     *statsMerger
-	conn      *sql.Conn         // the connection every batch is written on
-	bulk      *store.SQLiteBulk // SQLite: compiled INSERTs on conn (nil: literal INSERTs)
+	conn      *sql.Conn   // the connection every batch is written on
+	restore   func()      // puts conn's settings back (begin)
+	w         bulk.Writer // writes the rows, on conn
 	ckpt      *store.Checkpointer
-	copy      bool // PostgreSQL: rows go in with COPY on conn
 	tables    bool // SQLite: rows go into the search tables too (SearchTables)
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
@@ -414,8 +446,6 @@ func (st *importState) finishSummary(ctx context.Context) error {
 	}
 	return st.s.StoreSummary(ctx, st.coll.ID, st.summary, st.summaryN)
 }
-
-var errNoCopy = errors.New("research: not a pgx connection")
 
 // writeBudget is how long, about, one transaction of an import holds SQLite's write
 // lock: a batch whose records take longer is written in several transactions, of
@@ -477,12 +507,10 @@ func bulkPragmas() []store.Pragma {
 	}
 }
 
-// pageCache sets the page cache of the import's connection (SQLite).
+// pageCache sets the page cache of the import's connection (SQLite). end's restore
+// puts back the size the connection had before begin.
 func (st *importState) pageCache(ctx context.Context, kib int) error {
-	if st.s.DB.Dialect != store.SQLite {
-		return nil
-	}
-	_, err := st.conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -kib))
+	_, err := st.s.DB.SetPragmas(ctx, st.conn, []store.Pragma{{Name: "cache_size", Value: strconv.Itoa(-kib)}})
 	return err
 }
 
@@ -507,68 +535,9 @@ func (st *importState) collectionGone(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-// bulkExec runs SQLiteBulk.Exec holding the connection's lock, as database/sql does
-// for its own calls: when the import's context is cancelled, database/sql rolls the
-// transaction back from another goroutine, and the two must not use the connection
-// at once. After such a rollback the connection is outside any transaction, and
-// bulkExec refuses to write rows that would then commit on their own.
-func (st *importState) bulkExec(ctx context.Context, query string, rows [][]any) error {
-	return st.conn.Raw(func(any) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !st.bulk.InTransaction() {
-			return errors.New("research: the import's transaction has ended")
-		}
-		return st.bulk.Exec(query, rows)
-	})
-}
-
-// insertRows writes rows of a batch: through the compiled INSERT of SQLiteBulk when
-// there is one, else as insertMany does.
+// insertRows writes rows of a batch.
 func (st *importState) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	if st.bulk != nil {
-		// sqliteBulkRows rows a statement, the rest one by one.
-		full := len(rows) / sqliteBulkRows * sqliteBulkRows
-		if full > 0 {
-			flat := make([][]any, 0, full/sqliteBulkRows)
-			for i := 0; i < full; i += sqliteBulkRows {
-				r := make([]any, 0, sqliteBulkRows*len(cols))
-				for _, row := range rows[i : i+sqliteBulkRows] {
-					r = append(r, row...)
-				}
-				flat = append(flat, r)
-			}
-			if err := st.bulkExec(ctx, store.InsertRowsSQL("INSERT OR FAIL", table, cols, sqliteBulkRows), flat); err != nil {
-				return fmt.Errorf("insert into %s: %w", table, err)
-			}
-		}
-		if err := st.bulkExec(ctx, store.InsertSQL("INSERT OR FAIL", table, cols), rows[full:]); err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-		return nil
-	}
-	if st.copy {
-		err := st.conn.Raw(func(dc any) error {
-			c, ok := dc.(*stdlib.Conn)
-			if !ok {
-				return errNoCopy
-			}
-			_, err := c.Conn().CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromRows(rows))
-			return err
-		})
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, errNoCopy) {
-			return fmt.Errorf("copy into %s: %w", table, err)
-		}
-		st.copy = false
-	}
-	return index.InsertMany(ctx, st.s.DB, tx, table, cols, rows, false)
+	return st.w.Insert(ctx, tx, bulk.Table{Name: table, Cols: cols}, rows)
 }
 
 // flushStats writes the statistics a bulk import gathered.
@@ -613,19 +582,15 @@ func (st *importState) flushStats(ctx context.Context) error {
 // variable for tests): 50 000 held the write lock up to 0.5 s at a load of 13.
 var statChunk = 10_000
 
-// applyStats is Service.applyStats through the compiled upsert of store.SQLiteBulk when
-// there is one.
+// applyStats adds the deltas to name_facets and drops cells that reach zero.
 func (st *importState) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
-	if st.bulk == nil {
-		return st.s.applyStats(ctx, tx, stats)
-	}
 	// In key order, each page of name_facets is visited once.
 	cells, negative := stats.sorted()
-	ints := make([]int64, 0, len(cells)*len(facetCols))
+	ints := make([]int64, 0, len(cells)*len(facetTable.Cols))
 	for _, c := range cells {
 		ints = append(ints, c.surname, c.collection, c.typ, int64(c.facet), c.value, int64(stats[c]))
 	}
-	if err := st.bulkInts(ctx, "INSERT", "name_facets", facetCols, facetUpsert, ints); err != nil {
+	if err := st.w.InsertInts(ctx, tx, facetTable, ints); err != nil {
 		return err
 	}
 	return dropEmptyFacets(ctx, tx, negative)
@@ -840,7 +805,7 @@ func (st *importState) prepare(ctx context.Context, tx *sql.Tx, preps []*prepare
 	if len(skeys) == 0 && len(gkeys) == 0 {
 		return nil
 	}
-	if err := st.dict.Resolve(ctx, tx, skeys, gkeys); err != nil {
+	if err := st.dict.Resolve(ctx, st.w, tx, skeys, gkeys); err != nil {
 		return err
 	}
 	for _, p := range preps {
@@ -1166,19 +1131,11 @@ func (d statDeltas) add(surname, collection, typ int64, decade int, county int64
 	d[facetCell{surname, collection, typ, index.FacetCounty, county}] += n
 }
 
-var facetCols = []string{"surname_id", "collection_id", "type_id", "facet", "value", "records"}
-
-const facetUpsert = ` ON CONFLICT (surname_id, collection_id, type_id, facet, value) DO UPDATE SET records = name_facets.records + excluded.records`
-
-// rows are the non-zero changes in key order (the same order for every import, so
-// that concurrent imports do not deadlock on PostgreSQL), and whether any is negative.
-func (d statDeltas) rows() (rows [][]any, negative bool) {
-	cells, negative := d.sorted()
-	rows = make([][]any, len(cells))
-	for i, c := range cells {
-		rows[i] = []any{c.surname, c.collection, c.typ, c.facet, c.value, d[c]}
-	}
-	return rows, negative
+// facetTable is where applyStats adds a batch's deltas to the counts.
+var facetTable = bulk.Table{
+	Name:       "name_facets",
+	Cols:       []string{"surname_id", "collection_id", "type_id", "facet", "value", "records"},
+	OnConflict: `ON CONFLICT (surname_id, collection_id, type_id, facet, value) DO UPDATE SET records = name_facets.records + excluded.records`,
 }
 
 // sorted is the cells of d that change, in name_facets' key order, and whether any
@@ -1311,48 +1268,9 @@ func (st *importState) insert(ctx context.Context, tx *sql.Tx, fresh, changed []
 	return st.insertKeys(ctx, tx, "search_keys", keys)
 }
 
-// insertKeys writes search-index rows (keyCols, flattened) into table: through
-// SQLiteBulk.ExecInts when there is one, with no value boxed, else as insertRows.
+// insertKeys writes search-index rows (keyCols, flattened) into table.
 func (st *importState) insertKeys(ctx context.Context, tx *sql.Tx, table string, keys []int64) error {
-	w := len(keyCols)
-	if st.bulk == nil {
-		rows := make([][]any, 0, len(keys)/w)
-		for i := 0; i < len(keys); i += w {
-			row := make([]any, w)
-			for j, v := range keys[i : i+w] {
-				row[j] = v
-			}
-			rows = append(rows, row)
-		}
-		return st.insertRows(ctx, tx, table, keyCols, rows)
-	}
-	return st.bulkInts(ctx, "INSERT OR FAIL", table, keyCols, "", keys)
-}
-
-// bulkInts writes rows of integers (cols of each, flattened) through
-// SQLiteBulk.ExecInts, sqliteBulkRows rows a statement: verb INTO table … suffix.
-func (st *importState) bulkInts(ctx context.Context, verb, table string, cols []string, suffix string, ints []int64) error {
-	w := len(cols)
-	return st.conn.Raw(func(any) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !st.bulk.InTransaction() {
-			return errors.New("research: the import's transaction has ended")
-		}
-		full := store.InsertRowsSQL(verb, table, cols, sqliteBulkRows) + suffix
-		for i := 0; i < len(ints); i += sqliteBulkRows * w {
-			part := ints[i:min(i+sqliteBulkRows*w, len(ints))]
-			q := full
-			if len(part) < sqliteBulkRows*w {
-				q = store.InsertRowsSQL(verb, table, cols, len(part)/w) + suffix
-			}
-			if err := st.bulk.ExecInts(q, part); err != nil {
-				return fmt.Errorf("insert into %s: %w", table, err)
-			}
-		}
-		return nil
-	})
+	return st.w.InsertInts(ctx, tx, bulk.Table{Name: table, Cols: keyCols}, keys)
 }
 
 var (
@@ -1360,17 +1278,6 @@ var (
 		"place_text", "transcript", "source", "access", "images", "persons", "hash", "import_run"}
 	keyCols = []string{"id", "surname_id", "span", "jdn_lo", "jdn_hi", "dq", "given_id", "place_id", "county_id", "collection_id", "type_id", "role_id"}
 )
-
-// applyStats adds the deltas to name_facets and drops cells that reach zero.
-func (s *Importer) applyStats(ctx context.Context, tx *sql.Tx, stats statDeltas) error {
-	rows, negative := stats.rows()
-	for _, q := range store.LiteralInserts("INSERT", "name_facets", facetCols, rows, index.SQLiteRowsPerInsert) {
-		if _, err := tx.ExecContext(ctx, q+facetUpsert); err != nil {
-			return fmt.Errorf("name_facets: %w", err)
-		}
-	}
-	return dropEmptyFacets(ctx, tx, negative)
-}
 
 // dropEmptyFacets deletes the name_facets cells that changes brought to zero, when
 // any change was negative.
@@ -1564,7 +1471,3 @@ func (s *Importer) Analyze(ctx context.Context) error {
 	_, err = conn.ExecContext(ctx, `ANALYZE`)
 	return err
 }
-
-// sqliteBulkRows is how many rows one compiled INSERT of SQLiteBulk writes
-// (insertRows): enough that SQLite opens the table's cursors once for many rows.
-const sqliteBulkRows = 32

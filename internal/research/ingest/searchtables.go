@@ -14,6 +14,7 @@ import (
 
 	"lineage/internal/research/index"
 	"lineage/internal/store"
+	storebulk "lineage/internal/store/bulk"
 )
 
 // The search tables (SQLite): the search index's two orders as WITHOUT ROWID tables,
@@ -163,7 +164,7 @@ func (s *Importer) buildSQLite(ctx context.Context, conn *sql.Conn, missing []st
 	if err != nil {
 		return err
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return errNoSortedBuild // cannot happen: the reader had one
 	}
@@ -274,7 +275,7 @@ func (s *Importer) sortedRows(ctx context.Context, t index.SearchTable, version 
 	} else if epoch != *version {
 		return errStoreChanged
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return errNoSortedBuild
 	}
@@ -308,14 +309,14 @@ func (s *Importer) sortedRows(ctx context.Context, t index.SearchTable, version 
 
 // writeInts inserts rows given as len(t.cols) values each, in t.cols order and in
 // t's key order, into t's table under name, rowsPerSearchInsert at a time.
-func writeInts(ctx context.Context, bulk *store.SQLiteBulk, name string, t index.SearchTable, args []int64) error {
+func writeInts(ctx context.Context, bulk *storebulk.SQLiteConn, name string, t index.SearchTable, args []int64) error {
 	n := len(t.Cols)
-	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, rowsPerSearchInsert)
+	full := storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, rowsPerSearchInsert)
 	for i := 0; i < len(args); i += rowsPerSearchInsert * n {
 		part := args[i:min(i+rowsPerSearchInsert*n, len(args))]
 		q := full
 		if len(part) < rowsPerSearchInsert*n {
-			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, len(part)/n)
+			q = storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, len(part)/n)
 		}
 		if err := bulk.ExecInts(q, part); err != nil {
 			return err
@@ -458,7 +459,7 @@ func (s *Importer) loadSearchRows(ctx context.Context) (_ []searchRow, epoch int
 	if n > maxSortedBuild {
 		return nil, 0, errNoSortedBuild
 	}
-	bulk := store.NewSQLiteBulk(conn)
+	bulk := storebulk.NewSQLiteConn(conn)
 	if bulk == nil {
 		return nil, 0, errNoSortedBuild
 	}
@@ -547,11 +548,11 @@ func sortByGiven(rows []searchRow, parts int) {
 
 // writeSorted inserts rows, sorted in t's key order, into t's table under name,
 // rowsPerSearchInsert at a time.
-func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, name string, t index.SearchTable, rows []searchRow) error {
+func writeSorted(ctx context.Context, bulk *storebulk.SQLiteConn, name string, t index.SearchTable, rows []searchRow) error {
 	// OR FAIL: a duplicate key fails the build all the same, but no statement of
 	// many rows keeps a journal to undo itself with (SQLite needs one only when a
 	// failing statement must take back the rows it wrote before the failure).
-	full := store.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, rowsPerSearchInsert)
+	full := storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, rowsPerSearchInsert)
 	order := fieldOrder(t)
 	args := make([]int64, 0, rowsPerSearchInsert*len(t.Cols))
 	for i := 0; i < len(rows); i += rowsPerSearchInsert {
@@ -565,7 +566,7 @@ func writeSorted(ctx context.Context, bulk *store.SQLiteBulk, name string, t ind
 		}
 		q := full
 		if len(chunk) < rowsPerSearchInsert {
-			q = store.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, len(chunk))
+			q = storebulk.InsertRowsSQL("INSERT OR FAIL", name, t.Cols, len(chunk))
 		}
 		if err := bulk.ExecInts(q, args); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package store
+package bulk
 
 import (
 	"context"
@@ -6,14 +6,17 @@ import (
 	"testing"
 
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"lineage/internal/store"
+	"lineage/internal/store/internal/sqlitehandle"
 )
 
-// TestSQLiteBulkUnlocked: the bulk writer sets the connection's mutex aside only
+// TestSQLiteConnUnlocked: the bulk writer sets the connection's mutex aside only
 // while it runs, on success and on failure alike, so database/sql finds the
 // connection in serialized mode again.
-func TestSQLiteBulkUnlocked(t *testing.T) {
+func TestSQLiteConnUnlocked(t *testing.T) {
 	ctx := context.Background()
-	db, err := Open(ctx, Options{DataDir: t.TempDir()})
+	db, err := store.Open(ctx, store.Options{DataDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,12 +26,12 @@ func TestSQLiteBulkUnlocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	b := NewSQLiteBulk(conn)
+	b := NewSQLiteConn(conn)
 	if b == nil {
-		t.Fatal("no SQLiteBulk")
+		t.Fatal("no SQLiteConn")
 	}
 	defer b.Close()
-	mu := (*sqlite3.Tsqlite3)(cmem(b.db)).Fmutex
+	mu := (*sqlite3.Tsqlite3)(sqlitehandle.Mem(b.db)).Fmutex
 	if mu == 0 {
 		t.Fatal("the driver's connection has no mutex: not in serialized mode")
 	}
@@ -37,7 +40,7 @@ func TestSQLiteBulkUnlocked(t *testing.T) {
 	}
 	var during uintptr = 1
 	err = b.QueryInts(`SELECT 1`, 1, func([]int64) error {
-		during = (*sqlite3.Tsqlite3)(cmem(b.db)).Fmutex
+		during = (*sqlite3.Tsqlite3)(sqlitehandle.Mem(b.db)).Fmutex
 		return nil
 	})
 	if err != nil || during != 0 {
@@ -50,7 +53,7 @@ func TestSQLiteBulkUnlocked(t *testing.T) {
 	if err := b.QueryInts(`SELECT 1`, 1, func([]int64) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("QueryInts: %v", err)
 	}
-	if got := (*sqlite3.Tsqlite3)(cmem(b.db)).Fmutex; got != mu {
+	if got := (*sqlite3.Tsqlite3)(sqlitehandle.Mem(b.db)).Fmutex; got != mu {
 		t.Errorf("after the bulk calls the mutex is %#x, not %#x", got, mu)
 	}
 	// database/sql goes on using the connection.

@@ -1,4 +1,4 @@
-package store_test
+package bulk_test
 
 import (
 	"context"
@@ -6,25 +6,25 @@ import (
 	"strings"
 	"testing"
 
-	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 	"lineage/internal/store/storetest"
 )
 
-// TestSQLiteBulk: the driver still has the shape NewSQLiteBulk reads, so imports take
+// TestSQLiteConn: the driver still has the shape NewSQLiteConn reads, so imports take
 // the compiled-statement path (decision 005); the writer refuses to write outside a
 // transaction, binds NULLs, integers and texts longer than its first buffer, reports
 // constraint errors and unbindable values, and leaves the connection usable.
-func TestSQLiteBulk(t *testing.T) {
+func TestSQLiteConn(t *testing.T) {
 	ctx := context.Background()
-	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`)
-	q := store.InsertSQL("INSERT OR FAIL", "t", []string{"id", "s", "n"})
+	conn, b := storetest.SQLiteConn(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT, n INTEGER)`)
+	q := bulk.InsertSQL("INSERT OR FAIL", "t", []string{"id", "s", "n"})
 	if q != "INSERT OR FAIL INTO t (id, s, n) VALUES (?, ?, ?)" {
 		t.Errorf("InsertSQL: %s", q)
 	}
-	if q2 := store.InsertRowsSQL("INSERT", "t", []string{"id", "s"}, 2); q2 != "INSERT INTO t (id, s) VALUES (?, ?),(?, ?)" {
+	if q2 := bulk.InsertRowsSQL("INSERT", "t", []string{"id", "s"}, 2); q2 != "INSERT INTO t (id, s) VALUES (?, ?),(?, ?)" {
 		t.Errorf("InsertRowsSQL: %s", q2)
 	}
-	if err := b.Exec(q, [][]any{{9, "x", 1}}); !errors.Is(err, store.ErrNoTransaction) {
+	if err := b.Exec(q, [][]any{{9, "x", 1}}); !errors.Is(err, bulk.ErrNoTransaction) {
 		t.Errorf("outside a transaction: %v", err)
 	}
 	tx, err := conn.BeginTx(ctx, nil)
@@ -61,14 +61,14 @@ func TestSQLiteBulk(t *testing.T) {
 	}
 }
 
-// TestSQLiteBulkInts: ExecInts binds every parameter of a multi-row INSERT, refuses to
+// TestSQLiteConnInts: ExecInts binds every parameter of a multi-row INSERT, refuses to
 // write outside a transaction and reports a constraint error; QueryInts reads each row
 // (NULL as 0), refuses a query with fewer columns than asked and stops at fn's error.
-func TestSQLiteBulkInts(t *testing.T) {
+func TestSQLiteConnInts(t *testing.T) {
 	ctx := context.Background()
-	conn, b := storetest.SQLiteBulk(t, `CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER)`)
+	conn, b := storetest.SQLiteConn(t, `CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER)`)
 	q := `INSERT INTO t (a, b) VALUES (?, ?), (?, ?)`
-	if err := b.ExecInts(q, []int64{1, 2, 3, 4}); !errors.Is(err, store.ErrNoTransaction) {
+	if err := b.ExecInts(q, []int64{1, 2, 3, 4}); !errors.Is(err, bulk.ErrNoTransaction) {
 		t.Errorf("outside a transaction: %v", err)
 	}
 	tx, err := conn.BeginTx(ctx, nil)
