@@ -449,13 +449,11 @@ func (st *importState) finishSummary(ctx context.Context) error {
 
 // writeBudget is how long, about, one transaction of an import holds SQLite's write
 // lock: a batch whose records take longer is written in several transactions, of
-// as many records as the last ones wrote in that time (writeSize). A sign-in waits
-// for one of them at most; a batch of 2 000 records of a bulk load, keeping
-// records_browse up to date, held the lock 150 ms at a load of 13 and up to 1.2 s.
-// Records are never split across transactions, and the outcome is the same however
-// a file is cut (TestImportBatchBoundaries). At 40 ms the transactions' own costs
-// halved a bulk load's speed at a load of 8; at 100 ms it is within 5 % of 2 000
-// records a transaction.
+// as many records as the last ones wrote in that time (writeSize), so that a sign-in
+// waits for one of them at most. Records are never split across transactions, and
+// the outcome is the same however a file is cut (TestImportBatchBoundaries). A
+// smaller budget costs a bulk load its speed in the transactions' own costs; the
+// measurements that chose it are in docs/decisions/011-house-plan.md ("Figures").
 const writeBudget = 100 * time.Millisecond
 
 // writeSize is how many records an import writes in one transaction (SQLite).
@@ -484,8 +482,7 @@ func (st *importState) inTx(ctx context.Context, fn func(tx *sql.Tx) error) erro
 // the search indexes up to date revisits their pages all over, and a bulk load sorts
 // its indexes in that cache when it rebuilds them; a bulk load's rows meanwhile go to
 // the ends of their tables, where a large cache only costs time, allocating and
-// touching fresh pages: 3.5 million baptisms loaded in 35.4 s with 16 MB and in
-// 37.3 s with 256 MB.
+// touching fresh pages (docs/decisions/011-house-plan.md, "Figures").
 const (
 	importCacheKiB = 256 << 10
 	bulkCacheKiB   = 16 << 10
@@ -579,7 +576,8 @@ func (st *importState) flushStats(ctx context.Context) error {
 }
 
 // statChunk is how many name_facets cells flushStats writes a transaction (a
-// variable for tests): 50 000 held the write lock up to 0.5 s at a load of 13.
+// variable for tests): few enough that other writers wait for one chunk, not for
+// all of them (docs/decisions/011-house-plan.md, "Figures").
 var statChunk = 10_000
 
 // applyStats adds the deltas to name_facets and drops cells that reach zero.
@@ -1294,8 +1292,8 @@ func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
 // (SearchTables), built by buildSQLite in bounded transactions.
 //
 // On SQLite records_browse stays: CREATE INDEX is one statement that holds the
-// write lock throughout (28 s at ten million records, where a sign-in gives up after
-// 10 s), and keeping it costs a bulk import little (decision 010). It is still
+// write lock throughout, longer at ten million records than a sign-in waits, and
+// keeping it costs a bulk import little (decision 010). It is still
 // created when missing (repairIndexes), for stores whose bulk import by an earlier
 // version was killed.
 var bulkIndexes = map[store.Dialect][][2]string{

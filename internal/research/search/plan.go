@@ -249,10 +249,9 @@ func (s *Engine) plan(ctx context.Context, q *Query) (*plan, error) {
 }
 
 // givenOrderRows is how many of a surname's records in a year range make reading
-// them in the given-names order pay (byGiven), measured on SQLite: at ten million
-// records "John Smith 1850 ± 10" (about 15 000 Smiths) took 13 ms at p50 that way and
-// 32 ms through the surname order; "William Smith 1820 ± 2" (about 3 500) 10.7 and
-// 8.9 ms; at a million records both were faster through the surname order.
+// them in the given-names order pay (byGiven): below it, one range of the surname
+// order per span reads fewer rows than one range per given-names id. The threshold
+// was measured on SQLite (docs/decisions/011-house-plan.md, "Figures").
 var givenOrderRows = 4000.0
 
 // givenOrderPays decides whether a search by surname and given names reads

@@ -16,7 +16,7 @@ import (
 	"lineage/internal/research/index"
 )
 
-// Surname search modes (issue §3): each includes the ones before it in ranking, and
+// Surname search modes: each includes the ones before it in ranking, and
 // exact matches always rank first.
 const (
 	ModeExact    = "exact"    // the same surname key (accents, case, Mc/Mac, St/Saint fold away)
