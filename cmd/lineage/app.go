@@ -14,6 +14,7 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/content"
+	"lineage/internal/iiif"
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
@@ -26,8 +27,11 @@ import (
 
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
-	mounts   []server.Mount
-	accounts *auth.Service // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	mounts   []server.Mount   // rooms not yet in the route table (routes.go)
+	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
+	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
+	content  *content.Service // set by addContent; the Prismic-compatible content API and media
+	images   *iiif.Service    // set by addImages; the IIIF image server, manifests and images API
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
 	membership *membership.Service
@@ -93,8 +97,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	area := members.New(db, accounts, log)
 	accounts.AddExporter(area)
 	a.accounts = accounts
-	a.mount(accounts.Handler(), auth.Patterns)
-	a.mount(accounts.Middleware(area.Handler()), members.Patterns)
+	a.members = area
 	go outbox.Run(ctx)
 	go accounts.RunSweeper(ctx, 10*time.Minute)
 	return nil
@@ -117,7 +120,6 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 	a.membership = svc
 	a.accounts.AddExporter(membership.GiftAidExporter{Service: svc}) // "download my data" holds Gift Aid declarations
 	a.accounts.AddExporter(membership.ConsentExporter{Service: svc}) // and marketing consents
-	a.mount(a.accounts.Middleware(svc.Handler()), membership.Patterns)
 	return nil
 }
 
@@ -186,7 +188,7 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 			slog.Info("demo content loaded", "from", cfg.DemoDir)
 		}
 	}
-	a.mount(svc.Handler(), content.Patterns)
+	a.content = svc
 	return nil
 }
 
@@ -243,7 +245,6 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 		}
 	}
 	a.trees = svc
-	a.mount(a.accounts.Middleware(svc.Handler()), trees.Patterns)
 	return nil
 }
 

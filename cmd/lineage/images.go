@@ -97,7 +97,7 @@ func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) er
 			slog.Info("iiif: made thumbnails and previews of older scans", "scans", n)
 		}
 	}()
-	a.mount(svc.Handler(), iiif.Patterns)
+	a.images = svc
 	return nil
 }
 

@@ -19,9 +19,9 @@ import (
 	"lineage/internal/store"
 )
 
-// addPayments builds the payment layer (Stripe) and mounts its webhook, which Stripe
-// calls without a session, and the Customer Portal route behind the accounts
-// middleware. Without LINEAGE_STRIPE_SECRET_KEY card payment is off and the rest of
+// addPayments builds the payment layer (Stripe): its webhook, which Stripe calls
+// without a session, and the Customer Portal route behind the accounts middleware
+// (routes.go). Without LINEAGE_STRIPE_SECRET_KEY card payment is off and the rest of
 // the site is unchanged.
 func (a *app) addPayments(cfg config.Config, db *store.DB) error {
 	svc, err := newPayments(cfg, db)
@@ -29,8 +29,6 @@ func (a *app) addPayments(cfg config.Config, db *store.DB) error {
 		return err
 	}
 	a.payments = svc
-	a.mount(svc.Handler(), payments.Patterns)
-	a.mount(a.accounts.Middleware(svc.PortalHandler()), payments.PortalPatterns)
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/payments/stripetest"
 	"lineage/internal/store"
@@ -29,6 +30,23 @@ func setStripeEnv(t *testing.T, mock *stripetest.Server) {
 	t.Setenv("LINEAGE_STRIPE_SECRET_KEY", stripetest.Key)
 	t.Setenv("LINEAGE_STRIPE_WEBHOOK_SECRET", testWebhookSecret)
 	t.Setenv("LINEAGE_STRIPE_API", mock.URL)
+}
+
+// payingApp wires accounts, the payment layer (on stripe-mock, see setStripeEnv) and
+// the membership room as serve does.
+func payingApp(t *testing.T, db *store.DB) (context.Context, config.Config, *app) {
+	t.Helper()
+	ctx := context.Background()
+	cfg := config.Config{PublicURL: "https://society.example"}
+	a := &app{accounts: auth.New(db, auth.Options{})}
+	if err := a.addPayments(cfg, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.addMembership(ctx, cfg, db); err != nil {
+		t.Fatal(err)
+	}
+	a.connectPayments()
+	return ctx, cfg, a
 }
 
 // signedPost delivers a Stripe event, signed with the endpoint secret, to the webhook.
@@ -56,17 +74,8 @@ func TestCardPaymentJourney(t *testing.T) {
 	mock := stripetest.Start(t)
 	setStripeEnv(t, mock)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		cfg := config.Config{PublicURL: "https://society.example"}
-		accounts := auth.New(db, auth.Options{})
-		a := &app{accounts: accounts}
-		if err := a.addPayments(cfg, db); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.addMembership(ctx, cfg, db); err != nil {
-			t.Fatal(err)
-		}
-		a.connectPayments()
+		ctx, cfg, a := payingApp(t, db)
+		accounts := a.accounts
 		if !a.membership.CardPayments() {
 			t.Fatal("the membership room does not offer card payment with a key set")
 		}
@@ -85,7 +94,7 @@ func TestCardPaymentJourney(t *testing.T) {
 		if err != nil || !strings.HasPrefix(url, "http") {
 			t.Fatalf("checkout: %q %v", url, err)
 		}
-		srv := httptest.NewServer(a.payments.Handler())
+		srv := httptest.NewServer(httpx.Serve(a.routes()...))
 		defer srv.Close()
 
 		now := time.Now().Unix()

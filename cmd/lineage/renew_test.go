@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -9,7 +8,7 @@ import (
 	"time"
 
 	"lineage/internal/auth"
-	"lineage/internal/config"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/payments/stripetest"
 	"lineage/internal/store"
@@ -23,17 +22,8 @@ func TestRenewEarlyByCard(t *testing.T) {
 	mock := stripetest.Start(t)
 	setStripeEnv(t, mock)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
-		cfg := config.Config{PublicURL: "https://society.example"}
-		accounts := auth.New(db, auth.Options{})
-		a := &app{accounts: accounts}
-		if err := a.addPayments(cfg, db); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.addMembership(ctx, cfg, db); err != nil {
-			t.Fatal(err)
-		}
-		a.connectPayments()
+		ctx, cfg, a := payingApp(t, db)
+		accounts := a.accounts
 		start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 		now := start
 		a.membership.Now = func() time.Time { return now }
@@ -66,7 +56,7 @@ func TestRenewEarlyByCard(t *testing.T) {
 			t.Fatalf("the renewal's price: recurring %q %v, want a one-off price", recurring, err)
 		}
 
-		srv := httptest.NewServer(a.payments.Handler())
+		srv := httptest.NewServer(httpx.Serve(a.routes()...))
 		defer srv.Close()
 		ref := strconv.FormatInt(m.ID, 10)
 		session := map[string]any{"id": "cs_renew", "object": "checkout.session", "mode": "payment", "payment_status": "paid",

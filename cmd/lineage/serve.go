@@ -69,7 +69,7 @@ func runServe(ctx context.Context, args []string) error {
 			PublicURL: cfg.PublicURL,
 			DB:        db,
 			SSR:       ssr,
-			Mounts:    app.mounts,
+			Mounts:    app.frontDoorMounts(),
 			Log:       log,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,

@@ -29,7 +29,7 @@ func startSite(t *testing.T, dataDir string) (context.Context, config.Config, *s
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.mounts}))
+	srv := httptest.NewServer(server.New(server.Options{PublicURL: cfg.PublicURL, DB: db, Mounts: a.frontDoorMounts()}))
 	t.Cleanup(srv.Close)
 	return ctx, cfg, db, a, srv
 }

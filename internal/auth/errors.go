@@ -18,7 +18,6 @@ const (
 	EUNAUTHORIZED = httpx.EUNAUTHORIZED
 	EFORBIDDEN    = httpx.EFORBIDDEN
 	ENOTFOUND     = httpx.ENOTFOUND
-	EMETHOD       = httpx.EMETHOD
 	ECONFLICT     = httpx.ECONFLICT
 	ETOOLARGE     = httpx.ETOOLARGE
 	ECSRF         = httpx.ECSRF

@@ -121,7 +121,7 @@ func FuzzMiddlewareCredentials(f *testing.F) {
 	f.Add(strings.Repeat("A", 43), "", "_token="+strings.Repeat("b", 40), "Bearer "+strings.Repeat("c", 300))
 	db := storetest.SQLite(f)
 	s := New(db, Options{PublicURL: "http://lineage.test", Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Password: TestPasswordParams})
-	h := s.Handler()
+	h := httpx.Serve(httpx.Room{Session: s.Middleware, Routes: []httpx.Route{{Pattern: "POST /logout", Handler: s.Logout}}})
 	f.Fuzz(func(t *testing.T, cookie, xsrf, form, authz string) {
 		req := httptest.NewRequest("POST", "/logout", strings.NewReader(form))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

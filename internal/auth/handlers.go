@@ -13,76 +13,12 @@ import (
 	"lineage/internal/textfield"
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves (docs/auth.md).
-var Patterns = []string{
-	"/sanctum/csrf-cookie",
-	"POST /login",
-	"POST /logout",
-	"/api/user",
-	"/api/user/",
-	"/api/register",
-	"/api/email/",
-	"/api/forgot-password",
-	"/api/reset-password",
-	"/api/tokens",
-	"/api/tokens/",
-	"/api/oidc",
-	"/api/oidc/",
-}
-
 // Pages of the web app that mailed links and external sign-in lead to.
 const (
 	VerifyEmailPage   = "/verify-email"     // ?token=… (email verification and email change)
 	ResetPasswordPage = "/reset-password"   // ?token=…&email=…
 	OIDCReturnPage    = "/veryconnect-auth" // the provider's redirect_uri
 )
-
-// Handler serves the auth endpoints behind Middleware.
-func (s *Service) Handler() http.Handler {
-	return s.Middleware(jsonFallback(s.mux, func(w http.ResponseWriter, r *http.Request, err error) { writeError(w, r, s.log, err) }))
-}
-
-func (s *Service) routes() {
-	m := http.NewServeMux()
-	h := func(pattern string, fn func(http.ResponseWriter, *http.Request) error) {
-		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			if err := fn(w, r); err != nil {
-				writeError(w, r, s.log, err)
-			}
-		})
-	}
-	h("GET /sanctum/csrf-cookie", s.csrfCookie)
-	h("POST /login", s.login)
-	h("POST /logout", s.logout)
-	h("GET /api/user", s.getUser)
-	h("PATCH /api/user", s.updateProfile)
-	h("DELETE /api/user", s.deleteAccount)
-	h("GET /api/user/data", s.exportData)
-	h("PUT /api/user/password", s.changePassword)
-	h("PUT /api/user/email", s.changeEmail)
-	h("POST /api/register", s.register)
-	h("POST /api/email/verify", s.verifyEmail)
-	h("POST /api/email/verification-notification", s.resendVerification)
-	h("POST /api/forgot-password", s.forgotPassword)
-	h("POST /api/reset-password", s.resetPassword)
-	h("POST /api/tokens", s.createToken)
-	h("POST /api/tokens/refresh", s.refreshToken)
-	h("DELETE /api/tokens/current", s.deleteCurrentToken)
-	h("GET /api/oidc", s.oidcInfo)
-	h("GET /api/oidc/redirect", s.oidcRedirect)
-	h("POST /api/oidc/callback", s.oidcCallback)
-	s.mux = m
-}
-
-// jsonFallback serves mux; what the mux has no route for is answered in JSON too —
-// 405 with the mux's Allow header when the path exists for other methods, else 404.
-func jsonFallback(mux *http.ServeMux, fail func(http.ResponseWriter, *http.Request, error)) http.Handler {
-	return httpx.NoRoute(mux,
-		func(w http.ResponseWriter, r *http.Request) { fail(w, r, errorf(ENOTFOUND, "Not Found")) },
-		func(w http.ResponseWriter, r *http.Request) {
-			fail(w, r, errorf(EMETHOD, "The %s method is not supported for this URL.", r.Method))
-		})
-}
 
 // requireUser returns the signed-in user or the 401 error.
 func (s *Service) requireUser(r *http.Request) (*User, error) {
@@ -92,8 +28,8 @@ func (s *Service) requireUser(r *http.Request) (*User, error) {
 	return nil, s.unauthenticated(r)
 }
 
-// GET /sanctum/csrf-cookie: 204, and a session (with its CSRF token) if there is none.
-func (s *Service) csrfCookie(w http.ResponseWriter, r *http.Request) error {
+// CSRFCookie serves GET /sanctum/csrf-cookie: 204, and a session (with its CSRF token) if there is none.
+func (s *Service) CSRFCookie(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(r.Context())
 	if st.session == nil {
 		se, err := s.newSession(r.Context(), r, 0, "", false)
@@ -156,9 +92,9 @@ func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in cred
 	return u, nil
 }
 
-// POST /login: Sanctum's session sign-in. 204 with a new session id; the CSRF token
+// Login serves POST /login: Sanctum's session sign-in. 204 with a new session id; the CSRF token
 // stays the same.
-func (s *Service) login(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) Login(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	st := stateFrom(ctx)
 	if st.session == nil {
@@ -222,9 +158,9 @@ func (s *Service) startGuestSession(r *http.Request) error {
 	return nil
 }
 
-// POST /logout: 204 with a new guest session and CSRF token; 401 without a signed-in
+// Logout serves POST /logout: 204 with a new guest session and CSRF token; 401 without a signed-in
 // session.
-func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) Logout(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(r.Context())
 	if st.session == nil || st.session.userID == 0 {
 		return errUnauthenticated()
@@ -236,8 +172,8 @@ func (s *Service) logout(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// GET /api/user
-func (s *Service) getUser(w http.ResponseWriter, r *http.Request) error {
+// GetUser serves GET /api/user
+func (s *Service) GetUser(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -284,8 +220,8 @@ func validNewPassword(fe *fieldErrors, pw, confirmation string) {
 	}
 }
 
-// PATCH /api/user {name}
-func (s *Service) updateProfile(w http.ResponseWriter, r *http.Request) error {
+// UpdateProfile serves PATCH /api/user {name}
+func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -317,9 +253,9 @@ type message struct {
 	Email   string `json:"email,omitempty"`
 }
 
-// POST /api/register {name, email, password, password_confirmation}: 201; the account
+// Register serves POST /api/register {name, email, password, password_confirmation}: 201; the account
 // can sign in once the mailed link is followed.
-func (s *Service) register(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) Register(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Name                 string `json:"name"`
 		Email                string `json:"email"`
@@ -394,8 +330,8 @@ func (s *Service) sendVerification(ctx context.Context, u *User) error {
 	return s.enqueue(ctx, u.Email, "Verify your email address", verifyText(u.Name, link, s.opt.VerifyLinkTTL))
 }
 
-// POST /api/email/verify {token}: confirms a registration or an email change.
-func (s *Service) verifyEmail(w http.ResponseWriter, r *http.Request) error {
+// VerifyEmail serves POST /api/email/verify {token}: confirms a registration or an email change.
+func (s *Service) VerifyEmail(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Token string `json:"token"`
 	}
@@ -440,9 +376,9 @@ func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, er
 	return n <= 1, err
 }
 
-// POST /api/email/verification-notification {email}: 202 whatever the address, so
+// ResendVerification serves POST /api/email/verification-notification {email}: 202 whatever the address, so
 // that the answer does not tell which addresses have accounts.
-func (s *Service) resendVerification(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email string `json:"email"`
 	}
@@ -474,8 +410,8 @@ func (s *Service) resendVerification(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-// POST /api/forgot-password {email}: 202 whatever the address.
-func (s *Service) forgotPassword(w http.ResponseWriter, r *http.Request) error {
+// ForgotPassword serves POST /api/forgot-password {email}: 202 whatever the address.
+func (s *Service) ForgotPassword(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Email string `json:"email"`
 	}
@@ -514,8 +450,8 @@ func (s *Service) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// POST /api/reset-password {token, password, password_confirmation}
-func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
+// ResetPassword serves POST /api/reset-password {token, password, password_confirmation}
+func (s *Service) ResetPassword(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Token                string `json:"token"`
 		Password             string `json:"password"`
@@ -555,9 +491,9 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// PUT /api/user/password {current_password, password, password_confirmation}: every
+// ChangePassword serves PUT /api/user/password {current_password, password, password_confirmation}: every
 // other session and every API token of the user ends; this session gets a new id.
-func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -604,9 +540,9 @@ func (s *Service) changePassword(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// PUT /api/user/email {email, password}: mails a confirmation link to the new address
+// ChangeEmail serves PUT /api/user/email {email, password}: mails a confirmation link to the new address
 // (and a notice to the old one); the address changes when the link is followed.
-func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -663,9 +599,9 @@ func (s *Service) changeEmail(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// DELETE /api/user {password} (or {confirm: <email>} for an account without a
+// DeleteAccount serves DELETE /api/user {password} (or {confirm: <email>} for an account without a
 // password): deletes the account and everything it owns.
-func (s *Service) deleteAccount(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) DeleteAccount(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -705,8 +641,8 @@ func (s *Service) deleteAccount(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// GET /api/user/data: everything stored about the user, as one JSON download.
-func (s *Service) exportData(w http.ResponseWriter, r *http.Request) error {
+// ExportData serves GET /api/user/data: everything stored about the user, as one JSON download.
+func (s *Service) ExportData(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
 	if err != nil {
 		return err
@@ -814,8 +750,8 @@ func (s *Service) exportAccount(ctx context.Context, u *User) (map[string]any, e
 	}, nil
 }
 
-// POST /api/tokens {email, password, name?}: 201 with an access and refresh token.
-func (s *Service) createToken(w http.ResponseWriter, r *http.Request) error {
+// CreateToken serves POST /api/tokens {email, password, name?}: 201 with an access and refresh token.
+func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) error {
 	var in credentials
 	if err := decodeInput(r, &in); err != nil {
 		return err
@@ -839,8 +775,8 @@ func (s *Service) createToken(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// POST /api/tokens/refresh {refresh_token}
-func (s *Service) refreshToken(w http.ResponseWriter, r *http.Request) error {
+// RefreshToken serves POST /api/tokens/refresh {refresh_token}
+func (s *Service) RefreshToken(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		RefreshToken string `json:"refresh_token"`
 	}
@@ -858,8 +794,8 @@ func (s *Service) refreshToken(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// DELETE /api/tokens/current: revokes the bearer token of the request.
-func (s *Service) deleteCurrentToken(w http.ResponseWriter, r *http.Request) error {
+// DeleteCurrentToken serves DELETE /api/tokens/current: revokes the bearer token of the request.
+func (s *Service) DeleteCurrentToken(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(r.Context())
 	if st.tokenID == 0 || st.user == nil {
 		return s.unauthenticated(r)

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"lineage/internal/auth"
+	"lineage/internal/auth/authtest"
+	"lineage/internal/httpx"
 	"lineage/internal/mail"
 	"lineage/internal/mail/mailtest"
 	"lineage/internal/members"
@@ -74,11 +76,10 @@ func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
 	e.members.Now = e.clock.Now
 	e.svc.AddExporter(e.members)
 	var mounts []server.Mount
-	for _, p := range auth.Patterns {
-		mounts = append(mounts, server.Mount{Pattern: p, Handler: e.svc.Handler()})
-	}
-	for _, p := range members.Patterns {
-		mounts = append(mounts, server.Mount{Pattern: p, Handler: e.svc.Middleware(e.members.Handler())})
+	for _, rm := range []httpx.Room{authtest.AuthRoom(e.svc, quiet), authtest.MembersRoom(e.members, e.svc.Middleware, quiet)} {
+		for _, m := range rm.Mounts() {
+			mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
+		}
 	}
 	handler = server.New(server.Options{PublicURL: e.srv.URL, Mounts: mounts, Log: quiet})
 	return e

@@ -112,8 +112,8 @@ func (c *oidcClient) ready() (*oauth2.Config, *oidc.IDTokenVerifier, error) {
 
 const oidcFlowTTL = 10 * time.Minute
 
-// GET /api/oidc: whether external sign-in is offered, and under which name.
-func (s *Service) oidcInfo(w http.ResponseWriter, r *http.Request) error {
+// OIDCInfo serves GET /api/oidc: whether external sign-in is offered, and under which name.
+func (s *Service) OIDCInfo(w http.ResponseWriter, r *http.Request) error {
 	out := map[string]any{"enabled": s.oidc != nil}
 	if s.oidc != nil {
 		out["name"] = s.oidc.cfg.Name
@@ -128,10 +128,10 @@ func (s *Service) oidcUnavailable(err error) error {
 	return errorf(EUNAVAILABLE, "External sign-in is not available at the moment. Please try again later.")
 }
 
-// GET /api/oidc/redirect?redirect=/wanted/path: a top-level browser navigation. It
+// OIDCRedirect serves GET /api/oidc/redirect?redirect=/wanted/path: a top-level browser navigation. It
 // binds state, nonce and a PKCE verifier to the browser's session and sends the
 // browser to the provider, which returns it to /veryconnect-auth.
-func (s *Service) oidcRedirect(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) OIDCRedirect(w http.ResponseWriter, r *http.Request) error {
 	if s.oidc == nil {
 		return errorf(ENOTFOUND, "External sign-in is not configured.")
 	}
@@ -182,10 +182,10 @@ func (c oidcClaims) displayName() string {
 	return ""
 }
 
-// POST /api/oidc/callback {code, state} (or {error, error_description}): called by the
+// OIDCCallback serves POST /api/oidc/callback {code, state} (or {error, error_description}): called by the
 // /veryconnect-auth page with the browser's cookies. On success the session is signed
 // in (new id) and the answer names where to go: {"redirect": "/wanted", "user": {…}}.
-func (s *Service) oidcCallback(w http.ResponseWriter, r *http.Request) error {
+func (s *Service) OIDCCallback(w http.ResponseWriter, r *http.Request) error {
 	if s.oidc == nil {
 		return errorf(ENOTFOUND, "External sign-in is not configured.")
 	}

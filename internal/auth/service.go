@@ -3,7 +3,6 @@ package auth
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -52,7 +51,6 @@ type Service struct {
 	log       *slog.Logger
 	secure    bool
 	exporters []Exporter
-	mux       *http.ServeMux
 
 	secretMu sync.Mutex
 	secret   []byte
@@ -96,7 +94,6 @@ func New(db *store.DB, opt Options) *Service {
 	if opt.OIDC != nil {
 		s.oidc = newOIDCClient(*opt.OIDC, opt.PublicURL)
 	}
-	s.routes()
 	return s
 }
 

@@ -112,7 +112,7 @@ func BenchmarkSearch10k(b *testing.B) {
 	for _, uncached := range []bool{false, true} {
 		name := map[bool]string{false: "HTTPTypeOrderPage/cached", true: "HTTPTypeOrderPage/uncached"}[uncached]
 		b.Run(name, func(b *testing.B) {
-			h := svc.Handler()
+			h := handler(svc)
 			q := url.Values{"ref": {ref}, "q": {typical.Q[0]}, "orderings": {typical.Orderings}, "pageSize": {"20"}, "page": {"3"},
 				"fetchLinks": {"news_item.title"}, "routes": {`[{"type":"news_item","path":"/news/:uid"}]`}}
 			b.ReportAllocs()

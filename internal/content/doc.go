@@ -22,7 +22,8 @@
 //     orderings and paging (search.go), graphQuery (graphquery.go), route resolvers
 //     (routes.go) and the response shape (render.go).
 //   - HTTP (handlers.go, media.go): GET /content/api/v2, /content/api/v2/documents/search,
-//     /content/api/v2/tags and /media/{file}; mount Handler at each of Patterns.
+//     /content/api/v2/tags and /media/{file}, in Prismic's shapes (cmd/lineage's route table
+//     lists them).
 //     TestPrismicClient runs the web app's own @prismicio/client against them.
 //   - Import and export of a directory of JSON documents (importexport.go), used by
 //     `lineage content import|export` and by `serve --demo`.

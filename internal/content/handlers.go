@@ -12,38 +12,28 @@ import (
 	"strings"
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves.
-var Patterns = []string{APIPath, APIPath + "/", "/media/"}
-
-// Routes registers the content API and the media files on mux, with their full paths:
+// The content API and the media files, with their full paths (the route table in
+// cmd/lineage lists them):
 //
-//	GET /content/api/v2                    repository metadata
-//	GET /content/api/v2/documents/search   search
-//	GET /content/api/v2/tags               tags (the forms.tags action)
-//	GET /media/{file...}                   media files
-func (s *Service) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET "+APIPath, s.handleAPI)
-	mux.HandleFunc("GET "+APIPath+"/{$}", s.handleAPI)
-	mux.HandleFunc("GET "+APIPath+"/documents/search", s.handleSearch)
-	mux.HandleFunc("GET "+APIPath+"/tags", s.handleTags)
-	mux.HandleFunc(APIPath+"/", func(w http.ResponseWriter, r *http.Request) {
-		switch strings.TrimSuffix(r.URL.Path, "/") {
-		case APIPath, APIPath + "/documents/search", APIPath + "/tags":
-			w.Header().Set("Allow", "GET, HEAD")
-			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"type": "api_validation_error", "message": "Only GET is allowed"}, "no-store")
-			return
-		}
-		writeJSON(w, http.StatusNotFound, map[string]string{"type": "api_notfound_error", "message": "No such endpoint: " + r.URL.Path}, "no-store")
-	})
-	mux.Handle("GET /media/", s.MediaHandler())
-}
+//	GET /content/api/v2                    repository metadata (ServeAPI)
+//	GET /content/api/v2/documents/search   search (ServeSearch)
+//	GET /content/api/v2/tags               tags, the forms.tags action (ServeTags)
+//	/content/api/v2/…                      anything else: Prismic's 404 or 405 (ServeNoEndpoint)
+//	GET /media/{file...}                   media files (ServeMedia)
+//
+// They answer in Prismic's shapes, errors included (writeError), so that Prismic's own
+// client reads them.
 
-// Handler returns a handler serving Routes. Mount it without stripping the prefix, at
-// each of Patterns.
-func (s *Service) Handler() http.Handler {
-	mux := http.NewServeMux()
-	s.Routes(mux)
-	return mux
+// ServeNoEndpoint answers what no content API route matches as Prismic does: 405 for
+// another method on an endpoint, else 404.
+func (s *Service) ServeNoEndpoint(w http.ResponseWriter, r *http.Request) {
+	switch strings.TrimSuffix(r.URL.Path, "/") {
+	case APIPath, APIPath + "/documents/search", APIPath + "/tags":
+		w.Header().Set("Allow", "GET, HEAD")
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"type": "api_validation_error", "message": "Only GET is allowed"}, "no-store")
+		return
+	}
+	writeJSON(w, http.StatusNotFound, map[string]string{"type": "api_notfound_error", "message": "No such endpoint: " + r.URL.Path}, "no-store")
 }
 
 const (
@@ -108,7 +98,8 @@ func (s *Service) origin(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-func (s *Service) handleAPI(w http.ResponseWriter, r *http.Request) {
+// ServeAPI answers the repository metadata.
+func (s *Service) ServeAPI(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
 		writeError(w, err)
@@ -191,7 +182,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-func (s *Service) handleTags(w http.ResponseWriter, r *http.Request) {
+// ServeTags answers the repository's tags.
+func (s *Service) ServeTags(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
 		writeError(w, err)
@@ -209,7 +201,8 @@ func (s *Service) handleTags(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, nonNil(info.Tags), "no-cache")
 }
 
-func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
+// ServeSearch answers a documents search.
+func (s *Service) ServeSearch(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
 		writeError(w, err)

@@ -58,7 +58,7 @@ func searchURL(ref string, kv ...string) string {
 func TestHTTP(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		svc := newFixtureService(t, db, Options{PublicURL: "https://lineage.example/"})
-		srv := httptest.NewServer(svc.Handler())
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		ref := masterRef(t, svc)
 
@@ -120,7 +120,7 @@ func TestHTTP(t *testing.T) {
 		})
 
 		t.Run("ActionFromRequestHost", func(t *testing.T) {
-			s2 := httptest.NewServer(New(db, Options{}).Handler())
+			s2 := httptest.NewServer(handler(New(db, Options{})))
 			defer s2.Close()
 			m := get(t, s2.URL, APIPath).json(t)
 			ev := m["forms"].(map[string]any)["everything"].(map[string]any)
@@ -288,7 +288,7 @@ func TestHTTP(t *testing.T) {
 
 		t.Run("Private", func(t *testing.T) {
 			priv := New(db, Options{AccessToken: "s3cret"})
-			ps := httptest.NewServer(priv.Handler())
+			ps := httptest.NewServer(handler(priv))
 			defer ps.Close()
 			r := get(t, ps.URL, APIPath)
 			if r.status != 401 || string(r.body) != `{"error":"Invalid access token"}` {
@@ -335,7 +335,7 @@ func TestMedia(t *testing.T) {
 	os.Symlink(filepath.Join(dataDir, "secret.txt"), filepath.Join(media, "link.txt"))
 
 	svc := New(storetest.SQLite(t), Options{DataDir: dataDir})
-	srv := httptest.NewServer(svc.Handler())
+	srv := httptest.NewServer(handler(svc))
 	defer srv.Close()
 
 	r := get(t, srv.URL, "/media/church.svg?auto=format&w=640&dpr=2")
@@ -369,7 +369,7 @@ func TestMedia(t *testing.T) {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", "/media/x", nil)
 		req.URL.Path = p
-		svc.MediaHandler().ServeHTTP(rec, req)
+		svc.ServeMedia(rec, req)
 		if rec.Code != 404 {
 			t.Errorf("direct %s: %d", p, rec.Code)
 		}

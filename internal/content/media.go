@@ -12,12 +12,18 @@ import (
 // MediaDir is where media live inside the data directory.
 func MediaDir(dataDir string) string { return filepath.Join(dataDir, "files", "media") }
 
-// MediaHandler serves GET /media/{file...} from DataDir/files/media. The query string
+// ServeMedia serves GET /media/{file...} from DataDir/files/media. The query string
 // is ignored, so imgix parameters (?auto=format&w=640) that @prismicio/react appends are
 // harmless. There is no directory listing; anything outside the media directory
-// (.., symlinks out) is 404.
-func (s *Service) MediaHandler() http.Handler {
-	return mediaHandler{dir: MediaDir(s.opts.DataDir)}
+// (.., symlinks out) is 404. Another method is a plain-text 405, as Go's ServeMux
+// answers it.
+func (s *Service) ServeMedia(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+		return
+	}
+	mediaHandler{dir: MediaDir(s.opts.DataDir)}.ServeHTTP(w, r)
 }
 
 type mediaHandler struct{ dir string }

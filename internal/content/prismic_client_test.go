@@ -49,8 +49,8 @@ func TestPrismicClient(t *testing.T) {
 	if _, err := svc.Import(ctx, fixtureDocs()); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range Patterns {
-		mux.Handle(p, svc.Handler())
+	for _, m := range room(svc).Mounts() {
+		mux.Handle(m.Pattern, m.Handler)
 	}
 	mux.HandleFunc("POST /_publish", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := svc.Publish(ctx, Document{ID: "ctl", UID: "ctl", Type: "page", Lang: "en-gb"}); err != nil {
@@ -72,7 +72,7 @@ func TestPrismicClient(t *testing.T) {
 		}
 		w.Write([]byte(token))
 	})
-	private := httptest.NewServer(New(db, Options{AccessToken: "s3cret"}).Handler())
+	private := httptest.NewServer(handler(New(db, Options{AccessToken: "s3cret"})))
 	defer private.Close()
 
 	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "prismic-client.mjs"))

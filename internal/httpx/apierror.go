@@ -13,6 +13,7 @@ import (
 // Error codes of the JSON API's client errors, mapped to statuses in WriteError only.
 const (
 	EINVALID      = "invalid"       // 422
+	EBADREQUEST   = "bad_request"   // 400: a body that is not what the route takes (a webhook's)
 	EUNAUTHORIZED = "unauthorized"  // 401
 	EFORBIDDEN    = "forbidden"     // 403
 	ENOTFOUND     = "not_found"     // 404
@@ -21,12 +22,15 @@ const (
 	ETOOLARGE     = "too_large"     // 413
 	ECSRF         = "csrf"          // 419 (Laravel's CSRF token mismatch)
 	ETOOMANY      = "too_many"      // 429
+	ECANCELED     = "canceled"      // 499 (nginx's Client Closed Request): the caller went away
 	EINTERNAL     = "internal"      // 500
+	EBADGATEWAY   = "bad_gateway"   // 502: a service we call failed
 	EUNAVAILABLE  = "not_available" // 503
 )
 
 var statusOf = map[string]int{
 	EINVALID:      http.StatusUnprocessableEntity,
+	EBADREQUEST:   http.StatusBadRequest,
 	EUNAUTHORIZED: http.StatusUnauthorized,
 	EFORBIDDEN:    http.StatusForbidden,
 	ENOTFOUND:     http.StatusNotFound,
@@ -35,7 +39,9 @@ var statusOf = map[string]int{
 	ETOOLARGE:     http.StatusRequestEntityTooLarge,
 	ECSRF:         419,
 	ETOOMANY:      http.StatusTooManyRequests,
+	ECANCELED:     499,
 	EINTERNAL:     http.StatusInternalServerError,
+	EBADGATEWAY:   http.StatusBadGateway,
 	EUNAVAILABLE:  http.StatusServiceUnavailable,
 }
 
@@ -48,8 +54,8 @@ func Status(code string) int {
 }
 
 // Error is a client's mistake as a service reports it and a handler answers it: the
-// answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422, the
-// shape the web app reads next to each form field.
+// answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422 (and on
+// a 413 that names its field), the shape the web app reads next to each form field.
 type Error struct {
 	Code       string
 	Message    string
@@ -124,7 +130,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room s
 		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
 	}
 	body := map[string]any{"message": e.Message}
-	if e.Code == EINVALID {
+	if e.Code == EINVALID || e.Fields != nil {
 		fields := e.Fields
 		if fields == nil {
 			fields = map[string][]string{}

@@ -38,7 +38,7 @@ func TestAccessLevels(t *testing.T) {
 			}
 		}
 		svc := New(db, Options{DataDir: t.TempDir(), Log: quietLog(), Members: headerScope{}})
-		srv := httptest.NewServer(svc.Handler())
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		for _, imp := range []struct{ coll, file, access string }{
 			{"reg", "G1.png", ""},

@@ -73,33 +73,9 @@ func (s *Service) apiItem(r *http.Request, it *itemRow) apiItem {
 	return out
 }
 
-// serveAPI answers GET /api/images and /api/images/{slug}.
-func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		httpx.JSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
-		return
-	}
-	rest := strings.TrimPrefix(r.URL.Path, "/api/images")
-	if rest != "" && rest != "/" {
-		slug := strings.TrimPrefix(rest, "/")
-		if !validID(slug) {
-			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
-			return
-		}
-		it, err := itemBySlug(r.Context(), s.db, slug)
-		if err == ErrNotFound {
-			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
-			return
-		}
-		if err != nil {
-			s.opts.Log.Error("images api", "err", err)
-			httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
-			return
-		}
-		httpx.JSON(w, http.StatusOK, s.apiItem(r, it))
-		return
-	}
+// ListImages answers GET /api/images: the items with scans, filtered by record,
+// person or collection, a page at a time (docs/iiif.md).
+func (s *Service) ListImages(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	where := []string{"EXISTS (SELECT 1 FROM iiif_images im WHERE im.item_id = it.id)"}
 	var args []any
@@ -108,7 +84,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 		id, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || id <= 0 {
 			httpx.JSON(w, http.StatusOK, map[string]any{"data": []apiItem{}})
-			return
+			return nil
 		}
 		where = append(where, "it.target = 'record' AND it.target_id = ?")
 		args = append(args, id)
@@ -129,18 +105,14 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 100 {
-			httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The limit must be between 1 and 100.",
-				"errors": map[string][]string{"limit": {"The limit must be between 1 and 100."}}})
-			return
+			return httpx.Invalid("limit", "The limit must be between 1 and 100.")
 		}
 		limit = n
 	}
 	if v := q.Get("after"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n < 0 {
-			httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "The after cursor is not valid.",
-				"errors": map[string][]string{"after": {"The after cursor is not valid."}}})
-			return
+			return httpx.Invalid("after", "The after cursor is not valid.")
 		}
 		where = append(where, "it.id > ?")
 		args = append(args, n)
@@ -151,9 +123,7 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	items, err := listItems(r.Context(), s.db, strings.Join(where, " AND "), fetch, args...)
 	if err != nil {
-		s.opts.Log.Error("images api", "err", err)
-		httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
-		return
+		return err
 	}
 	var next *string
 	if paged && len(items) > limit {
@@ -170,4 +140,29 @@ func (s *Service) serveAPI(w http.ResponseWriter, r *http.Request) {
 		out["next"] = next
 	}
 	httpx.JSON(w, http.StatusOK, out)
+	return nil
 }
+
+// GetImageItem answers GET /api/images/{slug}: one item; an empty slug (a trailing
+// slash) is the list.
+func (s *Service) GetImageItem(w http.ResponseWriter, r *http.Request) error {
+	slug := r.PathValue("slug")
+	if slug == "" {
+		return s.ListImages(w, r)
+	}
+	if !validID(slug) {
+		return errAPINotFound
+	}
+	it, err := itemBySlug(r.Context(), s.db, slug)
+	if err == ErrNotFound {
+		return errAPINotFound
+	}
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, s.apiItem(r, it))
+	return nil
+}
+
+// errAPINotFound is the JSON API's 404 (the image server answers IIIF's).
+var errAPINotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}

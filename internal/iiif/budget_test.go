@@ -237,7 +237,7 @@ func TestRenderQueueServes(t *testing.T) {
 		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
 			t.Fatal(err)
 		}
-		h := svc.Handler()
+		h := handler(svc)
 		get := func(addr, path string) *httptest.ResponseRecorder {
 			r := httptest.NewRequest("GET", path, nil)
 			r.RemoteAddr = addr + ":40000"
@@ -329,7 +329,7 @@ func TestLimitsServed(t *testing.T) {
 		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(svc.Handler())
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		c := client{t, srv}
 		info := c.json("/iiif/3/recs-r1-p001/info.json")
@@ -435,7 +435,7 @@ func TestMakeMissingSizes(t *testing.T) {
 		}
 		r := httptest.NewRequest("GET", "/iiif/3/recs-r1-p001/full/!400,400/0/default.jpg", nil)
 		w := httptest.NewRecorder()
-		svc.Handler().ServeHTTP(w, r)
+		handler(svc).ServeHTTP(w, r)
 		if cfg, err := jpeg.DecodeConfig(w.Body); w.Code != 200 || err != nil || cfg.Width != 400 {
 			t.Errorf("thumbnail of a scan without its sizes: %d %v %v", w.Code, cfg, err)
 		}

@@ -25,9 +25,6 @@ import (
 	"lineage/internal/store"
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves.
-var Patterns = []string{"/iiif/3/", "/api/images", "/api/images/"}
-
 // Prefix is the path of the image service and the manifests.
 const Prefix = "/iiif/3/"
 
@@ -43,8 +40,9 @@ type Options struct {
 	PublicURL string // origin of absolute ids; empty: the request's
 	Members   Membership
 	// Authenticate wraps a handler so that Members can see the signed-in user (the
-	// accounts middleware). It runs only for members-only scans and the images API,
-	// so public tiles never touch sessions or set cookies.
+	// accounts middleware). The image server runs it only for members-only scans, so
+	// public tiles never touch sessions or set cookies; the route table runs it around
+	// the images API.
 	Authenticate func(http.Handler) http.Handler
 	Limits       Limits
 	CacheBytes   int64 // cap of the derivative cache; default 512 MiB
@@ -156,21 +154,6 @@ func (s *Service) derivatives() (*diskCache, error) {
 		s.cache, s.cacheErr = newDiskCache(filepath.Join(s.root, "cache"), s.opts.CacheBytes)
 	})
 	return s.cache, s.cacheErr
-}
-
-// Handler serves /iiif/3/ and /api/images.
-func (s *Service) Handler() http.Handler {
-	api := http.Handler(http.HandlerFunc(s.serveAPI))
-	if s.opts.Authenticate != nil {
-		api = s.opts.Authenticate(api)
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, Prefix) {
-			s.serveIIIF(w, r)
-			return
-		}
-		api.ServeHTTP(w, r)
-	})
 }
 
 // base is the origin of absolute ids.
@@ -306,7 +289,9 @@ func (s *Service) forget(id string) {
 	s.mu.Unlock()
 }
 
-func (s *Service) serveIIIF(w http.ResponseWriter, r *http.Request) {
+// ServeIIIF serves the IIIF Image and Presentation APIs under Prefix: it reads IIIF's
+// URL grammar itself and answers errors in plain text, as IIIF viewers expect.
+func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 	case http.MethodOptions:

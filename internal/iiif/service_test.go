@@ -122,7 +122,7 @@ func TestImportAndServe(t *testing.T) {
 		fixture(t, db)
 		data := t.TempDir()
 		svc := New(db, Options{DataDir: data, Log: quietLog(), CacheBytes: 1 << 20})
-		srv := httptest.NewServer(svc.Handler())
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		c := client{t, srv}
 
@@ -640,7 +640,7 @@ func TestLoadDemo(t *testing.T) {
 		}
 		for _, path := range []string{"/iiif/3/demo-card-p001/full/!400,400/0/default.jpg", "/iiif/3/demo-register-p001/full/!1200,1200/0/default.jpg"} {
 			w := httptest.NewRecorder()
-			svc.Handler().ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+			handler(svc).ServeHTTP(w, httptest.NewRequest("GET", path, nil))
 			if cfg, err := jpeg.DecodeConfig(w.Body); w.Code != 200 || err != nil || cfg.Width < 400 {
 				t.Errorf("%s with the render slots taken: %d %v %v", path, w.Code, cfg, err)
 			}
@@ -718,7 +718,7 @@ func TestPersonScans(t *testing.T) {
 		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Manifest: filepath.Join(scans, "living.csv")}); err == nil || !strings.Contains(err.Error(), "living") {
 			t.Errorf("a living person took a scan: %v", err)
 		}
-		srv := httptest.NewServer(svc.Handler())
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		c := client{t, srv}
 		list := c.json("/api/images?person=ashworth:I1")["data"].([]any)
@@ -738,7 +738,7 @@ func TestPersonScans(t *testing.T) {
 		if err := ts.SetAccess(ctx, "ashworth", "members"); err != nil {
 			t.Fatal(err)
 		}
-		srv3 := httptest.NewServer(New(db, Options{DataDir: data, Log: quietLog(), Members: headerScope{}}).Handler())
+		srv3 := httptest.NewServer(handler(New(db, Options{DataDir: data, Log: quietLog(), Members: headerScope{}})))
 		defer srv3.Close()
 		for _, p := range []string{"/iiif/3/recs-ashworth-i1-p001/info.json", "/iiif/3/manifests/recs-ashworth-i1"} {
 			for scope, want := range map[string]int{"": 401, "registered": 401, "registered member": 200} {
@@ -758,7 +758,7 @@ func TestPersonScans(t *testing.T) {
 		if err := ts.SetPublished(ctx, "ashworth", false); err != nil {
 			t.Fatal(err)
 		}
-		srv2 := httptest.NewServer(New(db, Options{DataDir: data, Log: quietLog()}).Handler())
+		srv2 := httptest.NewServer(handler(New(db, Options{DataDir: data, Log: quietLog()})))
 		defer srv2.Close()
 		c2 := client{t, srv2}
 		for _, p := range []string{"/iiif/3/recs-ashworth-i1-p001/info.json", "/iiif/3/manifests/recs-ashworth-i1", "/api/images/recs-ashworth-i1"} {

@@ -35,8 +35,8 @@ func (s *Service) bookmarks(ctx context.Context, uid int64, url string) ([]Bookm
 	return collect(rs, err, scanBookmark)
 }
 
-// GET /api/bookmarks[?url=/news/x] → {"data": [bookmark…]}
-func (s *Service) listBookmarks(w http.ResponseWriter, r *http.Request, uid int64) error {
+// ListBookmarks serves GET /api/bookmarks[?url=/news/x] → {"data": [bookmark…]}
+func (s *Service) ListBookmarks(w http.ResponseWriter, r *http.Request, uid int64) error {
 	bm, err := s.bookmarks(r.Context(), uid, r.URL.Query().Get("url"))
 	if err != nil {
 		return err
@@ -45,8 +45,8 @@ func (s *Service) listBookmarks(w http.ResponseWriter, r *http.Request, uid int6
 	return nil
 }
 
-// POST /api/bookmarks {url, title} → 201 bookmark, or 200 with the existing one.
-func (s *Service) addBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
+// AddBookmark serves POST /api/bookmarks {url, title} → 201 bookmark, or 200 with the existing one.
+func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var in struct{ URL, Title string }
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
@@ -89,8 +89,8 @@ func (s *Service) addBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 	return nil
 }
 
-// DELETE /api/bookmarks/{id} → 204
-func (s *Service) deleteBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
+// DeleteBookmark serves DELETE /api/bookmarks/{id} → 204
+func (s *Service) DeleteBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err

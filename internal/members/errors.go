@@ -1,7 +1,6 @@
 package members
 
 import (
-	"log/slog"
 	"net/http"
 	"strconv"
 
@@ -13,7 +12,6 @@ const (
 	EINVALID      = httpx.EINVALID
 	EUNAUTHORIZED = httpx.EUNAUTHORIZED
 	ENOTFOUND     = httpx.ENOTFOUND
-	EMETHOD       = httpx.EMETHOD
 	ETOOLARGE     = httpx.ETOOLARGE
 )
 
@@ -23,10 +21,6 @@ type Error = httpx.Error
 var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
-
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	httpx.WriteError(w, r, log, "members", err)
-}
 
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	return httpx.DecodeJSON(w, r, dst)

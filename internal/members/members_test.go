@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"lineage/internal/auth/authtest"
+	"lineage/internal/httpx"
 	"lineage/internal/members"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -40,9 +42,10 @@ type env struct {
 
 func newEnv(t *testing.T, db *store.DB) *env {
 	e := &env{t: t, db: db, now: time.Unix(1_800_000_000, 0)}
-	e.svc = members.New(db, headerUser{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	e.svc = members.New(db, headerUser{}, quiet)
 	e.svc.Now = func() time.Time { return e.now }
-	e.srv = httptest.NewServer(e.svc.Handler())
+	e.srv = httptest.NewServer(httpx.Serve(authtest.MembersRoom(e.svc, nil, quiet)))
 	t.Cleanup(e.srv.Close)
 	e.a, e.b = e.addUser("a@example.org"), e.addUser("b@example.org")
 	return e

@@ -75,8 +75,8 @@ func (s *Service) listItems(ctx context.Context, listID int64) ([]ListItem, erro
 	return collect(rs, err, scanItem)
 }
 
-// GET /api/reading-lists → {"data": [list without items…]}
-func (s *Service) listReadingLists(w http.ResponseWriter, r *http.Request, uid int64) error {
+// ListReadingLists serves GET /api/reading-lists → {"data": [list without items…]}
+func (s *Service) ListReadingLists(w http.ResponseWriter, r *http.Request, uid int64) error {
 	lists, err := s.readingLists(r.Context(), uid)
 	if err != nil {
 		return err
@@ -87,8 +87,8 @@ func (s *Service) listReadingLists(w http.ResponseWriter, r *http.Request, uid i
 
 func listName(s string) (string, error) { return cleanText("name", s, maxNameLen, true) }
 
-// POST /api/reading-lists {name} → 201 list
-func (s *Service) createReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+// CreateReadingList serves POST /api/reading-lists {name} → 201 list
+func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var in struct{ Name string }
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
@@ -132,8 +132,8 @@ func listWithItems(l *ReadingList) any {
 	return full{ReadingList: *l, Items: items}
 }
 
-// GET /api/reading-lists/{id} → list with items
-func (s *Service) getReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+// GetReadingList serves GET /api/reading-lists/{id} → list with items
+func (s *Service) GetReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -146,8 +146,8 @@ func (s *Service) getReadingList(w http.ResponseWriter, r *http.Request, uid int
 	return nil
 }
 
-// PATCH /api/reading-lists/{id} {name} → list
-func (s *Service) renameReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+// RenameReadingList serves PATCH /api/reading-lists/{id} {name} → list
+func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -173,8 +173,8 @@ func (s *Service) renameReadingList(w http.ResponseWriter, r *http.Request, uid 
 	return nil
 }
 
-// DELETE /api/reading-lists/{id} → 204
-func (s *Service) deleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
+// DeleteReadingList serves DELETE /api/reading-lists/{id} → 204
+func (s *Service) DeleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -191,9 +191,9 @@ func (s *Service) touchList(ctx context.Context, uid, id int64) error {
 	return s.execOwned(ctx, `UPDATE reading_lists SET updated_at = ? WHERE id = ? AND user_id = ?`, s.Now().Unix(), id, uid)
 }
 
-// POST /api/reading-lists/{id}/items {url, title} → 201 item appended at the end, or
+// AddListItem serves POST /api/reading-lists/{id}/items {url, title} → 201 item appended at the end, or
 // 200 with the item when the page is already in the list.
-func (s *Service) addListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
+func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -243,8 +243,8 @@ func (s *Service) addListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	return nil
 }
 
-// DELETE /api/reading-lists/{id}/items/{item} → 204
-func (s *Service) removeListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
+// RemoveListItem serves DELETE /api/reading-lists/{id}/items/{item} → 204
+func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -264,9 +264,9 @@ func (s *Service) removeListItem(w http.ResponseWriter, r *http.Request, uid int
 	return nil
 }
 
-// PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be
+// ReorderList serves PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be
 // exactly the list's items, in the new order.
-func (s *Service) reorderList(w http.ResponseWriter, r *http.Request, uid int64) error {
+func (s *Service) ReorderList(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err

@@ -90,8 +90,8 @@ func paramsJSON(p Params) string {
 	return string(b)
 }
 
-// GET /api/saved-searches → {"data": [saved search…]}
-func (s *Service) listSavedSearches(w http.ResponseWriter, r *http.Request, uid int64) error {
+// ListSavedSearches serves GET /api/saved-searches → {"data": [saved search…]}
+func (s *Service) ListSavedSearches(w http.ResponseWriter, r *http.Request, uid int64) error {
 	ss, err := s.savedSearches(r.Context(), uid)
 	if err != nil {
 		return err
@@ -100,8 +100,8 @@ func (s *Service) listSavedSearches(w http.ResponseWriter, r *http.Request, uid 
 	return nil
 }
 
-// POST /api/saved-searches {name, path, params} → 201 saved search
-func (s *Service) createSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
+// CreateSavedSearch serves POST /api/saved-searches {name, path, params} → 201 saved search
+func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var in struct {
 		Name   string
 		Path   string
@@ -142,8 +142,8 @@ func (s *Service) createSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	return nil
 }
 
-// GET /api/saved-searches/{id} → saved search (its url runs it)
-func (s *Service) getSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
+// GetSavedSearch serves GET /api/saved-searches/{id} → saved search (its url runs it)
+func (s *Service) GetSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -156,8 +156,8 @@ func (s *Service) getSavedSearch(w http.ResponseWriter, r *http.Request, uid int
 	return nil
 }
 
-// PATCH /api/saved-searches/{id} {name?, path?, params?} → saved search
-func (s *Service) updateSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
+// UpdateSavedSearch serves PATCH /api/saved-searches/{id} {name?, path?, params?} → saved search
+func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -202,8 +202,8 @@ func (s *Service) updateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	return nil
 }
 
-// DELETE /api/saved-searches/{id} → 204
-func (s *Service) deleteSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
+// DeleteSavedSearch serves DELETE /api/saved-searches/{id} → 204
+func (s *Service) DeleteSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -263,8 +263,8 @@ func (s *Service) RecordSearch(ctx context.Context, uid int64, path string, para
 	return &x, nil
 }
 
-// GET /api/search-history → {"data": [entry…]} newest first, at most 200
-func (s *Service) listHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
+// ListHistory serves GET /api/search-history → {"data": [entry…]} newest first, at most 200
+func (s *Service) ListHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
 	h, err := s.history(r.Context(), uid, MaxHistory)
 	if err != nil {
 		return err
@@ -273,8 +273,8 @@ func (s *Service) listHistory(w http.ResponseWriter, r *http.Request, uid int64)
 	return nil
 }
 
-// POST /api/search-history {path, params, summary?} → 201 entry
-func (s *Service) recordHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
+// RecordHistory serves POST /api/search-history {path, params, summary?} → 201 entry
+func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
 	var in struct {
 		Path    string
 		Params  Params
@@ -302,8 +302,8 @@ func (s *Service) recordHistory(w http.ResponseWriter, r *http.Request, uid int6
 	return nil
 }
 
-// DELETE /api/search-history → 204, the whole history cleared
-func (s *Service) clearHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
+// ClearHistory serves DELETE /api/search-history → 204, the whole history cleared
+func (s *Service) ClearHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
 	if _, err := s.db.ExecContext(r.Context(), s.db.Rebind(`DELETE FROM search_history WHERE user_id = ?`), uid); err != nil {
 		return err
 	}
@@ -311,8 +311,8 @@ func (s *Service) clearHistory(w http.ResponseWriter, r *http.Request, uid int64
 	return nil
 }
 
-// DELETE /api/search-history/{id} → 204
-func (s *Service) deleteHistoryEntry(w http.ResponseWriter, r *http.Request, uid int64) error {
+// DeleteHistoryEntry serves DELETE /api/search-history/{id} → 204
+func (s *Service) DeleteHistoryEntry(w http.ResponseWriter, r *http.Request, uid int64) error {
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err

@@ -26,20 +26,11 @@ const (
 	MaxHistory       = 200 // older entries are dropped as new ones arrive
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves.
-var Patterns = []string{
-	"/api/bookmarks", "/api/bookmarks/",
-	"/api/reading-lists", "/api/reading-lists/",
-	"/api/saved-searches", "/api/saved-searches/",
-	"/api/search-history", "/api/search-history/",
-}
-
 // Service is the members room.
 type Service struct {
 	db    *store.DB
 	users CurrentUser
 	log   *slog.Logger
-	mux   *http.ServeMux
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 }
@@ -50,58 +41,19 @@ func New(db *store.DB, users CurrentUser, log *slog.Logger) *Service {
 		log = slog.Default()
 	}
 	s := &Service{db: db, users: users, log: log, Now: time.Now}
-	s.routes()
 	return s
 }
 
-// Handler serves the JSON API; wrap it in auth's middleware.
-func (s *Service) Handler() http.Handler {
-	// No route: answer in JSON, 405 (with Allow) when the path takes other methods.
-	return httpx.NoRoute(s.mux,
-		func(w http.ResponseWriter, r *http.Request) { writeError(w, r, s.log, errNotFound) },
-		func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, s.log, &Error{Code: EMETHOD, Message: "The " + r.Method + " method is not supported for this URL."})
-		})
-}
-
-func (s *Service) routes() {
-	m := http.NewServeMux()
-	h := func(pattern string, fn func(w http.ResponseWriter, r *http.Request, uid int64) error) {
-		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			uid, ok := s.users.UserID(r)
-			if !ok {
-				writeError(w, r, s.log, &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."})
-				return
-			}
-			if err := fn(w, r, uid); err != nil {
-				writeError(w, r, s.log, err)
-			}
-		})
+// SignedIn makes fn a handler for the signed-in user only: the room is each account's
+// own, so every route of it is SignedIn and anonymous callers get a 401.
+func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid int64) error) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		uid, ok := s.users.UserID(r)
+		if !ok {
+			return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+		}
+		return fn(w, r, uid)
 	}
-	h("GET /api/bookmarks", s.listBookmarks)
-	h("POST /api/bookmarks", s.addBookmark)
-	h("DELETE /api/bookmarks/{id}", s.deleteBookmark)
-
-	h("GET /api/reading-lists", s.listReadingLists)
-	h("POST /api/reading-lists", s.createReadingList)
-	h("GET /api/reading-lists/{id}", s.getReadingList)
-	h("PATCH /api/reading-lists/{id}", s.renameReadingList)
-	h("DELETE /api/reading-lists/{id}", s.deleteReadingList)
-	h("POST /api/reading-lists/{id}/items", s.addListItem)
-	h("DELETE /api/reading-lists/{id}/items/{item}", s.removeListItem)
-	h("PUT /api/reading-lists/{id}/order", s.reorderList)
-
-	h("GET /api/saved-searches", s.listSavedSearches)
-	h("POST /api/saved-searches", s.createSavedSearch)
-	h("GET /api/saved-searches/{id}", s.getSavedSearch)
-	h("PATCH /api/saved-searches/{id}", s.updateSavedSearch)
-	h("DELETE /api/saved-searches/{id}", s.deleteSavedSearch)
-
-	h("GET /api/search-history", s.listHistory)
-	h("POST /api/search-history", s.recordHistory)
-	h("DELETE /api/search-history", s.clearHistory)
-	h("DELETE /api/search-history/{id}", s.deleteHistoryEntry)
-	s.mux = m
 }
 
 func ts(n int64) time.Time { return time.Unix(n, 0).UTC() }

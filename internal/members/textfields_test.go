@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/auth/authtest"
+	"lineage/internal/httpx"
 	"lineage/internal/members"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -122,5 +124,6 @@ func fuzzHandler(tb testing.TB, db *store.DB) http.Handler {
 	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, 'S', '/search', '{}', 0, 0)`), uid); err != nil {
 		tb.Fatal(err)
 	}
-	return members.New(db, headerUser{}, slog.New(slog.NewTextHandler(io.Discard, nil))).Handler()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return httpx.Serve(authtest.MembersRoom(members.New(db, headerUser{}, quiet), nil, quiet))
 }

@@ -74,7 +74,7 @@ func scanConsent(row rows) (*MarketingConsent, error) {
 }
 
 // postMarketingConsent is POST /api/membership/marketing-consent {"given", "source"?}.
-func (s *Service) postMarketingConsent(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostMarketingConsent(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in struct {
 		Given  *bool  `json:"given"`
 		Source string `json:"source"`

@@ -1,7 +1,6 @@
 package membership
 
 import (
-	"log/slog"
 	"net/http"
 
 	"lineage/internal/httpx"
@@ -14,7 +13,6 @@ const (
 	EUNAUTHORIZED = httpx.EUNAUTHORIZED
 	EFORBIDDEN    = httpx.EFORBIDDEN
 	ENOTFOUND     = httpx.ENOTFOUND
-	EMETHOD       = httpx.EMETHOD
 	ECONFLICT     = httpx.ECONFLICT
 	ETOOLARGE     = httpx.ETOOLARGE
 )
@@ -27,10 +25,6 @@ type fieldErrors = httpx.FieldErrors
 var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
-
-func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
-	httpx.WriteError(w, r, log, "membership", err)
-}
 
 // maxCSV is the largest CSV import.
 const maxCSV = 8 << 20

@@ -223,7 +223,7 @@ func (s *Service) CancelGiftAid(ctx context.Context, userID int64) (*GiftAidDecl
 }
 
 // getGiftAid answers the wording to show and the declaration in force, if any.
-func (s *Service) getGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) GetGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	w.Header().Set("Cache-Control", "no-store")
 	d, err := s.GiftAid(r.Context(), v.ID)
 	if err != nil {
@@ -233,7 +233,7 @@ func (s *Service) getGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) e
 	return nil
 }
 
-func (s *Service) postGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in GiftAidInput
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
@@ -246,7 +246,7 @@ func (s *Service) postGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) 
 	return nil
 }
 
-func (s *Service) postGiftAidCancel(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostGiftAidCancel(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	d, err := s.CancelGiftAid(r.Context(), v.ID)
 	if err != nil {
 		return err

@@ -13,23 +13,7 @@ import (
 	"lineage/internal/httpx"
 )
 
-// Patterns are the front-door ServeMux patterns Handler serves. The payments room
-// mounts its own, more specific ones (/api/membership/portal, /api/stripe/webhook).
-var Patterns = []string{
-	"/api/membership", "/api/membership/",
-	"/api/admin/members", "/api/admin/members/", "/api/admin/members.csv",
-	"/api/admin/membership/",
-}
-
-// Handler serves the JSON API; wrap it in auth's middleware.
-func (s *Service) Handler() http.Handler {
-	return httpx.NoRoute(s.mux,
-		func(w http.ResponseWriter, r *http.Request) { writeError(w, r, s.log, errNotFound) },
-		func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, r, s.log, &Error{Code: EMETHOD, Message: "The " + r.Method + " method is not supported for this URL."})
-		})
-}
-
+// handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
 func (s *Service) viewer(r *http.Request) Viewer {
@@ -39,64 +23,41 @@ func (s *Service) viewer(r *http.Request) Viewer {
 	return s.opt.Viewer(r)
 }
 
-func (s *Service) routes() {
-	m := http.NewServeMux()
-	public := func(pattern string, fn handlerFunc) {
-		m.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			if err := fn(w, r, s.viewer(r)); err != nil {
-				writeError(w, r, s.log, err)
-			}
-		})
-	}
-	signedIn := func(pattern string, fn handlerFunc) {
-		public(pattern, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-			if v.ID == 0 {
-				return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
-			}
-			return fn(w, r, v)
-		})
-	}
-	admin := func(pattern string, fn handlerFunc) {
-		signedIn(pattern, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-			if !v.Admin {
-				return &Error{Code: EFORBIDDEN, Message: "Only admins may manage members."}
-			}
-			w.Header().Set("Cache-Control", "no-store")
-			return fn(w, r, v)
-		})
-	}
-	public("GET /api/membership/plans", s.getPlans)
-	public("GET /api/membership/plans/{slug}", s.getPlan)
-	signedIn("GET /api/membership", s.getMine)
-	signedIn("POST /api/membership/join", s.postJoin)
-	signedIn("POST /api/membership/cancel-renewal", s.postCancelRenewal)
-	signedIn("POST /api/membership/renew", s.postRenew) // renew.go
-	signedIn("GET /api/membership/receipts/{number}", s.getReceipt)
-	signedIn("POST /api/membership/household", s.postHousehold)
-	signedIn("DELETE /api/membership/household/{user_id}", s.deleteHousehold)
-	// Gift Aid (giftaid.go)
-	signedIn("GET /api/membership/gift-aid", s.getGiftAid)
-	signedIn("POST /api/membership/gift-aid", s.postGiftAid)
-	signedIn("POST /api/membership/gift-aid/cancel", s.postGiftAidCancel)
-	signedIn("POST /api/membership/marketing-consent", s.postMarketingConsent) // consent.go
+// Public makes fn a handler anyone may call.
+func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error { return fn(w, r, s.viewer(r)) }
+}
 
-	admin("GET /api/admin/members", s.adminList)
-	admin("GET /api/admin/members.csv", s.adminExport)
-	admin("POST /api/admin/members/import", s.adminImport)
-	admin("GET /api/admin/members/{id}", s.adminGet)
-	admin("POST /api/admin/members/{id}/payments", s.adminPayment)
-	admin("POST /api/admin/members/{id}/complimentary", s.adminComplimentary)
-	admin("POST /api/admin/members/{id}/plan", s.adminPlan)
-	admin("GET /api/admin/membership/plans", s.adminPlans)
-	admin("POST /api/admin/membership/plans", s.adminSavePlan)
-	admin("PUT /api/admin/membership/plans/{slug}", s.adminSavePlan)
-	s.mux = m
+// SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
+	return s.Public(signedIn(fn))
+}
+
+// Admin makes fn a handler for admins only: a 401 anonymously, a 403 to other accounts;
+// its answers are never cached.
+func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
+	return s.Public(signedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+		if !v.Admin {
+			return &Error{Code: EFORBIDDEN, Message: "Only admins may manage members."}
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		return fn(w, r, v)
+	}))
+}
+
+func signedIn(fn handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+		if v.ID == 0 {
+			return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+		}
+		return fn(w, r, v)
+	}
 }
 
 // CardPayments reports whether the payments room can take card payments.
 func (s *Service) CardPayments() bool { return s.opt.Checkout != nil }
 
-func (s *Service) getPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) GetPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), true)
 	if err != nil {
 		return err
@@ -105,7 +66,7 @@ func (s *Service) getPlans(w http.ResponseWriter, r *http.Request, _ Viewer) err
 	return nil
 }
 
-func (s *Service) getPlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) GetPlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	p, err := s.PlanBySlug(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		return err
@@ -114,7 +75,7 @@ func (s *Service) getPlan(w http.ResponseWriter, r *http.Request, _ Viewer) erro
 	return nil
 }
 
-func (s *Service) getMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) GetMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	w.Header().Set("Cache-Control", "no-store")
 	m, err := s.ForUser(r.Context(), v.ID)
 	if err != nil {
@@ -150,7 +111,7 @@ type joinInput struct {
 	MarketingConsent bool `json:"marketing_consent"`
 }
 
-func (s *Service) postJoin(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostJoin(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in joinInput
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
@@ -225,7 +186,7 @@ func (s *Service) mine(ctx context.Context, v Viewer) (*Membership, error) {
 	return m, nil
 }
 
-func (s *Service) postCancelRenewal(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostCancelRenewal(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	m, err := s.mine(r.Context(), v)
 	if err != nil {
 		return err
@@ -237,7 +198,7 @@ func (s *Service) postCancelRenewal(w http.ResponseWriter, r *http.Request, v Vi
 	return nil
 }
 
-func (s *Service) postHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in struct{ Name, Email string }
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
@@ -253,7 +214,7 @@ func (s *Service) postHousehold(w http.ResponseWriter, r *http.Request, v Viewer
 	return nil
 }
 
-func (s *Service) deleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) DeleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	uid, err := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
 	if err != nil || uid <= 0 {
 		return errNotFound
@@ -294,7 +255,7 @@ func formatMinor(n int64) string {
 	return sign + strconv.FormatInt(n/100, 10) + "." + strconv.FormatInt(n%100/10, 10) + strconv.FormatInt(n%10, 10)
 }
 
-func (s *Service) getReceipt(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) GetReceipt(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	m, err := s.mine(r.Context(), v)
 	if err != nil {
 		return err
@@ -326,7 +287,7 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func (s *Service) adminList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) AdminList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	q := r.URL.Query()
 	status := q.Get("status")
 	if status != "" && !validStatus(status) {
@@ -372,7 +333,7 @@ func (s *Service) Detail(ctx context.Context, id int64) (*Detail, error) {
 	return d, nil
 }
 
-func (s *Service) adminGet(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) AdminGet(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
@@ -401,7 +362,7 @@ func dateInput(field, s string, fe *fieldErrors) *time.Time {
 	return nil
 }
 
-func (s *Service) adminPayment(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
@@ -452,7 +413,7 @@ func wholeNumber(v any) (int64, bool) {
 	return 0, false
 }
 
-func (s *Service) adminComplimentary(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
@@ -474,7 +435,7 @@ func (s *Service) adminComplimentary(w http.ResponseWriter, r *http.Request, v V
 	return nil
 }
 
-func (s *Service) adminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	id, err := pathID(r)
 	if err != nil {
 		return err
@@ -494,7 +455,7 @@ func (s *Service) adminPlan(w http.ResponseWriter, r *http.Request, v Viewer) er
 	return nil
 }
 
-func (s *Service) adminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) AdminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), false)
 	if err != nil {
 		return err
@@ -503,7 +464,7 @@ func (s *Service) adminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) e
 	return nil
 }
 
-func (s *Service) adminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) AdminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	var p Plan
 	if err := decodeJSON(w, r, &p); err != nil {
 		return err
@@ -525,13 +486,13 @@ func (s *Service) adminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer
 	return nil
 }
 
-func (s *Service) adminExport(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+func (s *Service) AdminExport(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="members.csv"`)
 	return s.ExportCSV(r.Context(), w)
 }
 
-func (s *Service) adminImport(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) AdminImport(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	dry := r.URL.Query().Get("dry_run")
 	r.Body = http.MaxBytesReader(w, r.Body, maxCSV)
 	body, err := io.ReadAll(r.Body)

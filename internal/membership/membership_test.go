@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"lineage/internal/auth"
+	"lineage/internal/auth/authtest"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -85,14 +87,7 @@ func newEnv(t *testing.T, db *store.DB) *env {
 	e.ms = membership.New(db, membership.Options{Viewer: viewer, Accounts: accounts{e.auth}, SocietyName: "Test Society"})
 	e.ms.Now = e.clock.Now
 	e.auth.SetScopeSource(e.ms.ScopesFor)
-	mux := http.NewServeMux()
-	for _, p := range auth.Patterns {
-		mux.Handle(p, e.auth.Handler())
-	}
-	for _, p := range membership.Patterns {
-		mux.Handle(p, e.auth.Middleware(e.ms.Handler()))
-	}
-	e.srv = httptest.NewServer(mux)
+	e.srv = httptest.NewServer(httpx.Serve(authtest.AuthRoom(e.auth, nil), membershipRoom(e.ms, e.auth.Middleware)))
 	t.Cleanup(e.srv.Close)
 	return e
 }
@@ -790,4 +785,39 @@ func TestMemberAndCSVAPI(t *testing.T) {
 			t.Errorf("import: %d %v", code, body)
 		}
 	})
+}
+
+// membershipRoom is the membership room as cmd/lineage's route table serves it.
+func membershipRoom(ms *membership.Service, session func(http.Handler) http.Handler) httpx.Room {
+	return httpx.Room{
+		Name:    "membership",
+		Session: session,
+		Fallback: []string{"/api/membership", "/api/membership/",
+			"/api/admin/members", "/api/admin/members/", "/api/admin/members.csv", "/api/admin/membership/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/membership/plans", Handler: ms.Public(ms.GetPlans)},
+			{Pattern: "GET /api/membership/plans/{slug}", Handler: ms.Public(ms.GetPlan)},
+			{Pattern: "GET /api/membership", Handler: ms.SignedIn(ms.GetMine)},
+			{Pattern: "POST /api/membership/join", Handler: ms.SignedIn(ms.PostJoin)},
+			{Pattern: "POST /api/membership/cancel-renewal", Handler: ms.SignedIn(ms.PostCancelRenewal)},
+			{Pattern: "POST /api/membership/renew", Handler: ms.SignedIn(ms.PostRenew)},
+			{Pattern: "GET /api/membership/receipts/{number}", Handler: ms.SignedIn(ms.GetReceipt)},
+			{Pattern: "POST /api/membership/household", Handler: ms.SignedIn(ms.PostHousehold)},
+			{Pattern: "DELETE /api/membership/household/{user_id}", Handler: ms.SignedIn(ms.DeleteHousehold)},
+			{Pattern: "GET /api/membership/gift-aid", Handler: ms.SignedIn(ms.GetGiftAid)},
+			{Pattern: "POST /api/membership/gift-aid", Handler: ms.SignedIn(ms.PostGiftAid)},
+			{Pattern: "POST /api/membership/gift-aid/cancel", Handler: ms.SignedIn(ms.PostGiftAidCancel)},
+			{Pattern: "POST /api/membership/marketing-consent", Handler: ms.SignedIn(ms.PostMarketingConsent)},
+			{Pattern: "GET /api/admin/members", Handler: ms.Admin(ms.AdminList)},
+			{Pattern: "GET /api/admin/members.csv", Handler: ms.Admin(ms.AdminExport)},
+			{Pattern: "POST /api/admin/members/import", Handler: ms.Admin(ms.AdminImport)},
+			{Pattern: "GET /api/admin/members/{id}", Handler: ms.Admin(ms.AdminGet)},
+			{Pattern: "POST /api/admin/members/{id}/payments", Handler: ms.Admin(ms.AdminPayment)},
+			{Pattern: "POST /api/admin/members/{id}/complimentary", Handler: ms.Admin(ms.AdminComplimentary)},
+			{Pattern: "POST /api/admin/members/{id}/plan", Handler: ms.Admin(ms.AdminPlan)},
+			{Pattern: "GET /api/admin/membership/plans", Handler: ms.Admin(ms.AdminPlans)},
+			{Pattern: "POST /api/admin/membership/plans", Handler: ms.Admin(ms.AdminSavePlan)},
+			{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: ms.Admin(ms.AdminSavePlan)},
+		},
+	}
 }

@@ -37,7 +37,7 @@ func renewable(m *Membership, userID int64, now time.Time) error {
 
 // postRenew is POST /api/membership/renew {"return_to"?} → {"membership", "checkout_url"}:
 // the Checkout of the next period (null when the plan costs nothing).
-func (s *Service) postRenew(w http.ResponseWriter, r *http.Request, v Viewer) error {
+func (s *Service) PostRenew(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in struct {
 		ReturnTo string `json:"return_to"`
 	}

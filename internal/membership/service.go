@@ -51,7 +51,6 @@ type Service struct {
 	db  *store.DB
 	opt Options
 	log *slog.Logger
-	mux *http.ServeMux
 	Now func() time.Time // the clock; tests replace it
 }
 
@@ -64,7 +63,6 @@ func New(db *store.DB, opt Options) *Service {
 		opt.OtherWays = "You can also pay by cheque, bank transfer or cash: write to the membership secretary, who records your payment."
 	}
 	s := &Service{db: db, opt: opt, log: opt.Log, Now: time.Now}
-	s.routes()
 	return s
 }
 

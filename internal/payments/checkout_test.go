@@ -226,10 +226,7 @@ func TestPortalRoute(t *testing.T) {
 		cfg := payments.Config{SecretKey: stripetest.Key, WebhookSecret: secret, APIBase: mock.URL}
 		svc := payments.New(db, payments.Options{Config: cfg, Log: quiet, PublicURL: "https://society.example", Owner: owner{}})
 		svc.Handle("membership", newRecorder(t, db))
-		mux := http.NewServeMux()
-		mux.Handle("/api/stripe/", svc.Handler())
-		mux.Handle("/api/membership/", svc.PortalHandler())
-		srv := httptest.NewServer(mux)
+		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		post := func(ref string) (int, string) {
 			req, _ := http.NewRequest("POST", srv.URL+"/api/membership/portal", nil)

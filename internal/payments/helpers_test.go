@@ -106,7 +106,7 @@ func webhookService(t *testing.T, db *store.DB) (*payments.Service, *recorder, *
 	svc := payments.New(db, payments.Options{Config: payments.Config{WebhookSecret: secret}, Log: quiet})
 	rec := newRecorder(t, db)
 	svc.Handle("membership", rec)
-	srv := httptest.NewServer(svc.Handler())
+	srv := httptest.NewServer(handler(svc))
 	t.Cleanup(srv.Close)
 	return svc, rec, srv
 }

@@ -16,14 +16,6 @@ import (
 	"lineage/internal/store"
 )
 
-// Patterns are the routes Handler serves. The webhook is not behind the accounts
-// middleware: Stripe has no session, and its signature is the authentication.
-var Patterns = []string{"POST /api/stripe/webhook"}
-
-// PortalPatterns are the routes PortalHandler serves, behind the accounts middleware
-// (a signed-in member, and CSRF like every other POST).
-var PortalPatterns = []string{"POST /api/membership/portal"}
-
 // StripeTimeout bounds one call to Stripe (stripe-go's own default is 80 s). A member
 // waits on it when joining, and the web app gives up on the API after 10 s anyway.
 const StripeTimeout = 10 * time.Second
@@ -189,13 +181,6 @@ func (s *Service) SetOwner(o Owner) {
 
 // CardPayments reports whether card payment through Stripe is on.
 func (s *Service) CardPayments() bool { return s.sc != nil }
-
-// Handler serves Patterns.
-func (s *Service) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/stripe/webhook", s.webhook)
-	return mux
-}
 
 // stripeLogger passes stripe-go's warnings and errors (retries, failed requests) to
 // slog; its chatter about every request is dropped.

@@ -2,6 +2,7 @@ package payments
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"lineage/internal/httpx"
@@ -21,56 +22,39 @@ var (
 	ErrNoRef     = errors.New("payments: nothing to manage")
 )
 
-// PortalHandler serves PortalPatterns.
-func (s *Service) PortalHandler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/membership/portal", s.portal)
-	return mux
-}
-
-// portal serves POST /api/membership/portal: {"url"} of a Customer Portal session for
-// the requester's Stripe customer ("Manage payment").
-func (s *Service) portal(w http.ResponseWriter, r *http.Request) {
-	msg := func(status int, m string) { httpx.JSON(w, status, map[string]any{"message": m}) }
+// OpenPortal serves POST /api/membership/portal: {"url"} of a Customer Portal session
+// for the requester's Stripe customer ("Manage payment").
+func (s *Service) OpenPortal(w http.ResponseWriter, r *http.Request) error {
 	s.mu.RLock()
 	owner := s.owner
 	s.mu.RUnlock()
 	if owner == nil {
-		msg(http.StatusNotFound, "Not Found")
-		return
+		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 	}
 	kind, ref, err := owner.OwnedRef(r)
 	switch {
 	case errors.Is(err, ErrSignedOut):
-		msg(http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 	case errors.Is(err, ErrNoRef):
-		msg(http.StatusNotFound, "You have no membership.")
-		return
+		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "You have no membership."}
 	case err != nil:
-		s.log.Error("payments: portal", "err", err)
-		msg(http.StatusInternalServerError, "Server Error")
-		return
+		return fmt.Errorf("portal: %w", err)
 	}
 	if !s.CardPayments() {
-		msg(http.StatusNotFound, "Card payments are not taken on this site.")
-		return
+		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Card payments are not taken on this site."}
 	}
 	customer, err := s.Customer(r.Context(), kind, ref)
 	if err != nil {
-		s.log.Error("payments: portal", "err", err)
-		msg(http.StatusInternalServerError, "Server Error")
-		return
+		return fmt.Errorf("portal: %w", err)
 	}
 	if customer == "" {
-		msg(http.StatusConflict, "No card payment has been made for this membership yet, so there is nothing to manage.")
-		return
+		return &httpx.Error{Code: httpx.ECONFLICT, Message: "No card payment has been made for this membership yet, so there is nothing to manage."}
 	}
 	url, err := s.Portal(r.Context(), customer, s.pub+"/user-account/membership")
 	if err != nil {
 		s.log.Error("payments: portal", "err", err)
-		msg(http.StatusBadGateway, "Stripe could not open the payment portal; please try again.")
-		return
+		return &httpx.Error{Code: httpx.EBADGATEWAY, Message: "Stripe could not open the payment portal; please try again."}
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"url": url})
+	return nil
 }

@@ -30,25 +30,22 @@ const (
 // errVersion marks an event sent on an API version stripe-go cannot read reliably.
 var errVersion = errors.New("payments: event API version")
 
-// webhook serves POST /api/stripe/webhook. 400 for a body that is not a fresh, signed
+// Webhook serves POST /api/stripe/webhook. 400 for a body that is not a fresh, signed
 // Stripe event; 200 once the event is recorded (or was already); 500 when it could not
 // be, so that Stripe tries again.
-func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
+func (s *Service) Webhook(w http.ResponseWriter, r *http.Request) error {
 	if s.cfg.WebhookSecret == "" {
 		s.log.Warn("stripe webhook: received, but LINEAGE_STRIPE_WEBHOOK_SECRET is not set")
-		httpx.JSON(w, http.StatusServiceUnavailable, map[string]any{"message": "Stripe webhooks are not configured on this server."})
-		return
+		return &httpx.Error{Code: httpx.EUNAVAILABLE, Message: "Stripe webhooks are not configured on this server."}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.WebhookMaxBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			httpx.JSON(w, http.StatusRequestEntityTooLarge, map[string]any{
-				"message": fmt.Sprintf("A Stripe webhook body may be at most %d bytes (LINEAGE_STRIPE_WEBHOOK_MAX_BYTES).", s.cfg.WebhookMaxBytes)})
-			return
+			return &httpx.Error{Code: httpx.ETOOLARGE,
+				Message: fmt.Sprintf("A Stripe webhook body may be at most %d bytes (LINEAGE_STRIPE_WEBHOOK_MAX_BYTES).", s.cfg.WebhookMaxBytes)}
 		}
-		httpx.JSON(w, http.StatusBadRequest, map[string]any{"message": "The request body could not be read."})
-		return
+		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "The request body could not be read."}
 	}
 	ev, err := s.verify(body, r.Header.Get("Stripe-Signature"))
 	if err != nil {
@@ -57,14 +54,12 @@ func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
 		} else {
 			s.log.Warn("stripe webhook: rejected", "err", err, "remote", httpx.ClientIP(r))
 		}
-		httpx.JSON(w, http.StatusBadRequest, map[string]any{"message": err.Error()})
-		return
+		return &httpx.Error{Code: httpx.EBADREQUEST, Message: err.Error()}
 	}
 	dup, outcome, err := s.Process(r.Context(), ev, body)
 	if err != nil {
 		s.log.Error("stripe webhook: not recorded; Stripe will retry", "event", ev.ID, "type", ev.Type, "err", err)
-		httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "The event could not be recorded; please retry."})
-		return
+		return &httpx.Error{Code: httpx.EINTERNAL, Message: "The event could not be recorded; please retry."}
 	}
 	if dup {
 		s.log.Info("stripe webhook: already recorded", "event", ev.ID, "type", ev.Type)
@@ -72,6 +67,7 @@ func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("stripe webhook: recorded without effect", "event", ev.ID, "type", ev.Type, "outcome", outcome)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"received": true, "duplicate": dup})
+	return nil
 }
 
 // verify checks the signature (every v1 in the header, HMAC-SHA256 of "t.body" with

@@ -87,7 +87,7 @@ func TestWebhookConcurrentDuplicates(t *testing.T) {
 		_, rec, srvA := webhookService(t, a)
 		svcB := payments.New(b, payments.Options{Config: payments.Config{WebhookSecret: secret}, Log: quiet})
 		svcB.Handle("membership", &recorder{b})
-		srvB := httptest.NewServer(svcB.Handler())
+		srvB := httptest.NewServer(handler(svcB))
 		defer srvB.Close()
 		now := time.Now().Unix()
 		// A subscription's state, since nothing but the event id tells a duplicate of it
@@ -399,7 +399,7 @@ func TestWebhookBadBodies(t *testing.T) {
 func TestWebhookNotConfigured(t *testing.T) {
 	db := storetest.SQLite(t)
 	svc := payments.New(db, payments.Options{Log: quiet})
-	srv := httptest.NewServer(svc.Handler())
+	srv := httptest.NewServer(handler(svc))
 	defer srv.Close()
 	body := event("evt_nc", "invoice.paid", time.Now().Unix(), invoiceObject("in_nc", meta, 0))
 	if code, _ := deliver(t, srv.URL, body, sign(body, time.Now(), secret)); code != 503 {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"testing"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
@@ -78,7 +79,7 @@ func TestTreeAccessLevels(t *testing.T) {
 		if err := s.SetAccess(context.Background(), "acc", "members"); err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(s.Handler())
+		srv := httptest.NewServer(httpx.Serve(treesRoom(s)))
 		defer srv.Close()
 		for _, path := range []string{"/api/trees/acc/people", "/api/trees/acc/surnames"} {
 			res, err := http.Get(srv.URL + path)

@@ -18,138 +18,88 @@ import (
 	"lineage/internal/textfield"
 )
 
-// Patterns are the front-door ServeMux patterns Handler serves.
-var Patterns = []string{"/api/trees", "/api/trees/"}
-
 // maxUploadWarnings is how many of an upload's warnings its answer lists.
 const maxUploadWarnings = 100
 
-// Handler serves the API of docs/trees.md; wrap it in the accounts middleware.
-func (s *Service) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/trees", s.handleTrees)
-	mux.HandleFunc("GET /api/trees/search", s.handleSearch)
-	mux.HandleFunc("GET /api/trees/uploads", s.handleOwnTrees)
-	mux.HandleFunc("POST /api/trees/uploads", s.handleUpload)
-	mux.HandleFunc("GET /api/trees/{slug}", s.handleTree)
-	mux.HandleFunc("DELETE /api/trees/{slug}", s.handleDelete)
-	mux.HandleFunc("GET /api/trees/{slug}/surnames", s.handleSurnames)
-	mux.HandleFunc("GET /api/trees/{slug}/people", s.handlePeople)
-	mux.HandleFunc("GET /api/trees/{slug}/people/{id}", s.handlePerson)
-	mux.HandleFunc("GET /api/trees/{slug}/people/{id}/{section}", s.handlePersonSection)
-	mux.HandleFunc("GET /api/trees/{slug}/graph", s.handleGraph)
-	mux.HandleFunc("POST /api/trees/{slug}/publish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, true) })
-	mux.HandleFunc("POST /api/trees/{slug}/unpublish", func(w http.ResponseWriter, r *http.Request) { s.handlePublish(w, r, false) })
-	mux.HandleFunc("POST /api/trees/{slug}/access", s.handleAccess)
-	return httpx.NoRoute(mux,
-		func(w http.ResponseWriter, r *http.Request) { writeMessage(w, http.StatusNotFound, "Not Found") },
-		func(w http.ResponseWriter, r *http.Request) {
-			writeMessage(w, http.StatusMethodNotAllowed, "The "+r.Method+" method is not supported for this URL.")
-		})
-}
+// Errors of the API (docs/trees.md) that the service's own errors become.
+var (
+	errNotFound     = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+	errRestricted   = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "This tree's people are for members: sign in with an account whose membership opens it (join or renew at /subscribe).", Header: http.Header{"Vary": {"Cookie, Authorization"}}}
+	errSignIn       = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+	errUnauthorized = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
+	errCanceled     = &httpx.Error{Code: httpx.ECANCELED, Message: "Client Closed Request"}
+)
 
-func writeMessage(w http.ResponseWriter, status int, msg string) {
-	httpx.JSON(w, status, map[string]string{"message": msg})
-}
-
-// writeFieldError answers status with one field's error, in writeInvalid's shape (413 for
-// a body over its limit).
-func writeFieldError(w http.ResponseWriter, status int, field, msg string) {
-	httpx.JSON(w, status, map[string]any{"message": msg, "errors": FieldErrors{field: {msg}}})
-}
-
-func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
-	n := 0
-	for _, m := range errs {
-		n += len(m)
-	}
-	msg := errs.Error()
-	if n > 1 {
-		msg += " (and " + strconv.Itoa(n-1) + " more error"
-		if n > 2 {
-			msg += "s"
-		}
-		msg += ")"
-	}
-	httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
-}
-
-func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var fe FieldErrors
+// apiError is err as the API answers it: the service's sentinels become the API's
+// errors; validation errors are *httpx.Error already.
+func apiError(err error) error {
 	switch {
 	case errors.Is(err, ErrNotFound):
-		writeMessage(w, http.StatusNotFound, "Not Found")
+		return errNotFound
 	case errors.Is(err, ErrRestricted):
-		w.Header().Set("Vary", "Cookie, Authorization")
-		writeMessage(w, http.StatusUnauthorized, "This tree's people are for members: sign in with an account whose membership opens it (join or renew at /subscribe).")
-	case errors.As(err, &fe):
-		writeInvalid(w, fe)
+		return errRestricted
 	case errors.Is(err, context.Canceled):
-		writeMessage(w, 499, "Client Closed Request")
-	default:
-		s.log.Error("trees", "path", r.URL.Path, "err", err)
-		writeMessage(w, http.StatusInternalServerError, "Server Error")
+		return errCanceled
 	}
+	return err
 }
 
-func (s *Service) handleTrees(w http.ResponseWriter, r *http.Request) {
+func (s *Service) ListTrees(w http.ResponseWriter, r *http.Request) error {
 	ts, err := s.Trees(r.Context())
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
+	return nil
 }
 
-func (s *Service) handleTree(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetTree(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.Tree(r.Context(), r.PathValue("slug"))
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, t)
+	return nil
 }
 
-func (s *Service) handleSurnames(w http.ResponseWriter, r *http.Request) {
+func (s *Service) ListSurnames(w http.ResponseWriter, r *http.Request) error {
 	sn, err := s.Surnames(r.Context(), r.PathValue("slug"))
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"surnames": sn})
+	return nil
 }
 
-func (s *Service) handlePeople(w http.ResponseWriter, r *http.Request) {
-	q, errs := ParsePeopleQuery(r.URL.Query(), 50, 200)
-	if errs != nil {
+func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParsePeopleQuery(r.URL.Query(), 50, 200)
+	if err != nil {
 		// An unknown tree is 404 before a bad query is 422.
 		if _, err := s.Tree(r.Context(), r.PathValue("slug")); err != nil {
-			s.fail(w, r, err)
-			return
+			return apiError(err)
 		}
-		writeInvalid(w, errs)
-		return
+		return err
 	}
 	page, err := s.People(r.Context(), r.PathValue("slug"), q)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, page)
+	return nil
 }
 
-func (s *Service) handlePerson(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetPerson(w http.ResponseWriter, r *http.Request) error {
 	p, err := s.Person(r.Context(), r.PathValue("slug"), r.PathValue("id"))
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, p)
+	return nil
 }
 
-func (s *Service) handlePersonSection(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetPersonSection(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	errs := FieldErrors{}
+	var errs httpx.FieldErrors
 	num := func(field string, lo, hi int) int {
 		x := v.Get(field)
 		if x == "" {
@@ -157,138 +107,135 @@ func (s *Service) handlePersonSection(w http.ResponseWriter, r *http.Request) {
 		}
 		n, err := strconv.Atoi(x)
 		if err != nil || n < lo || n > hi {
-			errs.add(field, "The "+field+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi)+".")
+			errs.Add(field, "The %s must be a whole number from %d to %d.", field, lo, hi)
 		}
 		return n
 	}
 	offset := num("offset", 0, 1_000_000)
 	limit := num("limit", 1, s.limits.PersonItems)
-	if len(errs) > 0 {
+	if err := errs.Err(); err != nil {
 		// An unknown person is 404 before a bad query is 422.
 		if _, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), 0, 1); err != nil {
-			s.fail(w, r, err)
-			return
+			return apiError(err)
 		}
-		writeInvalid(w, errs)
-		return
+		return err
 	}
 	page, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), offset, limit)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, page)
+	return nil
 }
 
-func (s *Service) handleGraph(w http.ResponseWriter, r *http.Request) {
+func (s *Service) GetGraph(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	errs := FieldErrors{}
+	var errs httpx.FieldErrors
 	person := v.Get("person")
 	if person == "" {
-		errs.add("person", "The person field is required.")
+		errs.Add("person", "The person field is required.")
 	}
 	kind := v.Get("kind")
 	if kind == "" {
 		kind = "hourglass"
 	}
 	if !ValidGraphKind(kind) {
-		errs.add("kind", "The kind must be one of pedigree, descendants, hourglass.")
+		errs.Add("kind", "The kind must be one of pedigree, descendants, hourglass.")
 	}
 	gens := 4
 	if x := v.Get("generations"); x != "" {
 		n, err := strconv.Atoi(x)
 		if err != nil || n < 1 || n > MaxGraphGenerations {
-			errs.add("generations", "The generations must be a whole number from 1 to 10.")
+			errs.Add("generations", "The generations must be a whole number from 1 to 10.")
 		}
 		gens = n
 	}
-	if len(errs) > 0 {
+	if err := errs.Err(); err != nil {
 		if _, err := s.Tree(r.Context(), r.PathValue("slug")); err != nil {
-			s.fail(w, r, err)
-			return
+			return apiError(err)
 		}
-		writeInvalid(w, errs)
-		return
+		return err
 	}
 	g, err := s.Graph(r.Context(), r.PathValue("slug"), person, kind, gens)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, g)
+	return nil
 }
 
-func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
-	q, errs := ParsePeopleQuery(r.URL.Query(), 20, 100)
-	if errs != nil {
-		writeInvalid(w, errs)
-		return
+func (s *Service) SearchPeople(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParsePeopleQuery(r.URL.Query(), 20, 100)
+	if err != nil {
+		return err
 	}
 	res, err := s.Search(r.Context(), q)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, res)
+	return nil
 }
 
-func (s *Service) handleOwnTrees(w http.ResponseWriter, r *http.Request) {
+func (s *Service) ListOwnTrees(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return errSignIn
 	}
 	ts, err := s.OwnTrees(r.Context(), v)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
+	return nil
 }
 
-func (s *Service) handlePublish(w http.ResponseWriter, r *http.Request, publish bool) {
+// Publish publishes a tree, for staff.
+func (s *Service) Publish(w http.ResponseWriter, r *http.Request) error {
+	return s.setPublished(w, r, true)
+}
+
+// Unpublish takes a tree off the published list, for staff.
+func (s *Service) Unpublish(w http.ResponseWriter, r *http.Request) error {
+	return s.setPublished(w, r, false)
+}
+
+func (s *Service) setPublished(w http.ResponseWriter, r *http.Request, publish bool) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return errSignIn
 	}
 	slug := r.PathValue("slug")
 	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	if !v.staff() {
-		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
-		return
+		return errUnauthorized
 	}
 	if err := s.SetPublished(r.Context(), slug, publish); err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	t, err := s.visibleTree(r.Context(), slug, v)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, t)
+	return nil
 }
 
-// handleAccess sets a tree's access level: {"access": "public" | "registered" |
+// SetTreeAccess sets a tree's access level: {"access": "public" | "registered" |
 // "members" | "scopes:…"}, for staff.
-func (s *Service) handleAccess(w http.ResponseWriter, r *http.Request) {
+func (s *Service) SetTreeAccess(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return errSignIn
 	}
 	slug := r.PathValue("slug")
 	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	if !v.staff() {
-		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
-		return
+		return errUnauthorized
 	}
 	var body struct {
 		Access string `json:"access"`
@@ -296,49 +243,43 @@ func (s *Service) handleAccess(w http.ResponseWriter, r *http.Request) {
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAccessBody)).Decode(&body); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeMessage(w, http.StatusRequestEntityTooLarge, "The body of a tree's access may be at most 4 KB.")
-			return
+			return &httpx.Error{Code: httpx.ETOOLARGE, Message: "The body of a tree's access may be at most 4 KB."}
 		}
-		writeInvalid(w, FieldErrors{"access": {"Send {\"access\": \"public\" | \"registered\" | \"members\" | \"scopes:…\"}."}})
-		return
+		return httpx.Invalid("access", "Send {\"access\": \"public\" | \"registered\" | \"members\" | \"scopes:…\"}.")
 	}
 	if err := s.SetAccess(r.Context(), slug, body.Access); err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	t, err := s.visibleTree(r.Context(), slug, v)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, t)
+	return nil
 }
 
 // maxAccessBody bounds the body of POST /api/trees/{slug}/access.
 const maxAccessBody = 4 << 10
 
-func (s *Service) handleDelete(w http.ResponseWriter, r *http.Request) {
+func (s *Service) DeleteTree(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return errSignIn
 	}
 	slug := r.PathValue("slug")
 	t, err := s.visibleTree(r.Context(), slug, v)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	if !v.staff() && !(t.OwnerID == v.ID && !t.Published) {
-		writeMessage(w, http.StatusForbidden, "This action is unauthorized.")
-		return
+		return errUnauthorized
 	}
 	if err := s.Delete(r.Context(), slug); err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 // UploadResult is the answer to an upload.
@@ -348,11 +289,10 @@ type UploadResult struct {
 	WarningCount int      `json:"warning_count"`
 }
 
-func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
+func (s *Service) Upload(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		writeMessage(w, http.StatusUnauthorized, "Unauthenticated.")
-		return
+		return errSignIn
 	}
 	lim := s.limits
 	// The form's other fields and the multipart framing get 1 MB beside the file.
@@ -360,51 +300,47 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseMultipartForm(8 << 20); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeFieldError(w, http.StatusRequestEntityTooLarge, "file", lim.uploadTooLarge())
-			return
+			return tooLarge("file", lim.uploadTooLarge())
 		}
-		writeInvalid(w, FieldErrors{"file": {"Send the file as multipart/form-data."}})
-		return
+		return httpx.Invalid("file", "Send the file as multipart/form-data.")
 	}
 	defer r.MultipartForm.RemoveAll()
-	errs := FieldErrors{}
+	var errs httpx.FieldErrors
 	// The one rule for text fields (textfield): a title is one line, a description
 	// may hold line breaks; neither may hold other control characters.
 	title, err := textfield.SingleLine(r.FormValue("title"), 200)
 	switch {
 	case errors.Is(err, textfield.ErrTooLong):
-		errs.add("title", "The title may be at most 200 characters.")
+		errs.Add("title", "The title may be at most 200 characters.")
 	case err != nil:
-		errs.add("title", "The title must be a single line without control characters.")
+		errs.Add("title", "The title must be a single line without control characters.")
 	case title == "":
-		errs.add("title", "The title field is required.")
+		errs.Add("title", "The title field is required.")
 	}
 	desc, err := textfield.MultiLine(r.FormValue("description"), 2000)
 	switch {
 	case errors.Is(err, textfield.ErrTooLong):
-		errs.add("description", "The description may be at most 2000 characters.")
+		errs.Add("description", "The description may be at most 2000 characters.")
 	case err != nil:
-		errs.add("description", "The description may hold line breaks but no other control characters.")
+		errs.Add("description", "The description may hold line breaks but no other control characters.")
 	}
 	f, fh, err := r.FormFile("file")
 	if err != nil {
-		errs.add("file", "The file field is required.")
+		errs.Add("file", "The file field is required.")
 	} else {
 		defer f.Close()
 		ext := strings.ToLower(filepath.Ext(fh.Filename))
 		switch {
 		case !textfield.Valid(fh.Filename):
-			errs.add("file", "The file name must be a single line without control characters.")
+			errs.Add("file", "The file name must be a single line without control characters.")
 		case ext != ".ged" && ext != ".gdz":
-			errs.add("file", "The file must be a GEDCOM file (.ged) or a GEDZIP archive (.gdz).")
+			errs.Add("file", "The file must be a GEDCOM file (.ged) or a GEDZIP archive (.gdz).")
 		case fh.Size > lim.UploadBytes:
-			writeFieldError(w, http.StatusRequestEntityTooLarge, "file", lim.uploadTooLarge())
-			return
+			return tooLarge("file", lim.uploadTooLarge())
 		}
 	}
-	if len(errs) > 0 {
-		writeInvalid(w, errs)
-		return
+	if err := errs.Err(); err != nil {
+		return err
 	}
 	// Per-member limits: the trees a member owns, and the GEDCOM they hold together (the
 	// file's own bytes are counted as it is read, against what is left).
@@ -412,48 +348,39 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 	if !v.staff() {
 		own, err := s.OwnTrees(r.Context(), v)
 		if err != nil {
-			s.fail(w, r, err)
-			return
+			return apiError(err)
 		}
 		if len(own) >= lim.TreesPerMember {
-			writeInvalid(w, FieldErrors{"file": {lim.tooManyTrees()}})
-			return
+			return httpx.Invalid("file", "%s", lim.tooManyTrees())
 		}
 		if used, err = s.ownedBytes(r.Context(), v.ID); err != nil {
-			s.fail(w, r, err)
-			return
+			return apiError(err)
 		}
 		if room = lim.BytesPerMember - used; room <= 0 {
-			writeInvalid(w, FieldErrors{"file": {lim.limitMessage(&gedcom.LimitError{Kind: gedcom.LimitBytes}, used)}})
-			return
+			return httpx.Invalid("file", "%s", lim.limitMessage(&gedcom.LimitError{Kind: gedcom.LimitBytes}, used))
 		}
 	}
 	rd, err := openUpload(f, fh, &gedcom.Options{Limits: lim.readerLimits(room)})
 	var le *gedcom.LimitError
 	if errors.As(err, &le) {
-		writeInvalid(w, FieldErrors{"file": {lim.limitMessage(le, used)}})
-		return
+		return httpx.Invalid("file", "%s", lim.limitMessage(le, used))
 	}
 	if err != nil || rd.Header().Record == nil {
-		writeInvalid(w, FieldErrors{"file": {"The file is not a GEDCOM file."}})
-		return
+		return httpx.Invalid("file", "The file is not a GEDCOM file.")
 	}
 	defer rd.Close()
 	slug, err := s.freeSlug(r.Context(), title)
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	pub := false
 	rep, err := s.Import(r.Context(), rd, ImportOptions{Slug: slug, Title: title, Description: desc, OwnerID: v.ID,
 		Published: &pub, SourceFile: filepath.Base(fh.Filename)})
 	if errors.As(err, &le) {
-		writeInvalid(w, FieldErrors{"file": {lim.limitMessage(le, used)}})
-		return
+		return httpx.Invalid("file", "%s", lim.limitMessage(le, used))
 	}
 	if err != nil {
-		s.fail(w, r, err)
-		return
+		return apiError(err)
 	}
 	rep.Tree.CanManage = true
 	res := UploadResult{Tree: rep.Tree, Warnings: []string{}, WarningCount: rep.WarningCount}
@@ -464,6 +391,7 @@ func (s *Service) handleUpload(w http.ResponseWriter, r *http.Request) {
 		res.Warnings = append(res.Warnings, wn.String())
 	}
 	httpx.JSON(w, http.StatusCreated, res)
+	return nil
 }
 
 func openUpload(f multipart.File, fh *multipart.FileHeader, opts *gedcom.Options) (*gedcom.Reader, error) {
@@ -525,4 +453,10 @@ func (s *Service) freeSlug(ctx context.Context, title string) (string, error) {
 			return "", err
 		}
 	}
+}
+
+// tooLarge is a 413 naming the field whose value is over its limit, with the field's
+// error as a 422 gives it.
+func tooLarge(field, msg string) error {
+	return &httpx.Error{Code: httpx.ETOOLARGE, Message: msg, Fields: map[string][]string{field: {msg}}}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
@@ -114,7 +115,7 @@ func TestUploadLimits(t *testing.T) {
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := limitedService(t, db, lim)
-		h := s.Handler()
+		h := httpx.Serve(treesRoom(s))
 		empty := stored(t, db)
 		for _, tc := range []struct {
 			name, filename, file string
@@ -157,7 +158,7 @@ func TestUploadLimits(t *testing.T) {
 func TestTreesPerMember(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := limitedService(t, db, trees.Limits{TreesPerMember: 2})
-		h := s.Handler()
+		h := httpx.Serve(treesRoom(s))
 		for i := range 2 {
 			if code, _, body := upload(t, h, member, "Tree "+strconv.Itoa(i), "a.ged", gedOf(1, "")); code != http.StatusCreated {
 				t.Fatalf("upload %d: %d %s", i, code, body)
@@ -184,7 +185,7 @@ func TestBytesPerMember(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		// About 4 KB of GEDCOM each: the first fits in 6 KB, the second does not.
 		s := limitedService(t, db, trees.Limits{BytesPerMember: 6 << 10})
-		h := s.Handler()
+		h := httpx.Serve(treesRoom(s))
 		file := gedOf(100, "")
 		if len(file) < 3<<10 || len(file) > 5<<10 {
 			t.Fatalf("fixture of %d bytes", len(file))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
@@ -22,7 +23,7 @@ import (
 // ("ID ROLE"), standing in for the accounts middleware (cmd/lineage's tests run the
 // real one).
 func testServer(t testing.TB, s *trees.Service) *httptest.Server {
-	h := s.Handler()
+	h := httpx.Serve(treesRoom(s))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get("X-Test-Viewer"); v != "" {
 			id, role, _ := strings.Cut(v, " ")

@@ -2,7 +2,6 @@ package trees
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -10,41 +9,12 @@ import (
 	"unicode/utf8"
 
 	"lineage/internal/gendate"
+	"lineage/internal/httpx"
 	"lineage/internal/names"
 	"lineage/internal/store"
 )
 
-// Surname modes: the research search's (docs/research.md).
-const (
-	ModeExact    = "exact"
-	ModeVariants = "variants"
-	ModeSoundex  = "soundex"
-	ModePhonetic = "phonetic"
-	ModeWildcard = "wildcard"
-)
-
-var modes = []string{ModeExact, ModeVariants, ModeSoundex, ModePhonetic, ModeWildcard}
-
 var yearTolerances = []int{0, 1, 2, 5, 10, 20, 40}
-
-// FieldErrors are validation errors by field, answered as 422.
-type FieldErrors map[string][]string
-
-func (e FieldErrors) add(field, msg string) { e[field] = append(e[field], msg) }
-
-func (e FieldErrors) Error() string {
-	for _, f := range []string{"surname", "surname_mode", "given", "place", "year", "year_pm", "offset", "limit", "person", "kind", "generations"} {
-		if m := e[f]; len(m) > 0 {
-			return m[0]
-		}
-	}
-	for _, m := range e {
-		if len(m) > 0 {
-			return m[0]
-		}
-	}
-	return "invalid"
-}
 
 // PeopleQuery is a person search, within a tree or across trees.
 type PeopleQuery struct {
@@ -54,23 +24,23 @@ type PeopleQuery struct {
 }
 
 // ParsePeopleQuery reads the query parameters of the people list and the pedigree
-// search; maxLimit and defLimit bound limit.
-func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, FieldErrors) {
+// search; maxLimit and defLimit bound limit. A bad query is a 422 (*httpx.Error) whose
+// message is the first field's in the order of the form: surname, surname_mode, given,
+// place, year, year_pm, offset, limit.
+func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, error) {
 	q := &PeopleQuery{Surname: strings.TrimSpace(v.Get("surname")), SurnameMode: v.Get("surname_mode"),
 		Given: strings.TrimSpace(v.Get("given")), Place: strings.TrimSpace(v.Get("place")), Limit: defLimit}
-	errs := FieldErrors{}
+	var errs httpx.FieldErrors
 	if q.SurnameMode == "" {
-		q.SurnameMode = ModeVariants
+		q.SurnameMode = names.ModeVariants
 	}
-	if !slices.Contains(modes, q.SurnameMode) {
-		errs.add("surname_mode", "The surname mode must be one of "+strings.Join(modes, ", ")+".")
-	}
-	for f, s := range map[string]string{"surname": q.Surname, "given": q.Given, "place": q.Place} {
+	tooLong := func(field, s string) {
 		if utf8.RuneCountInString(s) > 200 {
-			errs.add(f, "The "+f+" may be at most 200 characters.")
+			errs.Add(field, "The %s may be at most 200 characters.", field)
 		}
 	}
-	if q.Surname != "" && q.SurnameMode == ModeWildcard {
+	tooLong("surname", q.Surname)
+	if q.Surname != "" && q.SurnameMode == names.ModeWildcard {
 		letters := 0
 		for _, r := range names.FoldPattern(q.Surname) {
 			if r != '*' && r != '?' {
@@ -78,11 +48,16 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, Field
 			}
 		}
 		if letters < 3 {
-			errs.add("surname", "A wildcard surname needs at least three letters.")
+			errs.Add("surname", "A wildcard surname needs at least three letters.")
 		}
 	} else if q.Surname != "" && names.SurnameKey(q.Surname) == "" {
-		errs.add("surname", "The surname must have letters.")
+		errs.Add("surname", "The surname must have letters.")
 	}
+	if !slices.Contains(names.SurnameModes, q.SurnameMode) {
+		errs.Add("surname_mode", "The surname mode must be one of %s.", strings.Join(names.SurnameModes, ", "))
+	}
+	tooLong("given", q.Given)
+	tooLong("place", q.Place)
 	num := func(field string, lo, hi int, into *int) {
 		s := v.Get(field)
 		if s == "" {
@@ -90,23 +65,23 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, Field
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < lo || n > hi {
-			errs.add(field, fmt.Sprintf("The %s must be a whole number from %d to %d.", field, lo, hi))
+			errs.Add(field, "The %s must be a whole number from %d to %d.", field, lo, hi)
 			return
 		}
 		*into = n
 	}
-	num("offset", 0, 1_000_000, &q.Offset)
-	num("limit", 1, maxLimit, &q.Limit)
 	num("year", 1, gendate.MaxYear, &q.Year)
 	if s := v.Get("year_pm"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || !slices.Contains(yearTolerances, n) {
-			errs.add("year_pm", "The year tolerance must be one of 0, 1, 2, 5, 10, 20, 40.")
+			errs.Add("year_pm", "The year tolerance must be one of 0, 1, 2, 5, 10, 20, 40.")
 		}
 		q.YearPM = n
 	}
-	if len(errs) > 0 {
-		return nil, errs
+	num("offset", 0, 1_000_000, &q.Offset)
+	num("limit", 1, maxLimit, &q.Limit)
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return q, nil
 }
@@ -133,7 +108,7 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 		return rows.Err()
 	}
 	var err error
-	if mode == ModeWildcard {
+	if mode == names.ModeWildcard {
 		pat := names.FoldPattern(text)
 		prefix := pat
 		if i := strings.IndexAny(pat, "*?"); i >= 0 {
@@ -150,13 +125,13 @@ func (s *Service) surnameIDs(ctx context.Context, mode, text string) ([]int64, e
 		k := s.variants.Keys(text)
 		cols := `SELECT id, folded FROM tree_surnames`
 		switch mode {
-		case ModeExact:
+		case names.ModeExact:
 			err = collect(cols+` WHERE folded = ?`, []any{k.Folded}, nil)
-		case ModeVariants:
+		case names.ModeVariants:
 			err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, nil)
-		case ModeSoundex:
+		case names.ModeSoundex:
 			err = collect(cols+` WHERE folded = ? OR variant = ? OR soundex = ?`, []any{k.Folded, k.Variant, k.Soundex}, nil)
-		case ModePhonetic:
+		case names.ModePhonetic:
 			err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, nil)
 			if codes := k.Codes(); err == nil && len(codes) > 0 {
 				args := make([]any, len(codes))
@@ -470,7 +445,7 @@ type SearchResult struct {
 }
 
 // ErrNeedSurnameOrPlace is a pedigree search naming neither.
-var ErrNeedSurnameOrPlace = FieldErrors{"surname": {"Give a surname or a place."}}
+var ErrNeedSurnameOrPlace = httpx.Invalid("surname", "Give a surname or a place.")
 
 // Search is the pedigree search across published trees (docs/trees.md).
 func (s *Service) Search(ctx context.Context, q *PeopleQuery) (*SearchResult, error) {

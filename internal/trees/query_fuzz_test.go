@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/httpx"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
 )
@@ -39,7 +40,7 @@ func FuzzTreeQueries(f *testing.F) {
 	if _, err := s.Import(context.Background(), r, trees.ImportOptions{Slug: "fam", Title: "Fam", Published: published(true)}); err != nil {
 		f.Fatal(err)
 	}
-	h := s.Handler()
+	h := httpx.Serve(treesRoom(s))
 	viewers := []trees.Viewer{{}, {ID: 3, Role: "editor"}}
 	f.Fuzz(func(t *testing.T, which uint8, person, section, query string) {
 		paths := []string{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lineage/internal/access"
+	"lineage/internal/httpx"
 	"lineage/internal/names"
 	"lineage/internal/store"
 )
@@ -211,7 +212,7 @@ func (s *Service) openTree(ctx context.Context, slug string, v Viewer) (*Tree, e
 func (s *Service) SetAccess(ctx context.Context, slug, level string) error {
 	l, err := access.Parse(level)
 	if err != nil {
-		return FieldErrors{"access": {err.Error()}}
+		return httpx.Invalid("access", "%s", err.Error())
 	}
 	text := ""
 	if !l.IsPublic() {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
@@ -49,7 +50,7 @@ func serveUpload(h http.Handler, body []byte, contentType string) *httptest.Resp
 func TestUploadTextFields(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := newService(t, db)
-		h := s.Handler()
+		h := httpx.Serve(treesRoom(s))
 		bad := []struct {
 			name, title, desc, filename, field, msg string
 		}{
@@ -110,7 +111,7 @@ func FuzzUploadForm(f *testing.F) {
 	f.Add("b", []byte("--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nT\r\n--b--\r\n"))
 	f.Add("", []byte("not multipart"))
 	db := storetest.SQLite(f)
-	h := newService(f, db).Handler()
+	h := httpx.Serve(treesRoom(newService(f, db)))
 	f.Fuzz(func(t *testing.T, boundary string, body []byte) {
 		rec := serveUpload(h, body, "multipart/form-data; boundary="+boundary)
 		if rec.Code >= 500 || rec.Code < 200 {

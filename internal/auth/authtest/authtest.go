@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"lineage/internal/auth"
+	"lineage/internal/httpx"
+	"lineage/internal/members"
 	"lineage/internal/server"
 	"lineage/internal/store"
 )
@@ -41,8 +43,8 @@ func Start(t testing.TB, db *store.DB) *FrontDoor {
 	t.Cleanup(srv.Close)
 	svc := auth.New(db, auth.Options{PublicURL: srv.URL, Log: quiet, Password: auth.TestPasswordParams})
 	var mounts []server.Mount
-	for _, p := range auth.Patterns {
-		mounts = append(mounts, server.Mount{Pattern: p, Handler: svc.Handler()})
+	for _, m := range AuthRoom(svc, quiet).Mounts() {
+		mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
 	}
 	handler = server.New(server.Options{PublicURL: srv.URL, Mounts: mounts, Log: quiet})
 	fd := &FrontDoor{URL: srv.URL, Email: "signin@lineage.test", Password: "a long enough password"}
@@ -181,4 +183,73 @@ func (r *Report) String() string {
 		return fmt.Sprintf("p50 %v p99 %v max %v", at(0.5).Round(time.Microsecond), at(0.99).Round(time.Microsecond), s[len(s)-1].Round(time.Microsecond))
 	}
 	return fmt.Sprintf("%d sign-ins, %d errors; csrf-cookie %s; login %s", len(r.Cookie), len(r.Errors), q(r.Cookie), q(r.Login))
+}
+
+// AuthRoom is the auth room as cmd/lineage's route table serves it, for tests that sign
+// in, register or hold tokens through the real front door; cmd/lineage's
+// TestTestRoomsAreTheTable holds it to the table.
+func AuthRoom(svc *auth.Service, log *slog.Logger) httpx.Room {
+	return httpx.Room{
+		Name:    "auth",
+		Log:     log,
+		Session: svc.Middleware,
+		Fallback: []string{"/sanctum/csrf-cookie", "/api/user", "/api/user/", "/api/register", "/api/email/",
+			"/api/forgot-password", "/api/reset-password", "/api/tokens", "/api/tokens/", "/api/oidc", "/api/oidc/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /sanctum/csrf-cookie", Handler: svc.CSRFCookie},
+			{Pattern: "POST /login", Handler: svc.Login},
+			{Pattern: "POST /logout", Handler: svc.Logout},
+			{Pattern: "GET /api/user", Handler: svc.GetUser},
+			{Pattern: "PATCH /api/user", Handler: svc.UpdateProfile},
+			{Pattern: "DELETE /api/user", Handler: svc.DeleteAccount},
+			{Pattern: "GET /api/user/data", Handler: svc.ExportData},
+			{Pattern: "PUT /api/user/password", Handler: svc.ChangePassword},
+			{Pattern: "PUT /api/user/email", Handler: svc.ChangeEmail},
+			{Pattern: "POST /api/register", Handler: svc.Register},
+			{Pattern: "POST /api/email/verify", Handler: svc.VerifyEmail},
+			{Pattern: "POST /api/email/verification-notification", Handler: svc.ResendVerification},
+			{Pattern: "POST /api/forgot-password", Handler: svc.ForgotPassword},
+			{Pattern: "POST /api/reset-password", Handler: svc.ResetPassword},
+			{Pattern: "POST /api/tokens", Handler: svc.CreateToken},
+			{Pattern: "POST /api/tokens/refresh", Handler: svc.RefreshToken},
+			{Pattern: "DELETE /api/tokens/current", Handler: svc.DeleteCurrentToken},
+			{Pattern: "GET /api/oidc", Handler: svc.OIDCInfo},
+			{Pattern: "GET /api/oidc/redirect", Handler: svc.OIDCRedirect},
+			{Pattern: "POST /api/oidc/callback", Handler: svc.OIDCCallback},
+		},
+	}
+}
+
+// MembersRoom is the members room as cmd/lineage's route table serves it, behind auth's
+// middleware; cmd/lineage's TestTestRoomsAreTheTable holds it to the table.
+func MembersRoom(m *members.Service, session func(http.Handler) http.Handler, log *slog.Logger) httpx.Room {
+	return httpx.Room{
+		Name:    "members",
+		Log:     log,
+		Session: session,
+		Fallback: []string{"/api/bookmarks", "/api/bookmarks/", "/api/reading-lists", "/api/reading-lists/",
+			"/api/saved-searches", "/api/saved-searches/", "/api/search-history", "/api/search-history/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/bookmarks", Handler: m.SignedIn(m.ListBookmarks)},
+			{Pattern: "POST /api/bookmarks", Handler: m.SignedIn(m.AddBookmark)},
+			{Pattern: "DELETE /api/bookmarks/{id}", Handler: m.SignedIn(m.DeleteBookmark)},
+			{Pattern: "GET /api/reading-lists", Handler: m.SignedIn(m.ListReadingLists)},
+			{Pattern: "POST /api/reading-lists", Handler: m.SignedIn(m.CreateReadingList)},
+			{Pattern: "GET /api/reading-lists/{id}", Handler: m.SignedIn(m.GetReadingList)},
+			{Pattern: "PATCH /api/reading-lists/{id}", Handler: m.SignedIn(m.RenameReadingList)},
+			{Pattern: "DELETE /api/reading-lists/{id}", Handler: m.SignedIn(m.DeleteReadingList)},
+			{Pattern: "POST /api/reading-lists/{id}/items", Handler: m.SignedIn(m.AddListItem)},
+			{Pattern: "DELETE /api/reading-lists/{id}/items/{item}", Handler: m.SignedIn(m.RemoveListItem)},
+			{Pattern: "PUT /api/reading-lists/{id}/order", Handler: m.SignedIn(m.ReorderList)},
+			{Pattern: "GET /api/saved-searches", Handler: m.SignedIn(m.ListSavedSearches)},
+			{Pattern: "POST /api/saved-searches", Handler: m.SignedIn(m.CreateSavedSearch)},
+			{Pattern: "GET /api/saved-searches/{id}", Handler: m.SignedIn(m.GetSavedSearch)},
+			{Pattern: "PATCH /api/saved-searches/{id}", Handler: m.SignedIn(m.UpdateSavedSearch)},
+			{Pattern: "DELETE /api/saved-searches/{id}", Handler: m.SignedIn(m.DeleteSavedSearch)},
+			{Pattern: "GET /api/search-history", Handler: m.SignedIn(m.ListHistory)},
+			{Pattern: "POST /api/search-history", Handler: m.SignedIn(m.RecordHistory)},
+			{Pattern: "DELETE /api/search-history", Handler: m.SignedIn(m.ClearHistory)},
+			{Pattern: "DELETE /api/search-history/{id}", Handler: m.SignedIn(m.DeleteHistoryEntry)},
+		},
+	}
 }

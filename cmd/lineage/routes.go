@@ -1,0 +1,191 @@
+package main
+
+import (
+	"lineage/internal/content"
+	"lineage/internal/httpx"
+	"lineage/internal/iiif"
+	"lineage/internal/server"
+)
+
+// Access levels of the table's rows; each room's handler or adapter enforces its row's
+// level and TestRouteAccess holds the table to it.
+const (
+	public    = httpx.Public
+	signedIn  = httpx.SignedIn
+	owner     = httpx.Owner
+	staff     = httpx.Staff
+	admin     = httpx.Admin
+	stripeSig = httpx.Stripe
+)
+
+// routes is the HTTP API: every route of every room, who may call it, and the middleware
+// and JSON fallback of each room (docs/decisions/013-one-error-contract-and-route-table.md).
+func (a *app) routes() []httpx.Room {
+	session := a.accounts.Middleware
+	acc, mem, ms, tr, ct, im, pay := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments
+	return []httpx.Room{
+		{
+			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
+			Name: "content",
+			Routes: []httpx.Route{
+				{Pattern: "GET " + content.APIPath, Handler: httpx.Plain(ct.ServeAPI), Access: public},
+				{Pattern: "GET " + content.APIPath + "/{$}", Handler: httpx.Plain(ct.ServeAPI), Access: public},
+				{Pattern: "GET " + content.APIPath + "/documents/search", Handler: httpx.Plain(ct.ServeSearch), Access: public},
+				{Pattern: "GET " + content.APIPath + "/tags", Handler: httpx.Plain(ct.ServeTags), Access: public},
+				{Pattern: content.APIPath + "/", Handler: httpx.Plain(ct.ServeNoEndpoint), Access: public},
+				{Pattern: "/media/", Handler: httpx.Plain(ct.ServeMedia), Access: public},
+			},
+		},
+		{
+			Name:    "auth",
+			Session: session,
+			Fallback: []string{"/sanctum/csrf-cookie", "/api/user", "/api/user/", "/api/register", "/api/email/",
+				"/api/forgot-password", "/api/reset-password", "/api/tokens", "/api/tokens/", "/api/oidc", "/api/oidc/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /sanctum/csrf-cookie", Handler: acc.CSRFCookie, Access: public},
+				{Pattern: "POST /login", Handler: acc.Login, Access: public},
+				{Pattern: "POST /logout", Handler: acc.Logout, Access: signedIn},
+				{Pattern: "GET /api/user", Handler: acc.GetUser, Access: signedIn},
+				{Pattern: "PATCH /api/user", Handler: acc.UpdateProfile, Access: signedIn},
+				{Pattern: "DELETE /api/user", Handler: acc.DeleteAccount, Access: signedIn},
+				{Pattern: "GET /api/user/data", Handler: acc.ExportData, Access: signedIn},
+				{Pattern: "PUT /api/user/password", Handler: acc.ChangePassword, Access: signedIn},
+				{Pattern: "PUT /api/user/email", Handler: acc.ChangeEmail, Access: signedIn},
+				{Pattern: "POST /api/register", Handler: acc.Register, Access: public},
+				{Pattern: "POST /api/email/verify", Handler: acc.VerifyEmail, Access: public},
+				{Pattern: "POST /api/email/verification-notification", Handler: acc.ResendVerification, Access: public},
+				{Pattern: "POST /api/forgot-password", Handler: acc.ForgotPassword, Access: public},
+				{Pattern: "POST /api/reset-password", Handler: acc.ResetPassword, Access: public},
+				{Pattern: "POST /api/tokens", Handler: acc.CreateToken, Access: public},
+				{Pattern: "POST /api/tokens/refresh", Handler: acc.RefreshToken, Access: public},
+				{Pattern: "DELETE /api/tokens/current", Handler: acc.DeleteCurrentToken, Access: signedIn},
+				{Pattern: "GET /api/oidc", Handler: acc.OIDCInfo, Access: public},
+				{Pattern: "GET /api/oidc/redirect", Handler: acc.OIDCRedirect, Access: public},
+				{Pattern: "POST /api/oidc/callback", Handler: acc.OIDCCallback, Access: public},
+			},
+		},
+		{
+			Name:    "members",
+			Session: session,
+			Fallback: []string{"/api/bookmarks", "/api/bookmarks/", "/api/reading-lists", "/api/reading-lists/",
+				"/api/saved-searches", "/api/saved-searches/", "/api/search-history", "/api/search-history/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/bookmarks", Handler: mem.SignedIn(mem.ListBookmarks), Access: signedIn},
+				{Pattern: "POST /api/bookmarks", Handler: mem.SignedIn(mem.AddBookmark), Access: signedIn},
+				{Pattern: "DELETE /api/bookmarks/{id}", Handler: mem.SignedIn(mem.DeleteBookmark), Access: signedIn},
+
+				{Pattern: "GET /api/reading-lists", Handler: mem.SignedIn(mem.ListReadingLists), Access: signedIn},
+				{Pattern: "POST /api/reading-lists", Handler: mem.SignedIn(mem.CreateReadingList), Access: signedIn},
+				{Pattern: "GET /api/reading-lists/{id}", Handler: mem.SignedIn(mem.GetReadingList), Access: signedIn},
+				{Pattern: "PATCH /api/reading-lists/{id}", Handler: mem.SignedIn(mem.RenameReadingList), Access: signedIn},
+				{Pattern: "DELETE /api/reading-lists/{id}", Handler: mem.SignedIn(mem.DeleteReadingList), Access: signedIn},
+				{Pattern: "POST /api/reading-lists/{id}/items", Handler: mem.SignedIn(mem.AddListItem), Access: signedIn},
+				{Pattern: "DELETE /api/reading-lists/{id}/items/{item}", Handler: mem.SignedIn(mem.RemoveListItem), Access: signedIn},
+				{Pattern: "PUT /api/reading-lists/{id}/order", Handler: mem.SignedIn(mem.ReorderList), Access: signedIn},
+
+				{Pattern: "GET /api/saved-searches", Handler: mem.SignedIn(mem.ListSavedSearches), Access: signedIn},
+				{Pattern: "POST /api/saved-searches", Handler: mem.SignedIn(mem.CreateSavedSearch), Access: signedIn},
+				{Pattern: "GET /api/saved-searches/{id}", Handler: mem.SignedIn(mem.GetSavedSearch), Access: signedIn},
+				{Pattern: "PATCH /api/saved-searches/{id}", Handler: mem.SignedIn(mem.UpdateSavedSearch), Access: signedIn},
+				{Pattern: "DELETE /api/saved-searches/{id}", Handler: mem.SignedIn(mem.DeleteSavedSearch), Access: signedIn},
+
+				{Pattern: "GET /api/search-history", Handler: mem.SignedIn(mem.ListHistory), Access: signedIn},
+				{Pattern: "POST /api/search-history", Handler: mem.SignedIn(mem.RecordHistory), Access: signedIn},
+				{Pattern: "DELETE /api/search-history", Handler: mem.SignedIn(mem.ClearHistory), Access: signedIn},
+				{Pattern: "DELETE /api/search-history/{id}", Handler: mem.SignedIn(mem.DeleteHistoryEntry), Access: signedIn},
+			},
+		},
+		{
+			Name:    "membership",
+			Session: session,
+			Fallback: []string{"/api/membership", "/api/membership/",
+				"/api/admin/members", "/api/admin/members/", "/api/admin/members.csv", "/api/admin/membership/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/membership/plans", Handler: ms.Public(ms.GetPlans), Access: public},
+				{Pattern: "GET /api/membership/plans/{slug}", Handler: ms.Public(ms.GetPlan), Access: public},
+				{Pattern: "GET /api/membership", Handler: ms.SignedIn(ms.GetMine), Access: signedIn},
+				{Pattern: "POST /api/membership/join", Handler: ms.SignedIn(ms.PostJoin), Access: signedIn},
+				{Pattern: "POST /api/membership/cancel-renewal", Handler: ms.SignedIn(ms.PostCancelRenewal), Access: signedIn},
+				{Pattern: "POST /api/membership/renew", Handler: ms.SignedIn(ms.PostRenew), Access: signedIn},
+				{Pattern: "GET /api/membership/receipts/{number}", Handler: ms.SignedIn(ms.GetReceipt), Access: signedIn},
+				{Pattern: "POST /api/membership/household", Handler: ms.SignedIn(ms.PostHousehold), Access: signedIn},
+				{Pattern: "DELETE /api/membership/household/{user_id}", Handler: ms.SignedIn(ms.DeleteHousehold), Access: signedIn},
+				{Pattern: "GET /api/membership/gift-aid", Handler: ms.SignedIn(ms.GetGiftAid), Access: signedIn},
+				{Pattern: "POST /api/membership/gift-aid", Handler: ms.SignedIn(ms.PostGiftAid), Access: signedIn},
+				{Pattern: "POST /api/membership/gift-aid/cancel", Handler: ms.SignedIn(ms.PostGiftAidCancel), Access: signedIn},
+				{Pattern: "POST /api/membership/marketing-consent", Handler: ms.SignedIn(ms.PostMarketingConsent), Access: signedIn},
+
+				{Pattern: "GET /api/admin/members", Handler: ms.Admin(ms.AdminList), Access: admin},
+				{Pattern: "GET /api/admin/members.csv", Handler: ms.Admin(ms.AdminExport), Access: admin},
+				{Pattern: "POST /api/admin/members/import", Handler: ms.Admin(ms.AdminImport), Access: admin},
+				{Pattern: "GET /api/admin/members/{id}", Handler: ms.Admin(ms.AdminGet), Access: admin},
+				{Pattern: "POST /api/admin/members/{id}/payments", Handler: ms.Admin(ms.AdminPayment), Access: admin},
+				{Pattern: "POST /api/admin/members/{id}/complimentary", Handler: ms.Admin(ms.AdminComplimentary), Access: admin},
+				{Pattern: "POST /api/admin/members/{id}/plan", Handler: ms.Admin(ms.AdminPlan), Access: admin},
+				{Pattern: "GET /api/admin/membership/plans", Handler: ms.Admin(ms.AdminPlans), Access: admin},
+				{Pattern: "POST /api/admin/membership/plans", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
+				{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
+			},
+		},
+		{
+			// Under the membership room's paths, but the payments room's handler: a room of
+			// its own, so that the membership room's 404s and 405s stay its own.
+			Name:    "payments",
+			Session: session,
+			Routes:  []httpx.Route{{Pattern: "POST /api/membership/portal", Handler: pay.OpenPortal, Access: signedIn}},
+		},
+		{
+			// Stripe has no session: its signature is the authentication.
+			Name:   "payments",
+			Routes: []httpx.Route{{Pattern: "POST /api/stripe/webhook", Handler: pay.Webhook, Access: stripeSig}},
+		},
+		{
+			Name:     "trees",
+			Session:  session,
+			Fallback: []string{"/api/trees", "/api/trees/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/trees", Handler: tr.ListTrees, Access: public},
+				{Pattern: "GET /api/trees/search", Handler: tr.SearchPeople, Access: public},
+				{Pattern: "GET /api/trees/uploads", Handler: tr.ListOwnTrees, Access: signedIn},
+				{Pattern: "POST /api/trees/uploads", Handler: tr.Upload, Access: signedIn},
+				{Pattern: "GET /api/trees/{slug}", Handler: tr.GetTree, Access: public},
+				{Pattern: "DELETE /api/trees/{slug}", Handler: tr.DeleteTree, Access: owner},
+				{Pattern: "GET /api/trees/{slug}/surnames", Handler: tr.ListSurnames, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people", Handler: tr.ListPeople, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people/{id}", Handler: tr.GetPerson, Access: public},
+				{Pattern: "GET /api/trees/{slug}/people/{id}/{section}", Handler: tr.GetPersonSection, Access: public},
+				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff},
+				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff},
+			},
+		},
+		{
+			// IIIF's URL grammar, read by the image server itself; errors in IIIF's plain
+			// text. Public scans are served without a session, members-only ones behind it.
+			Name:   "iiif",
+			Routes: []httpx.Route{{Pattern: iiif.Prefix, Handler: httpx.Plain(im.ServeIIIF), Access: public}},
+		},
+		{
+			Name:     "images",
+			Session:  session,
+			Fallback: []string{"/api/images", "/api/images/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/images", Handler: im.ListImages, Access: public},
+				{Pattern: "GET /api/images/{slug...}", Handler: im.GetImageItem, Access: public},
+			},
+		},
+	}
+}
+
+// frontDoorMounts are the table's routes and fallbacks, and the rooms that serve their
+// own routes still (research), as the front door registers them.
+func (a *app) frontDoorMounts() []server.Mount {
+	out := append([]server.Mount(nil), a.mounts...)
+	for _, rm := range a.routes() {
+		for _, m := range rm.Mounts() {
+			out = append(out, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
+		}
+	}
+	return out
+}
