@@ -2,6 +2,7 @@ package research
 
 import (
 	"io"
+	"lineage/internal/names"
 	"lineage/internal/research/gazetteer"
 	"lineage/internal/research/index"
 	"lineage/internal/research/ingest"
@@ -58,13 +59,13 @@ type (
 	ErrTooBroad  = search.ErrTooBroad
 )
 
-// Surname modes, sort orders and query limits (search/query.go).
+// Surname modes (internal/names), sort orders and query limits (search/query.go).
 const (
-	ModeExact    = search.ModeExact
-	ModeVariants = search.ModeVariants
-	ModeSoundex  = search.ModeSoundex
-	ModePhonetic = search.ModePhonetic
-	ModeWildcard = search.ModeWildcard
+	ModeExact    = names.ModeExact
+	ModeVariants = names.ModeVariants
+	ModeSoundex  = names.ModeSoundex
+	ModePhonetic = names.ModePhonetic
+	ModeWildcard = names.ModeWildcard
 
 	SortRelevance = search.SortRelevance
 	SortDate      = search.SortDate
@@ -75,8 +76,8 @@ const (
 )
 
 var (
-	// Modes lists the surname modes.
-	Modes = search.Modes
+	// Modes lists the surname modes (internal/names).
+	Modes = names.SurnameModes
 	// YearTolerances are the accepted values of year_pm.
 	YearTolerances = search.YearTolerances
 	// ErrBadCursor is returned for an `after` cursor that does not belong to the query.

@@ -47,7 +47,6 @@ type Service struct {
 	idx     *index.Index
 	search  *search.Engine
 	ingest  *ingest.Importer
-	mux     *http.ServeMux
 	trees   TreeSearcher // the 'family trees' group of the global search (global.go)
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -68,7 +67,6 @@ func New(db *store.DB, opts Options) *Service {
 	}
 	s.search = search.New(s.idx, s.log, s.cap)
 	s.ingest = ingest.New(s.idx, s.log)
-	s.routes()
 	return s
 }
 

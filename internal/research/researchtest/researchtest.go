@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/research"
 	"lineage/internal/store"
 )
@@ -165,4 +166,26 @@ func AllPagesAs(t testing.TB, s *research.Service, params string, limit int, mem
 		after = *res.Next
 	}
 	return nil, 0, fmt.Errorf("more than 100 pages")
+}
+
+// Room is the research room as cmd/lineage's route table lists it (TestTestRoomsAreTheTable
+// holds the two to each other), around session (nil: none; the tests then name the
+// requester with headers, Members).
+func Room(s *research.Service, session func(http.Handler) http.Handler, log *slog.Logger) httpx.Room {
+	return httpx.Room{
+		Name:     "research",
+		Log:      log,
+		Session:  session,
+		Fallback: []string{"/api/research/", "/api/search"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/research/search", Handler: s.GetSearch, Access: httpx.Public},
+			{Pattern: "GET /api/research/count", Handler: s.GetCount, Access: httpx.Public},
+			{Pattern: "GET /api/research/records/{id}", Handler: s.GetRecord, Access: httpx.Public},
+			{Pattern: "GET /api/research/collections", Handler: s.ListCollections, Access: httpx.Public},
+			{Pattern: "GET /api/research/collections/{slug}", Handler: s.GetCollection, Access: httpx.Public},
+			{Pattern: "GET /api/research/places", Handler: s.ListPlaces, Access: httpx.Public},
+			{Pattern: "GET /api/research/vocabulary", Handler: s.GetVocabulary, Access: httpx.Public},
+			{Pattern: "GET /api/search", Handler: s.GetGlobal, Access: httpx.Public},
+		},
+	}
 }

@@ -301,7 +301,7 @@ func (s *Engine) resolveSurname(ctx context.Context, mode, text string) (map[int
 		}
 		return rows.Err()
 	}
-	if mode == ModeWildcard {
+	if mode == names.ModeWildcard {
 		pat := names.FoldPattern(text)
 		prefix := pat
 		if i := strings.IndexAny(pat, "*?"); i >= 0 {
@@ -324,11 +324,11 @@ func (s *Engine) resolveSurname(ctx context.Context, mode, text string) (map[int
 		switch {
 		case f == k.Folded:
 			return ptsSurnameExact
-		case v == k.Variant && mode != ModeExact:
+		case v == k.Variant && mode != names.ModeExact:
 			return ptsSurnameVariant
-		case mode == ModeSoundex && sx == k.Soundex:
+		case mode == names.ModeSoundex && sx == k.Soundex:
 			return ptsSurnamePhonetic
-		case mode == ModePhonetic:
+		case mode == names.ModePhonetic:
 			return ptsSurnamePhonetic // only reached for rows found by code
 		}
 		return 0
@@ -336,13 +336,13 @@ func (s *Engine) resolveSurname(ctx context.Context, mode, text string) (map[int
 	cols := `SELECT id, folded, variant, soundex FROM surnames`
 	var err error
 	switch mode {
-	case ModeExact:
+	case names.ModeExact:
 		err = collect(cols+` WHERE folded = ?`, []any{k.Folded}, score)
-	case ModeVariants:
+	case names.ModeVariants:
 		err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, score)
-	case ModeSoundex:
+	case names.ModeSoundex:
 		err = collect(cols+` WHERE folded = ? OR variant = ? OR soundex = ?`, []any{k.Folded, k.Variant, k.Soundex}, score)
-	case ModePhonetic:
+	case names.ModePhonetic:
 		if err = collect(cols+` WHERE folded = ? OR variant = ?`, []any{k.Folded, k.Variant}, score); err != nil {
 			break
 		}
@@ -548,7 +548,7 @@ func (s *Engine) resolveRelative(ctx context.Context, p *plan, text, role string
 		}
 	}
 	if index.SurnameKey(surname) != "" {
-		pts, _, err := s.resolveSurname(ctx, ModeVariants, surname)
+		pts, _, err := s.resolveSurname(ctx, names.ModeVariants, surname)
 		if err != nil {
 			return err
 		}

@@ -16,19 +16,6 @@ import (
 	"lineage/internal/research/index"
 )
 
-// Surname search modes: each includes the ones before it in ranking, and
-// exact matches always rank first.
-const (
-	ModeExact    = "exact"    // the same surname key (accents, case, Mc/Mac, St/Saint fold away)
-	ModeVariants = "variants" // plus known variant spellings and umlaut spellings
-	ModeSoundex  = "soundex"  // plus the same Russell Soundex code
-	ModePhonetic = "phonetic" // plus a shared Daitch–Mokotoff or Double Metaphone code
-	ModeWildcard = "wildcard" // * any letters, ? one letter; at least three letters given
-)
-
-// Modes lists the surname modes.
-var Modes = []string{ModeExact, ModeVariants, ModeSoundex, ModePhonetic, ModeWildcard}
-
 // YearTolerances are the accepted values of year_pm.
 var YearTolerances = []int{0, 1, 2, 5, 10, 20, 40}
 
@@ -150,23 +137,23 @@ func ParseQuery(v url.Values) (*Query, FieldErrors) {
 	wild := strings.ContainsAny(q.Surname, "*?")
 	switch {
 	case q.SurnameMode == "" && wild:
-		q.SurnameMode = ModeWildcard
+		q.SurnameMode = names.ModeWildcard
 	case q.SurnameMode == "":
-		q.SurnameMode = ModeVariants
-	case !slices.Contains(Modes, q.SurnameMode):
-		errs.Add("surname_mode", "The surname mode must be one of %s.", strings.Join(Modes, ", "))
+		q.SurnameMode = names.ModeVariants
+	case !slices.Contains(names.SurnameModes, q.SurnameMode):
+		errs.Add("surname_mode", "The surname mode must be one of %s.", strings.Join(names.SurnameModes, ", "))
 	}
 	if q.Surname != "" {
-		if q.SurnameMode == ModeWildcard {
+		if q.SurnameMode == names.ModeWildcard {
 			if msg := checkWildcard(q.Surname); msg != "" {
 				errs.Add("surname", "%s", msg)
 			}
-		} else if wild && slices.Contains(Modes, q.SurnameMode) {
+		} else if wild && slices.Contains(names.SurnameModes, q.SurnameMode) {
 			errs.Add("surname", "Use the wildcard mode to search with * or ?.")
 		} else if index.SurnameKey(q.Surname) == "" {
 			errs.Add("surname", "The surname must contain letters.")
 		}
-	} else if v.Get("surname_mode") != "" && q.SurnameMode == ModeWildcard {
+	} else if v.Get("surname_mode") != "" && q.SurnameMode == names.ModeWildcard {
 		errs.Add("surname", "A wildcard search needs a surname pattern.")
 	}
 	if q.Given != "" && names.Fold(q.Given) == "" {
