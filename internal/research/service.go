@@ -43,7 +43,6 @@ type Service struct {
 	db      *store.DB
 	log     *slog.Logger
 	members Membership
-	cap     int
 	idx     *index.Index
 	search  *search.Engine
 	ingest  *ingest.Importer
@@ -57,15 +56,12 @@ type Service struct {
 
 // New builds the room on an open, migrated store.
 func New(db *store.DB, opts Options) *Service {
-	s := &Service{db: db, log: opts.Log, members: opts.Members, cap: opts.Cap, Now: time.Now}
+	s := &Service{db: db, log: opts.Log, members: opts.Members, Now: time.Now}
 	s.idx = index.New(db, opts.GivenNames, opts.SurnameVariants, func() time.Time { return s.Now() })
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.cap <= 0 {
-		s.cap = DefaultCap
-	}
-	s.search = search.New(s.idx, s.log, s.cap)
+	s.search = search.New(s.idx, s.log, opts.Cap)
 	s.ingest = ingest.New(s.idx, s.log)
 	return s
 }

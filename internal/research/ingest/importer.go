@@ -422,7 +422,7 @@ var keySeed = maphash.MakeSeed()
 // passes through insert.
 func (st *importState) startSummary(ctx context.Context) error {
 	// Until finishSummary counts them, the collection may hold records marked
-	// members-only that its summary does not count (paywall.go).
+	// members-only that its summary does not count (search/paywall.go).
 	if err := st.s.ForgetMembersOnly(ctx, st.coll.ID); err != nil {
 		return err
 	}

@@ -384,7 +384,7 @@ func renameBuilt(ctx context.Context, tx *sql.Tx, tables []index.SearchTable) er
 
 // errNoSortedBuild is readSearchRows' answer when the rows are not to be sorted in
 // memory: more than maxSortedBuild of them, a value too wide for searchRow, or a
-// driver without SQLiteBulk.
+// driver without bulk.SQLiteConn.
 var errNoSortedBuild = errors.New("the search rows are not sorted in memory")
 
 // searchRead is a read of search_keys under way on a connection of its own.
