@@ -404,7 +404,8 @@ func (s *Service) removeTree(ctx context.Context, id int64) error {
 // imports that died (no heartbeat for staleLoading). Another process may be removing
 // the same tree: deleting its rows twice is harmless.
 func (s *Service) removeHidden(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state = ? OR (state = ? AND updated_at < ?) ORDER BY id`),
+	// state <> 'ready', written out: the condition of the index of hidden trees.
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state <> 'ready' AND (state = ? OR (state = ? AND updated_at < ?)) ORDER BY id`),
 		stateDeleting, stateLoading, s.Now().Add(-staleLoading).Unix())
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ type SQLiteConn struct {
 	stmts map[string]uintptr
 	buf   uintptr // texts of the row being bound (SQLITE_STATIC)
 	cap   int
+	kept  bool // with the connection (NewSQLiteConn)
 }
 
 // ErrNoTransaction is Exec's refusal to write rows that would commit on their own.
@@ -43,19 +44,47 @@ var ErrNoTransaction = errors.New("no transaction is open")
 
 // NewSQLiteConn returns compiled statements on conn's SQLite connection, or nil when
 // conn is not a modernc SQLite connection of the shape it knows.
+//
+// On a connection that store opened, the SQLiteConn is kept with the connection
+// (Close then keeps a few statements compiled for the next job on it): a small
+// import, thousands a second under FuzzImport, would otherwise compile its INSERTs
+// every time.
 func NewSQLiteConn(conn *sql.Conn) *SQLiteConn {
 	var b *SQLiteConn
 	_ = conn.Raw(func(dc any) error {
-		if db, tls, ok := sqlitehandle.Of(dc); ok {
-			b = &SQLiteConn{db: db, tls: tls, stmts: map[string]uintptr{}}
+		db, tls, ok := sqlitehandle.Of(dc)
+		if !ok {
+			return nil
+		}
+		mk := func() *SQLiteConn { return &SQLiteConn{db: db, tls: tls, stmts: map[string]uintptr{}} }
+		if k, ok := dc.(keeper); ok {
+			b = k.Keep(sqliteConnKey{}, func() (any, func()) {
+				b := mk()
+				b.kept = true
+				return b, b.free
+			}).(*SQLiteConn)
+		} else {
+			b = mk()
 		}
 		return nil
 	})
-	if b != nil {
-		b.grow(1 << 16)
-	}
 	return b
 }
+
+// keeper is store's connection, which keeps a value for as long as it is open.
+type keeper interface {
+	Keep(key any, mk func() (v any, close func())) any
+}
+
+type sqliteConnKey struct{}
+
+// A kept SQLiteConn keeps at most keptStmts statements and a text buffer of
+// keptBuf bytes when it is closed (a bulk job that made more, such as the search
+// tables' build, frees them).
+const (
+	keptStmts = 32
+	keptBuf   = 1 << 20
+)
 
 func (b *SQLiteConn) grow(n int) {
 	if n <= b.cap {
@@ -64,7 +93,7 @@ func (b *SQLiteConn) grow(n int) {
 	if b.buf != 0 {
 		libc.Xfree(b.tls, b.buf)
 	}
-	n = max(n, 2*b.cap)
+	n = max(n, 2*b.cap, 1<<16)
 	b.buf = libc.Xmalloc(b.tls, libc.Tsize_t(n))
 	if b.buf == 0 {
 		panic("bulk: out of C memory")
@@ -267,7 +296,18 @@ func (b *SQLiteConn) unlocked(fn func() error) error {
 }
 
 // Close finalizes the statements and frees the buffer; the connection stays open.
+//
+// A SQLiteConn kept with its connection keeps its statements and buffer for the next
+// job on the connection unless they have grown past keptStmts and keptBuf.
 func (b *SQLiteConn) Close() {
+	if b.kept && len(b.stmts) <= keptStmts && b.cap <= keptBuf {
+		return
+	}
+	b.free()
+}
+
+// free finalizes the statements and frees the buffer.
+func (b *SQLiteConn) free() {
 	for q, st := range b.stmts {
 		sqlite3.Xsqlite3_finalize(b.tls, st)
 		delete(b.stmts, q)

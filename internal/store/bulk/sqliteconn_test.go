@@ -104,3 +104,32 @@ func TestSQLiteConnInts(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSQLiteConnKept: on a connection of a store, NewSQLiteConn gives the SQLiteConn
+// kept with the connection, whose Close leaves its statements ready for the next
+// job, which writes as the first did.
+func TestSQLiteConnKept(t *testing.T) {
+	ctx := context.Background()
+	conn, b := storetest.SQLiteConn(t, `CREATE TABLE t (id INTEGER PRIMARY KEY, s TEXT)`)
+	q := bulk.InsertSQL("INSERT", "t", []string{"id", "s"})
+	for i := range 3 {
+		if again := bulk.NewSQLiteConn(conn); again != b {
+			t.Fatalf("job %d: another SQLiteConn on the same connection", i)
+		}
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Exec(q, [][]any{{i, strings.Repeat("x", i)}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		b.Close()
+	}
+	var n, l int
+	if err := conn.QueryRowContext(ctx, `SELECT COUNT(*), SUM(length(s)) FROM t`).Scan(&n, &l); err != nil || n != 3 || l != 3 {
+		t.Errorf("%d rows, %d bytes, %v", n, l, err)
+	}
+}

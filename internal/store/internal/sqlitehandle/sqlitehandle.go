@@ -10,6 +10,7 @@
 package sqlitehandle
 
 import (
+	"database/sql/driver"
 	"reflect"
 	"unsafe"
 
@@ -24,6 +25,9 @@ var (
 // Of reads the sqlite3* handle and the TLS of a modernc driver connection (the value
 // sql.Conn.Raw or a connection hook gives), or ok false when dc is something else.
 func Of(dc any) (db uintptr, tls *libc.TLS, ok bool) {
+	if w, ok := dc.(interface{ Unwrap() driver.Conn }); ok {
+		dc = w.Unwrap() // store's statement cache
+	}
 	v := reflect.ValueOf(dc)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Type().String() != "*sqlite.conn" {
 		return 0, nil, false
