@@ -1,6 +1,7 @@
 // Package httpx holds small HTTP helpers the API packages share: JSON answers, the API's
-// error contract (Error, FieldErrors, WriteError, DecodeJSON), the fallback for requests
-// a mux has no route for, and who a request comes from.
+// error contract (Error, FieldErrors, WriteError, DecodeJSON), the rows of the route
+// table (Route, Room: cmd/lineage/routes.go), the fallback for requests a mux has no
+// route for, and who a request comes from (docs/decisions/013).
 package httpx
 
 import (

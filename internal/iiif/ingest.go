@@ -26,6 +26,7 @@ import (
 	_ "golang.org/x/image/tiff"
 
 	"lineage/internal/access"
+	"lineage/internal/trees"
 )
 
 // maxSourcePixels bounds what an import decodes (about 2 GB of RGBA).
@@ -127,21 +128,21 @@ func (s *Service) resolvePerson(ctx context.Context, t *target, ref string) (*ta
 		return nil, fmt.Errorf("person %q: want TREE-SLUG:XREF, e.g. ashworth:@I12@", ref)
 	}
 	bare := strings.Trim(xref, "@")
-	var published, living int
+	var published, public bool
 	var name, birth, death string
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT tr.id, tr.published, tp.living, tp.xref, tp.name, tp.birth_text, tp.death_text
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT tr.id, tr.published = 1, `+trees.PublicPerson("tr", "tp")+`, tp.xref, tp.name, tp.birth_text, tp.death_text
 		FROM trees tr JOIN tree_people tp ON tp.tree_id = tr.id WHERE tr.slug = ? AND tp.xref IN (?, ?)`), slug, bare, "@"+bare+"@").
-		Scan(&t.id, &published, &living, &t.ref, &name, &birth, &death)
+		Scan(&t.id, &published, &public, &t.ref, &name, &birth, &death)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("there is no person %q in a family tree %q", xref, slug)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if published != 1 {
+	if !published {
 		return nil, fmt.Errorf("family tree %q is not published: scans can be attached only to people of published trees", slug)
 	}
-	if living != 0 {
+	if !public {
 		return nil, fmt.Errorf("%s in family tree %q is counted among the living: scans can be attached only to the dead", xref, slug)
 	}
 	t.kind, t.key = TargetPerson, slug+":"+t.ref

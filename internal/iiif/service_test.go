@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"errors"
 	"golang.org/x/image/tiff"
 
 	"lineage/internal/gedcom"
@@ -686,21 +687,28 @@ const treeGED = `0 HEAD
 0 TRLR
 `
 
+// ashworths imports treeGED as the published tree "ashworth".
+func ashworths(t *testing.T, db *store.DB) *trees.Service {
+	t.Helper()
+	ts := trees.New(db, trees.Options{Log: quietLog()})
+	r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	if _, err := ts.Import(context.Background(), r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
 // TestPersonScans attaches a scan to a person of a published family tree; the living
 // and unpublished trees take none, and a tree unpublished later hides its scans.
 func TestPersonScans(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		fixture(t, db)
-		ts := trees.New(db, trees.Options{Log: quietLog()})
-		r, err := gedcom.NewReader(strings.NewReader(treeGED), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		yes := true
-		if _, err := ts.Import(ctx, r, trees.ImportOptions{Slug: "ashworth", Title: "The Ashworths", Published: &yes}); err != nil {
-			t.Fatal(err)
-		}
+		ts := ashworths(t, db)
 		data := t.TempDir()
 		svc := New(db, Options{DataDir: data, Log: quietLog()})
 		scans := t.TempDir()
@@ -768,6 +776,57 @@ func TestPersonScans(t *testing.T) {
 		}
 		if d := c2.json("/api/images?person=ashworth:I1")["data"].([]any); len(d) != 0 {
 			t.Errorf("listed after unpublishing: %v", d)
+		}
+	})
+}
+
+// TestPersonScansFollowTheTrees: a person's scan is shown exactly when the trees show
+// that person in full to anyone (trees.PublicPerson), through every combination of a
+// published or unpublished tree and a person dead or counted among the living.
+func TestPersonScansFollowTheTrees(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		fixture(t, db)
+		ts := ashworths(t, db)
+		data, scans := t.TempDir(), t.TempDir()
+		writeImage(t, filepath.Join(scans, "george.png"), quadrants(600, 400))
+		os.WriteFile(filepath.Join(scans, "map.csv"), []byte("file,person\ngeorge.png,ashworth:I1\n"), 0o644)
+		if _, err := New(db, Options{DataDir: data, Log: quietLog()}).Import(ctx, ImportOptions{Collection: "recs", Manifest: filepath.Join(scans, "map.csv")}); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ published, living bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
+			if err := ts.SetPublished(ctx, "ashworth", tc.published); err != nil {
+				t.Fatal(err)
+			}
+			// A re-import that finds a later birth counts him among the living.
+			living := 0
+			if tc.living {
+				living = 1
+			}
+			if res, err := db.ExecContext(ctx, db.Rebind(`UPDATE tree_people SET living = ? WHERE xref = ?`), living, "I1"); err != nil {
+				t.Fatal(err)
+			} else if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%d people called I1", n)
+			}
+			// As the public sees him, on new services: both keep what they read a moment ago.
+			p, err := trees.New(db, trees.Options{Log: quietLog()}).Person(ctx, "ashworth", "I1")
+			if err != nil && !errors.Is(err, trees.ErrNotFound) {
+				t.Fatal(err)
+			}
+			treesShow := err == nil && !p.Living
+			srv := httptest.NewServer(handler(New(db, Options{DataDir: data, Log: quietLog()})))
+			res, err := http.Get(srv.URL + "/iiif/3/manifests/recs-ashworth-i1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			srv.Close()
+			if scanShown := res.StatusCode == http.StatusOK; scanShown != treesShow || (!scanShown && res.StatusCode != http.StatusNotFound) {
+				t.Errorf("published %v, living %v: the trees show him %v, his scan answers %d", tc.published, tc.living, treesShow, res.StatusCode)
+			}
+			if want := tc.published && !tc.living; treesShow != want {
+				t.Errorf("published %v, living %v: the trees show him %v, want %v", tc.published, tc.living, treesShow, want)
+			}
 		}
 	})
 }

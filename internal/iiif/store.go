@@ -11,6 +11,7 @@ import (
 
 	"lineage/internal/access"
 	"lineage/internal/store"
+	"lineage/internal/trees"
 )
 
 // ErrNotFound is an unknown image, item, collection or target.
@@ -116,10 +117,10 @@ const personJoins = `
 	LEFT JOIN trees tr ON it.target = 'person' AND tr.id = it.target_id
 	LEFT JOIN tree_people tp ON it.target = 'person' AND tp.tree_id = it.target_id AND tp.xref = it.target_ref`
 
-// visibleExpr hides the scans of a person whose tree is no longer published, who is
-// now counted among the living, or who is gone: such items answer 404 (as the trees'
-// own API does), whatever the requester.
-const visibleExpr = `(it.target <> 'person' OR (tr.published = 1 AND tp.living = 0))`
+// visibleExpr hides the scans of a person the trees do not show the public in full
+// (trees.PublicPerson: a tree no longer published, a person now counted among the
+// living) or who is gone: such items answer 404, whatever the requester.
+var visibleExpr = `(it.target <> 'person' OR ` + trees.PublicPerson("tr", "tp") + `)`
 
 const itemFrom = ` FROM iiif_items it
 	JOIN collections c ON c.id = it.collection_id

@@ -9,6 +9,15 @@ import (
 // LivingYears is how recent a birth makes a person without a death living.
 const LivingYears = 100
 
+// PublicPerson is the SQL condition under which anyone, signed in or not, sees a
+// person of a family tree in full (docs/trees.md "The living"): the tree is published
+// and the person is not counted among the living. Rooms that show things attached to
+// tree people (the image server's scans) hide what it hides. tree and person are the
+// query's aliases of trees and tree_people.
+func PublicPerson(tree, person string) string {
+	return "(" + tree + ".published = 1 AND " + person + ".living = 0)"
+}
+
 // parentAge is how many years before a child's birth, or a marriage, a person is taken
 // to have been born at the latest.
 const parentAge = 12
