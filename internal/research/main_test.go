@@ -10,19 +10,14 @@ import (
 func TestMain(m *testing.M) { storetest.Main(m) }
 
 // The room's shared test helpers (researchtest), under the names the tests use.
-type headerMember = researchtest.Members
-
 var (
 	memberScope  = researchtest.MemberScope
-	scopeOf      = researchtest.ScopeOf
 	quietLog     = researchtest.QuietLog
 	newService   = researchtest.NewService
-	importFile   = researchtest.ImportFile
 	importString = researchtest.ImportString
 	fixture      = researchtest.Fixture
 	mustQuery    = researchtest.MustQuery
 	search       = researchtest.Search
 	keys         = researchtest.Keys
-	testdata     = researchtest.Testdata
 	allPagesAs   = researchtest.AllPagesAs
 )

@@ -502,30 +502,7 @@ func (pr *Resolver) Descendants(ctx context.Context, id int64) ([]int64, error) 
 // Children lists the gazetteer's places under a parent (0: the countries and other
 // top-level places), by name.
 func Children(ctx context.Context, db *store.DB, parent int64) ([]*Place, error) {
-	rows, err := db.QueryContext(ctx, db.Rebind(`SELECT `+placeColumns+` FROM places WHERE parent_id = ? ORDER BY folded, id`), parent)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Place
-	for rows.Next() {
-		p, err := scanPlace(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	pr := NewResolver(db, nil)
-	for _, p := range out {
-		pr.byID[p.ID] = p
-		if err := pr.WithAncestors(ctx, p); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return listed(ctx, db, []*Place(nil), `SELECT `+placeColumns+` FROM places WHERE parent_id = ? ORDER BY folded, id`, parent)
 }
 
 // Named lists up to limit places whose name begins with the text typed (for a
@@ -535,13 +512,18 @@ func Named(ctx context.Context, db *store.DB, text string, limit int) ([]*Place,
 	if prefix == "" {
 		return []*Place{}, nil
 	}
-	rows, err := db.QueryContext(ctx, db.Rebind(`SELECT `+placeColumns+` FROM places WHERE folded >= ? AND folded < ?
-		ORDER BY CASE kind WHEN 'country' THEN 0 WHEN 'county' THEN 1 ELSE 2 END, folded, id LIMIT ?`), prefix, index.PrefixEnd(prefix), limit)
+	return listed(ctx, db, []*Place{}, `SELECT `+placeColumns+` FROM places WHERE folded >= ? AND folded < ?
+		ORDER BY CASE kind WHEN 'country' THEN 0 WHEN 'county' THEN 1 ELSE 2 END, folded, id LIMIT ?`, prefix, index.PrefixEnd(prefix), limit)
+}
+
+// listed reads the places a query lists, after out (nil or empty: how an empty list
+// is answered), each with its path.
+func listed(ctx context.Context, db *store.DB, out []*Place, query string, args ...any) ([]*Place, error) {
+	rows, err := db.QueryContext(ctx, db.Rebind(query), args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []*Place{}
 	for rows.Next() {
 		p, err := scanPlace(rows)
 		if err != nil {

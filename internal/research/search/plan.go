@@ -639,13 +639,8 @@ func (p *plan) overlapSQL(span int) string {
 	return "k.span = 2"
 }
 
-// conds are the conditions besides the surname and the year, joined by AND. The
-// relative's condition is not among them: it concerns the other rows of a record, and
-// PostgreSQL's planner cannot estimate a correlated range over the primary key (it
-// guesses thousands of rows for a record's 256 ids, and compiles the query to machine
-// code for the imagined cost). It is checked in Go on the candidates' records
-// (relativeOK), the same way on both databases.
-func (p *plan) conds() []string {
+// columnConds are the conditions on the collection, the record type and the role.
+func (p *plan) columnConds() []string {
 	var c []string
 	if p.colls != nil {
 		c = append(c, inList("k.collection_id", p.colls))
@@ -656,6 +651,17 @@ func (p *plan) conds() []string {
 	if p.roles != nil {
 		c = append(c, inList("k.role_id", p.roles))
 	}
+	return c
+}
+
+// conds are the conditions besides the surname and the year, joined by AND. The
+// relative's condition is not among them: it concerns the other rows of a record, and
+// PostgreSQL's planner cannot estimate a correlated range over the primary key (it
+// guesses thousands of rows for a record's 256 ids, and compiles the query to machine
+// code for the imagined cost). It is checked in Go on the candidates' records
+// (relativeOK), the same way on both databases.
+func (p *plan) conds() []string {
+	c := p.columnConds()
 	if p.given {
 		c = append(c, inList("k.given_id", append([]int64{0}, ptsIDs(p.gPts, func(int) bool { return true })...)))
 	}

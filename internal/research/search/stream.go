@@ -242,16 +242,7 @@ func (p *plan) placeLevels() []level {
 // filterConds are the conditions that are not levels: collection, type, role (the
 // relative is checked by accept).
 func (p *plan) filterConds() []string {
-	var c []string
-	if p.colls != nil {
-		c = append(c, inList("k.collection_id", p.colls))
-	}
-	if p.types != nil {
-		c = append(c, inList("k.type_id", p.types))
-	}
-	if p.roles != nil {
-		c = append(c, inList("k.role_id", p.roles))
-	}
+	c := p.columnConds()
 	if w := p.paywallSQL(); w != "" {
 		c = append(c, w)
 	}
