@@ -14,6 +14,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/textfield"
 )
@@ -293,13 +294,13 @@ func dashIfEmpty(s string) string {
 }
 
 func isNotFound(err error) bool {
-	var e *membership.Error
-	return errors.As(err, &e) && e.Code == membership.ENOTFOUND
+	var e *httpx.Error
+	return errors.As(err, &e) && e.Code == httpx.ENOTFOUND
 }
 
 // cliError turns the room's field errors into one line per field.
 func cliError(err error) error {
-	var e *membership.Error
+	var e *httpx.Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {
 		if errors.As(err, &e) {
 			return errors.New(e.Message)

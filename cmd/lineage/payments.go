@@ -14,6 +14,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/payments"
 	"lineage/internal/store"
@@ -123,8 +124,8 @@ func (f membershipFulfiller) id(ref payments.Ref) (int64, error) {
 // known turns the room's "not found" into payments.ErrUnknownRef: retrying cannot
 // make a membership that does not exist.
 func known(err error) error {
-	var e *membership.Error
-	if errors.As(err, &e) && e.Code == membership.ENOTFOUND {
+	var e *httpx.Error
+	if errors.As(err, &e) && e.Code == httpx.ENOTFOUND {
 		return fmt.Errorf("%v: %w", err, payments.ErrUnknownRef)
 	}
 	return err

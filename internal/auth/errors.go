@@ -12,26 +12,8 @@ import (
 	"lineage/internal/httpx"
 )
 
-// Error codes: the API's one contract (httpx), named here for short.
-const (
-	EINVALID      = httpx.EINVALID
-	EUNAUTHORIZED = httpx.EUNAUTHORIZED
-	EFORBIDDEN    = httpx.EFORBIDDEN
-	ENOTFOUND     = httpx.ENOTFOUND
-	ECONFLICT     = httpx.ECONFLICT
-	ETOOLARGE     = httpx.ETOOLARGE
-	ECSRF         = httpx.ECSRF
-	ETOOMANY      = httpx.ETOOMANY
-	EINTERNAL     = httpx.EINTERNAL
-	EUNAVAILABLE  = httpx.EUNAVAILABLE
-)
-
-// Error is the one error type handlers return to the client. Message is shown to the
-// user as is; Fields holds Laravel-style validation errors.
-type Error = httpx.Error
-
-func errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+func errorf(code, format string, args ...any) *httpx.Error {
+	return &httpx.Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // Messages of the Laravel SPA contract, word for word.
@@ -43,18 +25,17 @@ const (
 	msgNotVerified     = "Your email address is not verified."
 )
 
-func errUnauthenticated() *Error { return &Error{Code: EUNAUTHORIZED, Message: msgUnauthenticated} }
-
-// fieldErrors collects validation errors in order (httpx.FieldErrors).
-type fieldErrors = httpx.FieldErrors
+func errUnauthenticated() *httpx.Error {
+	return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: msgUnauthenticated}
+}
 
 // invalid is a one-field validation error.
-func invalid(field, msg string) *Error {
-	return &Error{Code: EINVALID, Message: msg, Fields: map[string][]string{field: {msg}}}
+func invalid(field, msg string) *httpx.Error {
+	return &httpx.Error{Code: httpx.EINVALID, Message: msg, Fields: map[string][]string{field: {msg}}}
 }
 
 // writeError answers with err as JSON: {"message": …} plus "errors" for validation
-// failures. Anything that is not an *Error is logged and answered as a bare 500.
+// failures. Anything that is not an *httpx.Error is logged and answered as a bare 500.
 func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err error) {
 	httpx.WriteError(w, r, log, "auth", err)
 }
@@ -68,13 +49,13 @@ func noContent(w http.ResponseWriter) {
 const maxBody = 64 << 10
 
 // errTooLarge answers a body over maxBody, naming the limit.
-func errTooLarge() *Error {
-	return &Error{Code: ETOOLARGE, Message: "The request body may be at most 64 KiB."}
+func errTooLarge() *httpx.Error {
+	return &httpx.Error{Code: httpx.ETOOLARGE, Message: "The request body may be at most 64 KiB."}
 }
 
 // bodyError turns a failure to read a body into the client's error: 413 when it was
 // over maxBody, else 422 with msg.
-func bodyError(err error, msg string) *Error {
+func bodyError(err error, msg string) *httpx.Error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return errTooLarge()

@@ -40,7 +40,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // FuzzDecodeInput feeds any body under any content type (JSON, urlencoded and
 // multipart forms with any boundary) to the one body decoder of the auth endpoints: it
 // never panics, reads at most maxBody bytes (plus a read buffer), and refuses what it
-// cannot read with a 413 or 422 *Error.
+// cannot read with a 413 or 422 *httpx.Error.
 func FuzzDecodeInput(f *testing.F) {
 	var mp bytes.Buffer
 	mw := multipart.NewWriter(&mp)
@@ -72,9 +72,9 @@ func FuzzDecodeInput(f *testing.F) {
 		if err == nil {
 			return
 		}
-		var e *Error
+		var e *httpx.Error
 		if !errors.As(err, &e) {
-			t.Fatalf("decodeInput: %v is not an *Error", err)
+			t.Fatalf("decodeInput: %v is not an *httpx.Error", err)
 		}
 		if s := httpx.Status(e.Code); s != http.StatusUnprocessableEntity && s != http.StatusRequestEntityTooLarge {
 			t.Fatalf("decodeInput: %v answers %d", err, s)
@@ -101,7 +101,7 @@ func TestDecodeInputTooLarge(t *testing.T) {
 			req.Header.Set("Content-Type", tt.ct)
 			var in fuzzInput
 			err := decodeInput(req, &in)
-			var e *Error
+			var e *httpx.Error
 			if !errors.As(err, &e) || httpx.Status(e.Code) != http.StatusRequestEntityTooLarge || e.Message != "The request body may be at most 64 KiB." {
 				t.Fatalf("decodeInput = %v, want the 413 naming 64 KiB", err)
 			}

@@ -51,7 +51,7 @@ type credentials struct {
 
 // checkCredentials validates a sign-in attempt with throttling and returns the user.
 func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in credentials) (*User, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	in.Email = normalizeEmail(in.Email)
 	if in.Email == "" {
 		fe.Add("email", "The email field is required.")
@@ -99,7 +99,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(ctx)
 	if st.session == nil {
 		// No session cookie: there is no CSRF token this request could have matched.
-		return &Error{Code: ECSRF, Message: msgCSRF}
+		return &httpx.Error{Code: httpx.ECSRF, Message: msgCSRF}
 	}
 	if st.session.userID != 0 && st.user != nil {
 		// Laravel's "guest" middleware: a signed-in user is sent home.
@@ -194,7 +194,7 @@ const msgNameControl = "The name field must be a single line without control cha
 // validName checks a display name (textfield.SingleLine) and returns it trimmed. A
 // name goes into the greeting of every mail to the account and into `lineage user
 // list`, so it must be one line.
-func validName(fe *fieldErrors, name string) string {
+func validName(fe *httpx.FieldErrors, name string) string {
 	name, err := textfield.SingleLine(name, MaxNameLen)
 	switch {
 	case errors.Is(err, textfield.ErrTooLong):
@@ -207,7 +207,7 @@ func validName(fe *fieldErrors, name string) string {
 	return name
 }
 
-func validNewPassword(fe *fieldErrors, pw, confirmation string) {
+func validNewPassword(fe *httpx.FieldErrors, pw, confirmation string) {
 	switch {
 	case pw == "":
 		fe.Add("password", "The password field is required.")
@@ -232,7 +232,7 @@ func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeInput(r, &in); err != nil {
 		return err
 	}
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	name := validName(&fe, in.Name)
 	if err := fe.Err(); err != nil {
 		return err
@@ -267,7 +267,7 @@ func (s *Service) Register(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	in.Email = normalizeEmail(in.Email)
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	in.Name = validName(&fe, in.Name)
 	switch {
 	case in.Email == "":
@@ -460,7 +460,7 @@ func (s *Service) ResetPassword(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeInput(r, &in); err != nil {
 		return err
 	}
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	if in.Token == "" {
 		fe.Add("token", "The token field is required.")
 	}
@@ -507,7 +507,7 @@ func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	if u.HasPassword {
 		if in.CurrentPassword == "" {
 			fe.Add("current_password", "The current password field is required.")
@@ -556,7 +556,7 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	email := normalizeEmail(in.Email)
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	switch {
 	case email == "":
 		fe.Add("email", "The email field is required.")

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"lineage/internal/httpx"
 )
 
 // reqState is what the middleware learned about a request, shared with the handlers
@@ -47,7 +49,7 @@ func (s *Service) Unauthenticated(w http.ResponseWriter, r *http.Request) {
 	writeError(w, r, s.log, s.unauthenticated(r))
 }
 
-func (s *Service) unauthenticated(r *http.Request) *Error {
+func (s *Service) unauthenticated(r *http.Request) *httpx.Error {
 	e := errUnauthenticated()
 	if stateFrom(r.Context()).tokenExpired {
 		e.Header = http.Header{"Www-Authenticate": {`Bearer error="invalid_token", error_description="The access token expired"`}}
@@ -90,7 +92,7 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 			}
 		}
 		if st.stateful && unsafeMethod(r.Method) && !s.csrfOK(w, r, st.session) {
-			writeError(w, r, s.log, &Error{Code: ECSRF, Message: msgCSRF})
+			writeError(w, r, s.log, &httpx.Error{Code: httpx.ECSRF, Message: msgCSRF})
 			return
 		}
 		if st.user == nil {

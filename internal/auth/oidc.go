@@ -125,7 +125,7 @@ func (s *Service) OIDCInfo(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) oidcUnavailable(err error) error {
 	s.log.Error("auth: openid provider unreachable", "issuer", s.oidc.cfg.Issuer, "err", err)
-	return errorf(EUNAVAILABLE, "External sign-in is not available at the moment. Please try again later.")
+	return errorf(httpx.EUNAVAILABLE, "External sign-in is not available at the moment. Please try again later.")
 }
 
 // OIDCRedirect serves GET /api/oidc/redirect?redirect=/wanted/path: a top-level browser navigation. It
@@ -133,7 +133,7 @@ func (s *Service) oidcUnavailable(err error) error {
 // browser to the provider, which returns it to /veryconnect-auth.
 func (s *Service) OIDCRedirect(w http.ResponseWriter, r *http.Request) error {
 	if s.oidc == nil {
-		return errorf(ENOTFOUND, "External sign-in is not configured.")
+		return errorf(httpx.ENOTFOUND, "External sign-in is not configured.")
 	}
 	oc, _, err := s.oidc.ready()
 	if err != nil {
@@ -187,7 +187,7 @@ func (c oidcClaims) displayName() string {
 // in (new id) and the answer names where to go: {"redirect": "/wanted", "user": {…}}.
 func (s *Service) OIDCCallback(w http.ResponseWriter, r *http.Request) error {
 	if s.oidc == nil {
-		return errorf(ENOTFOUND, "External sign-in is not configured.")
+		return errorf(httpx.ENOTFOUND, "External sign-in is not configured.")
 	}
 	var in struct {
 		Code             string `json:"code"`

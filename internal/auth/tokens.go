@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"lineage/internal/httpx"
 )
 
 // TokenPair is what POST /api/tokens and POST /api/tokens/refresh return. token
@@ -62,7 +64,7 @@ func (s *Service) RefreshTokens(ctx context.Context, refresh string) (*TokenPair
 	}
 	now := s.now()
 	if now.Unix() >= refreshExp {
-		return nil, &Error{Code: EUNAUTHORIZED, Message: msgBothExpired}
+		return nil, &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: msgBothExpired}
 	}
 	access, newRefresh := "lat_"+randomToken(32), "lrt_"+randomToken(32)
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(

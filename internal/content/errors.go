@@ -6,9 +6,9 @@ import (
 	"net/http"
 )
 
-// Error is a failure the content API reports to its caller. Kind decides the HTTP status
-// and the JSON body (see writeError); the Prismic client maps statuses to its own error
-// classes, so each kind mirrors what hosted Prismic answers.
+// Error is a failure the content API reports to its caller. Kind decides the HTTP
+// status and the JSON body (see writePrismicError); the Prismic client maps statuses to
+// its own error classes, so each kind mirrors what hosted Prismic answers.
 type Error struct {
 	Kind    ErrorKind
 	Message string

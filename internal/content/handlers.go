@@ -21,8 +21,8 @@ import (
 //	/content/api/v2/…                      anything else: Prismic's 404 or 405 (ServeNoEndpoint)
 //	GET /media/{file...}                   media files (ServeMedia)
 //
-// They answer in Prismic's shapes, errors included (writeError), so that Prismic's own
-// client reads them.
+// They answer in Prismic's shapes, errors included (writePrismicError), so that
+// Prismic's own client reads them.
 
 // ServeNoEndpoint answers what no content API route matches as Prismic does: 405 for
 // another method on an endpoint, else 404.
@@ -102,7 +102,7 @@ func (s *Service) origin(r *http.Request) string {
 func (s *Service) ServeAPI(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	if !s.tokenOK(q) {
@@ -111,7 +111,7 @@ func (s *Service) ServeAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	info, err := s.Repository(r.Context())
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	origin := s.origin(r)
@@ -186,7 +186,7 @@ func nonNil(s []string) []string {
 func (s *Service) ServeTags(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	if !s.tokenOK(q) {
@@ -195,7 +195,7 @@ func (s *Service) ServeTags(w http.ResponseWriter, r *http.Request) {
 	}
 	info, err := s.Repository(r.Context())
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, nonNil(info.Tags), "no-cache")
@@ -205,7 +205,7 @@ func (s *Service) ServeTags(w http.ResponseWriter, r *http.Request) {
 func (s *Service) ServeSearch(w http.ResponseWriter, r *http.Request) {
 	q, err := readQuery(r)
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	ref := q.Get("ref")
@@ -215,14 +215,14 @@ func (s *Service) ServeSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := searchParamsFrom(q)
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	origin := s.origin(r)
 	p.Origin = origin
 	o, err := s.search(r.Context(), p)
 	if err != nil {
-		writeError(w, err)
+		writePrismicError(w, err)
 		return
 	}
 	res := o.res
@@ -249,7 +249,7 @@ func (s *Service) ServeSearch(w http.ResponseWriter, r *http.Request) {
 	for i, d := range o.page {
 		b, err := o.r.documentJSON(d)
 		if err != nil {
-			writeError(w, err)
+			writePrismicError(w, err)
 			return
 		}
 		docs[i] = b
@@ -353,8 +353,8 @@ func writeRawJSON(w http.ResponseWriter, status int, b []byte, cacheControl stri
 	w.Write(b)
 }
 
-// writeError maps an error to its status and Prismic-shaped JSON body.
-func writeError(w http.ResponseWriter, err error) {
+// writePrismicError maps an error to its status and Prismic-shaped JSON body.
+func writePrismicError(w http.ResponseWriter, err error) {
 	e, ok := AsError(err)
 	if !ok {
 		slog.Error("content: request failed", "err", err)

@@ -188,7 +188,7 @@ func (s *Service) writeLD(w http.ResponseWriter, r *http.Request, v any, members
 // serveManifest answers manifests/{slug} and manifests/{slug}/canvas/{n}.
 func (s *Service) serveManifest(w http.ResponseWriter, r *http.Request, segs []string) {
 	if len(segs) == 0 || segs[0] == "" {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest."})
 		return
 	}
 	slug := strings.TrimSuffix(segs[0], ".json")
@@ -198,22 +198,22 @@ func (s *Service) serveManifest(w http.ResponseWriter, r *http.Request, segs []s
 	case len(segs) == 3 && segs[1] == "canvas":
 		n, ok := positiveInt(segs[2])
 		if !ok {
-			writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown canvas."})
+			writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown canvas."})
 			return
 		}
 		canvasN = n
 	default:
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest resource."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest resource."})
 		return
 	}
 	if !validID(slug) {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest."})
 		return
 	}
 	it, err := itemBySlug(r.Context(), s.db, slug)
 	if err != nil {
 		if err == ErrNotFound {
-			writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest " + strconv.Quote(slug) + "."})
+			writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown manifest " + strconv.Quote(slug) + "."})
 			return
 		}
 		s.fail(w, r, err)
@@ -223,7 +223,7 @@ func (s *Service) serveManifest(w http.ResponseWriter, r *http.Request, segs []s
 		base := s.base(r)
 		if canvasN > 0 {
 			if canvasN > len(it.Images) {
-				writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown canvas."})
+				writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown canvas."})
 				return
 			}
 			c := canvas(base, it.Slug, canvasN, it.Images[canvasN-1])
@@ -263,7 +263,7 @@ func (s *Service) serveCollection(w http.ResponseWriter, r *http.Request, segs [
 		return
 	}
 	if len(segs) != 1 {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown collection."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown collection."})
 		return
 	}
 	slug := strings.TrimSuffix(segs[0], ".json")
@@ -273,7 +273,7 @@ func (s *Service) serveCollection(w http.ResponseWriter, r *http.Request, segs [
 		return
 	}
 	if len(cs) == 0 {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown collection " + strconv.Quote(slug) + "."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown collection " + strconv.Quote(slug) + "."})
 		return
 	}
 	c := cs[0]

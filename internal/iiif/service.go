@@ -186,7 +186,7 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Leve
 	h := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Vary", "Cookie, Authorization")
 		if !level.Opens(s.scope(r)) {
-			writeError(w, &Error{Status: http.StatusUnauthorized, Message: accessLabel(level) + ": sign in with an account whose membership opens this scan (join or renew at /subscribe)."})
+			writeIIIFError(w, &Error{Status: http.StatusUnauthorized, Message: accessLabel(level) + ": sign in with an account whose membership opens this scan (join or renew at /subscribe)."})
 			return
 		}
 		next(w, r)
@@ -197,7 +197,9 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, level access.Leve
 	h.ServeHTTP(w, r)
 }
 
-func writeError(w http.ResponseWriter, e *Error) {
+// writeIIIFError answers an image server error as IIIF viewers expect it: plain text,
+// readable from any origin, never cached. The images API answers in httpx's contract.
+func writeIIIFError(w http.ResponseWriter, e *Error) {
 	h := w.Header()
 	h.Set("Content-Type", "text/plain; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -213,21 +215,21 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ie *Error
 	switch {
 	case errors.As(err, &ie):
-		writeError(w, ie)
+		writeIIIFError(w, ie)
 	case errors.Is(err, ErrNotFound):
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
 	case errors.Is(err, os.ErrNotExist):
 		// Tiles of a scan replaced a moment ago: what the server knew is stale.
 		s.mu.Lock()
 		clear(s.images)
 		s.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
 		s.opts.Log.Error("iiif", "path", r.URL.Path, "err", err)
-		writeError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
+		writeIIIFError(w, &Error{Status: http.StatusInternalServerError, Message: "Server error."})
 	}
 }
 
@@ -304,7 +306,7 @@ func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 		return
 	default:
 		w.Header().Set("Allow", "GET, HEAD, OPTIONS")
-		writeError(w, &Error{Status: http.StatusMethodNotAllowed, Message: "Only GET and HEAD are supported."})
+		writeIIIFError(w, &Error{Status: http.StatusMethodNotAllowed, Message: "Only GET and HEAD are supported."})
 		return
 	}
 	segs := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), Prefix), "/")
@@ -318,13 +320,13 @@ func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 	}
 	id := segs[0]
 	if !validID(id) {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier."})
+		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier."})
 		return
 	}
 	im, err := s.image(r.Context(), id)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			writeError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier " + strconv.Quote(id) + "."})
+			writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Unknown image identifier " + strconv.Quote(id) + "."})
 			return
 		}
 		s.fail(w, r, err)
@@ -339,7 +341,7 @@ func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 		})
 	case 2:
 		if segs[1] != "info.json" {
-			writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+			writeIIIFError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 			return
 		}
 		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveInfo(w, r, im) })
@@ -360,7 +362,7 @@ func (s *Service) ServeIIIF(w http.ResponseWriter, r *http.Request) {
 		imgix := applyImgix(&req, r.URL.Query())
 		s.gate(w, r, im.Level, func(w http.ResponseWriter, r *http.Request) { s.serveImage(w, r, im, req, imgix) })
 	default:
-		writeError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
+		writeIIIFError(w, badRequest("Want {id}/info.json or {id}/{region}/{size}/{rotation}/{quality}.{format}."))
 	}
 }
 
@@ -575,17 +577,17 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 	switch {
 	case errors.Is(err, errClientBusy):
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf(
 			"You have %d images being made already, the most one visitor may (LINEAGE_IIIF_QUEUE_PER_CLIENT); try again when they are done.", s.opts.QueuePerClient)})
 		return
 	case errors.Is(err, errQueueFull):
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
 			"The server is busy making images (%d waiting, the most it queues: LINEAGE_IIIF_QUEUE); try again in a moment.", s.opts.QueueTotal)})
 		return
 	case errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil:
 		h.Set("Retry-After", "2")
-		writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
+		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf(
 			"The server is busy making images (waited %s, the most it waits: LINEAGE_IIIF_QUEUE_WAIT); try again in a moment.", s.opts.QueueWait)})
 		return
 	case err != nil:
@@ -638,7 +640,7 @@ func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, path string)
 				// The scan was re-imported a moment ago: forget it and let the client retry.
 				s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
 				w.Header().Set("Retry-After", "1")
-				writeError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+				writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
 				return
 			}
 			s.fail(w, r, err)

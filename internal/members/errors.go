@@ -7,18 +7,9 @@ import (
 	"lineage/internal/httpx"
 )
 
-// The room answers in the API's one error contract (httpx.Error).
-const (
-	EINVALID      = httpx.EINVALID
-	EUNAUTHORIZED = httpx.EUNAUTHORIZED
-	ENOTFOUND     = httpx.ENOTFOUND
-	ETOOLARGE     = httpx.ETOOLARGE
-)
+// The room answers in the API's one error contract (httpx, decision 013).
 
-// Error is what handlers return to the client.
-type Error = httpx.Error
-
-var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
+var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
 

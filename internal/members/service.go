@@ -50,7 +50,7 @@ func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid i
 	return func(w http.ResponseWriter, r *http.Request) error {
 		uid, ok := s.users.UserID(r)
 		if !ok {
-			return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 		}
 		return fn(w, r, uid)
 	}

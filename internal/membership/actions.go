@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
@@ -18,7 +19,7 @@ func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) 
 // MaxNoteLen bounds an admin's note on a payment and a why of a change.
 const MaxNoteLen = 500
 
-func checkWhy(fe *fieldErrors, field, why string) string {
+func checkWhy(fe *httpx.FieldErrors, field, why string) string {
 	w, err := textfield.SingleLine(why, MaxNoteLen)
 	if err != nil {
 		fe.Add(field, "The %s must be one line of at most %d characters.", field, MaxNoteLen)
@@ -30,7 +31,7 @@ func checkWhy(fe *fieldErrors, field, why string) string {
 // membership before (lapsed, cancelled, or still pending) rejoins under the same
 // number; one whose membership grants scopes now is told so (409).
 func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession string) (*Membership, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) || (err == nil && !plan.OnSale) {
 		fe.Add("plan", "Choose one of the plans on sale.")
@@ -57,7 +58,7 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 		}
 		id = raw.ID
 		if Granting(effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, s.Now())) && raw.Status != StatusPending {
-			return &Error{Code: ECONFLICT, Message: "You are a member already: your membership " + raw.Number + " is " + raw.Status + "."}
+			return &httpx.Error{Code: httpx.ECONFLICT, Message: "You are a member already: your membership " + raw.Number + " is " + raw.Status + "."}
 		}
 		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, concession = ?, grace_days = ? WHERE id = ?`),
 			plan.ID, concession, plan.GraceDays, id); err != nil {
@@ -87,7 +88,7 @@ type ManualPayment struct {
 // RecordPayment records a manual payment by admin `by` for membership id and makes it
 // active until the payment's end.
 func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayment) (*Membership, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	if p.AmountMinor <= 0 || p.AmountMinor > MaxPriceMinor {
 		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
 	}
@@ -215,7 +216,7 @@ func nullID(id int64) any {
 // GrantComplimentary gives userID a complimentary membership of a plan (until nil: no
 // end), reusing their membership (and number) if they have one.
 func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, planSlug string, until *time.Time, why string) (*Membership, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) {
 		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
@@ -274,14 +275,14 @@ func (s *Service) GrantComplimentaryTo(ctx context.Context, by, id int64, planSl
 		return nil, err
 	}
 	if m.UserID == nil {
-		return nil, &Error{Code: ECONFLICT, Message: "The account of membership " + m.Number + " was deleted."}
+		return nil, &httpx.Error{Code: httpx.ECONFLICT, Message: "The account of membership " + m.Number + " was deleted."}
 	}
 	return s.GrantComplimentary(ctx, by, *m.UserID, planSlug, until, why)
 }
 
 // ChangePlan moves membership id to another plan, keeping its status and paid-until.
 func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why string) (*Membership, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	plan, err := s.PlanBySlug(ctx, planSlug)
 	if errors.Is(err, errNotFound) {
 		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))

@@ -6,23 +6,9 @@ import (
 	"lineage/internal/httpx"
 )
 
-// The room answers in the API's one error contract (httpx.Error): these names keep its
-// code short to read.
-const (
-	EINVALID      = httpx.EINVALID
-	EUNAUTHORIZED = httpx.EUNAUTHORIZED
-	EFORBIDDEN    = httpx.EFORBIDDEN
-	ENOTFOUND     = httpx.ENOTFOUND
-	ECONFLICT     = httpx.ECONFLICT
-	ETOOLARGE     = httpx.ETOOLARGE
-)
+// The room answers in the API's one error contract (httpx, decision 013).
 
-// Error is what the service returns for the client's mistakes; handlers write it.
-type Error = httpx.Error
-
-type fieldErrors = httpx.FieldErrors
-
-var errNotFound = &Error{Code: ENOTFOUND, Message: "Not Found"}
+var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 var invalid = httpx.Invalid
 

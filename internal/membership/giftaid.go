@@ -111,7 +111,7 @@ func validPersonName(s string) bool {
 
 // checkGiftAid validates a declaration and returns it normalised.
 func (s *Service) checkGiftAid(in GiftAidInput) (GiftAidInput, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	if !in.Declared {
 		fe.Add("declared", "Tick the box to make the Gift Aid declaration.")
 	}
@@ -211,7 +211,7 @@ func (s *Service) CancelGiftAid(ctx context.Context, userID int64) (*GiftAidDecl
 		return nil, err
 	}
 	if current == nil {
-		return nil, &Error{Code: ENOTFOUND, Message: "You have no Gift Aid declaration in force."}
+		return nil, &httpx.Error{Code: httpx.ENOTFOUND, Message: "You have no Gift Aid declaration in force."}
 	}
 	now := s.Now().UTC()
 	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE gift_aid_declarations SET cancelled_at = ? WHERE user_id = ? AND cancelled_at IS NULL`),
@@ -420,15 +420,15 @@ func FormatClaimAmount(minor int64) string { return formatMinor(minor) }
 // prefixFields names the fields of a validation error as parts of a larger form
 // ("gift_aid.postcode" in the join form).
 func prefixFields(err error, prefix string) error {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != EINVALID {
+	var e *httpx.Error
+	if !errors.As(err, &e) || e.Code != httpx.EINVALID {
 		return err
 	}
 	fields := map[string][]string{}
 	for k, msgs := range e.Fields {
 		fields[prefix+k] = msgs
 	}
-	return &Error{Code: EINVALID, Message: e.Message, Fields: fields}
+	return &httpx.Error{Code: httpx.EINVALID, Message: e.Message, Fields: fields}
 }
 
 // GiftAidDeclarations lists all of userID's declarations, cancelled ones too, newest

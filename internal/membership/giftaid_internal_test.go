@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"lineage/internal/httpx"
 )
 
 // Whatever a visitor's declaration holds, checkGiftAid either refuses it or accepts
@@ -19,7 +21,7 @@ func FuzzGiftAidDeclaration(f *testing.F) {
 		in, err := s.checkGiftAid(GiftAidInput{Declared: true, Title: title, FirstName: first, LastName: last,
 			House: house, Postcode: postcode, Address: address})
 		if err != nil {
-			if _, ok := err.(*Error); !ok {
+			if _, ok := err.(*httpx.Error); !ok {
 				t.Fatalf("not a field error: %v", err)
 			}
 			return

@@ -38,7 +38,7 @@ func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 	return s.Public(signedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
 		if !v.Admin {
-			return &Error{Code: EFORBIDDEN, Message: "Only admins may manage members."}
+			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only admins may manage members."}
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, v)
@@ -48,7 +48,7 @@ func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 func signedIn(fn handlerFunc) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request, v Viewer) error {
 		if v.ID == 0 {
-			return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 		}
 		return fn(w, r, v)
 	}
@@ -137,13 +137,13 @@ func (s *Service) PostJoin(w http.ResponseWriter, r *http.Request, v Viewer) err
 	}
 	for i, h := range in.Household {
 		if m, err = s.AddHousehold(ctx, v.ID, m.ID, h.Name, h.Email); err != nil {
-			var e *Error
-			if errors.As(err, &e) && e.Code == EINVALID {
+			var e *httpx.Error
+			if errors.As(err, &e) && e.Code == httpx.EINVALID {
 				fields := map[string][]string{}
 				for k, msgs := range e.Fields {
 					fields["household."+strconv.Itoa(i)+"."+k] = msgs
 				}
-				return &Error{Code: EINVALID, Message: e.Message, Fields: fields}
+				return &httpx.Error{Code: httpx.EINVALID, Message: e.Message, Fields: fields}
 			}
 			return err
 		}
@@ -181,7 +181,7 @@ func (s *Service) mine(ctx context.Context, v Viewer) (*Membership, error) {
 		return nil, err
 	}
 	if m == nil {
-		return nil, &Error{Code: ENOTFOUND, Message: "You have no membership."}
+		return nil, &httpx.Error{Code: httpx.ENOTFOUND, Message: "You have no membership."}
 	}
 	return m, nil
 }
@@ -347,7 +347,7 @@ func (s *Service) AdminGet(w http.ResponseWriter, r *http.Request, _ Viewer) err
 }
 
 // dateInput accepts "2026-05-01" or an RFC 3339 time.
-func dateInput(field, s string, fe *fieldErrors) *time.Time {
+func dateInput(field, s string, fe *httpx.FieldErrors) *time.Time {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
@@ -377,7 +377,7 @@ func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer)
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	amount, ok := wholeNumber(in.AmountMinor)
 	if !ok {
 		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence), such as 2400 for £24.00.")
@@ -422,7 +422,7 @@ func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v V
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	until := dateInput("until", in.Until, &fe)
 	if err := fe.Err(); err != nil {
 		return err
@@ -499,7 +499,7 @@ func (s *Service) AdminImport(w http.ResponseWriter, r *http.Request, v Viewer) 
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return &Error{Code: ETOOLARGE, Message: "A members CSV may be at most 8 MiB."}
+			return &httpx.Error{Code: httpx.ETOOLARGE, Message: "A members CSV may be at most 8 MiB."}
 		}
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"strings"
 
+	"lineage/internal/httpx"
 	"lineage/internal/textfield"
 )
 
@@ -35,7 +36,7 @@ func (s *Service) household(ctx context.Context, q querier, id int64) ([]Househo
 // AddHousehold invites one more person to share membership id: by name and email;
 // a person with an account is linked to it (and their name and email are not copied).
 func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email string) (*Membership, error) {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	n, err := textfield.SingleLine(name, MaxHouseholdNameLen)
 	n = strings.TrimSpace(n)
 	if err != nil || n == "" {

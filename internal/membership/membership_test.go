@@ -694,8 +694,8 @@ func TestPaidTwiceAtOnce(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				_, err := s.Join(ctx, uid, "individual", "")
-				var me *membership.Error
-				if err != nil && !(errors.As(err, &me) && me.Code == membership.ECONFLICT) {
+				var me *httpx.Error
+				if err != nil && !(errors.As(err, &me) && me.Code == httpx.ECONFLICT) {
 					t.Error(err)
 				}
 			}()

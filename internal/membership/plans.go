@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
@@ -38,7 +39,7 @@ func ValidCurrency(c string) bool { return currencyRe.MatchString(c) }
 // normalizePlan fills defaults and checks every field, answering field errors named
 // like the JSON.
 func normalizePlan(p *Plan) error {
-	var fe fieldErrors
+	var fe httpx.FieldErrors
 	p.Slug = strings.TrimSpace(p.Slug)
 	if len(p.Slug) > 64 || !slugRe.MatchString(p.Slug) {
 		fe.Add("slug", "The slug must be 1 to 64 lower-case letters, digits and single hyphens.")

@@ -17,7 +17,7 @@ import (
 
 // renewable answers whether m's holder may pay its next period now, as a 409 saying why not.
 func renewable(m *Membership, userID int64, now time.Time) error {
-	conflict := func(msg string) error { return &Error{Code: ECONFLICT, Message: msg} }
+	conflict := func(msg string) error { return &httpx.Error{Code: httpx.ECONFLICT, Message: msg} }
 	if m.UserID == nil || *m.UserID != userID {
 		return conflict("Only the holder of membership " + m.Number + " can renew it.")
 	}
@@ -61,7 +61,7 @@ func (s *Service) PostRenew(w http.ResponseWriter, r *http.Request, v Viewer) er
 		if s.opt.OtherWays != "" {
 			msg += " " + s.opt.OtherWays
 		}
-		return &Error{Code: ECONFLICT, Message: msg}
+		return &httpx.Error{Code: httpx.ECONFLICT, Message: msg}
 	}
 	url, err := s.opt.Checkout(r.Context(), m, in.ReturnTo)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store"
 )
 
@@ -326,7 +327,7 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 			return 0, invalid("number", "The membership number %s is taken.", number)
 		}
 		if store.IsUniqueViolation(err) {
-			return 0, &Error{Code: ECONFLICT, Message: "This account has a membership already."}
+			return 0, &httpx.Error{Code: httpx.ECONFLICT, Message: "This account has a membership already."}
 		}
 		return 0, err
 	}

@@ -44,6 +44,7 @@ func apiError(err error) error {
 	return err
 }
 
+// ListTrees answers the published trees (and the viewer's own) (docs/trees.md).
 func (s *Service) ListTrees(w http.ResponseWriter, r *http.Request) error {
 	ts, err := s.Trees(r.Context())
 	if err != nil {
@@ -53,6 +54,7 @@ func (s *Service) ListTrees(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GetTree answers a tree (docs/trees.md).
 func (s *Service) GetTree(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.Tree(r.Context(), r.PathValue("slug"))
 	if err != nil {
@@ -62,6 +64,7 @@ func (s *Service) GetTree(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// ListSurnames answers a tree's surname index (docs/trees.md).
 func (s *Service) ListSurnames(w http.ResponseWriter, r *http.Request) error {
 	sn, err := s.Surnames(r.Context(), r.PathValue("slug"))
 	if err != nil {
@@ -71,6 +74,8 @@ func (s *Service) ListSurnames(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// ListPeople answers a tree's people, a page at a time, filtered by ParsePeopleQuery's
+// parameters (docs/trees.md).
 func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request) error {
 	q, err := ParsePeopleQuery(r.URL.Query(), 50, 200)
 	if err != nil {
@@ -88,6 +93,7 @@ func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GetPerson answers a person's page (docs/trees.md).
 func (s *Service) GetPerson(w http.ResponseWriter, r *http.Request) error {
 	p, err := s.Person(r.Context(), r.PathValue("slug"), r.PathValue("id"))
 	if err != nil {
@@ -97,6 +103,8 @@ func (s *Service) GetPerson(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GetPersonSection answers a page of one of a person's lists (offset, limit)
+// (docs/trees.md).
 func (s *Service) GetPersonSection(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	var errs httpx.FieldErrors
@@ -128,6 +136,7 @@ func (s *Service) GetPersonSection(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
+// GetGraph answers the graph around a person (person, kind, generations) (docs/trees.md).
 func (s *Service) GetGraph(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	var errs httpx.FieldErrors
@@ -164,6 +173,7 @@ func (s *Service) GetGraph(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// SearchPeople answers the pedigree search across the published trees (docs/trees.md).
 func (s *Service) SearchPeople(w http.ResponseWriter, r *http.Request) error {
 	q, err := ParsePeopleQuery(r.URL.Query(), 20, 100)
 	if err != nil {
@@ -177,6 +187,7 @@ func (s *Service) SearchPeople(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// ListOwnTrees answers the trees the signed-in member uploaded (docs/trees.md).
 func (s *Service) ListOwnTrees(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
@@ -201,20 +212,35 @@ func (s *Service) Unpublish(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) setPublished(w http.ResponseWriter, r *http.Request, publish bool) error {
-	v := s.viewerOf(r.Context())
-	if v.ID == 0 {
-		return errSignIn
-	}
-	slug := r.PathValue("slug")
-	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
-		return apiError(err)
-	}
-	if !v.staff() {
-		return errUnauthorized
+	slug, v, err := s.staffOn(r)
+	if err != nil {
+		return err
 	}
 	if err := s.SetPublished(r.Context(), slug, publish); err != nil {
 		return apiError(err)
 	}
+	return s.answerTree(w, r, slug, v)
+}
+
+// staffOn is the tree of the request's path and its viewer, when the viewer is staff:
+// 401 anonymously, 404 for a tree they cannot see, 403 to others.
+func (s *Service) staffOn(r *http.Request) (string, Viewer, error) {
+	v := s.viewerOf(r.Context())
+	if v.ID == 0 {
+		return "", v, errSignIn
+	}
+	slug := r.PathValue("slug")
+	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
+		return "", v, apiError(err)
+	}
+	if !v.staff() {
+		return "", v, errUnauthorized
+	}
+	return slug, v, nil
+}
+
+// answerTree answers the tree as the viewer now sees it.
+func (s *Service) answerTree(w http.ResponseWriter, r *http.Request, slug string, v Viewer) error {
 	t, err := s.visibleTree(r.Context(), slug, v)
 	if err != nil {
 		return apiError(err)
@@ -226,16 +252,9 @@ func (s *Service) setPublished(w http.ResponseWriter, r *http.Request, publish b
 // SetTreeAccess sets a tree's access level: {"access": "public" | "registered" |
 // "members" | "scopes:…"}, for staff.
 func (s *Service) SetTreeAccess(w http.ResponseWriter, r *http.Request) error {
-	v := s.viewerOf(r.Context())
-	if v.ID == 0 {
-		return errSignIn
-	}
-	slug := r.PathValue("slug")
-	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
-		return apiError(err)
-	}
-	if !v.staff() {
-		return errUnauthorized
+	slug, v, err := s.staffOn(r)
+	if err != nil {
+		return err
 	}
 	var body struct {
 		Access string `json:"access"`
@@ -250,17 +269,13 @@ func (s *Service) SetTreeAccess(w http.ResponseWriter, r *http.Request) error {
 	if err := s.SetAccess(r.Context(), slug, body.Access); err != nil {
 		return apiError(err)
 	}
-	t, err := s.visibleTree(r.Context(), slug, v)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, t)
-	return nil
+	return s.answerTree(w, r, slug, v)
 }
 
 // maxAccessBody bounds the body of POST /api/trees/{slug}/access.
 const maxAccessBody = 4 << 10
 
+// DeleteTree deletes a tree: its owner while it is unpublished, or staff (docs/trees.md).
 func (s *Service) DeleteTree(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
@@ -289,6 +304,8 @@ type UploadResult struct {
 	WarningCount int      `json:"warning_count"`
 }
 
+// Upload imports a GEDCOM or GEDZIP upload as a new, unpublished tree of the signed-in
+// member (docs/trees.md).
 func (s *Service) Upload(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
