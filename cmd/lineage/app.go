@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	researchdemo "lineage/internal/research/demo"
 	"log/slog"
 	"net/http"
 	"os"
@@ -19,14 +20,12 @@ import (
 	"lineage/internal/membership"
 	"lineage/internal/payments"
 	"lineage/internal/research"
-	"lineage/internal/server"
 	"lineage/internal/store"
 	"lineage/internal/trees"
 )
 
 // app holds the domain services of a running server and the routes they mount.
 type app struct {
-	mounts   []server.Mount   // rooms not yet in the route table (routes.go)
 	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
 	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
 	content  *content.Service // set by addContent; the Prismic-compatible content API and media
@@ -36,6 +35,7 @@ type app struct {
 	membership *membership.Service
 	payments   *payments.Service // set by addPayments; card payments (Stripe) for the membership room
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
+	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 }
 
@@ -69,13 +69,6 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	return a, nil
-}
-
-// mount attaches h at every pattern.
-func (a *app) mount(h http.Handler, patterns []string) {
-	for _, p := range patterns {
-		a.mounts = append(a.mounts, server.Mount{Pattern: p, Handler: h})
-	}
 }
 
 // addAccounts builds mail, auth and members: sign-in, accounts and the account area.
@@ -195,8 +188,8 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 // research hub: enough to search, quick to load.
 const demoResearchRecords = 3000
 
-// addResearch builds the research hub's API behind the accounts middleware, so that
-// members see members-only records in full; with --demo an empty hub gets generated
+// addResearch builds the research hub (its routes, behind the accounts middleware so
+// that members see members-only records in full, are in routes.go); with --demo an empty hub gets generated
 // records and a small library and archive.
 func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) error {
 	svc := research.New(db, research.Options{Members: memberCheck{}, Log: slog.Default()})
@@ -215,13 +208,13 @@ func (a *app) addResearch(ctx context.Context, cfg config.Config, db *store.DB) 
 			return err
 		}
 		if !has {
-			if err := svc.LoadDemo(ctx, demoResearchRecords, 1, nil); err != nil {
+			if err := researchdemo.Load(ctx, svc, demoResearchRecords, 1, nil); err != nil {
 				return fmt.Errorf("load demo records: %w", err)
 			}
 			slog.Info("demo research records loaded", "records", demoResearchRecords)
 		}
 	}
-	a.mount(a.accounts.Middleware(svc.Handler()), research.Patterns)
+	a.research = svc
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	researchdemo "lineage/internal/research/demo"
 	"os"
 	"time"
 
@@ -46,7 +47,7 @@ func runDemo(ctx context.Context, args []string) error {
 	}
 	start := time.Now()
 	if *out != "" {
-		files, err := research.WriteDemo(*out, *records, *seed)
+		files, err := researchdemo.Write(*out, *records, *seed)
 		if err != nil {
 			return err
 		}
@@ -59,7 +60,7 @@ func runDemo(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	svc := research.New(db, research.Options{})
-	err = svc.LoadDemo(ctx, *records, *seed, func(slug string, rep *research.ImportReport) {
+	err = researchdemo.Load(ctx, svc, *records, *seed, func(slug string, rep *research.ImportReport) {
 		printImportReport(os.Stderr, "demo", rep)
 	})
 	if err != nil {

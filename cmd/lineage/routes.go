@@ -22,7 +22,7 @@ const (
 // and JSON fallback of each room (docs/decisions/013-one-error-contract-and-route-table.md).
 func (a *app) routes() []httpx.Room {
 	session := a.accounts.Middleware
-	acc, mem, ms, tr, ct, im, pay := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments
+	acc, mem, ms, tr, ct, im, pay, rs := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments, a.research
 	return []httpx.Room{
 		{
 			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
@@ -161,6 +161,21 @@ func (a *app) routes() []httpx.Room {
 			},
 		},
 		{
+			Name:     "research",
+			Session:  session,
+			Fallback: []string{"/api/research/", "/api/search"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/research/search", Handler: rs.GetSearch, Access: public},
+				{Pattern: "GET /api/research/count", Handler: rs.GetCount, Access: public},
+				{Pattern: "GET /api/research/records/{id}", Handler: rs.GetRecord, Access: public},
+				{Pattern: "GET /api/research/collections", Handler: rs.ListCollections, Access: public},
+				{Pattern: "GET /api/research/collections/{slug}", Handler: rs.GetCollection, Access: public},
+				{Pattern: "GET /api/research/places", Handler: rs.ListPlaces, Access: public},
+				{Pattern: "GET /api/research/vocabulary", Handler: rs.GetVocabulary, Access: public},
+				{Pattern: "GET /api/search", Handler: rs.GetGlobal, Access: public},
+			},
+		},
+		{
 			// IIIF's URL grammar, read by the image server itself; errors in IIIF's plain
 			// text. Public scans are served without a session, members-only ones behind it.
 			Name:   "iiif",
@@ -178,10 +193,10 @@ func (a *app) routes() []httpx.Room {
 	}
 }
 
-// frontDoorMounts are the table's routes and fallbacks, and the rooms that serve their
-// own routes still (research), as the front door registers them.
+// frontDoorMounts are the table's routes and fallbacks, as the front door registers
+// them.
 func (a *app) frontDoorMounts() []server.Mount {
-	out := append([]server.Mount(nil), a.mounts...)
+	var out []server.Mount
 	for _, rm := range a.routes() {
 		for _, m := range rm.Mounts() {
 			out = append(out, server.Mount{Pattern: m.Pattern, Handler: m.Handler})

@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/auth/authtest"
 	"lineage/internal/httpx"
+	"lineage/internal/research/researchtest"
 )
 
 // TestRouteAccess holds the route table to its access column: every route that is not
@@ -53,8 +54,8 @@ func TestRouteAccess(t *testing.T) {
 	}
 }
 
-// TestTestRoomsAreTheTable: the rooms other packages' tests serve (authtest) are the
-// table's, route for route.
+// TestTestRoomsAreTheTable: the rooms other packages' tests serve (authtest,
+// researchtest) are the table's, route for route.
 func TestTestRoomsAreTheTable(t *testing.T) {
 	_, _, _, a, _ := startSite(t, t.TempDir())
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -73,7 +74,8 @@ func TestTestRoomsAreTheTable(t *testing.T) {
 			table[rm.Name] = rm
 		}
 	}
-	for _, rm := range []httpx.Room{authtest.AuthRoom(a.accounts, quiet), authtest.MembersRoom(a.members, a.accounts.Middleware, quiet)} {
+	for _, rm := range []httpx.Room{authtest.AuthRoom(a.accounts, quiet), authtest.MembersRoom(a.members, a.accounts.Middleware, quiet),
+		researchtest.Room(a.research, a.accounts.Middleware, quiet)} {
 		if got, want := shape(rm), shape(table[rm.Name]); !slices.Equal(got, want) {
 			t.Errorf("authtest's %s room:\n%q\nthe table's:\n%q", rm.Name, got, want)
 		}

@@ -3,6 +3,7 @@ package research_test
 import (
 	"bytes"
 	"context"
+	"lineage/internal/research/demo"
 	"testing"
 
 	"lineage/internal/research"
@@ -18,9 +19,9 @@ func BenchmarkImportSQLite(b *testing.B) { benchImport(b, storetest.SQLite) }
 func BenchmarkImportPostgres(b *testing.B) { benchImport(b, storetest.Postgres) }
 
 func benchImport(b *testing.B, open func(testing.TB) *store.DB) {
-	c := research.DemoCollections()[0]
+	c := demo.Collections()[0]
 	var buf bytes.Buffer
-	if err := research.WriteDemoCSV(&buf, c, 100_000, 1); err != nil {
+	if err := demo.WriteCSV(&buf, c, 100_000, 1); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

@@ -13,6 +13,7 @@ import (
 
 	"lineage/internal/gendate"
 	"lineage/internal/names"
+	"lineage/internal/research/ingest"
 )
 
 // catalogueText is what a catalogue search matches: every field folded, one string.
@@ -121,14 +122,14 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 		return nil, fmt.Errorf("catalogues are library or archive, not %q", kind)
 	}
 	rep := &ImportReport{Collection: slug}
-	cr := newCSVRows(src, ',', CSVLimits{})
-	header, err := cr.readHeader()
+	cr := ingest.NewCSVRows(src, ',', CSVLimits{})
+	header, err := cr.ReadHeader()
 	if err != nil {
 		return rep, err
 	}
 	index := map[string]int{}
 	for i, h := range header {
-		index[headerKey(h)] = i
+		index[ingest.HeaderKey(h)] = i
 	}
 	for _, need := range cols[:2] {
 		if _, ok := index[need]; !ok {
@@ -144,7 +145,7 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 	}
 	rep.CollectionCreated = created
 	for {
-		row, line, rowErr, err := cr.read()
+		row, line, rowErr, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
@@ -154,7 +155,7 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 		if rowErr != nil {
 			rep.Records++
 			rep.Skipped++
-			rep.addErrors([]RowError{*rowErr})
+			rep.AddErrors([]RowError{*rowErr})
 			continue
 		}
 		if strings.TrimSpace(strings.Join(row, "")) == "" {
@@ -197,7 +198,7 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 		}
 		if perr != nil {
 			rep.Skipped++
-			rep.addErrors([]RowError{{Line: line, Message: perr.Error()}})
+			rep.AddErrors([]RowError{{Line: line, Message: perr.Error()}})
 			continue
 		}
 		rep.Added++
@@ -302,10 +303,10 @@ func (s *Service) catalogueSearch(ctx context.Context, table, q string, limit in
 	}
 	var sel string
 	if table == "library_items" {
-		sel = `SELECT ` + libraryCols + ` FROM library_items l JOIN collections c ON c.id = l.collection_id WHERE ` + where + ` ORDER BY l.title, l.id LIMIT ` + itoa(limit)
+		sel = `SELECT ` + libraryCols + ` FROM library_items l JOIN collections c ON c.id = l.collection_id WHERE ` + where + ` ORDER BY l.title, l.id LIMIT ` + strconv.Itoa(limit)
 	} else {
 		sel = `SELECT ` + archiveCols + ` FROM archive_items a JOIN collections c ON c.id = a.collection_id LEFT JOIN archive_items p ON p.id = a.parent_id WHERE ` +
-			where + ` ORDER BY a.reference, a.id LIMIT ` + itoa(limit)
+			where + ` ORDER BY a.reference, a.id LIMIT ` + strconv.Itoa(limit)
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(sel), args...)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"lineage/internal/names"
+	"lineage/internal/research/search"
 )
 
 // GlobalLimit is how many entries each group of the global search shows.
@@ -40,7 +41,7 @@ func indexQueryOf(text string) (url.Values, bool) {
 	var words []string
 	year := ""
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || r == ',' }) {
-		if len(w) == 4 && isDigits(w) {
+		if len(w) == 4 && search.IsDigits(w) {
 			year = w
 			continue
 		}
@@ -98,7 +99,7 @@ func (s *Service) Global(ctx context.Context, text string, scope []string) (*Glo
 		if ferrs == nil {
 			res, err := s.Search(ctx, q, scope)
 			var tooBroad *ErrTooBroad
-			var ep *errPlan
+			var ep *search.InvalidQuery
 			switch {
 			case errors.As(err, &tooBroad), errors.As(err, &ep):
 			case err != nil:

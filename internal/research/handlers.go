@@ -3,40 +3,21 @@ package research
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
+	"lineage/internal/access"
 	"lineage/internal/httpx"
+	"lineage/internal/names"
+	"lineage/internal/research/search"
 )
 
-// Patterns are the front-door ServeMux patterns that Handler serves.
-var Patterns = []string{"/api/research/", "/api/search"}
-
-func (s *Service) routes() {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/research/search", s.handleSearch)
-	mux.HandleFunc("GET /api/research/count", s.handleCount)
-	mux.HandleFunc("GET /api/research/records/{id}", s.handleRecord)
-	mux.HandleFunc("GET /api/research/collections", s.handleCollections)
-	mux.HandleFunc("GET /api/research/collections/{slug}", s.handleCollection)
-	mux.HandleFunc("GET /api/research/places", s.handlePlaces)
-	mux.HandleFunc("GET /api/search", s.handleGlobal)
-	s.mux = mux
-}
-
-// Handler serves the JSON API. Wrap it in auth's middleware so that Membership can
-// see who is signed in.
-func (s *Service) Handler() http.Handler {
-	// No route: answer in JSON; 405 with Allow when the path takes other methods.
-	return httpx.NoRoute(s.mux,
-		func(w http.ResponseWriter, r *http.Request) {
-			httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
-		},
-		func(w http.ResponseWriter, r *http.Request) {
-			httpx.JSON(w, http.StatusMethodNotAllowed, map[string]any{"message": "The " + r.Method + " method is not supported for this URL."})
-		})
-}
+// The room's HTTP API (docs/research.md). cmd/lineage/routes.go lists the routes and
+// wraps them in auth's middleware, so that Membership can see who is signed in; each
+// handler writes its answer or returns the error that apiError maps.
 
 // scope is the requester's scope, asked once per request.
 func (s *Service) scope(r *http.Request) []string {
@@ -46,89 +27,87 @@ func (s *Service) scope(r *http.Request) []string {
 	return s.members.Scope(r)
 }
 
-// writeInvalid answers 422 in the Laravel shape the rest of the API uses.
-func writeInvalid(w http.ResponseWriter, errs FieldErrors) {
-	msg := firstMessage(errs)
-	n := 0
-	for _, v := range errs {
-		n += len(v)
+// invalid is the 422 of a query's field errors. Its message is the first field's, by
+// name, as ParseQuery's callers have always read it.
+func invalid(errs FieldErrors) error {
+	var fe httpx.FieldErrors
+	for _, field := range slices.Sorted(maps.Keys(errs)) {
+		for _, msg := range errs[field] {
+			fe.Add(field, "%s", msg)
+		}
 	}
-	if n > 1 {
-		msg += " (and " + strconv.Itoa(n-1) + " more error" + map[bool]string{true: "", false: "s"}[n == 2] + ")"
-	}
-	httpx.JSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": errs})
+	return fe.Err()
 }
 
-// writeErr maps the room's errors to statuses, in one place.
-func (s *Service) writeErr(w http.ResponseWriter, r *http.Request, err error) {
-	var ep *errPlan
+// apiError maps the room's errors to the API's, in one place.
+func apiError(err error) error {
+	var iq *search.InvalidQuery
 	var tb *ErrTooBroad
 	switch {
 	case errors.Is(err, ErrNotFound):
-		httpx.JSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
+		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 	case errors.Is(err, ErrBadCursor):
-		writeInvalid(w, FieldErrors{"after": {"This page link has expired: run the search again."}})
-	case errors.As(err, &ep):
-		writeInvalid(w, ep.fields)
+		return httpx.Invalid("after", "This page link has expired: run the search again.")
+	case errors.As(err, &iq):
+		return invalid(iq.Fields)
 	case errors.As(err, &tb):
-		writeInvalid(w, FieldErrors{"query": {tb.Message}})
+		return httpx.Invalid("query", "%s", tb.Message)
 	case errors.Is(err, context.Canceled):
 		// The client went away.
-	default:
-		s.log.Error("research: request failed", "method", r.Method, "path", r.URL.Path, "query", r.URL.RawQuery, "err", err)
-		httpx.JSON(w, http.StatusInternalServerError, map[string]any{"message": "Server Error"})
+		return &httpx.Error{Code: httpx.ECANCELED, Message: "Client Closed Request"}
 	}
+	return err
 }
 
-func (s *Service) handleSearch(w http.ResponseWriter, r *http.Request) {
+// GetSearch answers GET /api/research/search.
+func (s *Service) GetSearch(w http.ResponseWriter, r *http.Request) error {
 	q, errs := ParseQuery(r.URL.Query())
 	if errs != nil {
-		writeInvalid(w, errs)
-		return
+		return invalid(errs)
 	}
 	res, err := s.Search(r.Context(), q, s.scope(r))
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, res)
+	return nil
 }
 
-func (s *Service) handleCount(w http.ResponseWriter, r *http.Request) {
+// GetCount answers GET /api/research/count.
+func (s *Service) GetCount(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	v.Del("after")
 	q, errs := ParseQuery(v)
 	if errs != nil {
-		writeInvalid(w, errs)
-		return
+		return invalid(errs)
 	}
 	total, exact, err := s.Count(r.Context(), q, s.scope(r))
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact})
+	return nil
 }
 
-func (s *Service) handleRecord(w http.ResponseWriter, r *http.Request) {
+// GetRecord answers GET /api/research/records/{id}.
+func (s *Service) GetRecord(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		s.writeErr(w, r, ErrNotFound)
-		return
+		return apiError(ErrNotFound)
 	}
 	d, err := s.Record(r.Context(), id, s.scope(r))
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, d)
+	return nil
 }
 
-func (s *Service) handleCollections(w http.ResponseWriter, r *http.Request) {
+// ListCollections answers GET /api/research/collections.
+func (s *Service) ListCollections(w http.ResponseWriter, r *http.Request) error {
 	all, err := s.Collections(r.Context())
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	kind := r.URL.Query().Get("kind")
 	out := []*Collection{}
@@ -138,85 +117,106 @@ func (s *Service) handleCollections(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"data": out})
+	return nil
 }
 
-func (s *Service) handleCollection(w http.ResponseWriter, r *http.Request) {
+// GetCollection answers GET /api/research/collections/{slug}.
+func (s *Service) GetCollection(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	var after int64
 	limit := DefaultLimit
-	errs := FieldErrors{}
+	var fe httpx.FieldErrors
 	if a := v.Get("after"); a != "" {
 		n, err := strconv.ParseInt(a, 10, 64)
 		if err != nil || n < 0 {
-			errs.add("after", "This page link has expired: open the collection again.")
+			fe.Add("after", "This page link has expired: open the collection again.")
 		}
 		after = n
 	}
 	if l := v.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > MaxLimit {
-			errs.add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
+			fe.Add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
 		}
 		limit = n
 	}
-	if len(errs) > 0 {
-		writeInvalid(w, errs)
-		return
+	if err := fe.Err(); err != nil {
+		return err
 	}
 	d, err := s.Collection(r.Context(), r.PathValue("slug"), after, limit)
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, d)
+	return nil
 }
 
-func (s *Service) handlePlaces(w http.ResponseWriter, r *http.Request) {
+// ListPlaces answers GET /api/research/places: the places named like q, or those
+// under parent.
+func (s *Service) ListPlaces(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	if q := strings.TrimSpace(v.Get("q")); q != "" {
-		if len(q) > maxQueryText {
-			writeInvalid(w, FieldErrors{"q": {"The place may be at most 200 characters."}})
-			return
+		if len(q) > search.MaxQueryText {
+			return httpx.Invalid("q", "The place may be at most 200 characters.")
 		}
 		ps, err := s.PlacesNamed(r.Context(), q, 20)
 		if err != nil {
-			s.writeErr(w, r, err)
-			return
+			return apiError(err)
 		}
 		httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
-		return
+		return nil
 	}
 	var parent int64
 	if p := v.Get("parent"); p != "" {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 {
-			writeInvalid(w, FieldErrors{"parent": {"The parent must be a place id."}})
-			return
+			return httpx.Invalid("parent", "The parent must be a place id.")
 		}
 		parent = n
 	}
 	ps, err := s.Places(r.Context(), parent)
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
+	return nil
 }
 
-func (s *Service) handleGlobal(w http.ResponseWriter, r *http.Request) {
+// GetGlobal answers GET /api/search, the global search.
+func (s *Service) GetGlobal(w http.ResponseWriter, r *http.Request) error {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	if q == "" {
-		writeInvalid(w, FieldErrors{"q": {"Enter something to search for."}})
-		return
+		return httpx.Invalid("q", "Enter something to search for.")
 	}
-	if len(q) > maxQueryText {
-		writeInvalid(w, FieldErrors{"q": {"The search may be at most 200 characters."}})
-		return
+	if len(q) > search.MaxQueryText {
+		return httpx.Invalid("q", "The search may be at most 200 characters.")
 	}
 	res, err := s.Global(r.Context(), q, s.scope(r))
 	if err != nil {
-		s.writeErr(w, r, err)
-		return
+		return apiError(err)
 	}
 	httpx.JSON(w, http.StatusOK, res)
+	return nil
+}
+
+// Vocabulary is the answer of GET /api/research/vocabulary: the words the API takes
+// and gives, each list in its Go order, so that the web app's copies are checked
+// against them.
+type Vocabulary struct {
+	SurnameModes []string `json:"surname_modes"` // names.SurnameModes
+	RecordKinds  []string `json:"record_kinds"`  // collection kinds (Kinds)
+	AccessLevels []string `json:"access_levels"` // internal/access's fixed words; scopes are not listed
+}
+
+// vocabulary is what GetVocabulary answers.
+var vocabulary = Vocabulary{
+	SurnameModes: names.SurnameModes,
+	RecordKinds:  Kinds,
+	AccessLevels: []string{access.Public, access.Registered, access.Members},
+}
+
+// GetVocabulary answers GET /api/research/vocabulary.
+func (s *Service) GetVocabulary(w http.ResponseWriter, r *http.Request) error {
+	httpx.JSON(w, http.StatusOK, vocabulary)
+	return nil
 }

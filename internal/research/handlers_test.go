@@ -6,10 +6,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"lineage/internal/httpx"
+	"lineage/internal/research"
+	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -61,7 +66,7 @@ func hasKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 func TestAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := fixture(t, db, 1000)
-		srv := httptest.NewServer(s.Handler())
+		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 		defer srv.Close()
 
 		t.Run("search", func(t *testing.T) {
@@ -205,7 +210,7 @@ func TestAPI(t *testing.T) {
 func TestPaywall(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		s := fixture(t, db, 1000)
-		srv := httptest.NewServer(s.Handler())
+		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 		defer srv.Close()
 		for _, member := range []bool{false, true} {
 			m := get(t, srv, "/api/research/search?surname=Smith&collection=london-burials", member).obj(t)
@@ -257,4 +262,35 @@ func TestPaywall(t *testing.T) {
 			t.Errorf("public record: %v", r)
 		}
 	})
+}
+
+// TestVocabulary: GET /api/research/vocabulary answers anyone with the Go lists the
+// web app's constants are checked against, each in its order: the surname modes
+// (internal/names), the collection kinds and internal/access's fixed levels, and
+// nothing else (no scopes).
+func TestVocabulary(t *testing.T) {
+	srv := httptest.NewServer(httpx.Serve(researchtest.Room(newService(t, storetest.SQLite(t), 1000), nil, quietLog())))
+	defer srv.Close()
+	r := get(t, srv, "/api/research/vocabulary", false)
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Fatalf("%d %v %s", r.status, r.header, r.body)
+	}
+	var got map[string][]string
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatalf("%v: %s", err, r.body)
+	}
+	want := map[string][]string{
+		"surname_modes": {"exact", "variants", "soundex", "phonetic", "wildcard"},
+		"record_kinds":  {"record_set", "index", "memorial_cards", "birth_briefs", "archive", "library"},
+		"access_levels": {"public", "registered", "members"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	if !slices.Equal(got["surname_modes"], research.Modes) || !slices.Equal(got["record_kinds"], research.Kinds) {
+		t.Errorf("the answer is not the Go lists: %v", got)
+	}
+	if r := do(t, srv, http.MethodPost, "/api/research/vocabulary", false); r.status != 405 {
+		t.Errorf("POST: %d %s", r.status, r.body)
+	}
 }

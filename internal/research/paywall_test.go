@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/httpx"
 	"lineage/internal/research"
+	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -109,7 +111,7 @@ func TestPaywallSameTeaserEverywhere(t *testing.T) {
 		for _, cap := range []int{1000, 1} {
 			t.Run(fmt.Sprintf("cap %d", cap), func(t *testing.T) {
 				s := paywallFixture(t, db, cap)
-				srv := httptest.NewServer(s.Handler())
+				srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 				defer srv.Close()
 				visitor := func(params string) probe { return runProbe(t, s, srv, params, false) }
 				member := func(params string) probe { return runProbe(t, s, srv, params, true) }

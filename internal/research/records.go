@@ -10,6 +10,8 @@ import (
 
 	"lineage/internal/access"
 	"lineage/internal/gendate"
+	"lineage/internal/research/gazetteer"
+	"lineage/internal/research/index"
 )
 
 // RecordDetail is a record as its page shows it. For a requester who is not a member,
@@ -76,7 +78,7 @@ func isoDate(jdn int) string {
 
 // Record returns one record as the requester may see it.
 func (s *Service) Record(ctx context.Context, id int64, scope []string) (*RecordDetail, error) {
-	r, err := scanStoredRecord(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+storedRecordCols+` FROM records WHERE id = ?`), id))
+	r, err := index.ScanStoredRecord(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+index.StoredRecordCols+` FROM records WHERE id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
 	}
@@ -84,29 +86,29 @@ func (s *Service) Record(ctx context.Context, id int64, scope []string) (*Record
 		return nil, err
 	}
 	var c *Collection
-	colls, err := s.collectionsByID(ctx)
+	colls, err := s.idx.CollectionsByID(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if c = colls[r.coll]; c == nil {
+	if c = colls[r.Coll]; c == nil {
 		return nil, ErrNotFound
 	}
 	var persons []Person
-	if err := json.Unmarshal([]byte(r.persons), &persons); err != nil {
+	if err := json.Unmarshal([]byte(r.Persons), &persons); err != nil {
 		return nil, err
 	}
 	d := &RecordDetail{
-		ID:         r.id,
+		ID:         r.ID,
 		Collection: CollectionRef{Slug: c.Slug, Title: c.Title, Kind: c.Kind, Access: c.Access},
-		RecordType: s.types.slug(ctx, s.db, r.typ), RecordTypeLabel: s.types.labelOf(ctx, s.db, r.typ),
-		Year:    statedYear(r.dateText),
+		RecordType: s.idx.Types.Slug(ctx, s.db, r.Type), RecordTypeLabel: s.idx.Types.LabelOf(ctx, s.db, r.Type),
+		Year:    index.StatedYear(r.DateText),
 		Persons: persons, Images: []string{}, Events: []RecordEvent{},
 	}
-	level := access.Within(c.level, recordLevel(r.access))
+	level := access.Within(c.Level, index.RecordLevel(r.Access))
 	d.Access = level.String()
 	if !level.Opens(scope) {
 		d.Teaser = true
-		d.Persons = teaserPersons(persons)
+		d.Persons = index.TeaserPersons(persons)
 		return d, nil
 	}
 	var key string
@@ -114,99 +116,30 @@ func (s *Service) Record(ctx context.Context, id int64, scope []string) (*Record
 		return nil, err
 	}
 	d.Key = &key
-	d.Date, d.Transcript, d.Source = &r.dateText, &r.transcript, &r.source
-	if r.lo.Valid {
-		d.DateRange = &DateRange{isoDate(int(r.lo.Int64)), isoDate(int(r.hi.Int64))}
+	d.Date, d.Transcript, d.Source = &r.DateText, &r.Transcript, &r.Source
+	if r.Lo.Valid {
+		d.DateRange = &DateRange{isoDate(int(r.Lo.Int64)), isoDate(int(r.Hi.Int64))}
 	}
-	if r.placeText != "" || r.placeID != 0 {
-		d.Place = &RecordPlace{Text: r.placeText, ID: r.placeID}
-		if r.placeID != 0 {
-			pr := newPlaceResolver(s.db, nil)
-			p, err := pr.get(ctx, r.placeID)
-			if err == nil && pr.withAncestors(ctx, p) == nil {
+	if r.PlaceText != "" || r.PlaceID != 0 {
+		d.Place = &RecordPlace{Text: r.PlaceText, ID: r.PlaceID}
+		if r.PlaceID != 0 {
+			pr := gazetteer.NewResolver(s.db, nil)
+			p, err := pr.Get(ctx, r.PlaceID)
+			if err == nil && pr.WithAncestors(ctx, p) == nil {
 				d.Place.Path, d.Place.Lat, d.Place.Lon = p.Path, p.Lat, p.Lon
 			}
 		}
 	}
-	if err := json.Unmarshal([]byte(r.images), &d.Images); err != nil {
+	if err := json.Unmarshal([]byte(r.Images), &d.Images); err != nil {
 		return nil, err
 	}
 	// The record's own event: its type, date and place.
-	ev := RecordEvent{Type: d.RecordType, Date: r.dateText}
+	ev := RecordEvent{Type: d.RecordType, Date: r.DateText}
 	if d.Place != nil {
 		ev.Place = d.Place.Path
 	}
 	d.Events = append(d.Events, ev)
 	return d, nil
-}
-
-// collectionSummary is the JSON of collections.summary: what a collection holds, for
-// its page, refreshed at the end of every import into it.
-type collectionSummary struct {
-	RecordTypes map[string]int64 `json:"record_types"` // type id → records
-	Decades     map[string]int64 `json:"decades"`      // decade → records ("0": undated)
-	Counties    map[string]int64 `json:"counties"`     // county place id → records ("0": unknown)
-	YearFrom    int              `json:"year_from,omitempty"`
-	YearTo      int              `json:"year_to,omitempty"`
-	// MembersOnly counts the records marked members-only; nil while an import runs
-	// (forgetMembersOnly) or in a summary older than the count. Searches by visitors
-	// skip looking up records' access in a public collection that counts none.
-	MembersOnly *int64 `json:"members_only,omitempty"`
-}
-
-// refreshSummary recounts a collection's records by type, decade and county.
-func (s *Service) refreshSummary(ctx context.Context, collID int64) error {
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT type_id, jdn_lo, jdn_hi, county_id, access FROM records WHERE collection_id = ?`), collID)
-	if err != nil {
-		return err
-	}
-	sum := newCollectionSummary()
-	var n int64
-	for rows.Next() {
-		var typ, county int64
-		var lo, hi sql.NullInt64
-		var access int
-		if err := rows.Scan(&typ, &lo, &hi, &county, &access); err != nil {
-			rows.Close()
-			return err
-		}
-		n++
-		sum.add(typ, lo.Valid, int(lo.Int64), int(hi.Int64), county, access)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return s.storeSummary(ctx, collID, sum, n)
-}
-
-func newCollectionSummary() *collectionSummary {
-	return &collectionSummary{RecordTypes: map[string]int64{}, Decades: map[string]int64{}, Counties: map[string]int64{}, MembersOnly: new(int64)}
-}
-
-// add counts one record (access is its own, records.access).
-func (sum *collectionSummary) add(typ int64, hasDate bool, lo, hi int, county int64, access int) {
-	if access == accessCode(AccessMembers) {
-		*sum.MembersOnly++
-	}
-	sum.RecordTypes[strconv.FormatInt(typ, 10)]++
-	dec := decadeOf(hasDate, lo, hi)
-	sum.Decades[strconv.Itoa(dec)]++
-	sum.Counties[strconv.FormatInt(county, 10)]++
-	if dec != 0 {
-		if sum.YearFrom == 0 || dec < sum.YearFrom {
-			sum.YearFrom = dec
-		}
-		sum.YearTo = max(sum.YearTo, dec+9)
-	}
-}
-
-// storeSummary writes a collection's summary and record count.
-func (s *Service) storeSummary(ctx context.Context, collID int64, sum *collectionSummary, n int64) error {
-	b, _ := json.Marshal(sum)
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET summary = ?, record_count = ?, updated_at = ? WHERE id = ?`),
-		string(b), n, s.Now().Unix(), collID)
-	return err
 }
 
 // CollectionDetail is a collection's page: what it holds, and for library and archive
@@ -232,12 +165,12 @@ func (s *Service) Collection(ctx context.Context, slug string, after int64, limi
 	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT summary FROM collections WHERE id = ?`), c.ID).Scan(&raw); err != nil {
 		return nil, err
 	}
-	var sum collectionSummary
+	var sum index.CollectionSummary
 	if err := json.Unmarshal([]byte(raw), &sum); err != nil {
 		return nil, err
 	}
 	d := &CollectionDetail{Collection: c, Items: []any{}}
-	f, err := s.facetValues(ctx, func(yield func(int, int64, int64)) {
+	f, err := s.search.FacetValues(ctx, func(yield func(int, int64, int64)) {
 		for k, n := range sum.RecordTypes {
 			id, _ := strconv.ParseInt(k, 10, 64)
 			yield(1, id, n)

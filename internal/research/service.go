@@ -2,18 +2,17 @@ package research
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
-	"regexp"
-	"strings"
 	"sync"
 	"time"
 
-	"lineage/internal/access"
 	"lineage/internal/names"
+	"lineage/internal/research/gazetteer"
+	"lineage/internal/research/index"
+	"lineage/internal/research/ingest"
+	"lineage/internal/research/search"
 	"lineage/internal/store"
 )
 
@@ -37,20 +36,17 @@ type Options struct {
 }
 
 // DefaultCap is Options.Cap's default.
-const DefaultCap = 10_000
+const DefaultCap = search.DefaultCap
 
 // Service is the research room.
 type Service struct {
-	db       *store.DB
-	log      *slog.Logger
-	members  Membership
-	cap      int
-	given    *names.GivenNames
-	variants *names.SurnameVariants
-	types    *vocab
-	roles    *vocab
-	mux      *http.ServeMux
-	trees    TreeSearcher // the 'family trees' group of the global search (global.go)
+	db      *store.DB
+	log     *slog.Logger
+	members Membership
+	idx     *index.Index
+	search  *search.Engine
+	ingest  *ingest.Importer
+	trees   TreeSearcher // the 'family trees' group of the global search (global.go)
 	// Now is the clock; tests replace it.
 	Now func() time.Time
 
@@ -60,144 +56,102 @@ type Service struct {
 
 // New builds the room on an open, migrated store.
 func New(db *store.DB, opts Options) *Service {
-	s := &Service{
-		db: db, log: opts.Log, members: opts.Members, cap: opts.Cap,
-		given: opts.GivenNames, variants: opts.SurnameVariants,
-		types: newVocab("record_types", recordTypeLabels),
-		roles: newVocab("person_roles", nil),
-		Now:   time.Now,
-	}
+	s := &Service{db: db, log: opts.Log, members: opts.Members, Now: time.Now}
+	s.idx = index.New(db, opts.GivenNames, opts.SurnameVariants, func() time.Time { return s.Now() })
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.cap <= 0 {
-		s.cap = DefaultCap
-	}
-	if s.given == nil {
-		s.given = names.DefaultGivenNames()
-	}
-	if s.variants == nil {
-		s.variants = names.DefaultSurnameVariants()
-	}
-	s.routes()
+	s.search = search.New(s.idx, s.log, opts.Cap)
+	s.ingest = ingest.New(s.idx, s.log)
 	return s
 }
 
 // Init loads the shipped gazetteer into a store without places. Imports and the
 // server call it; it runs once per Service.
 func (s *Service) Init(ctx context.Context) error {
-	s.initOnce.Do(func() { s.initErr = s.ensureGazetteer(ctx) })
+	s.initOnce.Do(func() { s.initErr = gazetteer.Ensure(ctx, s.db) })
 	return s.initErr
 }
 
 // DB is the store the room works on (for the command line's reports).
 func (s *Service) DB() *store.DB { return s.db }
 
-var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
-
-// ValidSlug reports whether s can name a collection in a URL: lower-case letters and
-// digits in words joined by hyphens, at most 100 characters.
-func ValidSlug(s string) bool { return len(s) <= 100 && slugPattern.MatchString(s) }
-
-// ErrNotFound is returned for an unknown collection or record.
-var ErrNotFound = errors.New("not found")
-
-const collectionColumns = `id, slug, kind, title, description, access, access_level, record_count, created_at, updated_at`
-
-func scanCollection(row interface{ Scan(...any) error }) (*Collection, error) {
-	c := &Collection{}
-	var code int
-	var text string
-	var created, updated int64
-	if err := row.Scan(&c.ID, &c.Slug, &c.Kind, &c.Title, &c.Description, &code, &text, &c.Count, &created, &updated); err != nil {
-		return nil, err
-	}
-	var err error
-	if c.level, err = storedLevel(code, text); err != nil {
-		return nil, fmt.Errorf("collection %s: %w", c.Slug, err)
-	}
-	c.Access = c.level.String()
-	c.CreatedAt, c.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
-	return c, nil
-}
-
-// NewCollection describes a collection to create.
-type NewCollection struct {
-	Slug, Kind, Title, Description, Access string
-}
-
 // EnsureCollection returns the collection with the slug, creating it when it does not
 // exist (Kind defaults to record_set, Title to the slug, Access to public).
 func (s *Service) EnsureCollection(ctx context.Context, nc NewCollection) (*Collection, bool, error) {
-	if !ValidSlug(nc.Slug) {
-		return nil, false, fmt.Errorf("collection slug %q: use lower-case letters, digits and hyphens", nc.Slug)
-	}
-	if c, err := s.CollectionBySlug(ctx, nc.Slug); err == nil {
-		return c, false, nil
-	} else if !errors.Is(err, ErrNotFound) {
-		return nil, false, err
-	}
-	if nc.Kind == "" {
-		nc.Kind = KindRecordSet
-	}
-	if !ValidKind(nc.Kind) {
-		return nil, false, fmt.Errorf("collection kind %q: use one of %s", nc.Kind, strings.Join(Kinds, ", "))
-	}
-	level, err := access.Parse(nc.Access)
-	if err != nil {
-		return nil, false, fmt.Errorf("collection %s: %w", nc.Slug, err)
-	}
-	code, text := levelColumns(level)
-	if strings.TrimSpace(nc.Title) == "" {
-		nc.Title = nc.Slug
-	}
-	now := s.Now().Unix()
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO collections (slug, kind, title, description, access, access_level, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING`),
-		nc.Slug, nc.Kind, strings.TrimSpace(nc.Title), nc.Description, code, text, now, now)
-	if err != nil {
-		return nil, false, err
-	}
-	c, err := s.CollectionBySlug(ctx, nc.Slug)
-	return c, err == nil, err
+	return s.idx.EnsureCollection(ctx, nc)
 }
 
 // CollectionBySlug returns one collection.
 func (s *Service) CollectionBySlug(ctx context.Context, slug string) (*Collection, error) {
-	c, err := scanCollection(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+collectionColumns+` FROM collections WHERE slug = ?`), slug))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	return c, err
+	return s.idx.CollectionBySlug(ctx, slug)
 }
 
 // Collections lists every collection, by kind then title.
 func (s *Service) Collections(ctx context.Context) ([]*Collection, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+collectionColumns+` FROM collections ORDER BY kind, title, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Collection
-	for rows.Next() {
-		c, err := scanCollection(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return s.idx.Collections(ctx)
 }
 
-// collectionsByID loads the named collections.
-func (s *Service) collectionsByID(ctx context.Context) (map[int64]*Collection, error) {
-	all, err := s.Collections(ctx)
-	if err != nil {
+// LoadGazetteer adds the places of a gazetteer file (the format of the shipped
+// gazetteer.txt) that the store lacks. Parents must come before their children.
+func (s *Service) LoadGazetteer(ctx context.Context, r io.Reader, source string) (int, error) {
+	return gazetteer.Load(ctx, s.db, r, source)
+}
+
+// Places lists the gazetteer's places under a parent (0: the countries and other
+// top-level places), by name.
+func (s *Service) Places(ctx context.Context, parent int64) ([]*Place, error) {
+	return gazetteer.Children(ctx, s.db, parent)
+}
+
+// PlacesNamed lists up to limit places whose name begins with the text typed (for a
+// place picker), larger places first.
+func (s *Service) PlacesNamed(ctx context.Context, text string, limit int) ([]*Place, error) {
+	return gazetteer.Named(ctx, s.db, text, limit)
+}
+
+// Search runs a query for a requester holding scope (nil: anonymous); the records
+// their scope does not open are teasers.
+func (s *Service) Search(ctx context.Context, q *Query, scope []string) (*SearchResult, error) {
+	return s.search.Search(ctx, q, scope)
+}
+
+// Count answers how many records a query finds, cheaply: no results, no facets.
+func (s *Service) Count(ctx context.Context, q *Query, scope []string) (total int64, exact bool, err error) {
+	return s.search.Count(ctx, q, scope)
+}
+
+// ImportRecords reads records from src (the canonical CSV, or another layout through
+// m) into a collection. It streams, writing BatchSize records per transaction; a record
+// with a bad row is skipped whole and reported with its line numbers. Re-importing a
+// file is idempotent: records are matched by record_id within the collection, unchanged
+// ones are left alone and changed ones updated in place. sizeHint (bytes, 0 if unknown)
+// lets BulkAuto decide.
+func (s *Service) ImportRecords(ctx context.Context, src io.Reader, m *Mapping, opts ImportOptions, sizeHint int64) (*ImportReport, error) {
+	if err := s.Init(ctx); err != nil {
 		return nil, err
 	}
-	out := make(map[int64]*Collection, len(all))
-	for _, c := range all {
-		out[c.ID] = c
-	}
-	return out, nil
+	return s.ingest.ImportRecords(ctx, src, m, opts, sizeHint)
+}
+
+// BuildSearchIndexes builds the search indexes that imports with BulkDefer left out
+// and refreshes the planner's statistics; it reports whether there was anything to
+// build.
+func (s *Service) BuildSearchIndexes(ctx context.Context) (bool, error) {
+	return s.ingest.BuildSearchIndexes(ctx)
+}
+
+// RepairIndexes recreates search indexes that an interrupted bulk import left
+// missing; it does nothing when they are all there.
+func (s *Service) RepairIndexes(ctx context.Context) error { return s.ingest.RepairIndexes(ctx) }
+
+// Analyze refreshes the query planner's statistics of the research tables.
+func (s *Service) Analyze(ctx context.Context) error { return s.ingest.Analyze(ctx) }
+
+// HasRecords reports whether the store holds any research collection (serve --demo
+// loads the demo set only into an empty one).
+func (s *Service) HasRecords(ctx context.Context) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM collections`).Scan(&n)
+	return n > 0, err
 }

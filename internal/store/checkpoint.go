@@ -9,9 +9,10 @@ import (
 // write-ahead log back into the database file, which SQLite otherwise does in the
 // commit that takes the log past wal_autocheckpoint pages, on the committing
 // connection. A long import commits thousands of transactions on one goroutine
-// (its bottleneck), and a fifth of that goroutine's time went into those copies; a
-// Checkpointer makes them on a connection and goroutine of their own while the
-// writer goes on (a PASSIVE checkpoint never waits for the writer, nor it for one).
+// (its bottleneck), and those copies took a large share of that goroutine's time
+// (figures in docs/decisions/012-one-bulk-writer.md); a Checkpointer makes them on
+// a connection and goroutine of their own while the writer goes on (a PASSIVE
+// checkpoint never waits for the writer, nor it for one).
 //
 // The writer keeps its own auto-checkpoint as a backstop, set higher (see
 // ImportAutocheckpoint): the log can only start again from its beginning once every

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,6 +9,8 @@ import (
 	"modernc.org/libc"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"lineage/internal/store/internal/sqlitehandle"
 )
 
 // A writer that finds SQLite's write lock taken waits in the connection's busy
@@ -49,7 +50,7 @@ var busyHookOnce sync.Once
 func installBusyHandler() {
 	busyHookOnce.Do(func() {
 		sqlite.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, _ string) error {
-			db, tls, ok := sqliteHandle(conn)
+			db, tls, ok := sqlitehandle.Of(conn)
 			if ok {
 				sqlite3.Xsqlite3_busy_handler(tls, db, busyWaitPointer, 0)
 			}
@@ -63,23 +64,6 @@ func installBusyHandler() {
 var busyWaitPointer = *(*uintptr)(unsafe.Pointer(&struct {
 	f func(*libc.TLS, uintptr, int32) int32
 }{busyWait}))
-
-// sqliteHandle reads the sqlite3* handle and the TLS of a modernc driver connection
-// by reflection (the driver exports neither), checking field names and types.
-func sqliteHandle(dc any) (db uintptr, tls *libc.TLS, ok bool) {
-	v := reflect.ValueOf(dc)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct || v.Type().String() != "*sqlite.conn" {
-		return 0, nil, false
-	}
-	e := v.Elem()
-	dbf, tlsf := e.FieldByName("db"), e.FieldByName("tls")
-	if !dbf.IsValid() || !tlsf.IsValid() || dbf.Type() != bulkUintptrType || tlsf.Type() != bulkTLSType {
-		return 0, nil, false
-	}
-	db = *(*uintptr)(unsafe.Pointer(dbf.UnsafeAddr()))
-	tls = *(**libc.TLS)(unsafe.Pointer(tlsf.UnsafeAddr()))
-	return db, tls, db != 0 && tls != nil
-}
 
 // A long job pauses for ChunkPause between two of its chunks, at most once every
 // pauseEvery: long enough for a writer of another process, trying every busyPoll, to

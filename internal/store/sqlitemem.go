@@ -6,6 +6,8 @@ import (
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"lineage/internal/store/internal/sqlitehandle"
 )
 
 // SQLite's memory, tuned for bulk work (docs/decisions/008-sqlite-search-tables.md).
@@ -16,8 +18,8 @@ import (
 // SQLite allocates and frees a scratch block of about 8 KiB on every B-tree page
 // split, in the size class of its own page-cache lines, and once a large page cache
 // has filled every region of that class, each split mapped a region and unmapped it
-// again: a fifth of the CPU of building the search tables of ten million records,
-// and 7 % of an import before that.
+// again, a large share of the CPU of a bulk job (figures in
+// docs/decisions/012-one-bulk-writer.md).
 //
 // So SQLite gets memory methods of its own (SQLITE_CONFIG_MALLOC) with the layout of
 // its default ones (an 8-byte size before each block) and a small cache of freed
@@ -64,13 +66,13 @@ func memMalloc(tls *libc.TLS, n int32) uintptr {
 			return 0
 		}
 	}
-	*(*int64)(cmem(p)) = int64(n)
+	*(*int64)(sqlitehandle.Mem(p)) = int64(n)
 	return p + 8
 }
 
 func memFree(tls *libc.TLS, p uintptr) {
 	p -= 8
-	if c := memClass(*(*int64)(cmem(p)) + 8); c >= 0 {
+	if c := memClass(*(*int64)(sqlitehandle.Mem(p)) + 8); c >= 0 {
 		memCache.Lock()
 		if len(memCache.free[c]) < memCacheKeep {
 			memCache.free[c] = append(memCache.free[c], p)
@@ -86,19 +88,19 @@ func memFree(tls *libc.TLS, p uintptr) {
 // class all have the class's size), else reallocates as SQLite's default does.
 func memRealloc(tls *libc.TLS, p uintptr, n int32) uintptr {
 	p -= 8
-	old := *(*int64)(cmem(p)) + 8
+	old := *(*int64)(sqlitehandle.Mem(p)) + 8
 	if c := memClass(old); c >= 0 && c == memClass(int64(n)+8) {
-		*(*int64)(cmem(p)) = int64(n)
+		*(*int64)(sqlitehandle.Mem(p)) = int64(n)
 		return p + 8
 	}
 	if p = libc.Xrealloc(tls, p, libc.Tsize_t(n)+8); p == 0 {
 		return 0
 	}
-	*(*int64)(cmem(p)) = int64(n)
+	*(*int64)(sqlitehandle.Mem(p)) = int64(n)
 	return p + 8
 }
 
-func memSize(tls *libc.TLS, p uintptr) int32 { return int32(*(*int64)(cmem(p - 8))) }
+func memSize(tls *libc.TLS, p uintptr) int32 { return int32(*(*int64)(sqlitehandle.Mem(p - 8))) }
 
 func memRoundup(tls *libc.TLS, n int32) int32 { return (n + 7) &^ 7 }
 
@@ -131,7 +133,7 @@ var setupSQLiteMemory = sync.OnceFunc(func() {
 	m := libc.Xmalloc(tls, 8*8)
 	defer libc.Xfree(tls, m)
 	for i, f := range []uintptr{cfunc(memMalloc), cfunc(memFree), cfunc(memRealloc), cfunc(memSize), cfunc(memRoundup), cfunc(memInit), cfunc(memShutdown), 0} {
-		*(*uintptr)(cmem(m + uintptr(8*i))) = f
+		*(*uintptr)(sqlitehandle.Mem(m + uintptr(8*i))) = f
 	}
 	va := libc.NewVaList(m)
 	defer libc.Xfree(tls, va)

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"modernc.org/libc"
+
+	"lineage/internal/store/internal/sqlitehandle"
 )
 
 // TestSQLiteMemory: SQLite runs on the memory methods of sqlitemem.go once a store is
@@ -41,7 +43,7 @@ func TestSQLiteMemory(t *testing.T) {
 	} else {
 		p = q
 	}
-	b := unsafe.Slice((*byte)(cmem(p)), 8100)
+	b := unsafe.Slice((*byte)(sqlitehandle.Mem(p)), 8100)
 	for i := range b {
 		b[i] = byte(i)
 	}
@@ -52,7 +54,7 @@ func TestSQLiteMemory(t *testing.T) {
 	if memSize(tls, q) != 12000 {
 		t.Errorf("size after growing %d", memSize(tls, q))
 	}
-	for i, c := range unsafe.Slice((*byte)(cmem(q)), 6000) {
+	for i, c := range unsafe.Slice((*byte)(sqlitehandle.Mem(q)), 6000) {
 		if c != byte(i) {
 			t.Fatalf("byte %d lost in a reallocation", i)
 		}

@@ -15,7 +15,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	"github.com/pressly/goose/v3"
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite"
 )
 
 // Dialect names the SQL flavour of an open database.
@@ -92,12 +92,15 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	// replaces its handler with one that tries more often (sqlitebusy.go).
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(ON)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	sqldb, err := sql.Open("sqlite", dsn)
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	sqldb := sql.OpenDB(sqliteConnector{connector}) // keeps statements compiled (sqlitestmts.go)
 	// One writer at a time is SQLite's model; a small pool keeps readers concurrent in WAL.
+	// Every connection stays open when idle, with the statements it keeps compiled.
 	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
 	if err := sqldb.PingContext(ctx); err != nil {
 		sqldb.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)

@@ -8,12 +8,12 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"lineage/internal/gedcom"
 	"lineage/internal/names"
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // ImportOptions describe the tree an import fills.
@@ -393,7 +393,6 @@ type batchMsg struct {
 	table string
 	cols  []string
 	rows  [][]any
-	stmts []string // SQLite: the INSERT statements, written by the producer
 }
 
 // pipeline runs produce in its own goroutine and writes the batches it emits through
@@ -401,7 +400,6 @@ type batchMsg struct {
 // into transactions of about chunkBudget each; the last may be left open, for the
 // caller's endPhase. The first error of either side ends both.
 func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emit emitFunc) error) error {
-	bulk := w.bulk
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan batchMsg, 3)
@@ -410,10 +408,6 @@ func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emi
 		defer close(ch)
 		perr = produce(func(table string, cols []string, rows [][]any) error {
 			m := batchMsg{table: table, cols: cols, rows: rows}
-			if s.db.Dialect == store.SQLite && bulk == nil {
-				// Writing the statements here takes that work off the writer.
-				m.stmts, m.rows = sqliteStatements(table, cols, rows, false), nil
-			}
 			select {
 			case ch <- m:
 				return nil
@@ -460,18 +454,7 @@ func (s *Service) pipeline(ctx context.Context, w *chunkWriter, produce func(emi
 			cancel()
 			continue
 		}
-		if bulk != nil {
-			werr = bulkInsert(bulk, m.table, m.cols, m.rows)
-		} else if m.stmts != nil {
-			for _, q := range m.stmts {
-				if _, werr = tx.ExecContext(ctx, q); werr != nil {
-					werr = fmt.Errorf("insert into %s: %w", m.table, werr)
-					break
-				}
-			}
-		} else {
-			werr = s.insertRows(ctx, tx, m.table, m.cols, m.rows, false)
-		}
+		werr = w.bulk.Insert(ctx, tx, bulk.Table{Name: m.table, Cols: m.cols}, m.rows)
 		if werr == nil {
 			werr = w.maybeCommit(ctx)
 		}
@@ -554,14 +537,20 @@ func (s *Service) resolveSurnames(ctx context.Context, w *chunkWriter, keys []st
 	ids := make(map[string]int64, len(keys))
 	for i := 0; i < len(keys); i += surnameChunk {
 		chunk := keys[i:min(i+surnameChunk, len(keys))]
-		if err := w.inPhase(ctx, func(tx *sql.Tx) error { return s.resolveSurnameChunk(ctx, tx, chunk, ids) }); err != nil {
+		if err := w.inPhase(ctx, func(tx *sql.Tx) error { return s.resolveSurnameChunk(ctx, w.bulk, tx, chunk, ids) }); err != nil {
 			return nil, err
 		}
 	}
 	return ids, nil
 }
 
-func (s *Service) resolveSurnameChunk(ctx context.Context, tx *sql.Tx, keys []string, ids map[string]int64) error {
+// The dictionary's tables, whose rows another import may have added meanwhile.
+var (
+	surnamesTable = bulk.Table{Name: "tree_surnames", Cols: []string{"folded", "variant", "soundex"}, OnConflict: bulk.Ignore}
+	codesTable    = bulk.Table{Name: "tree_surname_codes", Cols: []string{"code", "surname_id"}, OnConflict: bulk.Ignore}
+)
+
+func (s *Service) resolveSurnameChunk(ctx context.Context, bw bulk.Writer, tx *sql.Tx, keys []string, ids map[string]int64) error {
 	lookup := func(ks []string) error {
 		return store.ReadIDs(ctx, tx, ks, 500, func(chunk []string) (string, []any) {
 			args := make([]any, len(chunk))
@@ -589,7 +578,7 @@ func (s *Service) resolveSurnameChunk(ctx context.Context, tx *sql.Tx, keys []st
 		nk[i] = s.variants.Keys(k)
 		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
 	}
-	if err := s.insertRows(ctx, tx, "tree_surnames", []string{"folded", "variant", "soundex"}, rows, true); err != nil {
+	if err := bw.Insert(ctx, tx, surnamesTable, rows); err != nil {
 		return err
 	}
 	if err := lookup(add); err != nil {
@@ -605,21 +594,5 @@ func (s *Service) resolveSurnameChunk(ctx context.Context, tx *sql.Tx, keys []st
 			codes = append(codes, []any{c, id})
 		}
 	}
-	return s.insertRows(ctx, tx, "tree_surname_codes", []string{"code", "surname_id"}, codes, true)
-}
-
-// bulkInsert writes rows into table through the compiled INSERT, with texts as the
-// literal INSERTs store them (cleanText: each NUL becomes U+FFFD).
-func bulkInsert(b *store.SQLiteBulk, table string, cols []string, rows [][]any) error {
-	for _, r := range rows {
-		for i, v := range r {
-			if s, ok := v.(string); ok && strings.IndexByte(s, 0) >= 0 {
-				r[i] = cleanText(s)
-			}
-		}
-	}
-	if err := b.Exec(store.InsertSQL("INSERT OR FAIL", table, cols), rows); err != nil {
-		return fmt.Errorf("insert into %s: %w", table, err)
-	}
-	return nil
+	return bw.Insert(ctx, tx, codesTable, codes)
 }

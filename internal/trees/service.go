@@ -319,66 +319,7 @@ type querier interface {
 	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }
 
-// ---- bulk inserts ----
-
-const sqliteRowsPerInsert = 100
-
-// insertRows writes rows in multi-row statements: literal VALUES lists on SQLite,
-// unnest arrays on PostgreSQL. Values are int, int64, string or nil (NULL integer).
-func (s *Service) insertRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, ignore bool) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	if s.db.Dialect == store.Postgres {
-		for i := 0; i < len(rows); i += 20000 {
-			chunk := rows[i:min(i+20000, len(rows))]
-			args := make([]any, len(cols))
-			var b strings.Builder
-			b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") SELECT * FROM unnest(")
-			for j := range cols {
-				var typ string
-				args[j], typ = store.PGColumn(chunk, j)
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "$%d::%s[]", j+1, typ)
-			}
-			b.WriteString(")")
-			if ignore {
-				b.WriteString(" ON CONFLICT DO NOTHING")
-			}
-			if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
-				return fmt.Errorf("insert into %s: %w", table, err)
-			}
-		}
-		return nil
-	}
-	return s.sqliteInsert(ctx, tx, table, cols, rows, ignore)
-}
-
-// sqliteInsert writes rows with multi-row INSERTs of literal values. (modernc's SQLite
-// prepares a statement again on every execution and binds parameters slowly, so
-// literals cost less than bound parameters.) OR FAIL spares SQLite the statement
-// journal: a failed statement fails the whole import's transaction anyway.
-func (s *Service) sqliteInsert(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, ignore bool) error {
-	for _, q := range sqliteStatements(table, cols, rows, ignore) {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-	}
-	return nil
-}
-
-// sqliteStatements writes the INSERTs of sqliteInsert (store.WriteLiteral turns each
-// NUL into U+FFFD, as cleanText does).
-func sqliteStatements(table string, cols []string, rows [][]any, ignore bool) []string {
-	verb := "INSERT OR FAIL"
-	if ignore {
-		verb = "INSERT OR IGNORE"
-	}
-	return store.LiteralInserts(verb, table, cols, rows, sqliteRowsPerInsert)
-}
-
+// cleanText is s with each NUL as U+FFFD, as bulk.Writer stores texts.
 func cleanText(s string) string {
 	if strings.IndexByte(s, 0) >= 0 {
 		return strings.ReplaceAll(s, "\x00", "\uFFFD")

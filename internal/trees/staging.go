@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // An import writes a new tree in short transactions and swaps it in at the end; a
@@ -46,13 +47,12 @@ const heartbeatEvery = time.Minute
 // 2 MiB; more keeps more index pages warm from one chunk to the next).
 const importCacheKiB = 32768
 
-// chunkWriter writes an import's rows in a series of short transactions. On SQLite it
-// keeps one connection, with a larger page cache and a bulk writer; on PostgreSQL each
-// transaction takes a connection from the pool.
+// chunkWriter writes an import's rows in a series of short transactions, all on one
+// connection, with a larger page cache (SQLite) and a bulk writer.
 type chunkWriter struct {
 	s       *Service
 	conn    *sql.Conn
-	bulk    *store.SQLiteBulk
+	bulk    bulk.Writer
 	restore func()
 	tx      *sql.Tx
 	began   time.Time
@@ -88,22 +88,17 @@ func (y *yielder) after(db *store.DB) {
 }
 
 func (s *Service) newChunkWriter(ctx context.Context) (*chunkWriter, error) {
-	w := &chunkWriter{s: s}
-	if s.db.Dialect != store.SQLite {
-		return w, nil
-	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	w.conn, w.bulk = conn, store.NewSQLiteBulk(conn)
-	return w, nil
+	return &chunkWriter{s: s, conn: conn, bulk: bulk.New(s.db, conn)}, nil
 }
 
 // tune gives the connection the pragmas of a long import, once the import has
 // outlasted one chunk; a small one is over before a larger cache could help it.
 func (w *chunkWriter) tune(ctx context.Context) error {
-	if w.conn == nil || w.tuned {
+	if w.tuned {
 		return nil
 	}
 	restore, err := w.s.db.SetPragmas(ctx, w.conn, []store.Pragma{{Name: "temp_store", Value: "MEMORY"}, {Name: "cache_size", Value: "-" + strconv.Itoa(importCacheKiB)}})
@@ -117,15 +112,11 @@ func (w *chunkWriter) tune(ctx context.Context) error {
 // close rolls back a transaction left open and gives the connection back.
 func (w *chunkWriter) close() {
 	w.rollback()
-	if w.bulk != nil {
-		w.bulk.Close()
+	w.bulk.Close()
+	if w.restore != nil {
+		w.restore()
 	}
-	if w.conn != nil {
-		if w.restore != nil {
-			w.restore()
-		}
-		w.conn.Close()
-	}
+	w.conn.Close()
 }
 
 // begin returns the open transaction, beginning one if none is.
@@ -133,16 +124,11 @@ func (w *chunkWriter) begin(ctx context.Context) (*sql.Tx, error) {
 	if w.tx != nil {
 		return w.tx, nil
 	}
+	// Not ctx: database/sql would roll the transaction back on its own goroutine when
+	// ctx ends, while the bulk writer may be using the connection. The import stops at
+	// ctx's end by itself and the rollback happens in close.
 	var err error
-	if w.conn != nil {
-		// Not ctx: database/sql would roll the transaction back on its own goroutine
-		// when ctx ends, while the bulk writer may be using the connection (and its
-		// later rows would then land outside any transaction). The import stops at
-		// ctx's end by itself and the rollback happens in close.
-		w.tx, err = w.conn.BeginTx(context.WithoutCancel(ctx), nil)
-	} else {
-		w.tx, err = w.s.db.BeginTx(ctx, nil)
-	}
+	w.tx, err = w.conn.BeginTx(context.WithoutCancel(ctx), nil)
 	w.began = time.Now()
 	return w.tx, err
 }
@@ -418,7 +404,8 @@ func (s *Service) removeTree(ctx context.Context, id int64) error {
 // imports that died (no heartbeat for staleLoading). Another process may be removing
 // the same tree: deleting its rows twice is harmless.
 func (s *Service) removeHidden(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state = ? OR (state = ? AND updated_at < ?) ORDER BY id`),
+	// state <> 'ready', written out: the condition of the index of hidden trees.
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state <> 'ready' AND (state = ? OR (state = ? AND updated_at < ?)) ORDER BY id`),
 		stateDeleting, stateLoading, s.Now().Add(-staleLoading).Unix())
 	if err != nil {
 		return err

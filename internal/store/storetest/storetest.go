@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"lineage/internal/store"
+	"lineage/internal/store/bulk"
 )
 
 // Main runs the package's tests and stops the PostgreSQL cluster afterwards.
@@ -55,10 +56,10 @@ func SQLite(tb testing.TB) *store.DB {
 	return db
 }
 
-// SQLiteBulk opens a fresh SQLite database, runs ddl on one of its connections and
-// returns that connection with a store.SQLiteBulk on it (both closed at cleanup). It
-// fails the test when the driver no longer has the shape NewSQLiteBulk reads.
-func SQLiteBulk(tb testing.TB, ddl string) (*sql.Conn, *store.SQLiteBulk) {
+// SQLiteConn opens a fresh SQLite database, runs ddl on one of its connections and
+// returns that connection with a bulk.SQLiteConn on it (both closed at cleanup). It
+// fails the test when the driver no longer has the shape NewSQLiteConn reads.
+func SQLiteConn(tb testing.TB, ddl string) (*sql.Conn, *bulk.SQLiteConn) {
 	tb.Helper()
 	ctx := context.Background()
 	conn, err := SQLite(tb).Conn(ctx)
@@ -66,9 +67,9 @@ func SQLiteBulk(tb testing.TB, ddl string) (*sql.Conn, *store.SQLiteBulk) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { conn.Close() })
-	b := store.NewSQLiteBulk(conn)
+	b := bulk.NewSQLiteConn(conn)
 	if b == nil {
-		tb.Fatal("store.NewSQLiteBulk: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
+		tb.Fatal("bulk.NewSQLiteConn: the driver's connection no longer has the expected fields; imports fall back to literal INSERTs")
 	}
 	tb.Cleanup(func() { b.Close() })
 	if _, err := conn.ExecContext(ctx, ddl); err != nil {
