@@ -14,8 +14,8 @@ import { formatMoney } from "../features/membership/money";
 import { dateText, statusText } from "../features/membership/plan-text";
 import type { Plan } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 import { firstErrorField } from "../lib/form-result";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.

@@ -10,7 +10,7 @@ import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../f
 import { dateText, statusText } from "../features/membership/plan-text";
 import { STATUSES } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.
 

@@ -12,7 +12,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, savePlan } from "../features/membership/api.server";
 import { type ConcessionRow, PERIODS, PLAN_FIELDS, planFormValues } from "../features/membership/plan-form";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 import { firstErrorField } from "../lib/form-result";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.

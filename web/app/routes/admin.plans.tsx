@@ -8,7 +8,7 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { isAdmin, loadAllPlans } from "../features/membership/api.server";
 import { formatMoney } from "../features/membership/money";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 // Sign-in required (the default); the loader answers 404 to anyone not an admin.
 

@@ -15,7 +15,7 @@ import { createContentClient, getPage, getPagesByUIDs, requireDocument } from ".
 import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 /**
  * First segments the Go server owns (API, content API, media, assets, IIIF,
@@ -37,7 +37,7 @@ function crumbsFor(path: string): Crumb[] {
   return crumbs;
 }
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -21,7 +21,7 @@ import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 function typeOf(url: URL): CustomTypeName {
   const first = url.pathname.split("/")[1] ?? "";
@@ -29,7 +29,7 @@ function typeOf(url: URL): CustomTypeName {
   return first as CustomTypeName;
 }
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: LoaderFunctionArgs) {

@@ -11,9 +11,9 @@ import { EVENTS_PATH } from "../lib/events";
 import { EVENTS_JOIN_UID } from "../lib/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

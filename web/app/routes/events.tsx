@@ -32,13 +32,13 @@ import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../lib/link-resolver";
 import { monthLabel } from "../lib/london-time";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 const JOIN_PATH = ROUTED_PAGE_PATHS[EVENTS_JOIN_UID]!;
 const TRAIL = [{ to: "/", label: "Home" }];
 const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export const links: Route.LinksFunction = () => [

@@ -13,7 +13,7 @@ import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 const BASE = "/education/learning-hub/featured";
 const TRAIL = [
@@ -21,7 +21,7 @@ const TRAIL = [
   { to: "/education", label: "Education" },
 ];
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

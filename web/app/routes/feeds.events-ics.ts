@@ -4,9 +4,9 @@ import { createContentClient, getEvents } from "../lib/content.server";
 import { isUpcoming, toEventSummary } from "../lib/events";
 import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
 import { SITE_NAME } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request }: Route.LoaderArgs) {

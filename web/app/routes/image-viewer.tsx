@@ -13,8 +13,8 @@ import { ItemList } from "../features/images/ItemList";
 import { MembersOnly } from "../features/images/MembersOnly";
 import { listImageItems, loadImageItem, loadViewerData } from "../features/images/images.server";
 import styles from "../features/images/images.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

@@ -8,9 +8,9 @@ import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -8,9 +8,9 @@ import { createContentClient, getNewsPage } from "../lib/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

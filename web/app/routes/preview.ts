@@ -3,9 +3,9 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/preview";
 import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

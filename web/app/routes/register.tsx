@@ -6,10 +6,10 @@ import type { Route } from "./+types/register";
 import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { failure, text, thrown } from "../features/auth/results.server";
 import { firstErrorField, type FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: "guest" };

@@ -10,9 +10,9 @@ import { BIRTH_BRIEFS_PATH, searchFields } from "../features/research/collection
 import { loadKindPage } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const TITLE = "Birth briefs";

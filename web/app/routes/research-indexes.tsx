@@ -6,9 +6,9 @@ import { KindRoutePage } from "../features/research/collections/KindPage";
 import { INDEXES_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const ROUTE: KindRoute = {

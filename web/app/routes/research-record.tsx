@@ -10,12 +10,12 @@ import { ItemScans } from "../features/images";
 import { loadRecordScans } from "../features/images/images.server";
 import { SEARCH_PATH, recordPath } from "../features/research/search/query";
 import { RecordView, recordTitle } from "../features/research/search/RecordView";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { getRecord } from "../lib/research-search.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -26,12 +26,12 @@ import { TreePeople } from "../features/research/search/TreePeople";
 import { FORM_FIELDS, SearchForm, fieldId } from "../features/research/search/SearchForm";
 import styles from "../features/research/search/search.module.css";
 import type { RouteHandle } from "../layouts/layouts";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { globalSearch, recordCollections, searchRecords, searchTrees } from "../lib/research-search.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-// Public (lib/auth/access.ts; the default is sign-in required).
+// Public (features/auth/access.ts; the default is sign-in required).
 export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
 
 const TITLE = "Search and explore";

@@ -1,18 +1,18 @@
 // /sign-in (guest only): email and password against the Go API's Sanctum session
 // (CSRF cookie, login, user), then back to the page the visitor wanted if that is a
-// valid local path (lib/auth/redirect.ts), else home.
+// valid local path (features/auth/redirect.ts), else home.
 import { useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sign-in";
 import { Checkbox, CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { NOT_VERIFIED_MESSAGE, REDIRECT_PARAM, SERVICE_FAILED_MESSAGE } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { validRedirect, safeRedirect } from "../lib/auth/redirect";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { NOT_VERIFIED_MESSAGE, REDIRECT_PARAM, SERVICE_FAILED_MESSAGE } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { validRedirect, safeRedirect } from "../features/auth/redirect";
+import { failure, text, thrown } from "../features/auth/results.server";
 import { firstErrorField, type FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: "guest" };

@@ -6,11 +6,11 @@ import type { Route } from "./+types/sign-out";
 import { CsrfField, formStyles } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { LOGOUT_REDIRECT } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { LOGOUT_REDIRECT } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 
 // Public: signing out must work whatever state the visitor is in.
 export const handle: AuthHandle = { auth: false };

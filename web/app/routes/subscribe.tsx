@@ -7,12 +7,12 @@ import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { loadPlans } from "../features/membership/api.server";
 import { OtherWays, PlanCard } from "../features/membership/PlanCard";
 import styles from "../features/membership/membership.module.css";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { returnToOf } from "../lib/subscribe";
 
-// Public: anyone may read it (lib/auth/access.ts).
+// Public: anyone may read it (features/auth/access.ts).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {

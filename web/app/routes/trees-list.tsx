@@ -8,8 +8,8 @@ import { listTrees } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { PEDIGREE_SEARCH_PATH, treePath, UPLOAD_PATH } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
-import { getAuth } from "../lib/auth/context";
-import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../features/auth/context";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

@@ -12,7 +12,7 @@ import { offsetFrom, Pager, PeopleTable, SearchForm, searchValuesFrom } from "..
 import { TREES_PATH, treePath, validTreeSlug, viewerStateFrom } from "../features/trees/slug";
 import { TreeViewer } from "../features/trees/TreeViewer";
 import styles from "../features/trees/trees.module.css";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

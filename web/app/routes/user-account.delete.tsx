@@ -8,9 +8,9 @@ import type { Route } from "./+types/user-account.delete";
 import { CsrfField, ErrorSummary, Field, formStyles, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/members/account.module.css";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { memberCall, text } from "../lib/auth/results.server";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { memberCall, text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -18,8 +18,8 @@ import { formatMoney } from "../features/membership/money";
 import { dateText, mayRejoin, mayRenewEarly } from "../features/membership/plan-text";
 import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 import { returnToOf, SUBSCRIBE_PATH } from "../lib/subscribe";
 
 // Sign-in required: the default, so no `handle.auth`.

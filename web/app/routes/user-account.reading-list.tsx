@@ -8,7 +8,7 @@ import { READING_LIST_INTENTS, runAccountAction } from "../features/members/acco
 import { loadBookmarks, loadReadingList } from "../features/members/api.server";
 import { ReadingListEditor } from "../features/members/ReadingListEditor";
 import styles from "../features/members/account.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const [list, bookmarks] = await Promise.all([loadReadingList(context, params.id), loadBookmarks(context)]);

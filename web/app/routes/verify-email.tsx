@@ -7,10 +7,10 @@ import { CsrfField, ErrorSummary, FormStatus, formStyles } from "../components/f
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import { useAuth } from "../features/auth/useAuth";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { failure, text, thrown } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 // Public: a signed-in member confirming a new address follows the same link.

@@ -7,11 +7,11 @@ import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/veryconnect-auth";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { CSRF_COOKIE, SERVICE_FAILED_MESSAGE } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { safeRedirect } from "../lib/auth/redirect";
+import type { AuthHandle } from "../features/auth/access";
+import { CSRF_COOKIE, SERVICE_FAILED_MESSAGE } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { safeRedirect } from "../features/auth/redirect";
 
 export const handle: AuthHandle = { auth: false };
 

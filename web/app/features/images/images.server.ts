@@ -3,8 +3,8 @@
 // Go, which decides what is members-only. Pages must not rely on hiding anything.
 import type { RouterContextProvider } from "react-router";
 import type { ScansData } from "./scans";
-import { getAuth } from "../../lib/auth/context";
-import type { AuthSession } from "../../lib/auth/session.server";
+import { getAuth } from "../auth/context";
+import type { AuthSession } from "../auth/session.server";
 import { firstPagePreview, manifestSummary, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
 import {
   isImageItem,

@@ -3,7 +3,7 @@
 import { useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CsrfField, Field, formStyles, useFocusFirstError } from "../../components/forms/Forms";
-import { signInPath } from "../../lib/auth/access";
+import { signInPath } from "../auth/access";
 import { useAuth } from "../auth/useAuth";
 import type { AccountResult } from "./account-actions.server";
 import styles from "./account.module.css";

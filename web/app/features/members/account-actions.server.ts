@@ -1,8 +1,8 @@
 // The forms of the account area (/user-account and its pages), each an `intent`
 // handled by one function that calls the Go API as the signed-in member.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth } from "../auth/context";
+import { memberCall, memberRead, text } from "../auth/results.server";
 import type { FormResult } from "../../lib/form-result";
 import { searchFromUrl } from "./searches";
 import type { Bookmark, ReadingList, SavedSearch } from "./types";

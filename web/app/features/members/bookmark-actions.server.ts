@@ -1,6 +1,6 @@
 // Adding and removing a bookmark from a content page's toggle (routes/bookmarks.tsx).
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth } from "../auth/context";
+import { memberCall, memberRead, text } from "../auth/results.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Bookmark } from "./types";
 import type { RouterContextProvider } from "react-router";

@@ -2,8 +2,8 @@
 // history). Search pages call recordSearch from their loaders once the results are
 // known; Go code can call members.Service.RecordSearch instead.
 import type { RouterContextProvider } from "react-router";
-import { CSRF_COOKIE } from "../../lib/auth/constants";
-import { getAuth } from "../../lib/auth/context";
+import { CSRF_COOKIE } from "../auth/constants";
+import { getAuth } from "../auth/context";
 import { searchFromUrl } from "./searches";
 
 /**

@@ -1,8 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { authContext } from "../../lib/auth/context";
-import { createFakeGoApi, json, pageRequest, silentLog } from "../../lib/auth/fake-go-api.test-support";
-import { createAuthSession } from "../../lib/auth/session.server";
+import { authContext } from "../auth/context";
+import { createFakeGoApi, json, pageRequest, silentLog } from "../auth/fake-go-api.test-support";
+import { createAuthSession } from "../auth/session.server";
 import { runAccountAction, SAVED_SEARCH_INTENTS } from "./account-actions.server";
 import { recordSearch } from "./search-history.server";
 import { searchFromUrl } from "./searches";

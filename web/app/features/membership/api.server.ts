@@ -1,9 +1,9 @@
 // The membership pages' calls to the Go API (docs/membership.md, "JSON API"), as the
 // visitor: reads for the loaders, and one function per form for the actions.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { hasScope } from "../../lib/auth/user";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth } from "../auth/context";
+import { hasScope } from "../auth/user";
+import { memberCall, memberRead, text } from "../auth/results.server";
 import type { FormResult } from "../../lib/form-result";
 import { joinRequestFromForm } from "./join-form";
 import { parseMoney } from "./money";

@@ -3,8 +3,8 @@
 // rights apply: owners, editors and admins see unpublished trees and the living, and
 // everyone else gets the API's privacy rule. Nothing here decides who sees what.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, text } from "../../lib/auth/results.server";
+import { getAuth } from "../auth/context";
+import { memberCall, text } from "../auth/results.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Graph, PedigreeSearchAnswer, PeoplePage, Person, Surname, Tree } from "./types";
 import type { ChartKind } from "./slug";

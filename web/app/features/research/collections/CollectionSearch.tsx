@@ -3,7 +3,7 @@
 // browser submits it and the multi-selects are checkboxes; with JavaScript
 // React Router navigates to the same address.
 import { Form, Link, useLocation } from "react-router";
-import { signInPath } from "../../../lib/auth/access";
+import { signInPath } from "../../auth/access";
 import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
 import { SaveSearchForm } from "../../members/SaveSearchForm";
 import { MultiSelect } from "../MultiSelect";

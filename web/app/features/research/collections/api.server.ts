@@ -2,7 +2,7 @@
 // the visitor (their session or token goes along), so the API's paywall
 // decides what they see.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../../lib/auth/context";
+import { getAuth } from "../../auth/context";
 import type { Collection, CollectionDetail, SearchAnswer, SearchOutcome } from "./model";
 
 export type { SearchOutcome } from "./model";

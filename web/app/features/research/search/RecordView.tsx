@@ -4,7 +4,7 @@
 // invitation to join; the page never expects the withheld fields.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { signInPath } from "../../../lib/auth/access";
+import { signInPath } from "../../auth/access";
 import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
 import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";

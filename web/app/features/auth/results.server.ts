@@ -1,7 +1,7 @@
 // Turning Go API answers into what forms show. The API's messages are written to be
 // shown as they are (docs/auth.md, Errors), but only those of 422 answers: anything
 // else becomes one of a few plain sentences, and the details go to the log.
-import type { FieldErrors, FormResult } from "../form-result";
+import type { FieldErrors, FormResult } from "../../lib/form-result";
 import type { ApiResponse } from "./api.server";
 import { CSRF_FIELD, FORM_EXPIRED_MESSAGE, SERVICE_FAILED_MESSAGE } from "./constants";
 import type { AuthSession } from "./session.server";
