@@ -13,7 +13,7 @@ import { layoutNameFor, layouts } from "./layouts/layouts";
 import { getAuth } from "./features/auth/context";
 import { authMiddleware } from "./features/auth/root-middleware.server";
 import { publicAuthState } from "./features/auth/user";
-import { isPreviewRequest } from "./lib/content.server";
+import { isPreviewRequest } from "./features/content/content.server";
 import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
 import { useNonce } from "./lib/nonce";

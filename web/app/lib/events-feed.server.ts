@@ -1,10 +1,10 @@
 // Events as iCalendar: every upcoming event (/feeds/events.ics) or one event
 // (/feeds/events/{uid}.ics), built from the content API with lib/ics.ts.
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "./content-types";
+import type { EventDocument } from "../features/content/content-types";
 import { parseContentDate } from "./dates";
 import { buildCalendar, type CalendarEvent } from "./ics";
-import { linkResolver } from "./link-resolver";
+import { linkResolver } from "../features/content/link-resolver";
 import { SITE_NAME } from "./seo";
 import { publicOrigin, publicUrl } from "./site.server";
 

@@ -19,7 +19,7 @@ import {
   type EventSummary,
   type MonthOptionGroup,
 } from "./events";
-import { getEventBounds, getEvents } from "./content.server";
+import { getEventBounds, getEvents } from "../features/content/content.server";
 import { parseContentDate } from "./dates";
 import { londonDayKey, londonMonthRange, londonYearMonth, monthLabel, monthsBetween, type YearMonth } from "./london-time";
 

@@ -4,9 +4,9 @@
 // string (?q=…&month=YYYY-MM&attendance=online|in-person&page=N).
 import type { RichTextField } from "@prismicio/client";
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "./content-types";
+import type { EventDocument } from "../features/content/content-types";
 import { parseContentDate } from "./dates";
-import { linkResolver } from "./link-resolver";
+import { linkResolver } from "../features/content/link-resolver";
 import { formatTimeRange, parseYearMonth, type TimeRange, type YearMonth } from "./london-time";
 import { parsePageParam } from "./paging";
 

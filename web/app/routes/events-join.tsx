@@ -3,12 +3,12 @@
 // 404 like any other missing page.
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/events-join";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { createContentClient, getPage, requireDocument } from "../lib/content.server";
+import { createContentClient, getPage, requireDocument } from "../features/content/content.server";
 import { EVENTS_PATH } from "../lib/events";
-import { EVENTS_JOIN_UID } from "../lib/link-resolver";
+import { EVENTS_JOIN_UID } from "../features/content/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";

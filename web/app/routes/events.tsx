@@ -4,7 +4,7 @@
 import { asText } from "@prismicio/client";
 import { Link } from "react-router";
 import type { Route } from "./+types/events";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
@@ -16,7 +16,7 @@ import { EventFacts } from "../features/events/EventFacts";
 import { EventFilters } from "../features/events/EventFilters";
 import { EventList } from "../features/events/EventList";
 import eventsCss from "../features/events/events.css?url";
-import { createContentClient, getEvent, requireDocument } from "../lib/content.server";
+import { createContentClient, getEvent, requireDocument } from "../features/content/content.server";
 import {
   EVENTS_ICS_PATH,
   EVENTS_PATH,
@@ -28,7 +28,7 @@ import {
   toEventSummary,
 } from "../lib/events";
 import { loadEventList } from "../lib/events-list.server";
-import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../lib/link-resolver";
+import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../features/content/link-resolver";
 import { monthLabel } from "../lib/london-time";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";

@@ -1,6 +1,6 @@
 // /feeds/events/{uid}.ics: one event as an iCalendar file ("Add to calendar").
 import type { Route } from "./+types/feeds.event-ics";
-import { createContentClient, getEvent } from "../lib/content.server";
+import { createContentClient, getEvent } from "../features/content/content.server";
 import { isPlausibleUid } from "../lib/events";
 import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
 import type { AuthHandle } from "../features/auth/access";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/feeds.news-atom";
-import { buildAtom } from "../lib/feeds";
-import { newsFeed } from "../lib/news-feed.server";
+import { buildAtom } from "../features/content/feeds";
+import { newsFeed } from "../features/content/news-feed.server";
 import type { AuthHandle } from "../features/auth/access";
 
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).

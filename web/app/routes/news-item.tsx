@@ -1,11 +1,11 @@
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/news-item";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { createContentClient, getNewsItem, requireDocument } from "../lib/content.server";
+import { createContentClient, getNewsItem, requireDocument } from "../features/content/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";

@@ -1,10 +1,10 @@
 import type { Route } from "./+types/news";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { toCard } from "../lib/cards";
-import { createContentClient, getNewsPage } from "../lib/content.server";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getNewsPage } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";

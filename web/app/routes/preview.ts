@@ -2,7 +2,7 @@
 // /preview?exit=1 — end it. Without a token: back to the home page.
 import { redirect } from "react-router";
 import type { Route } from "./+types/preview";
-import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
+import { previewCookie, resolvePreviewPath } from "../features/content/preview.server";
 import type { AuthHandle } from "../features/auth/access";
 
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/sitemap";
-import { createContentClient, getAllOfTypes } from "../lib/content.server";
+import { createContentClient, getAllOfTypes } from "../features/content/content.server";
 import { parseContentDate } from "../lib/dates";
-import { buildSitemap, type SitemapEntry } from "../lib/feeds";
-import { linkResolver, ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
+import { buildSitemap, type SitemapEntry } from "../features/content/feeds";
+import { linkResolver, ROUTED_CUSTOM_TYPES } from "../features/content/link-resolver";
 import { publicUrl } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
 
