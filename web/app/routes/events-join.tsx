@@ -7,7 +7,7 @@ import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
 import { createContentClient, getPage, requireDocument } from "../features/content/content.server";
-import { EVENTS_PATH } from "../lib/events";
+import { EVENTS_PATH } from "../features/events/events";
 import { EVENTS_JOIN_UID } from "../features/content/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";

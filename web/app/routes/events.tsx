@@ -26,10 +26,10 @@ import {
   parseEventFilters,
   toEventListItem,
   toEventSummary,
-} from "../lib/events";
-import { loadEventList } from "../lib/events-list.server";
+} from "../features/events/events";
+import { loadEventList } from "../features/events/events-list.server";
 import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../features/content/link-resolver";
-import { monthLabel } from "../lib/london-time";
+import { monthLabel } from "../features/events/london-time";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";

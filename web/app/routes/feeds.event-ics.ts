@@ -1,8 +1,8 @@
 // /feeds/events/{uid}.ics: one event as an iCalendar file ("Add to calendar").
 import type { Route } from "./+types/feeds.event-ics";
 import { createContentClient, getEvent } from "../features/content/content.server";
-import { isPlausibleUid } from "../lib/events";
-import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
+import { isPlausibleUid } from "../features/events/events";
+import { calendarResponse, calendarUnavailable, eventsCalendar } from "../features/events/events-feed.server";
 import type { AuthHandle } from "../features/auth/access";
 
 const notFound = () =>

@@ -1,8 +1,8 @@
 // /feeds/events.ics: every upcoming event as an iCalendar feed to subscribe to.
 import type { Route } from "./+types/feeds.events-ics";
 import { createContentClient, getEvents } from "../features/content/content.server";
-import { isUpcoming, toEventSummary } from "../lib/events";
-import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
+import { isUpcoming, toEventSummary } from "../features/events/events";
+import { calendarResponse, calendarUnavailable, eventsCalendar } from "../features/events/events-feed.server";
 import { SITE_NAME } from "../lib/seo";
 import type { AuthHandle } from "../features/auth/access";
 

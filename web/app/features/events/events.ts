@@ -4,11 +4,11 @@
 // string (?q=…&month=YYYY-MM&attendance=online|in-person&page=N).
 import type { RichTextField } from "@prismicio/client";
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "../features/content/content-types";
-import { parseContentDate } from "./dates";
-import { linkResolver } from "../features/content/link-resolver";
+import type { EventDocument } from "../content/content-types";
+import { parseContentDate } from "../../lib/dates";
+import { linkResolver } from "../content/link-resolver";
 import { formatTimeRange, parseYearMonth, type TimeRange, type YearMonth } from "./london-time";
-import { parsePageParam } from "./paging";
+import { parsePageParam } from "../../lib/paging";
 
 /** The events list. */
 export const EVENTS_PATH = "/sog-events";
