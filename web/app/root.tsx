@@ -7,7 +7,7 @@ import fontsCss from "./styles/fonts.css?url";
 import appCss from "./styles/app.css?url";
 import multiselectCss from "./styles/multiselect.css?url";
 import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
-import { SiteShell } from "./components/SiteShell";
+import { SiteShell } from "./layouts/SiteShell";
 import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
 import { layoutNameFor, layouts } from "./layouts/layouts";
 import { getAuth } from "./features/auth/context";

@@ -3,7 +3,7 @@
 // page, or shows what went wrong here.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/bookmarks";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toggleBookmark } from "../features/members/bookmark-actions.server";
 import { privateMeta } from "../features/auth/meta";
 import { safeRedirect } from "../features/auth/redirect";

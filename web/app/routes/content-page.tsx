@@ -7,7 +7,7 @@ import { Article } from "../features/content/Article";
 import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
 import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../features/content/cards";

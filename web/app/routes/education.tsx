@@ -4,7 +4,7 @@ import type { Route } from "./+types/education";
 import { Article } from "../features/content/Article";
 import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toCard } from "../features/content/cards";
 import { createContentClient, getFeaturedItems, getPage } from "../features/content/content.server";
 import { routeMeta } from "../lib/seo";

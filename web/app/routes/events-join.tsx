@@ -5,7 +5,7 @@ import { asText } from "@prismicio/client";
 import type { Route } from "./+types/events-join";
 import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { createContentClient, getPage, requireDocument } from "../features/content/content.server";
 import { EVENTS_PATH } from "../features/events/events";
 import { EVENTS_JOIN_UID } from "../features/content/link-resolver";

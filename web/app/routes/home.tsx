@@ -2,7 +2,7 @@ import { asText } from "@prismicio/client";
 import type { Route } from "./+types/home";
 import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { Body } from "../features/content/Body";
 import { SurnameSearch } from "../features/research/search/SurnameSearch";
 import { RichText } from "../features/content/RichText";

@@ -6,7 +6,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/image-viewer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { ImageViewer } from "../features/images";
 import { accessLabel, isItemSlug, pagesText, restricted, IMAGE_VIEWER_PATH } from "../features/images/items";
 import { ItemList } from "../features/images/ItemList";

@@ -2,7 +2,7 @@
 // account, with the way in. Signed-in members have no use for it (guest only).
 import { Link } from "react-router";
 import type { Route } from "./+types/login-required";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import { signInPath, type AuthHandle } from "../features/auth/access";
 import { REDIRECT_PARAM } from "../features/auth/constants";

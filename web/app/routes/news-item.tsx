@@ -2,7 +2,7 @@ import { asText } from "@prismicio/client";
 import type { Route } from "./+types/news-item";
 import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { createContentClient, getNewsItem, requireDocument } from "../features/content/content.server";

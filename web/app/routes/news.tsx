@@ -2,7 +2,7 @@ import type { Route } from "./+types/news";
 import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toCard } from "../features/content/cards";
 import { createContentClient, getNewsPage } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";

@@ -1,5 +1,5 @@
 // Paths deeper than the catch-all's six segments: never a page.
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { routeMeta } from "../lib/seo";
 import type { AuthHandle } from "../features/auth/access";
 

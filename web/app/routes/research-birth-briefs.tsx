@@ -3,7 +3,7 @@
 // found (in date order until the visitor asks for something). A collection
 // is chosen with the collection filter (?collection=slug): the route has no slug.
 import type { Route } from "./+types/research-birth-briefs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { HUB_TRAIL } from "../features/research/collections/CollectionPage";
 import { KindPage } from "../features/research/collections/KindPage";
 import { BIRTH_BRIEFS_PATH, searchFields } from "../features/research/collections/model";

@@ -4,7 +4,7 @@
 // birth-briefs, searchexplore, records…) are static and outrank the slug.
 import { Link } from "react-router";
 import type { Route } from "./+types/research-collections";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { getCollection, listCollections, notFound } from "../features/research/collections/api.server";
 import { CollectionPage, HUB_TRAIL } from "../features/research/collections/CollectionPage";

@@ -1,7 +1,7 @@
 // /research-hub/our-collections/indexes/:slug? — without a slug the indexes
 // and a search across them; with one, the index's page with its search.
 import type { Route } from "./+types/research-indexes";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { KindRoutePage } from "../features/research/collections/KindPage";
 import { INDEXES_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";

@@ -5,7 +5,7 @@
 // (a record) has one page, /research-hub/our-collections/records/{id}
 // (docs/web.md, "Research hub: collections and MultiSelect").
 import type { Route } from "./+types/research-memorial-cards";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { KindRoutePage } from "../features/research/collections/KindPage";
 import { MEMORIAL_CARDS_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";

@@ -7,7 +7,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/research-searchexplore";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { recordSearch } from "../features/members/search-history.server";
 import { SaveSearchForm } from "../features/members/SaveSearchForm";
 import { GlobalResults } from "../features/research/search/GlobalResults";
@@ -27,7 +27,7 @@ import { FORM_FIELDS, SearchForm, fieldId } from "../features/research/search/Se
 import styles from "../features/research/search/search.module.css";
 import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../features/auth/access";
-import { globalSearch, recordCollections, searchRecords, searchTrees } from "../lib/research-search.server";
+import { globalSearch, recordCollections, searchRecords, searchTrees } from "../features/research/search/api.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

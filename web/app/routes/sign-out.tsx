@@ -4,7 +4,7 @@
 import { Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/sign-out";
 import { CsrfField, formStyles } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import type { AuthHandle } from "../features/auth/access";
 import { LOGOUT_REDIRECT } from "../features/auth/constants";

@@ -3,7 +3,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-list";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { listTrees } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { PEDIGREE_SEARCH_PATH, treePath, UPLOAD_PATH } from "../features/trees/slug";

@@ -5,7 +5,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-pedigree-search";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { recordSearch } from "../features/members/search-history.server";
 import { SaveSearchForm } from "../features/members/SaveSearchForm";
 import { pedigreeSearch } from "../features/trees/api.server";

@@ -6,7 +6,7 @@
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/trees-person";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { ItemScans } from "../features/images";

@@ -5,7 +5,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-tree";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { firstPerson, getGraph, getSurnames, getTree, listPeople, notFound } from "../features/trees/api.server";
 import { chartGraphFrom, plural } from "../features/trees/format";
 import { offsetFrom, Pager, PeopleTable, SearchForm, searchValuesFrom } from "../features/trees/SearchParts";

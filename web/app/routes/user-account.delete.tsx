@@ -6,7 +6,7 @@ import { useRef } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.delete";
 import { CsrfField, ErrorSummary, Field, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/members/account.module.css";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";

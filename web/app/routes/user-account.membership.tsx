@@ -11,7 +11,7 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, u
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
@@ -20,7 +20,7 @@ import { GRANTING_STATUSES, type Membership } from "../features/membership/types
 import styles from "../features/membership/membership.module.css";
 import { privateMeta } from "../features/auth/meta";
 import { text } from "../features/auth/results.server";
-import { returnToOf, SUBSCRIBE_PATH } from "../lib/subscribe";
+import { returnToOf, SUBSCRIBE_PATH } from "../features/membership/subscribe";
 
 // Sign-in required: the default, so no `handle.auth`.
 

@@ -3,7 +3,7 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/user-account.reading-list";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { READING_LIST_INTENTS, runAccountAction } from "../features/members/account-actions.server";
 import { loadBookmarks, loadReadingList } from "../features/members/api.server";
 import { ReadingListEditor } from "../features/members/ReadingListEditor";

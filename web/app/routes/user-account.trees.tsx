@@ -8,7 +8,7 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { deleteTree, listTrees, myTrees, setPublished, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { TREES_PATH, treePath } from "../features/trees/slug";

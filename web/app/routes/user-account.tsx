@@ -3,7 +3,7 @@
 // posts here with an `intent`; features/members/account-actions.server.ts runs it.
 import { data, Link } from "react-router";
 import type { Route } from "./+types/user-account";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import {
   BookmarksSection,
   DataSection,

@@ -4,7 +4,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { CsrfField, ErrorSummary, FormStatus, formStyles } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import { useAuth } from "../features/auth/useAuth";
 import type { AuthHandle } from "../features/auth/access";

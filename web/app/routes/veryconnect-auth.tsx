@@ -5,7 +5,7 @@
 // and goes to the page the sign-in started from.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/veryconnect-auth";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import type { AuthHandle } from "../features/auth/access";
 import { CSRF_COOKIE, SERVICE_FAILED_MESSAGE } from "../features/auth/constants";

@@ -4,7 +4,7 @@
 // research paywall's: "Join or renew" goes to /subscribe and comes back here.
 import { Link } from "react-router";
 import { signInPath } from "../auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../lib/subscribe";
+import { JOIN_OR_RENEW, subscribePath } from "../membership/subscribe";
 import { pagesText } from "./items";
 import styles from "./images.module.css";
 

@@ -4,7 +4,7 @@
 // React Router navigates to the same address.
 import { Form, Link, useLocation } from "react-router";
 import { signInPath } from "../../auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
+import { JOIN_OR_RENEW, subscribePath } from "../../membership/subscribe";
 import { SaveSearchForm } from "../../members/SaveSearchForm";
 import { MultiSelect } from "../MultiSelect";
 import {

@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { signInPath } from "../../auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
+import { JOIN_OR_RENEW, subscribePath } from "../../membership/subscribe";
 import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";

@@ -1,7 +1,7 @@
 // The advanced search's "In family trees" section: the same search asked of the family
 // trees' pedigree search (GET /api/trees/search, docs/trees.md), which takes the research
 // search's surname modes, given names, place and year ± as they are. Pure mapping only:
-// the loader calls the API (lib/research-search.server.ts), TreePeople.tsx shows it.
+// the loader calls the API (features/research/search/api.server.ts), TreePeople.tsx shows it.
 import type { PedigreeSearchAnswer } from "../../trees/types";
 import { PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees/slug";
 import type { SearchQuery } from "./query";

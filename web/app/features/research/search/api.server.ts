@@ -1,18 +1,18 @@
 // The research API calls of the search pages (docs/research.md), made as the visitor
 // (their session or token goes along), so the API's paywall decides what they see.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../features/auth/context";
-import { apiParams, type SearchQuery } from "../features/research/search/query";
-import { TREE_PEOPLE_LIMIT, treeSearchParams } from "../features/research/search/tree-people";
-import { pedigreeSearch } from "../features/trees/api.server";
-import type { PedigreeSearchAnswer } from "../features/trees/types";
+import { getAuth } from "../../auth/context";
+import { apiParams, type SearchQuery } from "./query";
+import { TREE_PEOPLE_LIMIT, treeSearchParams } from "./tree-people";
+import { pedigreeSearch } from "../../trees/api.server";
+import type { PedigreeSearchAnswer } from "../../trees/types";
 import type {
   ApiErrors,
   CollectionSummary,
   GlobalAnswer,
   ResearchRecord,
   SearchAnswer,
-} from "../features/research/search/types";
+} from "./types";
 
 type Context = Readonly<RouterContextProvider>;
 
