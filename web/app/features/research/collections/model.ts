@@ -3,6 +3,7 @@
 // collection lives, the search form's fields and how they become an API query.
 // The search form's values and how its lists are read are the search page's
 // (search/query.ts), so both read a query string alike.
+import type { ApiResult } from "../../../lib/api-result";
 import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
 import type { Access } from "../../../lib/access-level";
 import type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult } from "../search/types";
@@ -39,7 +40,7 @@ export interface CollectionDetail {
 
 
 /** A search's answer, or the API's 422 (its messages shown at the fields). */
-export type SearchOutcome = { ok: true; answer: SearchAnswer } | { ok: false; message: string; errors: Record<string, string[]> };
+export type SearchOutcome = ApiResult<SearchAnswer>;
 
 export const HUB_PATH = "/research-hub/our-collections";
 export const RECORD_SETS_PATH = `${HUB_PATH}/record-sets`;
