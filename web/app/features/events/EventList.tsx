@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { demotedHeadings, RichText } from "../content/RichText";
+import { demotedHeadings, RichText } from "../content";
 import type { EventListItem } from "./events";
 import { EventFacts } from "./EventFacts";
 

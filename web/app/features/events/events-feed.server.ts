@@ -1,10 +1,9 @@
 // Events as iCalendar: every upcoming event (/feeds/events.ics) or one event
 // (/feeds/events/{uid}.ics), built from the content API with lib/ics.ts.
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "../content/content-types";
+import { type EventDocument, linkResolver } from "../content";
 import { parseContentDate } from "../../lib/dates";
 import { buildCalendar, type CalendarEvent } from "./ics";
-import { linkResolver } from "../content/link-resolver";
 import { SITE_NAME } from "../../lib/seo";
 import { publicOrigin, publicUrl } from "../../lib/site.server";
 

@@ -19,7 +19,7 @@ import {
   type EventSummary,
   type MonthOptionGroup,
 } from "./events";
-import { getEventBounds, getEvents } from "../content/content.server";
+import { getEventBounds, getEvents } from "../content/index.server";
 import { parseContentDate } from "../../lib/dates";
 import { londonDayKey, londonMonthRange, londonYearMonth, monthLabel, monthsBetween, type YearMonth } from "./london-time";
 

@@ -4,9 +4,8 @@
 // string (?q=…&month=YYYY-MM&attendance=online|in-person&page=N).
 import type { RichTextField } from "@prismicio/client";
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "../content/content-types";
+import { type EventDocument, linkResolver } from "../content";
 import { parseContentDate } from "../../lib/dates";
-import { linkResolver } from "../content/link-resolver";
 import { formatTimeRange, parseYearMonth, type TimeRange, type YearMonth } from "./london-time";
 import { parsePageParam } from "../../lib/paging";
 

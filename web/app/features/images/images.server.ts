@@ -5,8 +5,7 @@ import type { RouterContextProvider } from "react-router";
 import type { ApiResult } from "../../lib/api-result";
 import { failureText, getApi } from "../../lib/api.server";
 import type { ScansData } from "./scans";
-import { getAuth } from "../auth/context";
-import type { AuthSession } from "../auth/session.server";
+import { getAuth, type AuthSession } from "../auth/index.server";
 import { firstPagePreview, manifestSummary, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
 import {
   isImageItem,

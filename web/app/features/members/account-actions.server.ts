@@ -1,8 +1,7 @@
 // The forms of the account area (/user-account and its pages), each an `intent`
 // handled by one function that calls the Go API as the signed-in member.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../auth/context";
-import { formFailure, memberCall, memberRead, text } from "../auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import { searchFromUrl } from "./searches";
 import type { Bookmark, ReadingList, SavedSearch } from "./types";

@@ -1,6 +1,5 @@
 // Adding and removing a bookmark from a content page's toggle (routes/bookmarks.tsx).
-import { getAuth } from "../auth/context";
-import { formFailure, memberCall, memberRead, text } from "../auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Bookmark } from "./types";
 import type { RouterContextProvider } from "react-router";

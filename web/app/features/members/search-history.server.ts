@@ -3,8 +3,8 @@
 // known; Go code can call members.Service.RecordSearch instead.
 import type { RouterContextProvider } from "react-router";
 import { callApi, failureText } from "../../lib/api.server";
-import { CSRF_COOKIE } from "../auth/constants";
-import { getAuth } from "../auth/context";
+import { CSRF_COOKIE } from "../auth";
+import { getAuth } from "../auth/index.server";
 import { searchFromUrl } from "./searches";
 
 /**

@@ -1,8 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { authContext } from "../auth/context";
+import { authContext, createAuthSession } from "../auth/index.server";
 import { createFakeGoApi, json, pageRequest, silentLog } from "../auth/fake-go-api.test-support";
-import { createAuthSession } from "../auth/session.server";
 import { runAccountAction, SAVED_SEARCH_INTENTS } from "./account-actions.server";
 import { recordSearch } from "./search-history.server";
 import { searchFromUrl } from "./searches";

@@ -1,9 +1,8 @@
 // The membership pages' calls to the Go API (docs/membership.md, "JSON API"), as the
 // visitor: reads for the loaders, and one function per form for the actions.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../auth/context";
-import { hasScope } from "../auth/user";
-import { formFailure, memberCall, memberRead, text } from "../auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
+import { hasScope } from "../auth";
 import type { FormResult } from "../../lib/form-result";
 import { joinRequestFromForm } from "./join-form";
 import { parseMoney } from "./money";

@@ -5,8 +5,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { ApiResult } from "../../lib/api-result";
 import { getApi } from "../../lib/api.server";
-import { getAuth } from "../auth/context";
-import { formFailure, memberCall, text } from "../auth/results.server";
+import { getAuth, formFailure, memberCall, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Graph, PedigreeSearchAnswer, PeoplePage, Person, Surname, Tree } from "./types";
 import type { ChartKind } from "./slug";

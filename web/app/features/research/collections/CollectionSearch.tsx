@@ -3,9 +3,9 @@
 // browser submits it and the multi-selects are checkboxes; with JavaScript
 // React Router navigates to the same address.
 import { Form, Link, useLocation } from "react-router";
-import { signInPath } from "../../auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../membership/subscribe";
-import { SaveSearchForm } from "../../members/SaveSearchForm";
+import { signInPath } from "../../auth";
+import { JOIN_OR_RENEW, subscribePath } from "../../membership";
+import { SaveSearchForm } from "../../members";
 import { MultiSelect } from "../MultiSelect";
 import {
   type Facet,

@@ -4,7 +4,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { ApiResult } from "../../../lib/api-result";
 import { failureText, getApi } from "../../../lib/api.server";
-import { getAuth } from "../../auth/context";
+import { getAuth } from "../../auth/index.server";
 import type { Collection, CollectionDetail, SearchAnswer, SearchOutcome } from "./model";
 
 export type { SearchOutcome } from "./model";

@@ -2,7 +2,7 @@
 // (and recording a signed-in member's search in their history).
 import type { RouterContextProvider } from "react-router";
 import { pageSeo } from "../../../lib/site.server";
-import { recordSearch } from "../../members/search-history.server";
+import { recordSearch } from "../../members/index.server";
 import { getCollection, listCollections, searchRecords } from "./api.server";
 import { type SearchForm, type SearchOutcome, apiSearchParams, countText, hasCriteria, parseSearchForm, totalText } from "./model";
 

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 import type { ApiResult } from "../../../lib/api-result";
 import { resultsText } from "./query";
 import { pedigreeSearchUrl, treePeopleRows } from "./tree-people";
-import type { PedigreeSearchAnswer } from "../../trees/types";
+import type { PedigreeSearchAnswer } from "../../trees";
 import styles from "./search.module.css";
 
 export type TreePeopleResult = { params: string; outcome: ApiResult<PedigreeSearchAnswer> };

@@ -3,10 +3,10 @@
 import type { RouterContextProvider } from "react-router";
 import type { ApiResult } from "../../../lib/api-result";
 import { failureText, getApi } from "../../../lib/api.server";
-import { getAuth } from "../../auth/context";
+import { getAuth } from "../../auth/index.server";
 import { apiParams, type SearchQuery } from "./query";
 import { TREE_PEOPLE_LIMIT, treeSearchParams } from "./tree-people";
-import { pedigreeSearch } from "../../trees/api.server";
+import { pedigreeSearch } from "../../trees/index.server";
 import type { TreePeopleResult } from "./TreePeople";
 import type {
   CollectionSummary,

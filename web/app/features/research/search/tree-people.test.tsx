@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { TreePeople, type TreePeopleResult } from "./TreePeople";
 import { readQuery } from "./query";
 import { pedigreeSearchUrl, treePeopleRows, treeSearchParams } from "./tree-people";
-import type { PersonSummary } from "../../trees/types";
+import type { PersonSummary } from "../../trees";
 
 const q = (s: string) => readQuery(new URLSearchParams(s));
 

@@ -2,8 +2,7 @@
 // trees' pedigree search (GET /api/trees/search, docs/trees.md), which takes the research
 // search's surname modes, given names, place and year ± as they are. Pure mapping only:
 // the loader calls the API (features/research/search/api.server.ts), TreePeople.tsx shows it.
-import type { PedigreeSearchAnswer } from "../../trees/types";
-import { PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees/slug";
+import { type PedigreeSearchAnswer, PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees";
 import type { SearchQuery } from "./query";
 
 /** How many tree people the section shows; "see all" leads to the rest. */
