@@ -12,7 +12,7 @@ import {
   MAX_CHOICES,
   MAX_COLLECTIONS,
   SORTS,
-  SURNAME_MODES,
+  SURNAME_MODE_OPTIONS,
   type SearchAnswer,
   type SearchFields,
   type SearchForm,
@@ -25,6 +25,7 @@ import {
   totalText,
 } from "./model";
 import styles from "./collections.module.css";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
 
 
 export interface CollectionSearchFormProps {
@@ -166,8 +167,8 @@ export function CollectionSearchForm(props: CollectionSearchFormProps) {
             id={id}
             name="surname_mode"
             label="Surname matching"
-            value={form.surname_mode || "variants"}
-            options={SURNAME_MODES}
+            value={form.surname_mode || DEFAULT_SURNAME_MODE}
+            options={SURNAME_MODE_OPTIONS}
             errors={allErrors}
           />
         ) : null}

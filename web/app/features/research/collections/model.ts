@@ -4,11 +4,12 @@
 // The search form's values and how its lists are read are the search page's
 // (search/query.ts), so both read a query string alike.
 import type { ApiResult } from "../../../lib/api-result";
+import { surnameModeOptions, type RecordKind } from "../../../lib/vocabulary";
 import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
 import type { Access } from "../../../lib/access-level";
 import type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult } from "../search/types";
 
-export type CollectionKind = "record_set" | "index" | "memorial_cards" | "birth_briefs" | "archive" | "library";
+export type CollectionKind = RecordKind;
 export type { Access } from "../../../lib/access-level";
 
 export interface Collection {
@@ -136,13 +137,13 @@ export function dateSpan(from: number | null, to: number | null): string | null 
 // ---------------------------------------------------------------------------
 // The search form
 
-export const SURNAME_MODES = [
-  { value: "variants", label: "Spelling variants" },
-  { value: "exact", label: "Exact spelling" },
-  { value: "soundex", label: "Sounds like (Soundex)" },
-  { value: "phonetic", label: "Sounds like (phonetic)" },
-  { value: "wildcard", label: "Wildcard (* and ?)" },
-] as const;
+export const SURNAME_MODE_OPTIONS = surnameModeOptions({
+  variants: "Spelling variants",
+  exact: "Exact spelling",
+  soundex: "Sounds like (Soundex)",
+  phonetic: "Sounds like (phonetic)",
+  wildcard: "Wildcard (* and ?)",
+});
 
 export { YEAR_TOLERANCES };
 
@@ -178,7 +179,7 @@ export function parseSearchForm(params: URLSearchParams): SearchForm {
   const relRole = text(params, "relative_role");
   return {
     surname: text(params, "surname"),
-    surname_mode: SURNAME_MODES.some((m) => m.value === mode) ? mode : "",
+    surname_mode: SURNAME_MODE_OPTIONS.some((m) => m.value === mode) ? mode : "",
     given: text(params, "given"),
     year: text(params, "year"),
     year_pm: (YEAR_TOLERANCES as readonly string[]).includes(pm) ? pm : "",

@@ -4,6 +4,7 @@
 // the loader calls the API (features/research/search/api.server.ts), TreePeople.tsx shows it.
 import { type PedigreeSearchAnswer, PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees";
 import type { SearchQuery } from "./query";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
 
 /** How many tree people the section shows; "see all" leads to the rest. */
 export const TREE_PEOPLE_LIMIT = 10;
@@ -19,7 +20,7 @@ export function treeSearchParams(query: SearchQuery): URLSearchParams | null {
   const surname = query.surname.trim();
   if (!surname) return null;
   const out = new URLSearchParams({ surname });
-  if (query.surname_mode && query.surname_mode !== "variants") out.set("surname_mode", query.surname_mode);
+  if (query.surname_mode && query.surname_mode !== DEFAULT_SURNAME_MODE) out.set("surname_mode", query.surname_mode);
   if (query.given.trim()) out.set("given", query.given.trim());
   const place = query.place.trim();
   if (place && !/^\d+$/.test(place)) out.set("place", place);
