@@ -1,5 +1,5 @@
 // Events as iCalendar: every upcoming event (/feeds/events.ics) or one event
-// (/feeds/events/{uid}.ics), built from the content API with lib/ics.ts.
+// (/feeds/events/{uid}.ics), built from the content API with features/events/ics.ts.
 import { asText } from "@prismicio/client";
 import { type EventDocument, linkResolver } from "../content";
 import { parseContentDate } from "../../lib/dates";
