@@ -1,9 +1,8 @@
-// How a call from the SSR server to the Go API ended, read one way by every feature.
-// The Go API answers errors in one shape (internal/httpx: `message`, and for 422 the
-// field `errors`; docs/auth.md, Errors); an ApiResult carries that shape, or the body
-// of a success. Who makes the call (the visitor's auth session, features/auth) and
-// what a page does with a failure (a 404 page, a 503 page, messages at a form's
-// fields) stay with the callers.
+// Calls from the SSR server to the Go API, read one way by every feature: as an
+// ApiResult (api-result.ts). The Go API answers errors in one shape (internal/httpx:
+// `message`, and for 422 the field `errors`; docs/auth.md, Errors). Who makes the call
+// (the visitor's auth session, features/auth) and what a page does with a failure (a
+// 404 page, a 503 page, messages at a form's fields) stay with the callers.
 import type { ApiFailure, ApiResult } from "./api-result";
 import type { FieldErrors } from "./form-result";
 
