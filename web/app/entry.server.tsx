@@ -9,7 +9,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { isPreviewRequest } from "./lib/content.server";
+import { isPreviewRequest } from "./features/content/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
 import { NonceContext, nonceFromRequest } from "./lib/nonce";
 

@@ -24,7 +24,7 @@ export default [
   route("sog-events/:slug?", "routes/events.tsx"),
 
   // Sign-in and accounts (issue 3). Access levels are in each module's `handle`
-  // (lib/auth/access.ts): a route that declares none requires sign-in.
+  // (features/auth/access.ts): a route that declares none requires sign-in.
   route("sign-in", "routes/sign-in.tsx"),
   route("sign-out", "routes/sign-out.tsx"),
   route("register", "routes/register.tsx"),

@@ -4,10 +4,12 @@
 // features. Anything this cannot read counts as restricted: a level the web app
 // does not understand must never be shown, or treated, as free.
 
+import type { AccessLevelName } from "./vocabulary";
+
 /** An access level as the API sends it. */
 export type Access = string;
 
-export type AccessKind = "public" | "registered" | "members" | "scopes" | "unknown";
+export type AccessKind = AccessLevelName | "scopes" | "unknown";
 
 export interface AccessLevel {
   kind: AccessKind;

@@ -7,15 +7,15 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.member";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, fieldId, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, loadMember, memberHandlers, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
 import { dateText, statusText } from "../features/membership/plan-text";
 import type { Plan } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 import { firstErrorField } from "../lib/form-result";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.

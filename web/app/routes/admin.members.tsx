@@ -5,12 +5,12 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.members";
 import { CsrfField, ErrorSummary, fieldId, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../features/membership/api.server";
 import { dateText, statusText } from "../features/membership/plan-text";
 import { STATUSES } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.
 

@@ -8,11 +8,11 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.plan";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Checkbox, CsrfField, ErrorSummary, Field, fieldId, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, savePlan } from "../features/membership/api.server";
 import { type ConcessionRow, PERIODS, PLAN_FIELDS, planFormValues } from "../features/membership/plan-form";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 import { firstErrorField } from "../lib/form-result";
 
 // Sign-in required (the default); the loader and action answer 404 to anyone not an admin.

@@ -4,11 +4,11 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.plans";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormStatus } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans } from "../features/membership/api.server";
 import { formatMoney } from "../features/membership/money";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 // Sign-in required (the default); the loader answers 404 to anyone not an admin.
 

@@ -3,11 +3,11 @@
 // page, or shows what went wrong here.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/bookmarks";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toggleBookmark } from "../features/members/bookmark-actions.server";
-import { privateMeta } from "../lib/auth/meta";
-import { safeRedirect } from "../lib/auth/redirect";
-import { text } from "../lib/auth/results.server";
+import { privateMeta } from "../features/auth/meta";
+import { safeRedirect } from "../features/auth/redirect";
+import { text } from "../features/auth/results.server";
 import { isDataRequest } from "../lib/data-request";
 
 // Sign-in required (the default): no `handle.auth`.

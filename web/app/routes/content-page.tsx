@@ -3,19 +3,19 @@
 // that page at exactly the requested path; otherwise: 404.
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/content-page";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { toCard } from "../lib/cards";
-import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../lib/content.server";
-import { linkResolver, normalisePath, SECTION_INDEXES } from "../lib/link-resolver";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../features/content/content.server";
+import { linkResolver, normalisePath, SECTION_INDEXES } from "../features/content/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 /**
  * First segments the Go server owns (API, content API, media, assets, IIIF,
@@ -37,7 +37,7 @@ function crumbsFor(path: string): Crumb[] {
   return crumbs;
 }
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -4,24 +4,24 @@
 // /dheyenbvu has no slug route, so its list shows every document in full.
 import { asText } from "@prismicio/client";
 import { useLoaderData, type LoaderFunctionArgs, type MetaFunction } from "react-router";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { toCard } from "../lib/cards";
-import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../lib/content.server";
-import type { CustomTypeName } from "../lib/content-types";
-import { ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../lib/link-resolver";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../features/content/content.server";
+import type { CustomTypeName } from "../features/content/content-types";
+import { ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../features/content/link-resolver";
 import { Body } from "../features/content/Body";
 import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 function typeOf(url: URL): CustomTypeName {
   const first = url.pathname.split("/")[1] ?? "";
@@ -29,7 +29,7 @@ function typeOf(url: URL): CustomTypeName {
   return first as CustomTypeName;
 }
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: LoaderFunctionArgs) {

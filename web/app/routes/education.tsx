@@ -1,19 +1,19 @@
 import { asText } from "@prismicio/client";
 import { Link } from "react-router";
 import type { Route } from "./+types/education";
-import { Article } from "../components/Article";
-import { CardList } from "../components/CardList";
+import { Article } from "../features/content/Article";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { toCard } from "../lib/cards";
-import { createContentClient, getFeaturedItems, getPage } from "../lib/content.server";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getFeaturedItems, getPage } from "../features/content/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 export const EDUCATION_UID = "education";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

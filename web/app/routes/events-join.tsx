@@ -3,17 +3,17 @@
 // 404 like any other missing page.
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/events-join";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { createContentClient, getPage, requireDocument } from "../lib/content.server";
-import { EVENTS_PATH } from "../lib/events";
-import { EVENTS_JOIN_UID } from "../lib/link-resolver";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
+import { createContentClient, getPage, requireDocument } from "../features/content/content.server";
+import { EVENTS_PATH } from "../features/events/events";
+import { EVENTS_JOIN_UID } from "../features/content/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

@@ -4,11 +4,11 @@
 import { asText } from "@prismicio/client";
 import { Link } from "react-router";
 import type { Route } from "./+types/events";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { EventCalendar } from "../features/events/EventCalendar";
@@ -16,7 +16,7 @@ import { EventFacts } from "../features/events/EventFacts";
 import { EventFilters } from "../features/events/EventFilters";
 import { EventList } from "../features/events/EventList";
 import eventsCss from "../features/events/events.css?url";
-import { createContentClient, getEvent, requireDocument } from "../lib/content.server";
+import { createContentClient, getEvent, requireDocument } from "../features/content/content.server";
 import {
   EVENTS_ICS_PATH,
   EVENTS_PATH,
@@ -26,19 +26,19 @@ import {
   parseEventFilters,
   toEventListItem,
   toEventSummary,
-} from "../lib/events";
-import { loadEventList } from "../lib/events-list.server";
-import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../lib/link-resolver";
-import { monthLabel } from "../lib/london-time";
+} from "../features/events/events";
+import { loadEventList } from "../features/events/events-list.server";
+import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../features/content/link-resolver";
+import { monthLabel } from "../features/events/london-time";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 const JOIN_PATH = ROUTED_PAGE_PATHS[EVENTS_JOIN_UID]!;
 const TRAIL = [{ to: "/", label: "Home" }];
 const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export const links: Route.LinksFunction = () => [

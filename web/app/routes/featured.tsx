@@ -1,19 +1,19 @@
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/featured";
-import { Article } from "../components/Article";
+import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { toCard } from "../lib/cards";
-import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../lib/content.server";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 const BASE = "/education/learning-hub/featured";
 const TRAIL = [
@@ -21,7 +21,7 @@ const TRAIL = [
   { to: "/education", label: "Education" },
 ];
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -1,14 +1,14 @@
 // /feeds/events/{uid}.ics: one event as an iCalendar file ("Add to calendar").
 import type { Route } from "./+types/feeds.event-ics";
-import { createContentClient, getEvent } from "../lib/content.server";
-import { isPlausibleUid } from "../lib/events";
-import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
-import type { AuthHandle } from "../lib/auth/access";
+import { createContentClient, getEvent } from "../features/content/content.server";
+import { isPlausibleUid } from "../features/events/events";
+import { calendarResponse, calendarUnavailable, eventsCalendar } from "../features/events/events-feed.server";
+import type { AuthHandle } from "../features/auth/access";
 
 const notFound = () =>
   new Response("This page could not be found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params }: Route.LoaderArgs) {

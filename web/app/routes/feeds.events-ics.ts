@@ -1,12 +1,12 @@
 // /feeds/events.ics: every upcoming event as an iCalendar feed to subscribe to.
 import type { Route } from "./+types/feeds.events-ics";
-import { createContentClient, getEvents } from "../lib/content.server";
-import { isUpcoming, toEventSummary } from "../lib/events";
-import { calendarResponse, calendarUnavailable, eventsCalendar } from "../lib/events-feed.server";
+import { createContentClient, getEvents } from "../features/content/content.server";
+import { isUpcoming, toEventSummary } from "../features/events/events";
+import { calendarResponse, calendarUnavailable, eventsCalendar } from "../features/events/events-feed.server";
 import { SITE_NAME } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request }: Route.LoaderArgs) {

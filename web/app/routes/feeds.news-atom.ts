@@ -1,9 +1,9 @@
 import type { Route } from "./+types/feeds.news-atom";
-import { buildAtom } from "../lib/feeds";
-import { newsFeed } from "../lib/news-feed.server";
-import type { AuthHandle } from "../lib/auth/access";
+import { buildAtom } from "../features/content/feeds";
+import { newsFeed } from "../features/content/news-feed.server";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request }: Route.LoaderArgs) {

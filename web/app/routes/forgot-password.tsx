@@ -1,16 +1,15 @@
 // /forgot-password: asks for the address and has the Go API mail a reset link to
 // /reset-password. Public: a signed-in member without a password (external sign-in)
 // sets one this way.
-import { useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { formRefusal, guestCall, text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: false };
@@ -25,21 +24,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const auth = getAuth(context);
   const email = text(form, "email").trim();
-  try {
-    const response = await auth.api.call<{ message: string }>("POST", "/api/forgot-password", { json: { email }, session: false });
-    if (response.status === 202) return { ok: true, message: response.body?.message, values: { email } } satisfies FormResult;
-    return data({ ...failure(response, "POST /api/forgot-password"), values: { email } } satisfies FormResult, { status: response.status });
-  } catch (error) {
-    return data({ ...thrown(error, "POST /api/forgot-password"), values: { email } } satisfies FormResult, { status: 502 });
-  }
+  const done = await guestCall<{ message: string }>(auth, "POST", "/api/forgot-password", 202, { json: { email } });
+  if (done.ok) return { ok: true, message: done.body?.message, values: { email } } satisfies FormResult;
+  return formRefusal(done, { values: { email } });
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as FormResult | undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
-  useFocusFirstError(formRef, result);
+  const { formRef, busy } = usePageForm(result);
 
   if (result?.ok) {
     return (

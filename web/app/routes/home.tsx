@@ -1,20 +1,20 @@
 import { asText } from "@prismicio/client";
 import type { Route } from "./+types/home";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { Body } from "../features/content/Body";
 import { SurnameSearch } from "../features/research/search/SurnameSearch";
 import { RichText } from "../features/content/RichText";
 import type { RouteHandle } from "../layouts/layouts";
-import type { AuthHandle } from "../lib/auth/access";
-import { toCard } from "../lib/cards";
-import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../lib/content.server";
+import type { AuthHandle } from "../features/auth/access";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../features/content/content.server";
 import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
 
-// Public (lib/auth/access.ts; the default is sign-in required).
+// Public (features/auth/access.ts; the default is sign-in required).
 export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

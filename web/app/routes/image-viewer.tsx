@@ -6,15 +6,15 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/image-viewer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { ImageViewer } from "../features/images";
 import { accessLabel, isItemSlug, pagesText, restricted, IMAGE_VIEWER_PATH } from "../features/images/items";
 import { ItemList } from "../features/images/ItemList";
 import { MembersOnly } from "../features/images/MembersOnly";
 import { listImageItems, loadImageItem, loadViewerData } from "../features/images/images.server";
 import styles from "../features/images/images.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

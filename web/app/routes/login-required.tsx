@@ -2,12 +2,12 @@
 // account, with the way in. Signed-in members have no use for it (guest only).
 import { Link } from "react-router";
 import type { Route } from "./+types/login-required";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import { signInPath, type AuthHandle } from "../lib/auth/access";
-import { REDIRECT_PARAM } from "../lib/auth/constants";
-import { privateMeta } from "../lib/auth/meta";
-import { validRedirect } from "../lib/auth/redirect";
+import { signInPath, type AuthHandle } from "../features/auth/access";
+import { REDIRECT_PARAM } from "../features/auth/constants";
+import { privateMeta } from "../features/auth/meta";
+import { validRedirect } from "../features/auth/redirect";
 
 export const handle: AuthHandle = { auth: "guest" };
 

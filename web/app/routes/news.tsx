@@ -1,16 +1,16 @@
 import type { Route } from "./+types/news";
-import { CardList } from "../components/CardList";
+import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
-import { toCard } from "../lib/cards";
-import { createContentClient, getNewsPage } from "../lib/content.server";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
+import { toCard } from "../features/content/cards";
+import { createContentClient, getNewsPage } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

@@ -2,10 +2,10 @@
 // /preview?exit=1 — end it. Without a token: back to the home page.
 import { redirect } from "react-router";
 import type { Route } from "./+types/preview";
-import { previewCookie, resolvePreviewPath } from "../lib/preview.server";
-import type { AuthHandle } from "../lib/auth/access";
+import { previewCookie, resolvePreviewPath } from "../features/content/preview.server";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {

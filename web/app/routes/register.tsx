@@ -1,15 +1,14 @@
 // /register (guest only): name, email, password. The Go API mails a link to
 // /verify-email; the account can sign in once the link is followed.
-import { useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/register";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { formRefusal, guestCall, text } from "../features/auth/results.server";
 import { firstErrorField, type FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: "guest" };
@@ -27,26 +26,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const auth = getAuth(context);
   const values = { name: text(form, "name"), email: text(form, "email").trim() };
   // Registration needs no session: the call is stateless (no cookie, so no CSRF token).
-  try {
-    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/register", {
-      json: { ...values, password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
-      session: false,
-    });
-    if (response.status === 201) {
-      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? values.email } } satisfies FormResult;
-    }
-    return data({ ...failure(response, "POST /api/register"), values } satisfies FormResult, { status: response.status });
-  } catch (error) {
-    return data({ ...thrown(error, "POST /api/register"), values } satisfies FormResult, { status: 502 });
-  }
+  const done = await guestCall<{ message: string; email: string }>(auth, "POST", "/api/register", 201, {
+    json: { ...values, password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
+  });
+  if (done.ok) return { ok: true, message: done.body?.message, values: { email: done.body?.email ?? values.email } } satisfies FormResult;
+  return formRefusal(done, { values });
 }
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const result = actionData as FormResult | undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
-  useFocusFirstError(formRef, result);
+  const { formRef, busy } = usePageForm(result);
 
   if (result?.ok) {
     return (

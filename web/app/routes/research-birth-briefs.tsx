@@ -3,16 +3,16 @@
 // found (in date order until the visitor asks for something). A collection
 // is chosen with the collection filter (?collection=slug): the route has no slug.
 import type { Route } from "./+types/research-birth-briefs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { HUB_TRAIL } from "../features/research/collections/CollectionPage";
 import { KindPage } from "../features/research/collections/KindPage";
 import { BIRTH_BRIEFS_PATH, searchFields } from "../features/research/collections/model";
 import { loadKindPage } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const TITLE = "Birth briefs";

@@ -4,7 +4,7 @@
 // birth-briefs, searchexplore, records…) are static and outrank the slug.
 import { Link } from "react-router";
 import type { Route } from "./+types/research-collections";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { getCollection, listCollections, notFound } from "../features/research/collections/api.server";
 import { CollectionPage, HUB_TRAIL } from "../features/research/collections/CollectionPage";
@@ -24,9 +24,9 @@ import { SurnameSearch } from "../features/research/search/SurnameSearch";
 import styles from "../features/research/collections/collections.module.css";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -1,14 +1,14 @@
 // /research-hub/our-collections/indexes/:slug? — without a slug the indexes
 // and a search across them; with one, the index's page with its search.
 import type { Route } from "./+types/research-indexes";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { KindRoutePage } from "../features/research/collections/KindPage";
 import { INDEXES_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const ROUTE: KindRoute = {

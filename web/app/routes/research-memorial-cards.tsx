@@ -5,14 +5,14 @@
 // (a record) has one page, /research-hub/our-collections/records/{id}
 // (docs/web.md, "Research hub: collections and MultiSelect").
 import type { Route } from "./+types/research-memorial-cards";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { KindRoutePage } from "../features/research/collections/KindPage";
 import { MEMORIAL_CARDS_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const ROUTE: KindRoute = {

@@ -3,14 +3,14 @@
 // and a search form offering the fields its record types imply
 // (docs/research.md: the collection's `record_types`), with paged results.
 import type { Route } from "./+types/research-record-sets";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { KindRoutePage } from "../features/research/collections/KindPage";
 import { RECORD_SETS_PATH } from "../features/research/collections/model";
 import { type KindRoute, kindLoader } from "../features/research/collections/pages.server";
 import { routeMeta } from "../lib/seo";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 const ROUTE: KindRoute = {

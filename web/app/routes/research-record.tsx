@@ -3,19 +3,19 @@
 // (shown with an invitation to join), members the whole record.
 import type { Route } from "./+types/research-record";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { ItemScans } from "../features/images";
 import { loadRecordScans } from "../features/images/images.server";
 import { SEARCH_PATH, recordPath } from "../features/research/search/query";
 import { RecordView, recordTitle } from "../features/research/search/RecordView";
-import type { AuthHandle } from "../lib/auth/access";
-import { getRecord } from "../lib/research-search.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getRecord } from "../features/research/search/api.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {

@@ -7,7 +7,7 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/research-searchexplore";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { recordSearch } from "../features/members/search-history.server";
 import { SaveSearchForm } from "../features/members/SaveSearchForm";
 import { GlobalResults } from "../features/research/search/GlobalResults";
@@ -26,12 +26,12 @@ import { TreePeople } from "../features/research/search/TreePeople";
 import { FORM_FIELDS, SearchForm, fieldId } from "../features/research/search/SearchForm";
 import styles from "../features/research/search/search.module.css";
 import type { RouteHandle } from "../layouts/layouts";
-import type { AuthHandle } from "../lib/auth/access";
-import { globalSearch, recordCollections, searchRecords, searchTrees } from "../lib/research-search.server";
+import type { AuthHandle } from "../features/auth/access";
+import { globalSearch, recordCollections, searchRecords, searchTrees } from "../features/research/search/api.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-// Public (lib/auth/access.ts; the default is sign-in required).
+// Public (features/auth/access.ts; the default is sign-in required).
 export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
 
 const TITLE = "Search and explore";
@@ -46,13 +46,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     const seo = seoFor(q && `“${q}”`);
     if (!q) return { mode: "global" as const, seo, q, global: null, message: "Enter something to search for." };
     const outcome = await globalSearch(context, q);
-    if (outcome.status === "ok") {
-      const { archive, family_trees, index, library } = outcome.data;
+    if (outcome.ok) {
+      const { archive, family_trees, index, library } = outcome.body;
       const found = archive.total + family_trees.total + index.total + library.total;
       await recordSearch(context, `${url.pathname}?${new URLSearchParams({ q })}`, `${q}: ${found} found`);
-      return { mode: "global" as const, seo, q, global: outcome.data, message: "" };
+      return { mode: "global" as const, seo, q, global: outcome.body, message: "" };
     }
-    const message = outcome.status === "invalid" ? outcome.errors.message : UNAVAILABLE;
+    const message = outcome.status === 422 ? (outcome.message ?? "") : UNAVAILABLE;
     return { mode: "global" as const, seo, q, global: null, message };
   }
 
@@ -65,19 +65,20 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // The records and, for a surname search, the family trees' people, asked at once; the
   // trees' part never throws (a failure there is a notice, not a broken page).
   const [outcome, trees] = await Promise.all([searchRecords(context, query), searchTrees(context, query)]);
-  if (outcome.status === "ok") {
+  if (outcome.ok) {
     // History keeps the search, not the page of it.
     if (!query.after) {
       const titles = Object.fromEntries((await collections).map((c) => [c.slug, c.title]));
-      const summary = `${describeQuery(query, { collections: titles })}: ${resultsText(outcome.data.total, outcome.data.total_exact)}`;
+      const summary = `${describeQuery(query, { collections: titles })}: ${resultsText(outcome.body.total, outcome.body.total_exact)}`;
       await recordSearch(context, searchUrl(query), summary);
     }
-    return { mode: "search" as const, seo, query, collections: await collections, answer: outcome.data, errors: {}, message: "", trees };
+    return { mode: "search" as const, seo, query, collections: await collections, answer: outcome.body, errors: {}, message: "", trees };
   }
-  const errors = outcome.status === "invalid" ? outcome.errors.errors : {};
-  const message = outcome.status === "invalid" ? outcome.errors.message : UNAVAILABLE;
+  const invalid = outcome.status === 422;
+  const errors = invalid ? outcome.errors : {};
+  const message = invalid ? (outcome.message ?? "") : UNAVAILABLE;
   // A search the records API refuses (a bad field) shows no trees either: fix the form first.
-  return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors, message, trees: outcome.status === "invalid" ? null : trees };
+  return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors, message, trees: invalid ? null : trees };
 }
 
 export const meta: Route.MetaFunction = routeMeta;

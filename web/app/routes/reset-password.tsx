@@ -1,16 +1,15 @@
 // /reset-password?token=…&email=… — the page the reset mail links to: a new password
 // twice, sent with the link's token to POST /api/reset-password. The address in the
 // link is only shown, never trusted.
-import { useRef } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { formRefusal, guestCall, text } from "../features/auth/results.server";
 import { firstErrorField, type FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: false };
@@ -26,26 +25,16 @@ export const meta = privateMeta("Choose a new password");
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const auth = getAuth(context);
-  try {
-    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/reset-password", {
-      json: { token: text(form, "token"), password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
-      session: false,
-    });
-    if (response.status === 200) {
-      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? "" } } satisfies FormResult;
-    }
-    return data(failure(response, "POST /api/reset-password"), { status: response.status });
-  } catch (error) {
-    return data(thrown(error, "POST /api/reset-password"), { status: 502 });
-  }
+  const done = await guestCall<{ message: string; email: string }>(auth, "POST", "/api/reset-password", 200, {
+    json: { token: text(form, "token"), password: text(form, "password"), password_confirmation: text(form, "password_confirmation") },
+  });
+  if (done.ok) return { ok: true, message: done.body?.message, values: { email: done.body?.email ?? "" } } satisfies FormResult;
+  return formRefusal(done);
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as FormResult | undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
-  useFocusFirstError(formRef, result);
+  const { formRef, busy } = usePageForm(result);
 
   if (result?.ok) {
     const email = result.values?.email ?? "";

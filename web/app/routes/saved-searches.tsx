@@ -3,11 +3,11 @@
 // a plain form post gets this page with it.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/saved-searches";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { SAVED_SEARCH_INTENTS, runAccountAction } from "../features/members/account-actions.server";
-import { privateMeta } from "../lib/auth/meta";
-import { safeRedirect } from "../lib/auth/redirect";
-import { text } from "../lib/auth/results.server";
+import { privateMeta } from "../features/auth/meta";
+import { safeRedirect } from "../features/auth/redirect";
+import { text } from "../features/auth/results.server";
 
 // Sign-in required (the default): no `handle.auth`.
 

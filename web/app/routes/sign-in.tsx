@@ -1,18 +1,18 @@
 // /sign-in (guest only): email and password against the Go API's Sanctum session
 // (CSRF cookie, login, user), then back to the page the visitor wanted if that is a
-// valid local path (lib/auth/redirect.ts), else home.
-import { useRef } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+// valid local path (features/auth/redirect.ts), else home.
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/sign-in";
-import { Checkbox, CsrfField, ErrorSummary, Field, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { Checkbox, CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { NOT_VERIFIED_MESSAGE, REDIRECT_PARAM, SERVICE_FAILED_MESSAGE } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { validRedirect, safeRedirect } from "../lib/auth/redirect";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { NOT_VERIFIED_MESSAGE, REDIRECT_PARAM, SERVICE_FAILED_MESSAGE } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { validRedirect, safeRedirect } from "../features/auth/redirect";
+import { formRefusal, guestCall, text } from "../features/auth/results.server";
+import { getApi } from "../lib/api.server";
 import { firstErrorField, type FormResult } from "../lib/form-result";
 
 export const handle: AuthHandle = { auth: "guest" };
@@ -37,12 +37,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   let external: ExternalSignIn = { enabled: false };
   // External sign-in signs in the Go session, which only the cookie strategy uses.
   if (auth.name === "cookie") {
-    try {
-      const response = await auth.api.call<ExternalSignIn>("GET", "/api/oidc", { session: false });
-      if (response.status === 200 && response.body) external = response.body;
-    } catch (error) {
-      console.error(`[auth] GET /api/oidc failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const found = await getApi<ExternalSignIn>(auth.api, "/api/oidc", { session: false });
+    if (found.ok) external = found.body;
+    else if (found.status === 0) console.error(`[auth] GET /api/oidc failed: ${found.cause}`);
   }
   return {
     redirect: validRedirect(wanted) ? wanted : "",
@@ -67,19 +64,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (text(form, "intent") === "resend") {
     // "Send the link again" for an address that is not verified yet.
-    try {
-      const response = await auth.api.call<{ message: string }>("POST", "/api/email/verification-notification", {
-        json: { email },
-        session: false,
-      });
-      const result: SignInResult =
-        response.status === 202
-          ? { ok: true, intent: "resend", message: response.body?.message, values: { email } }
-          : { ...failure(response, "POST /api/email/verification-notification"), intent: "resend", values: { email } };
-      return data(result, { status: result.ok ? 200 : response.status });
-    } catch (error) {
-      return data({ ...thrown(error, "resend verification"), intent: "resend", values: { email } }, { status: 502 });
-    }
+    const done = await guestCall<{ message: string }>(auth, "POST", "/api/email/verification-notification", 202, { json: { email } });
+    if (done.ok) return data({ ok: true, intent: "resend", message: done.body?.message, values: { email } } satisfies SignInResult);
+    return formRefusal(done, { intent: "resend", values: { email } });
   }
 
   const remember = form.get("remember") === "on";
@@ -106,10 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SignIn({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as SignInResult | undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
-  useFocusFirstError(formRef, result?.intent === "sign-in" ? result : undefined);
+  const { formRef, busy } = usePageForm(result?.intent === "sign-in" ? result : undefined);
   const signIn = result?.intent === "sign-in" ? result : undefined;
   const resend = result?.intent === "resend" ? result : undefined;
   const firstError = firstErrorField(signIn?.errors, FIELDS);

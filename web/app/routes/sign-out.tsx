@@ -1,16 +1,16 @@
 // /sign-out: POST signs out (seed-spec §4: the API call's failure is ignored and the
 // local state cleared) and goes to the logout target. GET shows the button, for
 // anyone who arrives here by a link.
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, redirect } from "react-router";
 import type { Route } from "./+types/sign-out";
-import { CsrfField, formStyles } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, formStyles, useSubmitting } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { LOGOUT_REDIRECT } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { LOGOUT_REDIRECT } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 
 // Public: signing out must work whatever state the visitor is in.
 export const handle: AuthHandle = { auth: false };
@@ -29,8 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SignOut() {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+  const busy = useSubmitting();
   return (
     <div className={styles.page}>
       <h1>Sign out</h1>

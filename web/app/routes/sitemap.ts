@@ -1,10 +1,10 @@
 import type { Route } from "./+types/sitemap";
-import { createContentClient, getAllOfTypes } from "../lib/content.server";
+import { createContentClient, getAllOfTypes } from "../features/content/content.server";
 import { parseContentDate } from "../lib/dates";
-import { buildSitemap, type SitemapEntry } from "../lib/feeds";
-import { linkResolver, ROUTED_CUSTOM_TYPES } from "../lib/link-resolver";
+import { buildSitemap, type SitemapEntry } from "../features/content/feeds";
+import { linkResolver, ROUTED_CUSTOM_TYPES } from "../features/content/link-resolver";
 import { publicUrl } from "../lib/site.server";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 const STATIC_PATHS = [
   "/",
@@ -29,7 +29,7 @@ const STATIC_PATHS = [
 // Only types whose pages exist. The `page` sog-events-join resolves to /sog-events/join.
 const LISTED_TYPES = ["page", "news_item", "event", "feature_item", ...ROUTED_CUSTOM_TYPES];
 
-// Public: anyone may read it (lib/auth/access.ts; the default is sign-in required).
+// Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request }: Route.LoaderArgs) {

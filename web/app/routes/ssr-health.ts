@@ -1,4 +1,4 @@
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 
 // The Go supervisor's health probe (internal/server/ssr.go): it asks this every few
 // seconds and restarts the child when no answer comes. Answering proves the event loop

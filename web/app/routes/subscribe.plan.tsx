@@ -7,18 +7,18 @@ import { data, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/subscribe.plan";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { formStyles } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, join, loadGiftAid, loadMine, loadPlan, loadPlans, type MembershipResult } from "../features/membership/api.server";
 import { JoinForm } from "../features/membership/JoinForm";
 import { OtherWays } from "../features/membership/PlanCard";
 import { dateText, householdText, mayRejoin, periodText, priceText, statusText } from "../features/membership/plan-text";
 import { formatMoney } from "../features/membership/money";
 import styles from "../features/membership/membership.module.css";
-import { signInPath, type AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
+import { signInPath, type AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import { returnToOf, subscribePath, SUBSCRIBE_PATH } from "../lib/subscribe";
+import { returnToOf, subscribePath, SUBSCRIBE_PATH } from "../features/membership/subscribe";
 
 // Public: anyone may read the plan; the action checks for an account.
 export const handle: AuthHandle = { auth: false };

@@ -1,18 +1,18 @@
 // /subscribe (public): the membership plans side by side, with prices, benefits and
 // concessions, and how to pay when cards are not taken online. ?return_to= (a local
-// path, lib/subscribe.ts) is carried to the plan pages so a member returns to the
+// path, features/membership/subscribe.ts) is carried to the plan pages so a member returns to the
 // page that sent them here.
 import type { Route } from "./+types/subscribe";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { loadPlans } from "../features/membership/api.server";
 import { OtherWays, PlanCard } from "../features/membership/PlanCard";
 import styles from "../features/membership/membership.module.css";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
-import { returnToOf } from "../lib/subscribe";
+import { returnToOf } from "../features/membership/subscribe";
 
-// Public: anyone may read it (lib/auth/access.ts).
+// Public: anyone may read it (features/auth/access.ts).
 export const handle: AuthHandle = { auth: false };
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {

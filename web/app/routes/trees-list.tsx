@@ -3,13 +3,13 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-list";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { listTrees } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { PEDIGREE_SEARCH_PATH, treePath, UPLOAD_PATH } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
-import { getAuth } from "../lib/auth/context";
-import type { AuthHandle } from "../lib/auth/access";
+import { getAuth } from "../features/auth/context";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

@@ -5,7 +5,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-pedigree-search";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { recordSearch } from "../features/members/search-history.server";
 import { SaveSearchForm } from "../features/members/SaveSearchForm";
 import { pedigreeSearch } from "../features/trees/api.server";
@@ -13,7 +13,7 @@ import { plural } from "../features/trees/format";
 import { offsetFrom, Pager, PeopleTable, SearchForm, searchValuesFrom } from "../features/trees/SearchParts";
 import { PEDIGREE_SEARCH_PATH, TREES_PATH, treePath } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

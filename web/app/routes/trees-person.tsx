@@ -6,7 +6,7 @@
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/trees-person";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { ItemScans } from "../features/images";
@@ -17,7 +17,7 @@ import { cutListText, timelineOf } from "../features/trees/person";
 import { parsePersonSlug, personPath, TREES_PATH, treePath, viewerHref } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
 import type { Person, PersonList, PersonSummary } from "../features/trees/types";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

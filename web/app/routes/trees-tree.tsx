@@ -5,14 +5,14 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-tree";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { firstPerson, getGraph, getSurnames, getTree, listPeople, notFound } from "../features/trees/api.server";
 import { chartGraphFrom, plural } from "../features/trees/format";
 import { offsetFrom, Pager, PeopleTable, SearchForm, searchValuesFrom } from "../features/trees/SearchParts";
 import { TREES_PATH, treePath, validTreeSlug, viewerStateFrom } from "../features/trees/slug";
 import { TreeViewer } from "../features/trees/TreeViewer";
 import styles from "../features/trees/trees.module.css";
-import type { AuthHandle } from "../lib/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 

@@ -1,7 +1,7 @@
 // /user-account/data (sign-in required): "download my data" — the Go API's export
 // of everything the account holds, as one JSON file.
 import type { Route } from "./+types/user-account.data";
-import { getAuth } from "../lib/auth/context";
+import { getAuth } from "../features/auth/context";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const response = await getAuth(context).request("GET", "/api/user/data");

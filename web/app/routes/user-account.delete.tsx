@@ -2,15 +2,14 @@
 // the account. The member confirms with their password (or, for an account made by
 // external sign-in, their email address); then DELETE /api/user, whose new guest
 // session cookies are relayed, and on to the sign-in page with a notice.
-import { useRef } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/user-account.delete";
-import { CsrfField, ErrorSummary, Field, formStyles, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, ErrorSummary, Field, formStyles, usePageForm } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/members/account.module.css";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { memberCall, text } from "../lib/auth/results.server";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { formFailure, memberCall, text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 export function loader({ context }: Route.LoaderArgs) {
@@ -26,16 +25,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const hasPassword = auth.state.user?.has_password !== false;
   const json = hasPassword ? { password: text(form, "password") } : { confirm: text(form, "confirm").trim() };
   const done = await memberCall(auth, form, { method: "DELETE", path: "/api/user", json, expect: [204] });
-  if (!done.ok) return data(done.result, { status: 422 });
+  if (!done.ok) return data(formFailure(done), { status: 422 });
   throw redirect("/sign-in?notice=account-deleted");
 }
 
 export default function DeleteAccount({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as FormResult | undefined;
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
-  useFocusFirstError(formRef, result);
+  const { formRef, busy } = usePageForm(result);
   const field = loaderData.hasPassword ? "password" : "confirm";
   return (
     <div className={styles.page}>

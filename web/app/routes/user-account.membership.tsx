@@ -11,16 +11,16 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, u
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
 import { dateText, mayRejoin, mayRenewEarly } from "../features/membership/plan-text";
 import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
-import { returnToOf, SUBSCRIBE_PATH } from "../lib/subscribe";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
+import { returnToOf, SUBSCRIBE_PATH } from "../features/membership/subscribe";
 
 // Sign-in required: the default, so no `handle.auth`.
 

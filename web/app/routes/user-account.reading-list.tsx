@@ -3,12 +3,12 @@
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/user-account.reading-list";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { READING_LIST_INTENTS, runAccountAction } from "../features/members/account-actions.server";
 import { loadBookmarks, loadReadingList } from "../features/members/api.server";
 import { ReadingListEditor } from "../features/members/ReadingListEditor";
 import styles from "../features/members/account.module.css";
-import { privateMeta } from "../lib/auth/meta";
+import { privateMeta } from "../features/auth/meta";
 
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const [list, bookmarks] = await Promise.all([loadReadingList(context, params.id), loadBookmarks(context)]);

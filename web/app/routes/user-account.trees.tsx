@@ -8,15 +8,15 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { deleteTree, listTrees, myTrees, setPublished, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { TREES_PATH, treePath } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
 import type { Tree } from "../features/trees/types";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { text } from "../lib/auth/results.server";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 // Sign-in required: the default, so no `handle.auth`.

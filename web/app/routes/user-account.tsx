@@ -3,7 +3,7 @@
 // posts here with an `intent`; features/members/account-actions.server.ts runs it.
 import { data, Link } from "react-router";
 import type { Route } from "./+types/user-account";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import {
   BookmarksSection,
   DataSection,
@@ -15,8 +15,8 @@ import {
 import { ACCOUNT_INTENTS, runAccountAction } from "../features/members/account-actions.server";
 import { loadAccountArea } from "../features/members/api.server";
 import styles from "../features/members/account.module.css";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
 
 // Sign-in required: the default, so no `handle.auth`.
 

@@ -1,16 +1,16 @@
 // /verify-email?token=… — the page the registration (and email change) mail links
 // to. The visitor confirms with a button, so a mail scanner that opens links does
 // not use up the single-use token; the action calls POST /api/email/verify.
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { CsrfField, ErrorSummary, FormStatus, formStyles } from "../components/forms/Forms";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { CsrfField, ErrorSummary, FormStatus, formStyles, useSubmitting } from "../components/forms/Forms";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import { useAuth } from "../features/auth/useAuth";
-import type { AuthHandle } from "../lib/auth/access";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { failure, text, thrown } from "../lib/auth/results.server";
+import type { AuthHandle } from "../features/auth/access";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { formRefusal, guestCall, text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 
 // Public: a signed-in member confirming a new address follows the same link.
@@ -25,26 +25,16 @@ export const meta = privateMeta("Confirm your email address");
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const auth = getAuth(context);
-  try {
-    // The token is the proof; no session is needed, so the call is stateless.
-    const response = await auth.api.call<{ message: string; email: string }>("POST", "/api/email/verify", {
-      json: { token: text(form, "token") },
-      session: false,
-    });
-    if (response.status === 200) {
-      return { ok: true, message: response.body?.message, values: { email: response.body?.email ?? "" } } satisfies FormResult;
-    }
-    return data(failure(response, "POST /api/email/verify"), { status: response.status });
-  } catch (error) {
-    return data(thrown(error, "POST /api/email/verify"), { status: 502 });
-  }
+  // The token is the proof; no session is needed, so the call is stateless.
+  const done = await guestCall<{ message: string; email: string }>(auth, "POST", "/api/email/verify", 200, { json: { token: text(form, "token") } });
+  if (done.ok) return { ok: true, message: done.body?.message, values: { email: done.body?.email ?? "" } } satisfies FormResult;
+  return formRefusal(done);
 }
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   const result = actionData as FormResult | undefined;
   const auth = useAuth();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod !== undefined;
+  const busy = useSubmitting();
 
   if (result?.ok) {
     const email = result.values?.email ?? "";

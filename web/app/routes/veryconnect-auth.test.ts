@@ -1,8 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { authContext } from "../lib/auth/context";
-import { createFakeGoApi, json, pageRequest, silentLog, type RecordedCall } from "../lib/auth/fake-go-api.test-support";
-import { createAuthSession } from "../lib/auth/session.server";
+import { authContext } from "../features/auth/context";
+import { createFakeGoApi, json, pageRequest, silentLog, type RecordedCall } from "../features/auth/fake-go-api.test-support";
+import { createAuthSession } from "../features/auth/session.server";
 import { loader } from "./veryconnect-auth";
 
 async function run(query: string, answer: (c: RecordedCall) => Response | undefined) {

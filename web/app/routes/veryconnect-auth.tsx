@@ -5,13 +5,14 @@
 // and goes to the page the sign-in started from.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/veryconnect-auth";
-import { RouteErrorBoundary } from "../components/RouteErrorBoundary";
+import { callApi, failureText } from "../lib/api.server";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../lib/auth/access";
-import { CSRF_COOKIE, SERVICE_FAILED_MESSAGE } from "../lib/auth/constants";
-import { getAuth } from "../lib/auth/context";
-import { privateMeta } from "../lib/auth/meta";
-import { safeRedirect } from "../lib/auth/redirect";
+import type { AuthHandle } from "../features/auth/access";
+import { CSRF_COOKIE, SERVICE_FAILED_MESSAGE } from "../features/auth/constants";
+import { getAuth } from "../features/auth/context";
+import { privateMeta } from "../features/auth/meta";
+import { safeRedirect } from "../features/auth/redirect";
 
 export const handle: AuthHandle = { auth: false };
 
@@ -25,27 +26,21 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const body = q.get("error")
     ? { state, error: q.get("error"), error_description: q.get("error_description") ?? "" }
     : { state, code: q.get("code") };
-  try {
-    const response = await auth.api.call<{ redirect?: string; message?: string; errors?: Record<string, string[]> }>(
-      "POST",
-      "/api/oidc/callback",
-      { json: body, csrf: auth.api.cookie(CSRF_COOKIE) ?? null },
-    );
-    if (response.status === 200) throw redirect(safeRedirect(response.body?.redirect));
-    if (response.status === 422) {
-      const errors = response.body?.errors ?? {};
-      const message = errors.state?.[0] ?? errors.code?.[0] ?? errors.email?.[0] ?? response.body?.message ?? SERVICE_FAILED_MESSAGE;
-      return data({ message }, { status: 422 });
-    }
-    if (response.status === 503 && response.body?.message) return data({ message: response.body.message }, { status: 503 });
-    if (response.status === 419) return data({ message: INCOMPLETE }, { status: 400 });
-    console.error(`[auth] POST /api/oidc/callback answered ${response.status}`);
-    return data({ message: SERVICE_FAILED_MESSAGE }, { status: 502 });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error(`[auth] POST /api/oidc/callback failed: ${error instanceof Error ? error.message : String(error)}`);
-    return data({ message: SERVICE_FAILED_MESSAGE }, { status: 502 });
+  const done = await callApi<{ redirect?: string }>(auth.api, "POST", "/api/oidc/callback", {
+    json: body,
+    csrf: auth.api.cookie(CSRF_COOKIE) ?? null,
+    expect: [200],
+  });
+  if (done.ok) throw redirect(safeRedirect(done.body?.redirect));
+  if (done.status === 422) {
+    const { errors } = done;
+    const message = errors.state?.[0] ?? errors.code?.[0] ?? errors.email?.[0] ?? done.message ?? SERVICE_FAILED_MESSAGE;
+    return data({ message }, { status: 422 });
   }
+  if (done.status === 503 && done.message) return data({ message: done.message }, { status: 503 });
+  if (done.status === 419) return data({ message: INCOMPLETE }, { status: 400 });
+  console.error(`[auth] ${failureText("POST /api/oidc/callback", done)}`);
+  return data({ message: SERVICE_FAILED_MESSAGE }, { status: 502 });
 }
 
 export const meta = privateMeta("Signing in");

@@ -2,7 +2,7 @@
 // and error per field (the error tied to the control by aria-describedby), an error
 // summary, a status message, and the CSRF field.
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type RefObject } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useNavigation, useRouteLoaderData } from "react-router";
 import type { FieldErrors, FormResult } from "../../lib/form-result";
 import styles from "./forms.module.css";
 
@@ -143,4 +143,18 @@ export function useFocusFirstError(formRef: RefObject<HTMLElement | null>, resul
     }, 0);
     return () => window.clearTimeout(timer);
   }, [formRef, result]);
+}
+
+/** Whether a form of this page is being submitted (a GET navigation is not a submission). */
+export function useSubmitting(): boolean {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formMethod !== undefined;
+}
+
+/** A page's form: its ref (focus goes to the first field in error) and whether it is being submitted. */
+export function usePageForm(result: FormResult | undefined): { formRef: RefObject<HTMLFormElement | null>; busy: boolean } {
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = useSubmitting();
+  useFocusFirstError(formRef, result);
+  return { formRef, busy };
 }

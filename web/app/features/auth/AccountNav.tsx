@@ -4,8 +4,8 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { CsrfField } from "../../components/forms/Forms";
-import { signInPath } from "../../lib/auth/access";
-import { hasScope } from "../../lib/auth/user";
+import { signInPath } from "./access";
+import { hasScope } from "./user";
 import { useAuth } from "./useAuth";
 import styles from "./AccountNav.module.css";
 

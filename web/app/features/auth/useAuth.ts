@@ -1,6 +1,6 @@
 import { useFetchers, useNavigation, useRouteLoaderData } from "react-router";
-import { DEFAULT_STRATEGY, SIGN_IN_PATH, type StrategyName } from "../../lib/auth/constants";
-import type { AuthState } from "../../lib/auth/user";
+import { DEFAULT_STRATEGY, SIGN_IN_PATH, type StrategyName } from "./constants";
+import type { AuthState } from "./user";
 
 /** Form actions that sign in or out: while one is under way the state is busy. */
 const AUTH_ACTIONS = [SIGN_IN_PATH, "/sign-out", "/veryconnect-auth"];

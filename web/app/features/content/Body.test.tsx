@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { BodySlice } from "../../lib/content-types";
+import type { BodySlice } from "./content-types";
 import { Body } from "./Body";
 
 const image = (name: string, alt: string | null = `Picture of ${name}`) => ({

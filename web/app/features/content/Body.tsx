@@ -1,5 +1,5 @@
 import { SliceZone } from "@prismicio/react";
-import type { Body as BodyField, BodySlice } from "../../lib/content-types";
+import type { Body as BodyField, BodySlice } from "./content-types";
 import { sliceComponents } from "./slices";
 
 /** A document's body: its slices in order. Unknown slice types render nothing. */

@@ -1,7 +1,7 @@
 import type { RichTextField } from "@prismicio/client";
 import type { ReactNode } from "react";
 import { PrismicLink, PrismicRichText, type RichTextComponents } from "@prismicio/react";
-import { linkResolver } from "../../lib/link-resolver";
+import { linkResolver } from "./link-resolver";
 import { AppLink } from "./AppLink";
 import { ContentImage } from "./ContentImage";
 import { Embed } from "./Embed";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { CalendarMonth } from "../../lib/event-calendar";
-import { monthLabel } from "../../lib/london-time";
+import type { CalendarMonth } from "./event-calendar";
+import { monthLabel } from "./london-time";
 
 /** Weekday headings: short on screen, the whole word for screen readers ("Mon" + "day"). */
 const WEEKDAYS: [string, string][] = [

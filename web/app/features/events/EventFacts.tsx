@@ -1,4 +1,4 @@
-import type { EventListItem } from "../../lib/events";
+import type { EventListItem } from "./events";
 import { EventWhen } from "./EventWhen";
 
 /** When, where and how to attend, as a description list. */

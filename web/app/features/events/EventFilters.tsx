@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { ATTENDANCE_LABELS, type Attendance, type EventFilters as Filters, type MonthOptionGroup } from "../../lib/events";
+import { ATTENDANCE_LABELS, type Attendance, type EventFilters as Filters, type MonthOptionGroup } from "./events";
 
 interface EventFiltersProps {
   action: string;

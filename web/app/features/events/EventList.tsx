@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { demotedHeadings, RichText } from "../content/RichText";
-import type { EventListItem } from "../../lib/events";
+import { demotedHeadings, RichText } from "../content";
+import type { EventListItem } from "./events";
 import { EventFacts } from "./EventFacts";
 
 interface EventListProps {

@@ -1,4 +1,4 @@
-import type { TimeRange } from "../../lib/london-time";
+import type { TimeRange } from "./london-time";
 
 /** "Wednesday 2 December 2026, 7pm to 8:30pm", each end in a <time> with its London offset. */
 export function EventWhen({ when }: { when: TimeRange }) {

@@ -3,8 +3,8 @@
 // there is nothing to show; this says why and how to get in). The links are the
 // research paywall's: "Join or renew" goes to /subscribe and comes back here.
 import { Link } from "react-router";
-import { signInPath } from "../../lib/auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../lib/subscribe";
+import { signInPath } from "../auth";
+import { JOIN_OR_RENEW, subscribePath } from "../membership";
 import { pagesText } from "./items";
 import styles from "./images.module.css";
 

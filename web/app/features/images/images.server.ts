@@ -2,9 +2,10 @@
 // through the request's auth session, so a member's session cookie (or token) reaches
 // Go, which decides what is members-only. Pages must not rely on hiding anything.
 import type { RouterContextProvider } from "react-router";
+import type { ApiResult } from "../../lib/api-result";
+import { failureText, getApi } from "../../lib/api.server";
 import type { ScansData } from "./scans";
-import { getAuth } from "../../lib/auth/context";
-import type { AuthSession } from "../../lib/auth/session.server";
+import { getAuth, type AuthSession } from "../auth/index.server";
 import { firstPagePreview, manifestSummary, metadataPairs, pageLabels, type MetadataPair, type PagePreview } from "./manifest";
 import {
   isImageItem,
@@ -36,23 +37,21 @@ function unavailable(what: string, detail: string, log: Pick<Console, "error">):
   throw new Response("Scans are temporarily unavailable", { status: 503, statusText: "Service Unavailable" });
 }
 
-async function get<T>(auth: AuthSession, path: string, what: string): Promise<{ status: number; body: T | null }> {
-  try {
-    const res = await auth.request<T>("GET", path);
-    return { status: res.status, body: res.body };
-  } catch (error) {
-    unavailable(what, error instanceof Error ? `${error.name}: ${error.message}` : String(error), auth.log);
-  }
+/** A GET as the visitor; an API that cannot be reached is a 503 page. */
+async function get<T>(auth: AuthSession, path: string, what: string): Promise<ApiResult<T>> {
+  const done = await getApi<T>(auth, path);
+  if (!done.ok && done.status === 0) unavailable(what, done.cause ?? "", auth.log);
+  return done;
 }
 
 /** One item, or null for a slug that is malformed or unknown. A failing API is a 503. */
 export async function loadImageItem(context: Context, slug: string | undefined): Promise<ImageItem | null> {
   if (!isItemSlug(slug)) return null;
   const auth = getAuth(context);
-  const { status, body } = await get<unknown>(auth, itemApiPath(slug), "GET /api/images/{slug}");
-  if (status === 404) return null;
-  if (status !== 200 || !isImageItem(body)) unavailable("GET /api/images/{slug}", `answered ${status}`, auth.log);
-  return body;
+  const done = await get<unknown>(auth, itemApiPath(slug), "GET /api/images/{slug}");
+  if (!done.ok && done.status === 404) return null;
+  if (!done.ok || !isImageItem(done.body)) unavailable("GET /api/images/{slug}", `answered ${done.status}`, auth.log);
+  return done.body;
 }
 
 /**
@@ -62,9 +61,10 @@ export async function loadImageItem(context: Context, slug: string | undefined):
  */
 export async function listImageItems(context: Context, options: { after?: string | null; collection?: string | null; limit?: number } = {}): Promise<{ items: ImageItem[]; next: string | null } | null> {
   const auth = getAuth(context);
-  const { status, body } = await get<ImageItemList>(auth, listApiPath(options), "GET /api/images");
-  if (status === 422 || status === 400) return null;
-  if (status !== 200 || !body || !Array.isArray(body.data)) unavailable("GET /api/images", `answered ${status}`, auth.log);
+  const done = await get<ImageItemList>(auth, listApiPath(options), "GET /api/images");
+  if (!done.ok && (done.status === 422 || done.status === 400)) return null;
+  if (!done.ok || !Array.isArray(done.body.data)) unavailable("GET /api/images", `answered ${done.status}`, auth.log);
+  const body = done.body;
   return { items: body.data.filter(isImageItem), next: typeof body.next === "string" && body.next ? body.next : null };
 }
 
@@ -84,13 +84,10 @@ export async function loadPersonImages(context: Context, tree: string, xref: str
 
 async function loadTargetImages(context: Context, target: { record?: number | string; person?: string }, what: string): Promise<ImageItem[]> {
   const auth = getAuth(context);
-  try {
-    const res = await auth.request<ImageItemList>("GET", listApiPath(target));
-    if (res.status === 200 && res.body && Array.isArray(res.body.data)) return res.body.data.filter(isImageItem);
-    auth.log.error(`[images] GET /api/images?${what}= answered ${res.status}`);
-  } catch (error) {
-    auth.log.error(`[images] GET /api/images?${what}= failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const done = await getApi<ImageItemList>(auth, listApiPath(target));
+  if (done.ok && Array.isArray(done.body.data)) return done.body.data.filter(isImageItem);
+  const call = `GET /api/images?${what}=`;
+  auth.log.error(`[images] ${done.ok ? `${call} answered ${done.status}` : failureText(call, done)}`);
   return [];
 }
 
@@ -109,13 +106,13 @@ export async function loadViewerData(context: Context, item: ImageItem): Promise
     summary: "",
   };
   const auth = getAuth(context);
+  const done = await getApi<unknown>(auth, item.manifest_path);
+  if (!done.ok) {
+    auth.log.error(`[images] ${failureText(`GET ${item.manifest_path}`, done)}`);
+    return base;
+  }
   try {
-    const res = await auth.request<unknown>("GET", item.manifest_path);
-    if (res.status !== 200 || !res.body) {
-      auth.log.error(`[images] GET ${item.manifest_path} answered ${res.status}`);
-      return base;
-    }
-    const manifest = res.body;
+    const manifest = done.body;
     const pages = pageLabels(manifest);
     return {
       ...base,

@@ -2,7 +2,7 @@
 // saved searches, search history, and the member's data.
 import { Link } from "react-router";
 import { Field, formStyles } from "../../components/forms/Forms";
-import type { User } from "../../lib/auth/user";
+import type { User } from "../auth";
 import { formatDate, formatDateTime } from "../../lib/dates";
 import { ActionForm, FormError } from "./ActionForm";
 import { Section, useSectionStatus, type SectionStatus } from "./Section";

@@ -3,7 +3,7 @@
 // Everyone else gets a link to sign in and come back.
 import { Link, useFetcher, useLocation } from "react-router";
 import { CsrfField } from "../../components/forms/Forms";
-import { signInPath } from "../../lib/auth/access";
+import { signInPath } from "../auth";
 import type { BookmarkResult } from "./bookmark-actions.server";
 import { bookmarkPath, type BookmarkState } from "./types";
 import styles from "./BookmarkToggle.module.css";

@@ -3,8 +3,7 @@
 import { useRef } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { CsrfField, Field, formStyles, useFocusFirstError } from "../../components/forms/Forms";
-import { signInPath } from "../../lib/auth/access";
-import { useAuth } from "../auth/useAuth";
+import { signInPath, useAuth } from "../auth";
 import type { AccountResult } from "./account-actions.server";
 import styles from "./account.module.css";
 

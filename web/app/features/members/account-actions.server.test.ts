@@ -1,10 +1,8 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { authContext } from "../../lib/auth/context";
-import { FORM_EXPIRED_MESSAGE, SERVICE_FAILED_MESSAGE } from "../../lib/auth/constants";
-import { createFakeGoApi, json, pageRequest, silentLog, type RecordedCall } from "../../lib/auth/fake-go-api.test-support";
-import { GONE_MESSAGE } from "../../lib/auth/results.server";
-import { createAuthSession } from "../../lib/auth/session.server";
+import { authContext, GONE_MESSAGE, createAuthSession } from "../auth/index.server";
+import { FORM_EXPIRED_MESSAGE, SERVICE_FAILED_MESSAGE } from "../auth";
+import { createFakeGoApi, json, pageRequest, silentLog, type RecordedCall } from "../auth/fake-go-api.test-support";
 import { ACCOUNT_INTENTS, READING_LIST_INTENTS, runAccountAction } from "./account-actions.server";
 import { toggleBookmark } from "./bookmark-actions.server";
 

@@ -1,8 +1,7 @@
 // The forms of the account area (/user-account and its pages), each an `intent`
 // handled by one function that calls the Go API as the signed-in member.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import { searchFromUrl } from "./searches";
 import type { Bookmark, ReadingList, SavedSearch } from "./types";
@@ -34,7 +33,7 @@ const handlers: Record<string, Handler> = {
   async profile(context, form, intent) {
     const name = text(form, "name");
     const done = await memberCall(getAuth(context), form, { method: "PATCH", path: "/api/user", json: { name } });
-    if (!done.ok) return { ...done.result, intent, values: { name } };
+    if (!done.ok) return { ...formFailure(done), intent, values: { name } };
     return { ok: true, intent, message: "Your name has been saved." };
   },
 
@@ -44,7 +43,7 @@ const handlers: Record<string, Handler> = {
     const json: Record<string, string> = { email };
     if (auth.state.user?.has_password !== false) json.password = text(form, "password");
     const done = await memberCall<{ message: string }>(auth, form, { method: "PUT", path: "/api/user/email", json });
-    if (!done.ok) return { ...done.result, intent, values: { email } };
+    if (!done.ok) return { ...formFailure(done), intent, values: { email } };
     return { ok: true, intent, message: done.body?.message ?? "We have emailed a confirmation link to the new address." };
   },
 
@@ -56,7 +55,7 @@ const handlers: Record<string, Handler> = {
     };
     if (auth.state.user?.has_password !== false) json.current_password = text(form, "current_password");
     const done = await memberCall<{ message: string }>(auth, form, { method: "PUT", path: "/api/user/password", json });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, message: done.body?.message ?? "Your password has been changed." };
   },
 
@@ -64,14 +63,14 @@ const handlers: Record<string, Handler> = {
     const bookmark = id(form);
     if (!bookmark) return missing(intent);
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/bookmarks/${bookmark}`, expect: [204, 404] });
-    if (!done.ok) return { ...done.result, intent, target: bookmark };
+    if (!done.ok) return { ...formFailure(done), intent, target: bookmark };
     return { ok: true, intent, target: bookmark, message: `Removed “${text(form, "title")}” from your bookmarks.` };
   },
 
   async "list-create"(context, form, intent) {
     const name = text(form, "name");
     const done = await memberCall<ReadingList>(getAuth(context), form, { method: "POST", path: "/api/reading-lists", json: { name } });
-    if (!done.ok) return { ...done.result, intent, values: { name } };
+    if (!done.ok) return { ...formFailure(done), intent, values: { name } };
     return { ok: true, intent, createdId: done.body?.id, message: `Created the reading list “${done.body?.name ?? name}”.` };
   },
 
@@ -80,7 +79,7 @@ const handlers: Record<string, Handler> = {
     if (!list) return missing(intent);
     const name = text(form, "name");
     const done = await memberCall<ReadingList>(getAuth(context), form, { method: "PATCH", path: `/api/reading-lists/${list}`, json: { name } });
-    if (!done.ok) return { ...done.result, intent, target: list, values: { name } };
+    if (!done.ok) return { ...formFailure(done), intent, target: list, values: { name } };
     return { ok: true, intent, target: list, message: `Renamed the list to “${done.body?.name ?? name}”.` };
   },
 
@@ -88,7 +87,7 @@ const handlers: Record<string, Handler> = {
     const list = id(form);
     if (!list) return missing(intent);
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/reading-lists/${list}`, expect: [204, 404] });
-    if (!done.ok) return { ...done.result, intent, target: list };
+    if (!done.ok) return { ...formFailure(done), intent, target: list };
     return { ok: true, intent, target: list, message: `Deleted the reading list “${text(form, "name")}”.` };
   },
 
@@ -109,7 +108,7 @@ const handlers: Record<string, Handler> = {
     }
     const done = await memberCall(auth, form, { method: "POST", path: `/api/reading-lists/${list}/items`, json: { url, title } });
     const target = text(form, "target") || list;
-    if (!done.ok) return { ...done.result, intent, target, values: { url, title } };
+    if (!done.ok) return { ...formFailure(done), intent, target, values: { url, title } };
     return { ok: true, intent, target, message: `Added “${title || url}” to the list.` };
   },
 
@@ -122,7 +121,7 @@ const handlers: Record<string, Handler> = {
       path: `/api/reading-lists/${list}/items/${item}`,
       expect: [204, 404],
     });
-    if (!done.ok) return { ...done.result, intent, target: item };
+    if (!done.ok) return { ...formFailure(done), intent, target: item };
     return { ok: true, intent, target: item, message: `Removed “${text(form, "title")}” from the list.` };
   },
 
@@ -143,7 +142,7 @@ const handlers: Record<string, Handler> = {
     if (to === from) return { ok: true, intent, target: item, moved, message: `“${title}” is already ${direction === "up" ? "first" : "last"}.` };
     ids.splice(to, 0, ...ids.splice(from, 1));
     const done = await memberCall(auth, form, { method: "PUT", path: `/api/reading-lists/${list}/order`, json: { item_ids: ids } });
-    if (!done.ok) return { ...done.result, intent, target: item };
+    if (!done.ok) return { ...formFailure(done), intent, target: item };
     return { ok: true, intent, target: item, moved, message: `Moved “${title}” to position ${to + 1} of ${ids.length}.` };
   },
 
@@ -152,7 +151,7 @@ const handlers: Record<string, Handler> = {
     const search = searchFromUrl(text(form, "url"));
     if (!search) return { ...missing(intent), values: { name } };
     const done = await memberCall<SavedSearch>(getAuth(context), form, { method: "POST", path: "/api/saved-searches", json: { name, ...search } });
-    if (!done.ok) return { ...done.result, intent, values: { name } };
+    if (!done.ok) return { ...formFailure(done), intent, values: { name } };
     return { ok: true, intent, message: `Saved the search as “${done.body?.name ?? name}”. Find it under Saved searches in your account.` };
   },
 
@@ -161,7 +160,7 @@ const handlers: Record<string, Handler> = {
     if (!search) return missing(intent);
     const name = text(form, "name");
     const done = await memberCall(getAuth(context), form, { method: "PATCH", path: `/api/saved-searches/${search}`, json: { name } });
-    if (!done.ok) return { ...done.result, intent, target: search, values: { name } };
+    if (!done.ok) return { ...formFailure(done), intent, target: search, values: { name } };
     return { ok: true, intent, target: search, message: `Renamed the search to “${name.trim()}”.` };
   },
 
@@ -169,13 +168,13 @@ const handlers: Record<string, Handler> = {
     const search = id(form);
     if (!search) return missing(intent);
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/saved-searches/${search}`, expect: [204, 404] });
-    if (!done.ok) return { ...done.result, intent, target: search };
+    if (!done.ok) return { ...formFailure(done), intent, target: search };
     return { ok: true, intent, target: search, message: `Deleted the saved search “${text(form, "name")}”.` };
   },
 
   async "history-clear"(context, form, intent) {
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: "/api/search-history" });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, message: "Your search history has been cleared." };
   },
 
@@ -183,7 +182,7 @@ const handlers: Record<string, Handler> = {
     const entry = id(form);
     if (!entry) return missing(intent);
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/search-history/${entry}`, expect: [204, 404] });
-    if (!done.ok) return { ...done.result, intent, target: entry };
+    if (!done.ok) return { ...formFailure(done), intent, target: entry };
     return { ok: true, intent, target: entry, message: "Removed the search from your history." };
   },
 };

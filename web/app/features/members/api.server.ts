@@ -1,8 +1,7 @@
 // Server-side reads of the account area, as the signed-in member (through the auth
 // session of the request, so cookies and tokens are handled in one place).
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { memberRead } from "../../lib/auth/results.server";
+import { getAuth, memberRead } from "../auth/index.server";
 import { bookmarkPath, type AccountArea, type Bookmark, type BookmarkState, type HistoryEntry, type ReadingList, type ReadingListSummary, type SavedSearch } from "./types";
 
 type Context = Readonly<RouterContextProvider>;

@@ -1,6 +1,5 @@
 // Adding and removing a bookmark from a content page's toggle (routes/bookmarks.tsx).
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Bookmark } from "./types";
 import type { RouterContextProvider } from "react-router";
@@ -17,7 +16,7 @@ export async function toggleBookmark(context: Readonly<RouterContextProvider>, f
   if (intent === "add") {
     const title = text(form, "title").trim();
     const done = await memberCall<Bookmark>(auth, form, { method: "POST", path: "/api/bookmarks", json: { url, title } });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, id: done.body?.id ?? null, message: "Added to your bookmarks." };
   }
   if (intent === "remove") {
@@ -28,7 +27,7 @@ export async function toggleBookmark(context: Readonly<RouterContextProvider>, f
       if (!id) return { ok: true, intent, id: null, message: "Removed from your bookmarks." };
     }
     const done = await memberCall(auth, form, { method: "DELETE", path: `/api/bookmarks/${id}`, expect: [204, 404] });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, id: null, message: "Removed from your bookmarks." };
   }
   return { ok: false, intent, message: "Unknown action." };

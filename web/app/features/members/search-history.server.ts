@@ -2,8 +2,9 @@
 // history). Search pages call recordSearch from their loaders once the results are
 // known; Go code can call members.Service.RecordSearch instead.
 import type { RouterContextProvider } from "react-router";
-import { CSRF_COOKIE } from "../../lib/auth/constants";
-import { getAuth } from "../../lib/auth/context";
+import { callApi, failureText } from "../../lib/api.server";
+import { CSRF_COOKIE } from "../auth";
+import { getAuth } from "../auth/index.server";
 import { searchFromUrl } from "./searches";
 
 /**
@@ -20,13 +21,10 @@ export async function recordSearch(context: Readonly<RouterContextProvider>, url
   if (!auth.state.loggedIn) return;
   const search = searchFromUrl(url);
   if (!search || !Object.keys(search.params).length) return;
-  try {
-    const response = await auth.request("POST", "/api/search-history", {
-      json: { ...search, summary: summary.slice(0, 300) },
-      csrf: auth.api.cookie(CSRF_COOKIE) ?? null,
-    });
-    if (response.status !== 201) auth.log.error(`[members] POST /api/search-history answered ${response.status}`);
-  } catch (error) {
-    auth.log.error(`[members] POST /api/search-history failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const done = await callApi(auth, "POST", "/api/search-history", {
+    json: { ...search, summary: summary.slice(0, 300) },
+    csrf: auth.api.cookie(CSRF_COOKIE) ?? null,
+    expect: [201],
+  });
+  if (!done.ok) auth.log.error(`[members] ${failureText("POST /api/search-history", done)}`);
 }

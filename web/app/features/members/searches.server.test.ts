@@ -1,8 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { authContext } from "../../lib/auth/context";
-import { createFakeGoApi, json, pageRequest, silentLog } from "../../lib/auth/fake-go-api.test-support";
-import { createAuthSession } from "../../lib/auth/session.server";
+import { authContext, createAuthSession } from "../auth/index.server";
+import { createFakeGoApi, json, pageRequest, silentLog } from "../auth/fake-go-api.test-support";
 import { runAccountAction, SAVED_SEARCH_INTENTS } from "./account-actions.server";
 import { recordSearch } from "./search-history.server";
 import { searchFromUrl } from "./searches";

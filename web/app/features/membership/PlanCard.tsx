@@ -1,7 +1,7 @@
 // One plan as a card on /subscribe: name, price and period, who it is for, benefits,
 // concessions, and the link to its page.
 import { Link } from "react-router";
-import { subscribePath } from "../../lib/subscribe";
+import { subscribePath } from "./subscribe";
 import { formatMoney } from "./money";
 import { householdText, periodText, priceText } from "./plan-text";
 import type { Plan } from "./types";

@@ -1,9 +1,8 @@
 // The membership pages' calls to the Go API (docs/membership.md, "JSON API"), as the
 // visitor: reads for the loaders, and one function per form for the actions.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { hasScope } from "../../lib/auth/user";
-import { memberCall, memberRead, text } from "../../lib/auth/results.server";
+import { getAuth, formFailure, memberCall, memberRead, text } from "../auth/index.server";
+import { hasScope } from "../auth";
 import type { FormResult } from "../../lib/form-result";
 import { joinRequestFromForm } from "./join-form";
 import { parseMoney } from "./money";
@@ -60,9 +59,9 @@ export async function join(context: Context, form: FormData, plan: Plan): Promis
     json: request,
     expect: [200, 201, 409],
   });
-  if (!done.ok) return { ...done.result, intent, values };
+  if (!done.ok) return { ...formFailure(done), intent, values };
   // 409: a member already (the API names the membership and its status).
-  if (done.response.status === 409) {
+  if (done.status === 409) {
     const message = (done.body as { message?: string } | null)?.message ?? "You are a member already.";
     return { ok: false, intent, message, values };
   }
@@ -75,7 +74,7 @@ type Handler = (context: Context, form: FormData, intent: string) => Promise<Mem
 export const accountHandlers: Record<string, Handler> = {
   async "cancel-renewal"(context, form, intent) {
     const done = await memberCall<Membership>(getAuth(context), form, { method: "POST", path: "/api/membership/cancel-renewal" });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, message: "Your membership will not renew. It stays open until its paid-until date." };
   },
 
@@ -86,9 +85,9 @@ export const accountHandlers: Record<string, Handler> = {
       json: {},
       expect: [200, 409],
     });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     // 409: nothing to pay now (the API says why: renews by itself, never lapses, card payments off…).
-    if (done.response.status === 409) {
+    if (done.status === 409) {
       const message = (done.body as { message?: string } | null)?.message ?? "Your membership cannot be renewed online just now.";
       return { ok: false, intent, message };
     }
@@ -104,13 +103,13 @@ export const accountHandlers: Record<string, Handler> = {
       path: "/api/membership/marketing-consent",
       json: { given, source: "/user-account/membership" },
     });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, message: given ? "We will email you the society’s news." : "We will not email you the society’s news any more." };
   },
 
   async portal(context, form, intent) {
     const done = await memberCall<{ url: string }>(getAuth(context), form, { method: "POST", path: "/api/membership/portal" });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     const url = done.body?.url;
     if (!url || !/^https:\/\//.test(url)) return { ok: false, intent, message: "Card payments cannot be managed online just now." };
     return { ok: true, intent, portalUrl: url };
@@ -120,7 +119,7 @@ export const accountHandlers: Record<string, Handler> = {
     const name = text(form, "name").trim();
     const email = text(form, "email").trim();
     const done = await memberCall<Membership>(getAuth(context), form, { method: "POST", path: "/api/membership/household", json: { name, email } });
-    if (!done.ok) return { ...done.result, intent, values: { name, email } };
+    if (!done.ok) return { ...formFailure(done), intent, values: { name, email } };
     return { ok: true, intent, message: `Invited ${name} to share your membership.` };
   },
 
@@ -128,13 +127,13 @@ export const accountHandlers: Record<string, Handler> = {
     const id = text(form, "id");
     if (!/^\d+$/.test(id)) return { ok: false, intent, message: "Something was missing from the form. Please reload the page and try again." };
     const done = await memberCall<Membership>(getAuth(context), form, { method: "DELETE", path: `/api/membership/household/${id}` });
-    if (!done.ok) return { ...done.result, intent, target: id };
+    if (!done.ok) return { ...formFailure(done), intent, target: id };
     return { ok: true, intent, target: id, message: `Removed ${text(form, "name")} from your membership.` };
   },
 
   async "gift-aid-cancel"(context, form, intent) {
     const done = await memberCall(getAuth(context), form, { method: "POST", path: "/api/membership/gift-aid/cancel" });
-    if (!done.ok) return { ...done.result, intent };
+    if (!done.ok) return { ...formFailure(done), intent };
     return { ok: true, intent, message: "Your Gift Aid declaration is cancelled. We will not claim Gift Aid on payments from now on." };
   },
 };
@@ -175,7 +174,7 @@ export function memberHandlers(id: string, detail: MemberDetail): Record<string,
       if (paidUntil) json.paid_until = paidUntil;
       const done = await memberCall<Membership>(getAuth(context), form, { method: "POST", path: `${base}/payments`, json });
       if (!done.ok) {
-        const result = done.result;
+        const result = formFailure(done);
         // The API names the amount in minor units; the form asks in pounds and pence.
         if (result.errors?.amount_minor) result.errors = { ...result.errors, amount: result.errors.amount_minor };
         return { ...result, intent, values };
@@ -188,7 +187,7 @@ export function memberHandlers(id: string, detail: MemberDetail): Record<string,
       const until = text(form, "until").trim();
       const why = text(form, "why").trim();
       const done = await memberCall<Membership>(getAuth(context), form, { method: "POST", path: `${base}/complimentary`, json: { plan, until, why } });
-      if (!done.ok) return { ...done.result, intent, values: { plan, until, why } };
+      if (!done.ok) return { ...formFailure(done), intent, values: { plan, until, why } };
       return { ok: true, intent, message: "Granted a complimentary membership." };
     },
 
@@ -196,7 +195,7 @@ export function memberHandlers(id: string, detail: MemberDetail): Record<string,
       const plan = text(form, "plan");
       const why = text(form, "why").trim();
       const done = await memberCall<Membership>(getAuth(context), form, { method: "POST", path: `${base}/plan`, json: { plan, why } });
-      if (!done.ok) return { ...done.result, intent, values: { plan, why } };
+      if (!done.ok) return { ...formFailure(done), intent, values: { plan, why } };
       return { ok: true, intent, message: `Changed the plan to ${done.body?.plan.name ?? plan}.` };
     },
   };
@@ -225,9 +224,9 @@ export async function importMembers(context: Context, form: FormData): Promise<M
     text: { body: csv, contentType: "text/csv" },
     expect: [200, 422],
   });
-  if (!done.ok) return { ...done.result, intent };
+  if (!done.ok) return { ...formFailure(done), intent };
   const body = (done.body ?? {}) as ImportReport & { message?: string };
-  if (!Array.isArray(body.errors) && done.response.status === 422) {
+  if (!Array.isArray(body.errors) && done.status === 422) {
     return { ok: false, intent, message: body.message ?? "The file could not be read: nothing was imported." };
   }
   const report: ImportReport = { ...body, errors: body.errors ?? [] };
@@ -249,6 +248,9 @@ export async function savePlan(context: Context, form: FormData, slug?: string):
     path: slug ? `/api/admin/membership/plans/${encodeURIComponent(slug)}` : "/api/admin/membership/plans",
     json: body,
   });
-  if (!done.ok) return { ...done.result, errors: formErrors(done.result.errors), intent, values, concessionRows: concessions };
+  if (!done.ok) {
+    const refused = formFailure(done);
+    return { ...refused, errors: formErrors(refused.errors), intent, values, concessionRows: concessions };
+  }
   return { ok: true, intent, saved: done.body ?? undefined };
 }

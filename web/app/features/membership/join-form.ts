@@ -2,7 +2,7 @@
 // becomes (POST /api/membership/join). The field names
 // are the API's error keys ("household.0.email", "gift_aid.postcode"), so the API's 422
 // errors land next to the fields that caused them.
-import { validRedirect } from "../../lib/auth/redirect";
+import { validRedirect } from "../auth";
 import type { Plan } from "./types";
 
 export const GIFT_AID_FIELDS = ["title", "first_name", "last_name", "house", "postcode", "address"] as const;

@@ -23,6 +23,5 @@ export function useNavigationScroll(mainId: string): void {
     }
     return stop;
     // Runs once per navigation (a new location key), not on re-renders.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [location.key]);
 }

@@ -5,7 +5,8 @@ import { Form, Link } from "react-router";
 import { dateText, summaryYears } from "./format";
 import { personPath, treePath, viewerHref } from "./slug";
 import styles from "./trees.module.css";
-import { SURNAME_MODES, YEAR_RANGES, type EventSummary, type PersonSummary } from "./types";
+import { SURNAME_MODE_OPTIONS, YEAR_RANGES, type EventSummary, type PersonSummary } from "./types";
+import { DEFAULT_SURNAME_MODE } from "../../lib/vocabulary";
 
 export interface SearchValues {
   surname: string;
@@ -64,8 +65,8 @@ export function SearchForm({
       <div>
         <label htmlFor="search-surname_mode">Surname matching</label>
         <Errors id="search-surname_mode-error" errors={errors.surname_mode} />
-        <select id="search-surname_mode" name="surname_mode" defaultValue={values.surname_mode || "variants"}>
-          {SURNAME_MODES.map(([value, text]) => (
+        <select id="search-surname_mode" name="surname_mode" defaultValue={values.surname_mode || DEFAULT_SURNAME_MODE}>
+          {SURNAME_MODE_OPTIONS.map(({ value, label: text }) => (
             <option key={value} value={value}>
               {text}
             </option>

@@ -3,8 +3,9 @@
 // rights apply: owners, editors and admins see unpublished trees and the living, and
 // everyone else gets the API's privacy rule. Nothing here decides who sees what.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../lib/auth/context";
-import { memberCall, text } from "../../lib/auth/results.server";
+import type { ApiResult } from "../../lib/api-result";
+import { getApi } from "../../lib/api.server";
+import { getAuth, formFailure, memberCall, text } from "../auth/index.server";
 import type { FormResult } from "../../lib/form-result";
 import type { Graph, PedigreeSearchAnswer, PeoplePage, Person, Surname, Tree } from "./types";
 import type { ChartKind } from "./slug";
@@ -24,21 +25,10 @@ export function notFound(): Response {
  * A GET as the visitor. 404 → null; 422 → the API's errors; anything else that is not
  * 200 throws a 503 page (the Go API is down or broken, which the visitor cannot fix).
  */
-async function read<T>(context: Context, path: string): Promise<{ ok: true; body: T } | { ok: false; status: 404 | 422; errors: Record<string, string[]>; message?: string }> {
-  const what = `GET ${path.split("?")[0]}`;
-  let response;
-  try {
-    response = await getAuth(context).request<T>("GET", path);
-  } catch (error) {
-    throw unavailable(what, error instanceof Error ? error.message : String(error));
-  }
-  if (response.status === 200 && response.body) return { ok: true, body: response.body };
-  if (response.status === 404) return { ok: false, status: 404, errors: {} };
-  if (response.status === 422) {
-    const body = (response.body ?? {}) as { errors?: Record<string, string[]>; message?: string };
-    return { ok: false, status: 422, errors: body.errors ?? {}, message: body.message };
-  }
-  throw unavailable(what, `status ${response.status}`);
+async function read<T>(context: Context, path: string): Promise<ApiResult<T>> {
+  const done = await getApi<T>(getAuth(context), path);
+  if (done.ok || done.status === 404 || done.status === 422) return done;
+  throw unavailable(`GET ${path.split("?")[0]}`, done.status === 0 ? (done.cause ?? "") : `status ${done.status}`);
 }
 
 const enc = encodeURIComponent;
@@ -158,7 +148,7 @@ export async function uploadTree(context: Context, form: FormData): Promise<Uplo
   if (description) body.set("description", description);
   const auth = getAuth(context);
   const done = await memberCall<{ tree: Tree; warnings?: string[]; warning_count?: number }>(auth, form, { method: "POST", path: "/api/trees/uploads", body });
-  if (!done.ok) return { ...done.result, intent: "upload", values };
+  if (!done.ok) return { ...formFailure(done), intent: "upload", values };
   const answer = done.body;
   return {
     ok: true,
@@ -177,7 +167,7 @@ export async function setPublished(context: Context, form: FormData): Promise<Fo
   const publish = intent === "publish";
   if (!/^[a-z0-9-]+$/.test(slug) || (intent !== "publish" && intent !== "unpublish")) return { ok: false, intent, target: slug, message: "Unknown action." };
   const done = await memberCall<Tree>(getAuth(context), form, { method: "POST", path: `/api/trees/${slug}/${publish ? "publish" : "unpublish"}` });
-  if (!done.ok) return { ...done.result, intent, target: slug };
+  if (!done.ok) return { ...formFailure(done), intent, target: slug };
   return { ok: true, intent, target: slug, message: publish ? `Published “${done.body?.title ?? slug}”.` : `Unpublished “${done.body?.title ?? slug}”.` };
 }
 
@@ -187,6 +177,6 @@ export async function deleteTree(context: Context, form: FormData): Promise<Form
   const title = text(form, "title").slice(0, 200) || slug;
   if (!/^[a-z0-9-]+$/.test(slug)) return { ok: false, intent: "delete", target: slug, message: "Unknown action." };
   const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/trees/${slug}`, expect: [204] });
-  if (!done.ok) return { ...done.result, intent: "delete", target: slug };
+  if (!done.ok) return { ...formFailure(done), intent: "delete", target: slug };
   return { ok: true, intent: "delete", target: slug, message: `Deleted “${title}”.` };
 }

@@ -1,4 +1,5 @@
 // The family-tree API's objects as docs/trees.md describes them.
+import { surnameModeOptions } from "../../lib/vocabulary";
 
 export interface TreeCounts {
   people: number;
@@ -167,12 +168,11 @@ export interface PedigreeSearchAnswer {
   results: { tree: { slug: string; title: string }; person: PersonSummary }[];
 }
 
-export const SURNAME_MODES = [
-  ["variants", "Variants (spelling variants)"],
-  ["exact", "Exact"],
-  ["soundex", "Soundex"],
-  ["phonetic", "Phonetic (Daitch–Mokotoff and Metaphone)"],
-  ["wildcard", "Wildcard (* and ?)"],
-] as const;
-export type SurnameMode = (typeof SURNAME_MODES)[number][0];
+export const SURNAME_MODE_OPTIONS = surnameModeOptions({
+  variants: "Variants (spelling variants)",
+  exact: "Exact",
+  soundex: "Soundex",
+  phonetic: "Phonetic (Daitch–Mokotoff and Metaphone)",
+  wildcard: "Wildcard (* and ?)",
+});
 export const YEAR_RANGES = [0, 1, 2, 5, 10, 20, 40] as const;

@@ -1,6 +1,6 @@
 import { isFilled } from "@prismicio/client";
 import type { SliceComponentProps } from "@prismicio/react";
-import type { GallerySlice as GallerySliceType } from "../../../lib/content-types";
+import type { GallerySlice as GallerySliceType } from "../content-types";
 import { ContentImage } from "../ContentImage";
 
 export function GallerySlice({ slice }: SliceComponentProps<GallerySliceType>) {

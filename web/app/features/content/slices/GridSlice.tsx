@@ -1,7 +1,7 @@
 import { isFilled } from "@prismicio/client";
 import { PrismicLink, type SliceComponentProps } from "@prismicio/react";
-import type { GridSlice as GridSliceType } from "../../../lib/content-types";
-import { linkResolver } from "../../../lib/link-resolver";
+import type { GridSlice as GridSliceType } from "../content-types";
+import { linkResolver } from "../link-resolver";
 import { AppLink } from "../AppLink";
 import { ContentImage } from "../ContentImage";
 import { demotedHeadings, RichText } from "../RichText";

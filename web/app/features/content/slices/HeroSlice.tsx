@@ -1,8 +1,8 @@
 import { asText, isFilled } from "@prismicio/client";
 import { PrismicLink, type SliceComponentProps } from "@prismicio/react";
-import type { HeroSlice as HeroSliceType } from "../../../lib/content-types";
+import type { HeroSlice as HeroSliceType } from "../content-types";
 import type { BodyContext } from "../Body";
-import { linkResolver } from "../../../lib/link-resolver";
+import { linkResolver } from "../link-resolver";
 import { AppLink } from "../AppLink";
 import { ContentImage } from "../ContentImage";
 import { RichText } from "../RichText";

@@ -1,5 +1,5 @@
 import type { SliceComponentProps } from "@prismicio/react";
-import type { RichTextSlice as RichTextSliceType } from "../../../lib/content-types";
+import type { RichTextSlice as RichTextSliceType } from "../content-types";
 import { RichText } from "../RichText";
 
 export function RichTextSlice({ slice }: SliceComponentProps<RichTextSliceType>) {

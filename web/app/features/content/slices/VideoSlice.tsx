@@ -1,5 +1,5 @@
 import type { SliceComponentProps } from "@prismicio/react";
-import type { VideoSlice as VideoSliceType } from "../../../lib/content-types";
+import type { VideoSlice as VideoSliceType } from "../content-types";
 import { Embed } from "../Embed";
 
 export function VideoSlice({ slice }: SliceComponentProps<VideoSliceType>) {

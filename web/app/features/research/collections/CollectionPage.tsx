@@ -53,10 +53,10 @@ export function CollectionPage({ detail, path, trail, form, asked, outcome, chil
             decades={detail.decades}
             advanced
           />
-          {outcome && !outcome.ok ? <SearchProblem message={outcome.message} /> : null}
+          {outcome && !outcome.ok ? <SearchProblem message={outcome.message ?? ""} /> : null}
           {outcome?.ok ? (
             <SearchResults
-              answer={outcome.answer}
+              answer={outcome.body}
               showCollection={false}
               saveable={asked}
               caption={asked ? `Records in ${c.title} matching your search` : `Records in ${c.title}, by date`}

@@ -3,16 +3,16 @@
 // browser submits it and the multi-selects are checkboxes; with JavaScript
 // React Router navigates to the same address.
 import { Form, Link, useLocation } from "react-router";
-import { signInPath } from "../../../lib/auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
-import { SaveSearchForm } from "../../members/SaveSearchForm";
+import { signInPath } from "../../auth";
+import { JOIN_OR_RENEW, subscribePath } from "../../membership";
+import { SaveSearchForm } from "../../members";
 import { MultiSelect } from "../MultiSelect";
 import {
   type Facet,
   MAX_CHOICES,
   MAX_COLLECTIONS,
   SORTS,
-  SURNAME_MODES,
+  SURNAME_MODE_OPTIONS,
   type SearchAnswer,
   type SearchFields,
   type SearchForm,
@@ -25,6 +25,7 @@ import {
   totalText,
 } from "./model";
 import styles from "./collections.module.css";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
 
 
 export interface CollectionSearchFormProps {
@@ -166,8 +167,8 @@ export function CollectionSearchForm(props: CollectionSearchFormProps) {
             id={id}
             name="surname_mode"
             label="Surname matching"
-            value={form.surname_mode || "variants"}
-            options={SURNAME_MODES}
+            value={form.surname_mode || DEFAULT_SURNAME_MODE}
+            options={SURNAME_MODE_OPTIONS}
             errors={allErrors}
           />
         ) : null}

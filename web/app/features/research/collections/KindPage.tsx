@@ -51,10 +51,10 @@ export function KindPage(props: KindPageProps) {
           advanced={advanced}
         />
       ) : null}
-      {outcome && !outcome.ok ? <SearchProblem message={outcome.message} /> : null}
+      {outcome && !outcome.ok ? <SearchProblem message={outcome.message ?? ""} /> : null}
       {outcome?.ok ? (
         <SearchResults
-          answer={outcome.answer}
+          answer={outcome.body}
           showCollection={collections.length > 1}
           saveable={asked}
           caption={asked ? `${title}: records matching your search` : browseCaption}

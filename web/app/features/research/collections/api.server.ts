@@ -2,7 +2,9 @@
 // the visitor (their session or token goes along), so the API's paywall
 // decides what they see.
 import type { RouterContextProvider } from "react-router";
-import { getAuth } from "../../../lib/auth/context";
+import type { ApiResult } from "../../../lib/api-result";
+import { failureText, getApi } from "../../../lib/api.server";
+import { getAuth } from "../../auth/index.server";
 import type { Collection, CollectionDetail, SearchAnswer, SearchOutcome } from "./model";
 
 export type { SearchOutcome } from "./model";
@@ -13,23 +15,18 @@ const unavailable = (what: string) =>
   new Response(`${what} are temporarily unavailable`, { status: 503, statusText: "Service Unavailable" });
 export const notFound = () => new Response("This page could not be found", { status: 404, statusText: "Not Found" });
 
-async function get<T>(context: Context, path: string): Promise<{ status: number; body: T | null }> {
+async function get<T>(context: Context, path: string): Promise<ApiResult<T>> {
   const auth = getAuth(context);
-  try {
-    const response = await auth.request<T>("GET", path);
-    if (response.status >= 500) auth.log.error(`[research] GET ${path.split("?")[0]} answered ${response.status}`);
-    return { status: response.status, body: response.body };
-  } catch (error) {
-    auth.log.error(`[research] GET ${path.split("?")[0]} failed: ${error instanceof Error ? error.message : String(error)}`);
-    return { status: 0, body: null };
-  }
+  const done = await getApi<T>(auth, path);
+  if (!done.ok && (done.status === 0 || done.status >= 500)) auth.log.error(`[research] ${failureText(`GET ${path.split("?")[0]}`, done)}`);
+  return done;
 }
 
 /** Every collection (of one kind), ordered by kind then title. A 503 page when the API fails. */
 export async function listCollections(context: Context, kind?: string): Promise<Collection[]> {
-  const { status, body } = await get<{ data: Collection[] }>(context, `/api/research/collections${kind ? `?${new URLSearchParams({ kind })}` : ""}`);
-  if (status !== 200 || !body || !Array.isArray(body.data)) throw unavailable("The collections");
-  return body.data;
+  const done = await get<{ data: Collection[] }>(context, `/api/research/collections${kind ? `?${new URLSearchParams({ kind })}` : ""}`);
+  if (!done.ok || !Array.isArray(done.body.data)) throw unavailable("The collections");
+  return done.body.data;
 }
 
 /**
@@ -40,9 +37,10 @@ export async function listCollections(context: Context, kind?: string): Promise<
 export async function getCollection(context: Context, slug: string, options: { kinds?: readonly string[]; after?: string } = {}): Promise<CollectionDetail> {
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(slug)) throw notFound();
   const q = options.after && /^\d{1,18}$/.test(options.after) ? `?${new URLSearchParams({ after: options.after })}` : "";
-  const { status, body } = await get<CollectionDetail>(context, `/api/research/collections/${encodeURIComponent(slug)}${q}`);
-  if (status === 404) throw notFound();
-  if (status !== 200 || !body?.collection) throw unavailable("The collections");
+  const done = await get<CollectionDetail>(context, `/api/research/collections/${encodeURIComponent(slug)}${q}`);
+  if (!done.ok && done.status === 404) throw notFound();
+  if (!done.ok || !done.body.collection) throw unavailable("The collections");
+  const body = done.body;
   if (options.kinds && !options.kinds.includes(body.collection.kind)) throw notFound();
   return {
     ...body,
@@ -54,17 +52,8 @@ export async function getCollection(context: Context, slug: string, options: { k
 }
 
 export async function searchRecords(context: Context, params: URLSearchParams): Promise<SearchOutcome> {
-  const { status, body } = await get<SearchAnswer & { message?: string; errors?: Record<string, string[]> }>(
-    context,
-    `/api/research/search?${params}`,
-  );
-  if (status === 200 && body && Array.isArray(body.results)) return { ok: true, answer: body };
-  if (status === 422 && body) {
-    return {
-      ok: false,
-      message: typeof body.message === "string" ? body.message : "The search could not be run.",
-      errors: body.errors && typeof body.errors === "object" ? body.errors : {},
-    };
-  }
+  const done = await get<SearchAnswer>(context, `/api/research/search?${params}`);
+  if (done.ok && Array.isArray(done.body.results)) return done;
+  if (!done.ok && done.status === 422) return { ...done, message: done.message ?? "The search could not be run." };
   throw unavailable("The records");
 }

@@ -3,11 +3,13 @@
 // collection lives, the search form's fields and how they become an API query.
 // The search form's values and how its lists are read are the search page's
 // (search/query.ts), so both read a query string alike.
+import type { ApiResult } from "../../../lib/api-result";
+import { surnameModeOptions, type RecordKind } from "../../../lib/vocabulary";
 import { type SearchQuery, YEAR_TOLERANCES, listOf } from "../search/query";
 import type { Access } from "../../../lib/access-level";
 import type { CatalogueItem, Facet, Person, SearchAnswer, SearchResult } from "../search/types";
 
-export type CollectionKind = "record_set" | "index" | "memorial_cards" | "birth_briefs" | "archive" | "library";
+export type CollectionKind = RecordKind;
 export type { Access } from "../../../lib/access-level";
 
 export interface Collection {
@@ -39,7 +41,7 @@ export interface CollectionDetail {
 
 
 /** A search's answer, or the API's 422 (its messages shown at the fields). */
-export type SearchOutcome = { ok: true; answer: SearchAnswer } | { ok: false; message: string; errors: Record<string, string[]> };
+export type SearchOutcome = ApiResult<SearchAnswer>;
 
 export const HUB_PATH = "/research-hub/our-collections";
 export const RECORD_SETS_PATH = `${HUB_PATH}/record-sets`;
@@ -135,13 +137,13 @@ export function dateSpan(from: number | null, to: number | null): string | null 
 // ---------------------------------------------------------------------------
 // The search form
 
-export const SURNAME_MODES = [
-  { value: "variants", label: "Spelling variants" },
-  { value: "exact", label: "Exact spelling" },
-  { value: "soundex", label: "Sounds like (Soundex)" },
-  { value: "phonetic", label: "Sounds like (phonetic)" },
-  { value: "wildcard", label: "Wildcard (* and ?)" },
-] as const;
+export const SURNAME_MODE_OPTIONS = surnameModeOptions({
+  variants: "Spelling variants",
+  exact: "Exact spelling",
+  soundex: "Sounds like (Soundex)",
+  phonetic: "Sounds like (phonetic)",
+  wildcard: "Wildcard (* and ?)",
+});
 
 export { YEAR_TOLERANCES };
 
@@ -177,7 +179,7 @@ export function parseSearchForm(params: URLSearchParams): SearchForm {
   const relRole = text(params, "relative_role");
   return {
     surname: text(params, "surname"),
-    surname_mode: SURNAME_MODES.some((m) => m.value === mode) ? mode : "",
+    surname_mode: SURNAME_MODE_OPTIONS.some((m) => m.value === mode) ? mode : "",
     given: text(params, "given"),
     year: text(params, "year"),
     year_pm: (YEAR_TOLERANCES as readonly string[]).includes(pm) ? pm : "",

@@ -2,7 +2,7 @@
 // (and recording a signed-in member's search in their history).
 import type { RouterContextProvider } from "react-router";
 import { pageSeo } from "../../../lib/site.server";
-import { recordSearch } from "../../members/search-history.server";
+import { recordSearch } from "../../members/index.server";
 import { getCollection, listCollections, searchRecords } from "./api.server";
 import { type SearchForm, type SearchOutcome, apiSearchParams, countText, hasCriteria, parseSearchForm, totalText } from "./model";
 
@@ -20,7 +20,7 @@ export interface ScopedSearch {
 export function searchSummary(form: SearchForm, outcome: SearchOutcome): string {
   const parts = [form.surname, form.given, form.year, form.place, form.relative].filter(Boolean);
   const what = parts.length ? parts.join(", ") : "Collection search";
-  return outcome.ok ? `${what}: ${totalText(outcome.answer.total, outcome.answer.total_exact)}` : what;
+  return outcome.ok ? `${what}: ${totalText(outcome.body.total, outcome.body.total_exact)}` : what;
 }
 
 /**

@@ -4,8 +4,8 @@
 // invitation to join; the page never expects the withheld fields.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { signInPath } from "../../../lib/auth/access";
-import { JOIN_OR_RENEW, subscribePath } from "../../../lib/subscribe";
+import { signInPath } from "../../auth";
+import { JOIN_OR_RENEW, subscribePath } from "../../membership";
 import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";

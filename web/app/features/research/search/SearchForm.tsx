@@ -7,15 +7,15 @@ import { Form, useNavigate } from "react-router";
 import { titleWithAccess } from "../../../lib/access-level";
 import { MultiSelect, type MultiSelectOption } from "../MultiSelect";
 import { useLiveCount, usePlaceSuggestions } from "./live";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
 import {
-  DEFAULT_SURNAME_MODE,
   MAX_VALUES,
   RECORD_TYPES,
   RELATIVE_ROLES,
   ROLES,
   SEARCH_PATH,
   SORTS,
-  SURNAME_MODES,
+  SURNAME_MODE_OPTIONS,
   YEAR_TOLERANCES,
   pageParams,
   readQuery,
@@ -212,7 +212,7 @@ export function SearchForm({ query, errors: pageErrors, facets, collections, sho
           <Shell name="surname_mode" focus={firstError === "surname_mode"} label="Spellings to find" errors={errors}>
             {(aria) => (
               <select {...aria} name="surname_mode" defaultValue={query.surname_mode || DEFAULT_SURNAME_MODE} className={styles.select}>
-                {SURNAME_MODES.map((m) => (
+                {SURNAME_MODE_OPTIONS.map((m) => (
                   <option key={m.value} value={m.value}>
                     {m.label}
                   </option>

@@ -3,7 +3,8 @@
 // JavaScript; with JavaScript React Router navigates there. Used on the home page
 // and on the research hub's pages.
 import { Form } from "react-router";
-import { DEFAULT_SURNAME_MODE, SEARCH_PATH } from "./query";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
+import { SEARCH_PATH } from "./query";
 import styles from "./search.module.css";
 
 export interface SurnameSearchProps {

@@ -2,12 +2,13 @@
 // search's surname (and given names, place, year ±), after the records results. A plain
 // server-rendered table of links, so it works without JavaScript.
 import { Link } from "react-router";
+import type { ApiResult } from "../../../lib/api-result";
 import { resultsText } from "./query";
 import { pedigreeSearchUrl, treePeopleRows } from "./tree-people";
-import type { PedigreeSearchAnswer } from "../../trees/types";
+import type { PedigreeSearchAnswer } from "../../trees";
 import styles from "./search.module.css";
 
-export type TreePeopleResult = { params: string; outcome: { status: "ok"; data: PedigreeSearchAnswer } | { status: "unavailable" } };
+export type TreePeopleResult = { params: string; outcome: ApiResult<PedigreeSearchAnswer> };
 
 export function TreePeople({ result }: { result: TreePeopleResult }) {
   const { outcome } = result;
@@ -16,11 +17,11 @@ export function TreePeople({ result }: { result: TreePeopleResult }) {
     <section aria-labelledby="tree-people-title" id="tree-people">
       <h2 id="tree-people-title" className={styles.groupHeading}>
         In family trees
-        {outcome.status === "ok" ? <span className={styles.role}> ({resultsText(outcome.data.total, true)})</span> : null}
+        {outcome.ok ? <span className={styles.role}> ({resultsText(outcome.body.total, true)})</span> : null}
       </h2>
-      {outcome.status !== "ok" ? (
+      {!outcome.ok ? (
         <p className={styles.error}>The family trees cannot be searched at the moment, so people in them are not shown.</p>
-      ) : outcome.data.total === 0 ? (
+      ) : outcome.body.total === 0 ? (
         <>
           <p>No one in the society’s family trees matches this surname search.</p>
           <p>
@@ -32,7 +33,7 @@ export function TreePeople({ result }: { result: TreePeopleResult }) {
           <div className={styles.tableWrap} role="region" aria-labelledby="tree-people-caption" tabIndex={0}>
             <table className={styles.table} id="tree-people-table">
               <caption id="tree-people-caption">
-                People in family trees{outcome.data.total > outcome.data.results.length ? ` (the first ${outcome.data.results.length})` : ""}
+                People in family trees{outcome.body.total > outcome.body.results.length ? ` (the first ${outcome.body.results.length})` : ""}
               </caption>
               <thead>
                 <tr>
@@ -43,7 +44,7 @@ export function TreePeople({ result }: { result: TreePeopleResult }) {
                 </tr>
               </thead>
               <tbody>
-                {treePeopleRows(outcome.data).map((row) => (
+                {treePeopleRows(outcome.body).map((row) => (
                   <tr key={row.key}>
                     <td>
                       <Link to={row.href}>{row.name}</Link>
@@ -60,7 +61,7 @@ export function TreePeople({ result }: { result: TreePeopleResult }) {
           </div>
           <p>
             <Link to={seeAll} className="button">
-              See all {resultsText(outcome.data.total, true)} in the pedigree search
+              See all {resultsText(outcome.body.total, true)} in the pedigree search
             </Link>
           </p>
         </>

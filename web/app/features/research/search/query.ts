@@ -1,6 +1,7 @@
 // The search page's state lives in its URL (bookmarkable; the back button works).
 // These pure functions read that URL into a query, write a query back into page
 // URLs, and turn it into the research API's parameters (docs/research.md).
+import { DEFAULT_SURNAME_MODE, surnameModeOptions } from "../../../lib/vocabulary";
 
 export const SEARCH_PATH = "/research-hub/our-collections/searchexplore";
 
@@ -8,15 +9,13 @@ export function recordPath(id: number | string): string {
   return `/research-hub/our-collections/records/${id}`;
 }
 
-export const SURNAME_MODES = [
-  { value: "exact", label: "Exact spelling" },
-  { value: "variants", label: "Known variant spellings" },
-  { value: "soundex", label: "Sounds like (Soundex)" },
-  { value: "phonetic", label: "Sounds like (phonetic codes)" },
-  { value: "wildcard", label: "Wildcard (* and ?)" },
-] as const;
-export type SurnameMode = (typeof SURNAME_MODES)[number]["value"];
-export const DEFAULT_SURNAME_MODE: SurnameMode = "variants";
+export const SURNAME_MODE_OPTIONS = surnameModeOptions({
+  exact: "Exact spelling",
+  variants: "Known variant spellings",
+  soundex: "Sounds like (Soundex)",
+  phonetic: "Sounds like (phonetic codes)",
+  wildcard: "Wildcard (* and ?)",
+});
 
 export const YEAR_TOLERANCES = ["0", "1", "2", "5", "10", "20", "40"] as const;
 

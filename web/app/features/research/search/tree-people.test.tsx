@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { TreePeople, type TreePeopleResult } from "./TreePeople";
 import { readQuery } from "./query";
 import { pedigreeSearchUrl, treePeopleRows, treeSearchParams } from "./tree-people";
-import type { PersonSummary } from "../../trees/types";
+import type { PersonSummary } from "../../trees";
 
 const q = (s: string) => readQuery(new URLSearchParams(s));
 
@@ -77,7 +77,7 @@ describe("<TreePeople />", () => {
   const person: PersonSummary = { id: "I12", name: "Albert George Ashworth", given: "Albert George", surname: "Ashworth", sex: "M", living: false, birth: { date: { text: "1849", year: 1849 }, place: "Milnrow" } };
 
   test("people, the total and see all with the same parameters", () => {
-    const out = html({ params: "surname=Ashworth&year=1850&year_pm=5", outcome: { status: "ok", data: { total: 31, offset: 0, limit: 10, trees: [{ ...tree, matches: 31 }], results: [{ tree, person }] } } });
+    const out = html({ params: "surname=Ashworth&year=1850&year_pm=5", outcome: { ok: true, status: 200, body: { total: 31, offset: 0, limit: 10, trees: [{ ...tree, matches: 31 }], results: [{ tree, person }] } } });
     expect(out).toContain("In family trees");
     expect(out).toContain("(31 results)");
     expect(out).toContain('href="/research-hub/our-collections/family-trees-record/ashworth-family~I12" data-discover="true">Albert George Ashworth</a>');
@@ -88,13 +88,13 @@ describe("<TreePeople />", () => {
   });
 
   test("none found: the empty message", () => {
-    const out = html({ params: "surname=Zzyzx", outcome: { status: "ok", data: { total: 0, offset: 0, limit: 10, trees: [], results: [] } } });
+    const out = html({ params: "surname=Zzyzx", outcome: { ok: true, status: 200, body: { total: 0, offset: 0, limit: 10, trees: [], results: [] } } });
     expect(out).toContain("No one in the society’s family trees matches this surname search.");
     expect(out).not.toContain("<table");
   });
 
   test("the trees API unavailable: a short notice, no table", () => {
-    const out = html({ params: "surname=Ashworth", outcome: { status: "unavailable" } });
+    const out = html({ params: "surname=Ashworth", outcome: { ok: false, status: 503, errors: {} } });
     expect(out).toContain("The family trees cannot be searched at the moment");
     expect(out).not.toContain("<table");
   });

@@ -1,10 +1,10 @@
 // The advanced search's "In family trees" section: the same search asked of the family
 // trees' pedigree search (GET /api/trees/search, docs/trees.md), which takes the research
 // search's surname modes, given names, place and year ± as they are. Pure mapping only:
-// the loader calls the API (lib/research-search.server.ts), TreePeople.tsx shows it.
-import type { PedigreeSearchAnswer } from "../../trees/types";
-import { PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees/slug";
+// the loader calls the API (features/research/search/api.server.ts), TreePeople.tsx shows it.
+import { type PedigreeSearchAnswer, PEDIGREE_SEARCH_PATH, personPath, treePath } from "../../trees";
 import type { SearchQuery } from "./query";
+import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
 
 /** How many tree people the section shows; "see all" leads to the rest. */
 export const TREE_PEOPLE_LIMIT = 10;
@@ -20,7 +20,7 @@ export function treeSearchParams(query: SearchQuery): URLSearchParams | null {
   const surname = query.surname.trim();
   if (!surname) return null;
   const out = new URLSearchParams({ surname });
-  if (query.surname_mode && query.surname_mode !== "variants") out.set("surname_mode", query.surname_mode);
+  if (query.surname_mode && query.surname_mode !== DEFAULT_SURNAME_MODE) out.set("surname_mode", query.surname_mode);
   if (query.given.trim()) out.set("given", query.given.trim());
   const place = query.place.trim();
   if (place && !/^\d+$/.test(place)) out.set("place", place);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventDocument } from "./content-types";
+import type { EventDocument } from "../content";
 import {
   attendanceLabel,
   attendanceOf,

@@ -1,4 +1,4 @@
-import { pageTitle, routeMeta, type MetaDescriptor } from "../seo";
+import { pageTitle, routeMeta, type MetaDescriptor } from "../../lib/seo";
 
 /** Head tags of sign-in and account pages: a title, and kept out of search engines. */
 export function privateMeta(title: string) {

@@ -1,12 +1,11 @@
 // Events as iCalendar: every upcoming event (/feeds/events.ics) or one event
-// (/feeds/events/{uid}.ics), built from the content API with lib/ics.ts.
+// (/feeds/events/{uid}.ics), built from the content API with features/events/ics.ts.
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "./content-types";
-import { parseContentDate } from "./dates";
+import { type EventDocument, linkResolver } from "../content";
+import { parseContentDate } from "../../lib/dates";
 import { buildCalendar, type CalendarEvent } from "./ics";
-import { linkResolver } from "./link-resolver";
-import { SITE_NAME } from "./seo";
-import { publicOrigin, publicUrl } from "./site.server";
+import { SITE_NAME } from "../../lib/seo";
+import { publicOrigin, publicUrl } from "../../lib/site.server";
 
 export const PRODID = `-//${SITE_NAME}//Events//EN`;
 

@@ -1,10 +1,10 @@
 import { asText } from "@prismicio/client";
 import { createContentClient, getNewsPage } from "./content.server";
-import { parseContentDate } from "./dates";
+import { parseContentDate } from "../../lib/dates";
 import type { Feed } from "./feeds";
 import { linkResolver } from "./link-resolver";
-import { SITE_NAME } from "./seo";
-import { publicUrl } from "./site.server";
+import { SITE_NAME } from "../../lib/seo";
+import { publicUrl } from "../../lib/site.server";
 
 export const FEED_SIZE = 20;
 

@@ -1,6 +1,6 @@
 // Where the paywall's "Join or renew" goes: /subscribe, carrying the page to come back
-// to once the visitor has joined (the seed's redirect rule, lib/auth/redirect.ts).
-import { validRedirect } from "./auth/redirect";
+// to once the visitor has joined (the seed's redirect rule, features/auth/redirect.ts).
+import { validRedirect } from "../auth";
 
 export const SUBSCRIBE_PATH = "/subscribe";
 export const RETURN_PARAM = "return_to";

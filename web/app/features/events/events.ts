@@ -4,11 +4,10 @@
 // string (?q=…&month=YYYY-MM&attendance=online|in-person&page=N).
 import type { RichTextField } from "@prismicio/client";
 import { asText } from "@prismicio/client";
-import type { EventDocument } from "./content-types";
-import { parseContentDate } from "./dates";
-import { linkResolver } from "./link-resolver";
+import { type EventDocument, linkResolver } from "../content";
+import { parseContentDate } from "../../lib/dates";
 import { formatTimeRange, parseYearMonth, type TimeRange, type YearMonth } from "./london-time";
-import { parsePageParam } from "./paging";
+import { parsePageParam } from "../../lib/paging";
 
 /** The events list. */
 export const EVENTS_PATH = "/sog-events";

@@ -1,7 +1,6 @@
 // The signed-in user as the Go API returns it (docs/auth.md, "The user object"), and
 // the auth state every page can read (seed-spec §4).
 import type { StrategyName } from "./constants";
-export type { FieldErrors } from "../form-result";
 
 export interface User {
   id: number;

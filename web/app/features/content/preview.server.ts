@@ -4,7 +4,7 @@
 import * as prismic from "@prismicio/client";
 import { createContentClient } from "./content.server";
 import { linkResolver } from "./link-resolver";
-import { publicOrigin } from "./site.server";
+import { publicOrigin } from "../../lib/site.server";
 
 export const PREVIEW_COOKIE_MAX_AGE_S = 30 * 60;
 

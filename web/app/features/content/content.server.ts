@@ -183,7 +183,7 @@ export interface EventQuery {
 /**
  * Events for the events pages and feeds, latest start first, without their
  * bodies. The content API narrows by date window and title words; callers
- * then apply exact overlap and online/in-person rules (lib/events.ts). Pages
+ * then apply exact overlap and online/in-person rules (features/events/events.ts). Pages
  * after the first are fetched in parallel, up to EVENTS_MAX events.
  */
 export function getEvents(client: prismic.Client, { window, titleWords }: EventQuery = {}) {

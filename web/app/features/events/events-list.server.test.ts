@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createContentFetch } from "./content-fetch.server";
-import { createContentClient, getEvents } from "./content.server";
+import { createContentFetch, createContentClient, getEvents } from "../content/index.server";
 import { NO_EVENT_FILTERS } from "./events";
 import { loadEventList, PAST_EVENTS_PAGE_SIZE } from "./events-list.server";
 import { eventsCalendar, toCalendarEvent } from "./events-feed.server";
-import type { EventDocument } from "./content-types";
+import type { EventDocument } from "../content";
 
 const ENDPOINT = "http://cms.test/content/api/v2";
 const NOW = new Date("2026-11-21T12:00:00Z");

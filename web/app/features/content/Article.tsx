@@ -1,10 +1,10 @@
 import type { ImageField, RichTextField } from "@prismicio/client";
 import type { ReactNode } from "react";
-import { Body } from "../features/content/Body";
-import { ContentImage } from "../features/content/ContentImage";
-import { RichText } from "../features/content/RichText";
-import type { Body as BodyField } from "../lib/content-types";
-import { formatDate } from "../lib/dates";
+import { Body } from "./Body";
+import { ContentImage } from "./ContentImage";
+import { RichText } from "./RichText";
+import type { Body as BodyField } from "./content-types";
+import { formatDate } from "../../lib/dates";
 
 interface ArticleProps {
   title: string;

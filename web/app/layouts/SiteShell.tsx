@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { LoadingBar, useLoadingPhase } from "../features/navigation/LoadingBar";
 import { OnlineStatus } from "../features/navigation/OnlineStatus";
 import { useNavigationScroll } from "../features/navigation/useNavigationScroll";
-import { PreviewBar } from "./PreviewBar";
-import { SiteFooter } from "./SiteFooter";
+import { PreviewBar } from "../components/PreviewBar";
+import { SiteFooter } from "../components/SiteFooter";
 import { SiteHeader } from "./SiteHeader";
 
 export const MAIN_ID = "main-content";

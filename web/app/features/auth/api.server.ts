@@ -5,35 +5,13 @@
 // root middleware to relay to the browser.
 import { CSRF_HEADER, TOKEN_HEADER, TOKEN_TYPE } from "./constants";
 import { formatCookieHeader, parseCookieHeader, parseSetCookie } from "./cookies";
+import type { ApiCallOptions, ApiResponse } from "../../lib/api.server";
 
 export const DEFAULT_API_URL = "http://127.0.0.1:8080";
 export const API_TIMEOUT_MS = 10_000;
 
 export function apiBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (env.LINEAGE_API_URL || DEFAULT_API_URL).replace(/\/+$/, "");
-}
-
-export interface ApiCallOptions {
-  /** A JSON request body. */
-  json?: unknown;
-  /** A multipart request body (file uploads); fetch sets its Content-Type. */
-  form?: FormData;
-  /** A text body of its own type (a CSV import). */
-  text?: { body: string; contentType: string };
-  /** The CSRF token to send as X-XSRF-TOKEN (stateful state-changing calls). */
-  csrf?: string | null;
-  /** Forward the visitor's cookies (default true). False makes the call stateless. */
-  session?: boolean;
-  /** An access token to send as `Authorization: Bearer …`. */
-  bearer?: string | null;
-}
-
-export interface ApiResponse<T = unknown> {
-  status: number;
-  ok: boolean;
-  /** The parsed JSON body, or null (204, or not JSON). */
-  body: T | null;
-  headers: Headers;
 }
 
 export interface ApiClientOptions {
@@ -89,7 +67,7 @@ export class ApiClient {
     return [...this.relay.values()];
   }
 
-  async call<T = unknown>(method: string, path: string, options: ApiCallOptions = {}): Promise<ApiResponse<T>> {
+  async request<T = unknown>(method: string, path: string, options: ApiCallOptions = {}): Promise<ApiResponse<T>> {
     const headers = new Headers({ Accept: "application/json", "X-Requested-With": "XMLHttpRequest" });
     if (this.forwardedFor) headers.set("X-Forwarded-For", this.forwardedFor);
     if (options.session !== false && this.jar.size) headers.set("Cookie", formatCookieHeader(this.jar));

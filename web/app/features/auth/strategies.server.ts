@@ -7,7 +7,9 @@
 //   before its expiry; an expired one is refreshed; when both have expired the
 //   request is aborted with ExpiredAuthSessionError and the session reset.
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { ApiCallOptions, ApiClient, ApiResponse } from "./api.server";
+import type { ApiFailure } from "../../lib/api-result";
+import { failureOf, type ApiCallOptions, type ApiResponse } from "../../lib/api.server";
+import type { ApiClient } from "./api.server";
 import {
   AUTH_COOKIE_EXPIRES_DAYS,
   AUTH_COOKIE_PATH,
@@ -23,7 +25,7 @@ import {
 import { decodeCookieValue, expiredCookie, serializeCookie } from "./cookies";
 import { ApiError, ExpiredAuthSessionError, UserFieldMissingError } from "./errors";
 import { tokenStatus } from "./token-status";
-import type { FieldErrors, User } from "./user";
+import type { User } from "./user";
 
 export interface StrategyOptions {
   /** Where the user object sits in the user endpoint's answer; false: the answer itself. */
@@ -39,9 +41,8 @@ export interface Credentials {
   remember: boolean;
 }
 
-export type LoginResult =
-  | { ok: true; user: User }
-  | { ok: false; status: number; message: string; errors: FieldErrors };
+/** A sign-in: the user, or the API's refusal (422 field errors, 429…). */
+export type LoginResult = { ok: true; user: User } | ApiFailure;
 
 export interface Strategy {
   readonly name: StrategyName;
@@ -87,9 +88,8 @@ export function extractUser(body: unknown, property: string | false): User {
 }
 
 function validation(response: ApiResponse): LoginResult {
-  const body = (response.body ?? {}) as { message?: unknown; errors?: unknown };
-  const errors = body.errors && typeof body.errors === "object" ? (body.errors as FieldErrors) : {};
-  return { ok: false, status: response.status, message: typeof body.message === "string" ? body.message : "", errors };
+  const refused = failureOf(response);
+  return { ...refused, message: refused.message ?? "" };
 }
 
 function expectStatus(response: ApiResponse, what: string, ...statuses: number[]): void {
@@ -111,7 +111,7 @@ class CookieStrategy implements Strategy {
 
   async fetchUser(): Promise<User | null> {
     if (!this.hasCredentials()) return null;
-    const response = await this.api.call("GET", "/api/user");
+    const response = await this.api.request("GET", "/api/user");
     if (response.status === 401) return null;
     expectStatus(response, "GET /api/user", 200);
     return extractUser(response.body, this.options.userProperty);
@@ -122,9 +122,9 @@ class CookieStrategy implements Strategy {
     // POST gives 419: fetch the CSRF cookie again and retry once.
     for (let attempt = 0; attempt < 2; attempt++) {
       if (attempt > 0) this.api.jar.delete(SESSION_COOKIE);
-      const csrf = await this.api.call("GET", "/sanctum/csrf-cookie");
+      const csrf = await this.api.request("GET", "/sanctum/csrf-cookie");
       expectStatus(csrf, "GET /sanctum/csrf-cookie", 204, 200);
-      const response = await this.api.call("POST", "/login", {
+      const response = await this.api.request("POST", "/login", {
         json: credentials,
         csrf: this.api.cookie(CSRF_COOKIE) ?? null,
       });
@@ -141,7 +141,7 @@ class CookieStrategy implements Strategy {
 
   async logout(csrf: string | null): Promise<void> {
     try {
-      const response = await this.api.call("POST", "/logout", { csrf });
+      const response = await this.api.request("POST", "/logout", { csrf });
       if (response.status === 204) return; // Go started a new guest session
     } catch {
       // Failure is ignored (seed-spec §4); the local state is cleared below.
@@ -157,7 +157,7 @@ class CookieStrategy implements Strategy {
   }
 
   request<T>(method: string, path: string, options: ApiCallOptions): Promise<ApiResponse<T>> {
-    return this.api.call<T>(method, path, { ...options, session: true });
+    return this.api.request<T>(method, path, { ...options, session: true });
   }
 
   formToken(): string | null {
@@ -249,7 +249,7 @@ class TokenStrategy implements Strategy {
   }
 
   private async refresh(refreshToken: string): Promise<string | null> {
-    const response = await this.api.call<TokenAnswer & { message?: string }>("POST", "/api/tokens/refresh", {
+    const response = await this.api.request<TokenAnswer & { message?: string }>("POST", "/api/tokens/refresh", {
       json: { refresh_token: refreshToken },
       session: false,
     });
@@ -266,7 +266,7 @@ class TokenStrategy implements Strategy {
   async fetchUser(): Promise<User | null> {
     const token = await this.accessToken();
     if (!token) return null;
-    const response = await this.api.call("GET", "/api/user", { session: false, bearer: token });
+    const response = await this.api.request("GET", "/api/user", { session: false, bearer: token });
     if (response.status === 401) {
       this.reset(); // an unknown or revoked token: signed out
       return null;
@@ -276,7 +276,7 @@ class TokenStrategy implements Strategy {
   }
 
   async login(credentials: Credentials): Promise<LoginResult> {
-    const response = await this.api.call<TokenAnswer>("POST", "/api/tokens", {
+    const response = await this.api.request<TokenAnswer>("POST", "/api/tokens", {
       json: { email: credentials.email, password: credentials.password, name: "web" },
       session: false,
     });
@@ -292,7 +292,7 @@ class TokenStrategy implements Strategy {
     const token = this.read(TOKEN_COOKIES.token);
     if (token) {
       try {
-        await this.api.call("DELETE", "/api/tokens/current", { session: false, bearer: token });
+        await this.api.request("DELETE", "/api/tokens/current", { session: false, bearer: token });
       } catch {
         // ignored (seed-spec §4)
       }
@@ -309,12 +309,12 @@ class TokenStrategy implements Strategy {
   async request<T>(method: string, path: string, options: ApiCallOptions): Promise<ApiResponse<T>> {
     const token = await this.accessToken();
     const call = { ...options, session: false, csrf: null, bearer: token };
-    const response = await this.api.call<T>(method, path, call);
+    const response = await this.api.request<T>(method, path, call);
     // The access token expired between our check and the API's: refresh and retry once.
     const refresh = this.read(TOKEN_COOKIES.refreshToken);
     if (response.status === 401 && token && refresh && /expired/i.test(response.headers.get("www-authenticate") ?? "")) {
       const fresh = await this.refresh(refresh);
-      if (fresh) return this.api.call<T>(method, path, { ...call, bearer: fresh });
+      if (fresh) return this.api.request<T>(method, path, { ...call, bearer: fresh });
     }
     return response;
   }

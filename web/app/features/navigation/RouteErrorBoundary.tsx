@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useRouteError } from "react-router";
-import { handleChunkError } from "../features/navigation/chunk-reload";
-import { ErrorPage, ErrorPageGuard } from "./ErrorPage";
+import { handleChunkError } from "./chunk-reload";
+import { ErrorPage, ErrorPageGuard } from "../../components/ErrorPage";
 
 /** The ErrorBoundary of every data route: the error page inside the site layout. */
 export function RouteErrorBoundary() {

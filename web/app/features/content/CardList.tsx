@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import { ContentImage } from "../features/content/ContentImage";
-import { demotedHeadings, RichText } from "../features/content/RichText";
-import type { Card } from "../lib/cards";
-import { formatDate, formatDateTime } from "../lib/dates";
+import { ContentImage } from "./ContentImage";
+import { demotedHeadings, RichText } from "./RichText";
+import type { Card } from "./cards";
+import { formatDate, formatDateTime } from "../../lib/dates";
 
 interface CardListProps {
   cards: Card[];

@@ -19,8 +19,8 @@ import {
   type EventSummary,
   type MonthOptionGroup,
 } from "./events";
-import { getEventBounds, getEvents } from "./content.server";
-import { parseContentDate } from "./dates";
+import { getEventBounds, getEvents } from "../content/index.server";
+import { parseContentDate } from "../../lib/dates";
 import { londonDayKey, londonMonthRange, londonYearMonth, monthLabel, monthsBetween, type YearMonth } from "./london-time";
 
 export const PAST_EVENTS_PAGE_SIZE = 10;

@@ -1,7 +1,8 @@
 // The auth side of one page request: the strategy, the visitor's state, and the API
 // client loaders and actions use. The root middleware creates it and puts it in the
 // router context (./context.ts); routes read it with getAuth(context).
-import { ApiClient, apiBaseUrl, type ApiCallOptions, type ApiResponse } from "./api.server";
+import type { ApiCallOptions, ApiResponse } from "../../lib/api.server";
+import { ApiClient, apiBaseUrl } from "./api.server";
 import { DEFAULT_STRATEGY, SESSION_COOKIE, type StrategyName } from "./constants";
 import { ExpiredAuthSessionError } from "./errors";
 import { createStrategy, type Credentials, type LoginResult, type Strategy } from "./strategies.server";

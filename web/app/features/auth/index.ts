@@ -1,0 +1,8 @@
+// What other features may use of auth in the browser and on the server (docs/web.md,
+// "Where things are"); the rest of features/auth is its own. Server-only parts are in
+// index.server.ts.
+export { signInPath } from "./access";
+export { CSRF_COOKIE, FORM_EXPIRED_MESSAGE, SERVICE_FAILED_MESSAGE } from "./constants";
+export { validRedirect } from "./redirect";
+export { useAuth } from "./useAuth";
+export { hasScope, type User } from "./user";
