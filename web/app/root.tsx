@@ -35,7 +35,7 @@ export const links: Route.LinksFunction = () => [
 ];
 
 // Auth state for every request (seed-spec §2, §4): read before any loader runs, and
-// page access levels (route `handle.auth`) enforced on the server. lib/auth/access.ts.
+// page access levels (route `handle.auth`) enforced on the server. features/auth/access.ts.
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
