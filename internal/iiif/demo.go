@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"lineage/internal/gendate"
 )
 
 // demoVersion changes whenever the pictures the generator draws change, so that an
@@ -25,8 +27,13 @@ type DemoItem struct {
 	Slug       string
 	Collection string // research collection
 	Nth        int    // attached to the collection's Nth record (0-based, by id)
-	Label      string // "" → the record's
-	Pages      []DemoPage
+	Year       int    // when set, to the collection's first record of that year instead
+	Label      string // "" → the record's, or Title's
+	// Title names a register of the record's kind; its label adds the record's place
+	// and years, so that a scan never claims a parish or a year its records lack
+	// ("Register of baptisms" → "Register of baptisms, St Paul, Ely, 1793 (pages 1–3)").
+	Title string
+	Pages []DemoPage
 }
 
 // DemoPage is one generated scan.
@@ -44,7 +51,7 @@ func DemoItems() []DemoItem {
 			{"card-front", "Front", 6000, 4000, 11}, {"card-back", "Back", 6000, 4000, 12}}},
 		{Slug: "demo-memorial-card-2", Collection: "memorial-cards", Nth: 1, Pages: []DemoPage{
 			{"card-front", "Front", 6000, 4000, 21}}},
-		{Slug: "demo-register-1851", Collection: "parish-baptisms", Nth: 0, Label: "Register of baptisms, 1851–1852 (pages 1–3)", Pages: []DemoPage{
+		{Slug: "demo-register-1851", Collection: "parish-baptisms", Year: 1851, Title: "Register of baptisms", Pages: []DemoPage{
 			{"register", "p. 1", 6400, 4400, 31}, {"register", "p. 2", 6400, 4400, 32}, {"register", "p. 3", 6400, 4400, 33}}},
 		{Slug: "demo-birth-brief-1", Collection: "birth-briefs", Nth: 0, Pages: []DemoPage{
 			{"brief", "Birth brief", 6000, 4000, 41}}},
@@ -61,16 +68,18 @@ func DemoItems() []DemoItem {
 func (s *Service) LoadDemo(ctx context.Context, items []DemoItem, cacheDir string) (int, error) {
 	cut := 0
 	for _, it := range items {
-		var recordID int64
-		err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT r.id FROM records r JOIN collections c ON c.id = r.collection_id
-			WHERE c.slug = ? ORDER BY r.id LIMIT 1 OFFSET ?`), it.Collection, it.Nth).Scan(&recordID)
+		recordID, place, lo, hi, err := s.demoRecord(ctx, it)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
 			return cut, err
 		}
-		spec := ItemSpec{Collection: it.Collection, RecordID: recordID, Slug: it.Slug, Label: it.Label}
+		label := it.Label
+		if label == "" && it.Title != "" {
+			label = registerLabel(it.Title, place, lo, hi, len(it.Pages))
+		}
+		spec := ItemSpec{Collection: it.Collection, RecordID: recordID, Slug: it.Slug, Label: label}
 		for i, p := range it.Pages {
 			sum := sha256.Sum256(fmt.Appendf(nil, "%s/%s/%d/%d/%d", demoVersion, p.Kind, p.Width, p.Height, p.Seed))
 			version := hex.EncodeToString(sum[:8])
@@ -91,6 +100,44 @@ func (s *Service) LoadDemo(ctx context.Context, items []DemoItem, cacheDir strin
 		}
 	}
 	return cut, nil
+}
+
+// demoRecord finds the record a demo item is attached to: the collection's first of
+// the item's year (its Nth when it names none, or none is of that year), with the place
+// and date range its label may name.
+func (s *Service) demoRecord(ctx context.Context, it DemoItem) (id int64, place string, lo, hi sql.NullInt64, err error) {
+	const q = `SELECT r.id, r.place_text, r.jdn_lo, r.jdn_hi FROM records r JOIN collections c ON c.id = r.collection_id WHERE c.slug = ?`
+	if it.Year != 0 {
+		err = s.db.QueryRowContext(ctx, s.db.Rebind(q+` AND r.jdn_lo >= ? AND r.jdn_hi < ? ORDER BY r.id LIMIT 1`), it.Collection,
+			gendate.GregorianToJDN(it.Year, 1, 1), gendate.GregorianToJDN(it.Year+1, 1, 1)).Scan(&id, &place, &lo, &hi)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return id, place, lo, hi, err
+		}
+	}
+	err = s.db.QueryRowContext(ctx, s.db.Rebind(q+` ORDER BY r.id LIMIT 1 OFFSET ?`), it.Collection, it.Nth).Scan(&id, &place, &lo, &hi)
+	return id, place, lo, hi, err
+}
+
+// registerLabel is title with the place and years of the record a register's scans are
+// attached to, and its pages: "Register of baptisms, St Paul, Ely, 1793 (pages 1–3)".
+func registerLabel(title, place string, lo, hi sql.NullInt64, pages int) string {
+	label := title
+	if place != "" {
+		label += ", " + place
+	}
+	if lo.Valid {
+		from, _, _ := gendate.JDNToGregorian(int(lo.Int64))
+		label += ", " + strconv.Itoa(from)
+		if hi.Valid {
+			if to, _, _ := gendate.JDNToGregorian(int(hi.Int64)); to != from {
+				label += "–" + strconv.Itoa(to)
+			}
+		}
+	}
+	if pages > 1 {
+		label += fmt.Sprintf(" (pages 1–%d)", pages)
+	}
+	return label
 }
 
 // cachedPyramid fills dir with the pyramid kept under cacheDir/version, or draws and
