@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+
 	"lineage/internal/content"
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
@@ -190,7 +192,51 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/images/{slug...}", Handler: im.GetImageItem, Access: public},
 			},
 		},
+		{
+			// Addresses people guess for the site's pages, sent on to the real ones.
+			Name:   "aliases",
+			Routes: pageAliasRoutes(),
+		},
 	}
+}
+
+// pageAliases are the addresses people type for pages the site has under other names
+// (web/app/routes.ts), and where a GET of one is sent. Only GET (and HEAD): POST /login
+// is the auth room's sign-in.
+var pageAliases = []struct{ from, to string }{
+	{"/login", "/sign-in"},
+	{"/log-in", "/sign-in"},
+	{"/signin", "/sign-in"},
+	{"/logon", "/sign-in"},
+	{"/logout", "/sign-out"},
+	{"/log-out", "/sign-out"},
+	{"/signout", "/sign-out"},
+	{"/signup", "/register"},
+	{"/sign-up", "/register"},
+	{"/account", "/user-account"},
+	{"/my-account", "/user-account"},
+	{"/profile", "/user-account"},
+	{"/join", "/subscribe"},
+	{"/membership", "/subscribe"},
+	{"/events", "/sog-events"},
+	{"/admin", "/admin/members"},
+}
+
+// pageAliasRoutes are pageAliases as the table's rows: a permanent redirect that keeps
+// the query (?return_to=… still reaches the sign-in page).
+func pageAliasRoutes() []httpx.Route {
+	out := make([]httpx.Route, 0, len(pageAliases))
+	for _, a := range pageAliases {
+		to := a.to
+		out = append(out, httpx.Route{Pattern: "GET " + a.from, Access: public, Handler: httpx.Plain(func(w http.ResponseWriter, r *http.Request) {
+			target := to
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+		})})
+	}
+	return out
 }
 
 // frontDoorMounts are the table's routes and fallbacks, as the front door registers
