@@ -15,13 +15,13 @@ func TestPageAliases(t *testing.T) {
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, a := range pageAliases {
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
-			req, _ := http.NewRequest(method, srv.URL+a.from+"?return_to=%2Fbookmarks", nil)
+			req, _ := http.NewRequest(method, srv.URL+a.from+"?redirect=%2Fbookmarks", nil)
 			res, err := client.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res.Body.Close()
-			if want := a.to + "?return_to=%2Fbookmarks"; res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != want {
+			if want := a.to + "?redirect=%2Fbookmarks"; res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != want {
 				t.Errorf("%s %s: %d to %q, want 301 to %q", method, a.from, res.StatusCode, res.Header.Get("Location"), want)
 			}
 		}

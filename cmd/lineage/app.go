@@ -37,6 +37,7 @@ type app struct {
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
 	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
+	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -66,6 +67,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addImages(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addDemoAccounts(ctx, cfg); err != nil {
 		return nil, err
 	}
 	return a, nil

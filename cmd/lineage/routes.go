@@ -223,7 +223,7 @@ var pageAliases = []struct{ from, to string }{
 }
 
 // pageAliasRoutes are pageAliases as the table's rows: a permanent redirect that keeps
-// the query (?return_to=… still reaches the sign-in page).
+// the query (/login?redirect=… still reaches the sign-in page with it).
 func pageAliasRoutes() []httpx.Route {
 	out := make([]httpx.Route, 0, len(pageAliases))
 	for _, a := range pageAliases {

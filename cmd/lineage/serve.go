@@ -107,6 +107,7 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("start the web app: %w", err)
 	}
 	fmt.Fprintf(os.Stderr, "Lineage is running at %s\n", cfg.PublicURL)
+	printDemoLogins(os.Stderr, cfg.PublicURL, cfg.DataDir, app.demoLogins)
 
 	select {
 	case err := <-serveErr:
