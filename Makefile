@@ -16,9 +16,17 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev
 .PHONY: build run test test-go test-web test-e2e fuzz bench bench-search bench-iiif bench-gedcom soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
+# The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
+# lock pins the `node` package, whose Node 24 serves the pages (the SSR workers start
+# web/node_modules/node/bin/node) and runs every `npm run` script (npm puts
+# node_modules/.bin first on PATH). npm checks each package's `engines` against the
+# Node that runs npm itself, so the install runs npm on that same pinned Node, fetched
+# by `npm exec` (the second fetch of it, inside `npm ci`, comes from npm's cache): the
+# engines are then checked against the Node the packages will run on.
+WEB_NODE = $(shell sed -n '/"node_modules\/node": {/{n;s/.*"version": "\(.*\)",/\1/p;}' web/package-lock.json)
 deps: $(WEB_DEPS)
 $(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && $(NPM) ci --no-audit --no-fund
+	cd web && $(NPM) exec --yes --package=node@$(WEB_NODE) -- $(NPM) ci --no-audit --no-fund
 	@touch $@
 
 ## build: bin/lineage and web/build/
