@@ -1,4 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startRecordingServer, type RecordingServer } from "../../lib/recording-server.test-support";
 import {
   cacheLifetimeMs,
   ContentServiceError,
@@ -149,5 +150,21 @@ describe("createContentFetch", () => {
     const pending = fetch("http://cms.test/slow", { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("createContentFetch against a real server", () => {
+  let go: RecordingServer;
+  beforeAll(async () => {
+    go = await startRecordingServer();
+  });
+  afterAll(() => go.close());
+
+  // Go's front door would gzip each loopback answer only for this process to inflate it.
+  it("asks for an uncompressed answer (Accept-Encoding: identity), keeping the caller's headers", async () => {
+    const response = await createContentFetch()(`${go.base}/content/api/v2`, { headers: { "X-Probe": "1" } });
+    expect(await response.json()).toEqual({ ok: true });
+    expect(go.seen[0]?.["accept-encoding"]).toBe("identity");
+    expect(go.seen[0]?.["x-probe"]).toBe("1");
   });
 });

@@ -3,6 +3,8 @@
 //
 // - GET responses with a 2xx status are cached for 5 s, or for the response's
 //   Cache-Control max-age; at most 1000 entries, least recently used first out.
+// - Answers are asked for uncompressed (Accept-Encoding: identity): they come over
+//   loopback, where compressing and inflating cost more than the bytes.
 // - A request that takes too long fails with "{url} response timeout".
 // - A non-2xx status fails with "Unexpected status code [status] on URL {url}",
 //   except 404, 410 and 429, which @prismicio/client itself interprets
@@ -141,8 +143,11 @@ async function fetchWithTimeout(
     if (callerSignal.aborted) controller.abort(callerSignal.reason);
     else callerSignal.addEventListener("abort", onCallerAbort, { once: true });
   }
+  // Go's front door would gzip a loopback answer only for this process to inflate it.
+  const headers = new Headers(init.headers);
+  headers.set("Accept-Encoding", "identity");
   try {
-    return await baseFetch(url, { ...init, signal: controller.signal });
+    return await baseFetch(url, { ...init, headers, signal: controller.signal });
   } catch (error) {
     if (timedOut) throw new ContentServiceError(`${url} response timeout`, url, undefined, { cause: error });
     if (callerSignal?.aborted) throw error;
