@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accessLevelOf, accessRedirect, signInPath } from "./access";
-import { buildRouteTree, routeAccess, type BuildRoute } from "./route-access.server";
+import { buildRouteTree, memoRouteAccess, routeAccess, type BuildRoute } from "./route-access.server";
 import { tokenStatus } from "./token-status";
 import { parseCookieHeader, parseSetCookie, serializeCookie } from "./cookies";
 
@@ -64,6 +64,18 @@ describe("routeAccess", () => {
     ["/a/b/c/d", "public", false],
   ])("%s is %s", (path, level, resource) => {
     expect(routeAccess(tree, path)).toEqual({ level, resource });
+  });
+
+  it("is matched once per path when memoised, within a bound", () => {
+    const access = memoRouteAccess(tree, 2);
+    const first = access("/user-account");
+    expect(first).toEqual({ level: "required", resource: false });
+    expect(access("/user-account")).toBe(first); // the remembered answer, not a new match
+    access("/news/a");
+    access("/news/b"); // the bound drops /user-account, the least recently used
+    const again = access("/user-account");
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });
 

@@ -3,6 +3,7 @@
 // table the server uses (the server build), to read each route's `handle.auth`.
 import { matchRoutes, type RouteObject } from "react-router";
 import { accessLevelOf, type AccessLevel } from "./access";
+import { LruCache } from "../../lib/lru";
 
 /** The part of a server build's route table this module reads. */
 export interface BuildRoute {
@@ -53,12 +54,31 @@ export function routeAccess(tree: RouteObject[], pathname: string): RouteAccess 
   return { level: accessLevelOf(routes.map((r) => r.handle)), resource: Boolean(routes[routes.length - 1]?.resource) };
 }
 
-let tree: Promise<RouteObject[]> | null = null;
+/** How many paths' access levels a server keeps; unknown paths (guesses, 404s) age out. */
+export const ROUTE_ACCESS_MEMO_SIZE = 1000;
+
+/**
+ * routeAccess over one tree, remembered per path: matchRoutes flattens and ranks the
+ * whole table on every call, and a path's access changes only with a new build.
+ */
+export function memoRouteAccess(tree: RouteObject[], max = ROUTE_ACCESS_MEMO_SIZE): (pathname: string) => RouteAccess {
+  const known = new LruCache<RouteAccess>(max);
+  return (pathname) => {
+    let access = known.get(pathname);
+    if (!access) {
+      access = Object.freeze(routeAccess(tree, pathname));
+      known.set(pathname, access);
+    }
+    return access;
+  };
+}
+
+let access: Promise<(pathname: string) => RouteAccess> | null = null;
 
 /** The access level of a path in this server's route table. */
 export async function serverRouteAccess(pathname: string): Promise<RouteAccess> {
-  tree ??= import("virtual:react-router/server-build").then((build) =>
-    buildRouteTree(build.routes as unknown as Record<string, BuildRoute>),
+  access ??= import("virtual:react-router/server-build").then((build) =>
+    memoRouteAccess(buildRouteTree(build.routes as unknown as Record<string, BuildRoute>)),
   );
-  return routeAccess(await tree, pathname);
+  return (await access)(pathname);
 }
