@@ -6,6 +6,7 @@
 // value plus `unavailable: true`, so pages show their empty states.
 import * as prismic from "@prismicio/client";
 import { createContentFetch, DEFAULT_TIMEOUT_MS, type ContentFetch } from "./content-fetch.server";
+import { LruCache } from "../../lib/lru";
 import type {
   CustomTypeDocument,
   CustomTypeName,
@@ -26,15 +27,71 @@ const sharedFetch: ContentFetch = createContentFetch({
   timeoutMs: Number(process.env.LINEAGE_CONTENT_TIMEOUT_MS) || DEFAULT_TIMEOUT_MS,
 });
 
+/** How many parsed answers (one per query URL, which names its ref) a process keeps. */
+export const PARSED_CACHE_ENTRIES = 256;
+
+/** Parsed answers of queries read at the master ref, shared by every request's client. */
+const sharedParsed = new LruCache<prismic.Query>(PARSED_CACHE_ENTRIES);
+
+/** Freezes a parsed answer and everything in it: it is shared by every later render. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/**
+ * Makes `client` keep the parsed answer of each query read at the master ref in `cache`,
+ * keyed by the query's URL, which holds the ref: an answer at a ref never changes, so
+ * it is never stale; a publish moves the master ref and with it every URL. The master
+ * ref itself is asked for on every request (client.getRepository, no-cache): Go's page
+ * cache is purged at a publish and renders the page again at once, so a worker must
+ * not read the old master ref after that (decision 016, "Applied"). A query at any
+ * other ref — a preview (io.prismic.preview cookie), a release — is not kept: it goes
+ * to the content API as before and is seen only by this request.
+ *
+ * client.get carries every query the helpers below make (getByType, dangerouslyGetAll,
+ * getAllByUIDs); getFirst (getSingle, getByUID) reads @prismicio/client's response
+ * directly, so it is rebuilt on get, as the client's own does it.
+ */
+export function cacheParsedByRef(client: prismic.Client, cache: LruCache<prismic.Query>): prismic.Client {
+  const get = client.get.bind(client);
+  const cachedGet = async (params?: Parameters<prismic.Client["get"]>[0]): Promise<prismic.Query> => {
+    const url = await client.buildQueryURL(params);
+    const ref = new URL(url).searchParams.get("ref");
+    if (ref !== (await client.getMasterRef()).ref) return get(params);
+    const hit = cache.get(url);
+    if (hit) return hit;
+    const answer = deepFreeze(await get(params));
+    cache.set(url, answer);
+    return answer;
+  };
+  const cachedGetFirst = async (params?: Parameters<prismic.Client["getFirst"]>[0]): Promise<prismic.PrismicDocument> => {
+    const actual = params?.page || params?.pageSize ? params : { ...params, pageSize: 1 };
+    const { results } = await cachedGet(actual);
+    if (results[0]) return results[0];
+    throw new prismic.NotFoundError("No documents were returned", await client.buildQueryURL(actual), undefined);
+  };
+  return Object.assign(client, { get: cachedGet, getFirst: cachedGetFirst });
+}
+
 export function contentEndpoint(): string {
   return process.env.LINEAGE_CONTENT_API || DEFAULT_CONTENT_API;
 }
 
 /**
  * A content client for one request. With the request given, a preview cookie
- * (`io.prismic.preview`) on it makes every query read the previewed ref.
+ * (`io.prismic.preview`) on it makes every query read the previewed ref. Queries at
+ * the master ref are answered from `parsed` when it holds them (cacheParsedByRef);
+ * by default the process's cache, unless another fetch is given (tests).
  */
-export function createContentClient(request?: Request, fetchImpl: prismic.FetchLike = sharedFetch): prismic.Client {
+export function createContentClient(
+  request?: Request,
+  fetchImpl: prismic.FetchLike = sharedFetch,
+  parsed: LruCache<prismic.Query> | null = fetchImpl === sharedFetch ? sharedParsed : null,
+): prismic.Client {
   const client = prismic.createClient(REPOSITORY_NAME, {
     documentAPIEndpoint: contentEndpoint(),
     accessToken: process.env.LINEAGE_CONTENT_TOKEN || undefined,
@@ -43,7 +100,7 @@ export function createContentClient(request?: Request, fetchImpl: prismic.FetchL
     defaultParams: { fetchLinks: ["page.parent"] },
   });
   if (request) client.enableAutoPreviewsFromReq(request);
-  return client;
+  return parsed ? cacheParsedByRef(client, parsed) : client;
 }
 
 /**
