@@ -445,6 +445,12 @@ func (w *ssrWorker) runOnce(ctx context.Context, first chan<- error) error {
 	cmd.Dir = s.WebDir
 	cmd.Env = append(os.Environ(), s.Env...)
 	cmd.Env = append(cmd.Env, "PORT="+strconv.Itoa(w.port), "HOST=127.0.0.1", "NODE_ENV=production")
+	if !slices.ContainsFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "MALLOC_ARENA_MAX=") }) {
+		// glibc gives each of Node's threads its own malloc arena; under load their
+		// fragments kept a worker's resident set growing by about 25 MB that two
+		// arenas do not (decision 016). An operator's own setting is kept.
+		cmd.Env = append(cmd.Env, "MALLOC_ARENA_MAX=2")
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	stdout, _ := cmd.StdoutPipe()
 	stderr, _ := cmd.StderrPipe()

@@ -36,7 +36,7 @@ func fakeSSRChild() {
 	addr := os.Getenv("HOST") + ":" + os.Getenv("PORT")
 	fmt.Printf("fake ssr listening on %s with content API %s\n", addr, os.Getenv("LINEAGE_CONTENT_API"))
 	http.ListenAndServe(addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "page %s nonce=%s pid=%d args=%q accept-encoding=%q", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid(), os.Args[2:], r.Header.Get("Accept-Encoding"))
+		fmt.Fprintf(w, "page %s nonce=%s pid=%d args=%q malloc-arenas=%q accept-encoding=%q", r.URL.Path, r.Header.Get(nonceHeader), os.Getpid(), os.Args[2:], os.Getenv("MALLOC_ARENA_MAX"), r.Header.Get("Accept-Encoding"))
 	}))
 }
 
@@ -146,8 +146,12 @@ func TestSSRSupervisor(t *testing.T) {
 		}
 	})
 	t.Run("HeapBounded", func(t *testing.T) {
-		if body := page(); !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=8" `) {
+		body := page()
+		if !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=8" `) {
 			t.Fatalf("node was not given the default heap limit: %q", body)
+		}
+		if !strings.Contains(body, `malloc-arenas="2"`) {
+			t.Fatalf("node was not given two malloc arenas: %q", body)
 		}
 	})
 	t.Run("RestartsAfterCrash", func(t *testing.T) {
