@@ -214,8 +214,9 @@ func (s *SSR) nodeBinary() (string, error) {
 	return "", ErrWebNotBuilt{Missing: filepath.Join(s.WebDir, "node_modules", "node") + " (Node 24)"}
 }
 
+// serveScript is the worker's HTTP server (web/server.mjs, copied there by the build).
 func (s *SSR) serveScript() string {
-	return filepath.Join(s.WebDir, "node_modules", "@react-router", "serve", "bin.cjs")
+	return filepath.Join(s.WebDir, "build", "server", "serve.mjs")
 }
 
 // Check reports whether everything needed to start the child is present.

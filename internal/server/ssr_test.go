@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeSSRChild serves PORT on HOST like react-router-serve, and logs a line to stdout.
+// fakeSSRChild serves PORT on HOST like build/server/serve.mjs, and logs a line to stdout.
 func fakeSSRChild() {
 	addr := os.Getenv("HOST") + ":" + os.Getenv("PORT")
 	fmt.Printf("fake ssr listening on %s with content API %s\n", addr, os.Getenv("LINEAGE_CONTENT_API"))
@@ -48,7 +48,7 @@ func fakeWebApp(t *testing.T) string {
 		t.Fatal(err)
 	}
 	web := t.TempDir()
-	for _, f := range []string{"build/server/index.js", "node_modules/@react-router/serve/bin.cjs"} {
+	for _, f := range []string{"build/server/index.js", "build/server/serve.mjs"} {
 		p := filepath.Join(web, f)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("// fake"), 0o644)
