@@ -34,9 +34,12 @@ type EventView struct {
 	Age   string     `json:"age"`
 	Cause string     `json:"cause"`
 	Notes []string   `json:"notes"`
+	// Position is the event's place in the person's timeline, their own events and
+	// their families' together (timeline.go).
+	Position int `json:"position"`
 
-	lo, order int
-	dated     bool
+	lo, hi int
+	dated  bool
 }
 
 // ParentFamily is a family the person is a child in.
@@ -248,7 +251,6 @@ func (s *Service) person(ctx context.Context, slug, id string) (*Person, error) 
 	if err != nil {
 		return nil, err
 	}
-	order := 0
 	for _, c := range rec.Children {
 		switch c.Tag {
 		case "NAME":
@@ -270,22 +272,22 @@ func (s *Service) person(ctx context.Context, slug, id string) (*Person, error) 
 			p.Media = append(p.Media, mediaView(c, refs))
 		default:
 			if isEventTag(c.Tag) && (priv || !restrictedBy(c)) {
-				order++
-				p.Events = append(p.Events, eventView(c, refs, order))
+				p.Events = append(p.Events, eventView(c, refs))
 			}
 		}
 	}
-	sortEvents(p.Events)
+	famEvents := make([][]EventView, len(p.Families))
 	for i := range p.Families {
 		if fr := famLines[p.Families[i].ID]; fr != nil && (priv || !restrictedBy(fr)) {
-			for j, c := range fr.Children {
+			for _, c := range fr.Children {
 				if isEventTag(c.Tag) && (priv || !restrictedBy(c)) {
-					p.Families[i].Events = append(p.Families[i].Events, eventView(c, refs, j))
+					p.Families[i].Events = append(p.Families[i].Events, eventView(c, refs))
 				}
 			}
-			sortEvents(p.Families[i].Events)
 		}
+		famEvents[i] = p.Families[i].Events
 	}
+	orderTimeline(p.Events, famEvents)
 	rec.Walk(func(l *gedcom.Line) bool {
 		if l.Level > 0 && !priv && restrictedBy(l) {
 			return false
@@ -307,25 +309,11 @@ func mapValues(m map[string]*gedcom.Line) []*gedcom.Line {
 	return out
 }
 
-func sortEvents(evs []EventView) {
-	slices.SortStableFunc(evs, func(a, b EventView) int {
-		switch {
-		case a.dated && b.dated:
-			return a.lo - b.lo
-		case a.dated:
-			return -1
-		case b.dated:
-			return 1
-		}
-		return a.order - b.order
-	})
-}
-
 func nameView(n nameInfo) NameView {
 	return NameView{Full: n.full, Given: n.given, Surname: n.surname, Prefix: n.prefix, Suffix: n.suffix, Nickname: n.nickname, Type: n.typ}
 }
 
-func eventView(l *gedcom.Line, refs map[string]*gedcom.Line, order int) EventView {
+func eventView(l *gedcom.Line, refs map[string]*gedcom.Line) EventView {
 	e := parseEvent(l)
 	label := eventLabels[e.tag]
 	if (e.tag == "EVEN" || e.tag == "FACT") && e.typ != "" {
@@ -333,7 +321,7 @@ func eventView(l *gedcom.Line, refs map[string]*gedcom.Line, order int) EventVie
 	}
 	ev := EventView{Tag: e.tag, Label: label, Type: e.typ, Value: e.value, Date: dateOf(&e), Place: e.place,
 		Age: strings.TrimSpace(l.ChildValue("AGE")), Cause: strings.TrimSpace(l.ChildValue("CAUS")), Notes: []string{},
-		lo: e.lo, dated: e.hasRange, order: order}
+		lo: e.lo, hi: e.hi, dated: e.hasRange}
 	for _, c := range l.Children {
 		if c.Tag == "NOTE" || c.Tag == "SNOTE" {
 			if n := noteText(c, refs); n != "" {

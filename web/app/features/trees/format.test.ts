@@ -64,20 +64,27 @@ describe("words", () => {
 });
 
 describe("a person's timeline", () => {
-  const ev = (label: string, earliest?: string): PersonEvent => ({ tag: "EVEN", label, date: earliest ? { text: earliest, earliest } : null, place: "" });
-  it("merges family events by date, undated last in file order", () => {
+  const ev = (label: string, position: number, earliest?: string): PersonEvent => ({
+    tag: "EVEN",
+    label,
+    date: earliest ? { text: earliest, earliest } : null,
+    place: "",
+    position,
+  });
+  it("merges family events into the person's by the API's timeline position", () => {
     const t = timelineOf({
-      events: [ev("Birth", "1851-03-12"), ev("Occupation"), ev("Death", "1919-01-01"), ev("Residence")],
+      // the API's order, not the dates': a year-only christening after the birth of that year
+      events: [ev("Birth", 0, "1822-07-24"), ev("Christening", 1, "1822-01-01"), ev("Death", 3, "1890-03-03"), ev("Residence", 4)],
       families: [
         {
           id: "F9",
           partner: { id: "I20", name: "James Howarth", given: "James", surname: "Howarth", sex: "M", living: false },
-          events: [ev("Marriage", "1872-05-01")],
+          events: [ev("Marriage", 2, "1845-06-12")],
           children: [],
         },
       ],
     });
-    expect(t.map((e) => e.label)).toEqual(["Birth", "Marriage", "Death", "Occupation", "Residence"]);
-    expect(t[1].with?.name).toBe("James Howarth");
+    expect(t.map((e) => e.label)).toEqual(["Birth", "Christening", "Marriage", "Death", "Residence"]);
+    expect(t[2].with?.name).toBe("James Howarth");
   });
 });

@@ -1,5 +1,6 @@
-// A person's timeline: their own events and their families' (marriage, divorce…),
-// in date order, undated last in the order the file has them.
+// A person's timeline: their own events and their families' (marriage, divorce…) in
+// the order the API gives them (`position`: date ranges with birth before christening,
+// death before burial, undated last — internal/trees/timeline.go decides it).
 import type { Person, PersonEvent, PersonList, PersonSummary } from "./types";
 
 export interface TimelineEvent extends PersonEvent {
@@ -12,18 +13,7 @@ export function timelineOf(person: Pick<Person, "events" | "families">): Timelin
     ...(person.events ?? []),
     ...(person.families ?? []).flatMap((f) => (f.events ?? []).map((e) => ({ ...e, with: f.partner ?? undefined }))),
   ];
-  const key = (e: TimelineEvent) => e.date?.earliest ?? null;
-  return all
-    .map((e, i) => ({ e, i }))
-    .sort((a, b) => {
-      const ka = key(a.e);
-      const kb = key(b.e);
-      if (ka && kb) return ka < kb ? -1 : ka > kb ? 1 : a.i - b.i;
-      if (ka) return -1;
-      if (kb) return 1;
-      return a.i - b.i;
-    })
-    .map(({ e }) => e);
+  return all.sort((a, b) => a.position - b.position);
 }
 
 const LIST_WORDS: Record<PersonList, string> = {

@@ -72,6 +72,8 @@ export interface PersonEvent {
   age?: string;
   cause?: string;
   notes?: string[];
+  /** Its place in the person's timeline, own and family events together. */
+  position: number;
 }
 
 export interface Source {
