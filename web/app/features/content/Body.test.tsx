@@ -60,15 +60,31 @@ describe("Body slices", () => {
     expect(html).toMatch(/alt=""/);
   });
 
-  it("renders video as a titled iframe built from embed_url", () => {
+  it("renders video as a facade that requests nothing from the video host", () => {
     const html = render([
       slice("video", {
         title: "A talk on parish registers",
-        video: { type: "video", version: "1.0", embed_url: "https://vimeo.com/76979871", html: "<b>x</b>", width: 640, height: 360 },
+        video: {
+          type: "video",
+          version: "1.0",
+          embed_url: "https://vimeo.com/76979871",
+          html: "<b>x</b>",
+          width: 640,
+          height: 360,
+          provider_name: "Vimeo",
+          duration: 634,
+          thumbnail_url: "https://i.vimeocdn.com/video/1.jpg",
+        },
       }),
     ]);
-    expect(html).toContain('<iframe src="https://player.vimeo.com/video/76979871" title="A talk on parish registers" loading="lazy"');
+    expect(html).not.toContain("<iframe");
+    expect(html).not.toContain("vimeocdn");
     expect(html).not.toContain("<b>x</b>");
+    expect(html).toMatch(/<a class="[^"]*" href="https:\/\/vimeo.com\/76979871"[^>]*>/);
+    expect(html).toContain("Play video: </span>A talk on parish registers");
+    expect(html).toContain('<time dateTime="PT10M34S" aria-hidden="true">10:34</time>');
+    expect(html).toContain("10 minutes 34 seconds");
+    expect(html).toContain("Plays from Vimeo when you press play");
   });
 
   it("renders grid cards with links", () => {

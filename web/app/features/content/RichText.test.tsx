@@ -102,7 +102,7 @@ describe("RichText", () => {
     expect(html).toMatch(/<img src="https:\/\/x.test\/media\/map.svg"[^>]*alt=""/);
   });
 
-  it("renders embeds as a titled, lazy iframe without the provider's HTML", () => {
+  it("renders embeds as a play facade without the provider's HTML or thumbnail", () => {
     const html = render([
       {
         type: "embed",
@@ -111,15 +111,18 @@ describe("RichText", () => {
           version: "1.0",
           embed_url: "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
           title: "Big Buck Bunny",
+          thumbnail_url: "https://i.ytimg.com/vi/aqz-KE-bpKQ/hqdefault.jpg",
           html: '<iframe src="https://evil.example/"></iframe><script>alert(1)</script>',
           width: 480,
           height: 270,
         },
       } as RichTextField[number],
     ]);
-    expect(html).toContain('src="https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ"');
-    expect(html).toContain('title="Big Buck Bunny"');
-    expect(html).toContain('loading="lazy"');
+    expect(html).toContain('href="https://www.youtube.com/watch?v=aqz-KE-bpKQ"');
+    expect(html).toContain("Play video: </span>Big Buck Bunny");
+    expect(html).toContain("Plays from YouTube when you press play");
+    expect(html).not.toContain("<iframe");
+    expect(html).not.toContain("ytimg");
     expect(html).not.toContain("evil.example");
     expect(html).not.toContain("<script");
   });

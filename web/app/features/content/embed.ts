@@ -39,3 +39,44 @@ export function embedPlayerSrc(embedUrl: string | null | undefined): string | nu
   }
   return null;
 }
+
+/** The player's address with autoplay on: the visitor has just pressed play. */
+export function autoplaySrc(src: string): string {
+  const url = new URL(src);
+  url.searchParams.set("autoplay", "1");
+  return url.href;
+}
+
+/** Who plays the video, for "Plays from YouTube": the oEmbed provider, else the player's host. */
+export function videoHostName(providerName: unknown, playerSrc: string): string {
+  if (typeof providerName === "string" && providerName.trim()) return providerName.trim();
+  const host = new URL(playerSrc).hostname;
+  if (host.endsWith("vimeo.com")) return "Vimeo";
+  if (host.includes("youtube")) return "YouTube";
+  return host;
+}
+
+/**
+ * An oEmbed `duration` (seconds; Vimeo sends it, YouTube does not) as "10:34" or
+ * "1:02:03", with its ISO 8601 form for <time dateTime> and words for screen readers.
+ */
+export function videoDuration(value: unknown): { text: string; iso: string; words: string } | null {
+  const total = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  if (!Number.isFinite(total) || total <= 0) return null;
+  const s = Math.round(total);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const text = h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+  const iso = `PT${h ? `${h}H` : ""}${m ? `${m}M` : ""}${sec ? `${sec}S` : ""}`;
+  const unit = (n: number, word: string) => (n ? `${n} ${word}${n === 1 ? "" : "s"}` : "");
+  const words = [unit(h, "hour"), unit(m, "minute"), unit(sec, "second")].filter(Boolean).join(" ");
+  return { text, iso, words };
+}
+
+/** A poster the site serves itself (a path on this site); a provider's thumbnail would call the provider. */
+export function localPoster(thumbnailUrl: unknown): string | null {
+  if (typeof thumbnailUrl !== "string") return null;
+  return thumbnailUrl.startsWith("/") && !thumbnailUrl.startsWith("//") ? thumbnailUrl : null;
+}
