@@ -9,6 +9,7 @@ import { RichText } from "../features/content/RichText";
 import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../features/auth/access";
 import { toCard } from "../features/content/cards";
+import { trimContent } from "../features/content/trim";
 import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../features/content/content.server";
 import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -29,8 +30,9 @@ export async function loader({ request, url }: Route.LoaderArgs) {
   const title = doc ? asText(doc.data.title).trim() : "";
   return {
     title: title || SITE_NAME,
-    intro: doc?.data.intro ?? null,
-    body: doc?.data.body ?? [],
+    // Only what the components draw is serialised into the page (trimContent).
+    intro: trimContent(doc?.data.intro ?? null),
+    body: trimContent(doc?.data.body ?? []),
     news: news.value.results.map(toCard),
     events: events.value.map(toCard),
     featured: featured.value.results.map(toCard),

@@ -2,6 +2,7 @@
 // so loaders do not send whole documents (with bodies) to the browser.
 import { asText, type ImageField, type RichTextField } from "@prismicio/client";
 import { linkResolver, type LinkableDocument } from "./link-resolver";
+import { trimContent } from "./trim";
 
 export interface Card {
   id: string;
@@ -30,9 +31,9 @@ export function toCard(doc: CardSource): Card {
     id: doc.id,
     href: linkResolver(doc) ?? "/",
     title: title || doc.uid || "Untitled",
-    summary: summary && summary.length ? summary : null,
+    summary: summary && summary.length ? trimContent(summary) : null,
     date,
-    image: image && (image as { url?: string }).url ? image : null,
+    image: image && (image as { url?: string }).url ? trimContent(image) : null,
     ...(typeof data.location === "string" ? { location: data.location } : {}),
   };
 }

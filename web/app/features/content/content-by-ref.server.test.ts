@@ -1,6 +1,6 @@
 // The parsed answers kept per (ref, query) by cacheParsedByRef: shared between
 // visitors' renders at the master ref, never for a preview, and never after a publish.
-import type { Query } from "@prismicio/client";
+import { asText, type Query, type RichTextField } from "@prismicio/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LruCache } from "../../lib/lru";
 import { createContentFetch } from "./content-fetch.server";
@@ -63,7 +63,7 @@ function contentApi(titles: Record<string, string>) {
 
 const visitor = () => new Request("http://site.test/news/agm");
 const editor = (ref: string) => new Request("http://site.test/news/agm", { headers: { cookie: `io.prismic.preview=${ref}` } });
-const titleOf = (d: { data: { title: { text: string }[] } } | null) => d?.data.title[0]?.text;
+const titleOf = (d: { data: { title: RichTextField } } | null) => (d ? asText(d.data.title) : undefined);
 
 describe("content cached by ref, parsed", () => {
   beforeEach(() => {
