@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { CalendarMonth } from "./event-calendar";
+import { agendaDays, type CalendarMonth } from "./event-calendar";
 import { monthLabel } from "./london-time";
 
 /** Weekday headings: short on screen, the whole word for screen readers ("Mon" + "day"). */
@@ -21,9 +21,12 @@ interface EventCalendarProps {
 /**
  * One month of events as a table (rendered on the server, no script needed):
  * a caption naming the month, weekday column headers, each day's events as
- * links, and links to the previous and next months.
+ * links, and links to the previous and next months. Narrow screens, where
+ * seven columns do not fit, get the same month as an agenda of the days with
+ * events instead (events.css switches between the two).
  */
 export function EventCalendar({ calendar, links }: EventCalendarProps) {
+  const agenda = agendaDays(calendar);
   return (
     <section id="calendar" className="event-calendar section" aria-labelledby="event-calendar-title">
       <h2 id="event-calendar-title">Calendar</h2>
@@ -56,6 +59,37 @@ export function EventCalendar({ calendar, links }: EventCalendarProps) {
           </li>
         </ul>
       </nav>
+      <div className="event-agenda">
+        <h3 className="event-agenda__title">
+          {calendar.label}
+          <span className="event-calendar__count">{calendar.eventDays === 0 ? " — no events" : ""}</span>
+        </h3>
+        {agenda.length ? (
+          <ol role="list" className="event-agenda__days">
+            {agenda.map((day) => (
+              <li
+                key={day.date}
+                className={day.today ? "event-agenda__day event-calendar__cell--today" : "event-agenda__day"}
+                aria-current={day.today ? "date" : undefined}
+              >
+                <p className="event-agenda__date">
+                  <time dateTime={day.date}>{day.label}</time>
+                  {day.today ? <span className="event-calendar__today"> (today)</span> : null}
+                </p>
+                <ul role="list" className="event-calendar__events">
+                  {day.events.map((event) => (
+                    <li key={event.href}>
+                      <Link to={event.href}>
+                        <span className="event-calendar__time">{event.time}</span> {event.title}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </div>
       {/* Wide tables may scroll sideways on small screens; the region can take focus so keyboards can scroll it. */}
       <div className="event-calendar__scroll" role="region" aria-labelledby="event-calendar-caption" tabIndex={0}>
         <table className="event-calendar__table">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCalendarMonth, calendarBounds } from "./event-calendar";
+import { agendaDays, buildCalendarMonth, calendarBounds } from "./event-calendar";
 import type { EventSummary } from "./events";
 
 function event(uid: string, start: string, end: string | null = null): EventSummary {
@@ -103,5 +103,24 @@ describe("calendar month", () => {
       first: "2026-03",
       last: "2028-01",
     });
+  });
+});
+
+describe("calendar agenda (narrow screens)", () => {
+  it("lists only the days with events, in order, named in words", () => {
+    const month = buildCalendarMonth(
+      "2026-10",
+      [event("weekend", "2026-10-23T09:00:00.000Z", "2026-10-24T16:00:00.000Z"), event("talk", "2026-10-06T18:00:00.000Z")],
+      { today: "2026-11-21", bounds: wide },
+    );
+    const agenda = agendaDays(month);
+    expect(agenda.map((d) => d.label)).toEqual(["Tuesday 6 October", "Friday 23 October", "Saturday 24 October"]);
+    expect(agenda.map((d) => d.date)).toEqual(["2026-10-06", "2026-10-23", "2026-10-24"]);
+    expect(agenda[0]!.events).toEqual([{ href: "/sog-events/talk", title: "Event talk", time: "7pm" }]);
+    expect(agenda[2]!.events[0]!.time).toBe("continues");
+  });
+
+  it("is empty for a month without events", () => {
+    expect(agendaDays(buildCalendarMonth("2026-12", [], { today: "2026-11-21", bounds: wide }))).toEqual([]);
   });
 });

@@ -115,6 +115,30 @@ export function buildCalendarMonth(
   };
 }
 
+const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+export interface AgendaDay extends CalendarDay {
+  /** "Tuesday 8 December" */
+  label: string;
+}
+
+/**
+ * The month as an agenda: only the days that have events, in order, each
+ * named in words. Narrow screens show this instead of the seven-column table.
+ */
+export function agendaDays(calendar: CalendarMonth): AgendaDay[] {
+  const agenda: AgendaDay[] = [];
+  for (const week of calendar.weeks) {
+    week.forEach((day, weekday) => {
+      if (!day || day.events.length === 0) return;
+      const month = MONTH_NAMES[Number(day.date.slice(5, 7)) - 1];
+      agenda.push({ ...day, label: `${WEEKDAY_NAMES[weekday]} ${day.day} ${month}` });
+    });
+  }
+  return agenda;
+}
+
 /**
  * The months calendar navigation and the month filter offer: from the first
  * event's month to the last one's, always including `current`.
