@@ -1,8 +1,9 @@
-import type { ImageField, RichTextField } from "@prismicio/client";
+import { asText, type ImageField, type RichTextField } from "@prismicio/client";
 import type { ReactNode } from "react";
 import { Body } from "./Body";
 import { ContentImage } from "./ContentImage";
 import { RichText } from "./RichText";
+import { withoutRepeatedLead } from "./lead-hero";
 import type { Body as BodyField } from "./content-types";
 import { formatDate } from "../../lib/dates";
 
@@ -21,7 +22,10 @@ interface ArticleProps {
   children?: ReactNode;
 }
 
-/** One content document as a page: heading, date, lead image, summary, body. */
+/**
+ * One content document as a page: heading, date, lead image, summary, body.
+ * A lead hero that repeats the heading or summary shows only what is new (lead-hero.ts).
+ */
 export function Article({ title, date, image, summary, body, kicker, facts, actions, children }: ArticleProps) {
   const shownDate = formatDate(date);
   return (
@@ -47,7 +51,7 @@ export function Article({ title, date, image, summary, body, kicker, facts, acti
           <ContentImage field={image} loading="eager" />
         </figure>
       ) : null}
-      <Body slices={body} />
+      <Body slices={withoutRepeatedLead(body, { title, summary: summary?.length ? asText(summary) : null })} />
       {children}
     </article>
   );
