@@ -188,7 +188,7 @@ export default function SearchExplore({ loaderData }: Route.ComponentProps) {
               "No records match this search. Try fewer filters, another spelling mode or a wider year range."
             )}
           </p>
-          {answer.results.length ? <ResultsTable results={answer.results} caption="Records found" id="results-table" /> : null}
+          {answer.results.length ? <ResultsTable results={answer.results} caption="Records found" id="results-table" asked={query} /> : null}
           {firstPage || nextPage ? (
             <nav aria-label="Pages of results" className={styles.paging}>
               {firstPage ? (

@@ -14,6 +14,7 @@ import {
 } from "../features/members/AccountSections";
 import { ACCOUNT_INTENTS, runAccountAction } from "../features/members/account-actions.server";
 import { loadAccountArea } from "../features/members/api.server";
+import { describeSearch } from "../features/research/search/query";
 import styles from "../features/members/account.module.css";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
@@ -69,8 +70,8 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
       <ProfileSection user={user} />
       <BookmarksSection bookmarks={bookmarks} lists={readingLists} />
       <ReadingListsSection lists={readingLists} />
-      <SavedSearchesSection searches={savedSearches} />
-      <SearchHistorySection history={history} />
+      <SavedSearchesSection searches={savedSearches} describe={describeSearch} />
+      <SearchHistorySection history={history} describe={describeSearch} />
       <DataSection />
     </div>
   );

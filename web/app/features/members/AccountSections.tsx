@@ -6,7 +6,7 @@ import type { User } from "../auth";
 import { formatDate, formatDateTime } from "../../lib/dates";
 import { ActionForm, FormError } from "./ActionForm";
 import { Section, useSectionStatus, type SectionStatus } from "./Section";
-import { describeParams, type Bookmark, type HistoryEntry, type ReadingListSummary, type SavedSearch } from "./types";
+import type { Bookmark, HistoryEntry, ReadingListSummary, SavedSearch, SearchParams } from "./types";
 import styles from "./account.module.css";
 
 const UNAVAILABLE = "We could not load this just now. Please reload the page in a moment.";
@@ -263,7 +263,13 @@ export function ReadingListsSection({ lists }: { lists: ReadingListSummary[] | n
   );
 }
 
-export function SavedSearchesSection({ searches }: { searches: SavedSearch[] | null }) {
+/**
+ * Describes a search's parameters for a reader ("Smith, John, 1850 ± 2"): the page
+ * passes research's describer, which knows the search fields.
+ */
+export type DescribeSearch = (params: SearchParams) => string;
+
+export function SavedSearchesSection({ searches, describe }: { searches: SavedSearch[] | null; describe: DescribeSearch }) {
   const { result, report, headingRef } = useSectionStatus(["saved-rename", "saved-delete"], searches);
   return (
     <Section id="saved-searches" title="Saved searches" result={result} headingRef={headingRef}>
@@ -277,7 +283,7 @@ export function SavedSearchesSection({ searches }: { searches: SavedSearch[] | n
             <li key={search.id} className={styles.item}>
               <div className={styles.itemMain}>
                 <p className={styles.itemTitle}>{search.name}</p>
-                <p className={styles.meta}>{describeParams(search.params) || search.path}</p>
+                <p className={styles.meta}>{describe(search.params) || search.path}</p>
               </div>
               <div className={styles.controls}>
                 <Link to={search.url} className="button button--primary">
@@ -330,7 +336,7 @@ export function SavedSearchesSection({ searches }: { searches: SavedSearch[] | n
   );
 }
 
-export function SearchHistorySection({ history }: { history: HistoryEntry[] | null }) {
+export function SearchHistorySection({ history, describe }: { history: HistoryEntry[] | null; describe: DescribeSearch }) {
   const { result, report, headingRef } = useSectionStatus(["history-clear", "history-delete"], history);
   return (
     <Section id="search-history" title="Search history" result={result} headingRef={headingRef}>
@@ -343,7 +349,7 @@ export function SearchHistorySection({ history }: { history: HistoryEntry[] | nu
         <>
           <ol className={styles.items}>
             {history.map((entry) => {
-              const label = entry.summary || describeParams(entry.params) || entry.path;
+              const label = entry.summary || describe(entry.params) || entry.path;
               return (
                 <li key={entry.id} className={styles.item}>
                   <div className={styles.itemMain}>

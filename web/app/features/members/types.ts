@@ -60,13 +60,6 @@ export interface AccountArea {
 /** The bookmark toggle's state on a content page. */
 export type BookmarkState = { signedIn: false } | { signedIn: true; id: number | null };
 
-/** A one-line description of a search's parameters, for lists without a summary. */
-export function describeParams(params: SearchParams): string {
-  return Object.entries(params)
-    .map(([key, value]) => `${key.replace(/_/g, " ")}: ${Array.isArray(value) ? value.join(", ") : value}`)
-    .join("; ");
-}
-
 /** The path a page is bookmarked under: its own, without a trailing slash. */
 export function bookmarkPath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, "") || "/" : pathname;

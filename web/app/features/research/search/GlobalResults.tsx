@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ResultsTable } from "./ResultsTable";
 import { resultsText, seeAllUrl } from "./query";
-import type { CatalogueItem, GlobalAnswer, GlobalGroup, TreeHit } from "./types";
+import type { CatalogueItem, GlobalAnswer, GlobalGroup, GlobalReading, TreeHit } from "./types";
 import styles from "./search.module.css";
 
 const PEDIGREE_SEARCH_PATH = "/research-hub/our-collections/pedigree-search";
@@ -77,11 +77,24 @@ function CatalogueLinks({ items, what }: { items: CatalogueItem[]; what: string 
   );
 }
 
+/** "Showing Smith, John, 1850 ± 10 (nothing for Smith, John, 1850 ± 2)." */
+export function readingText(reading: GlobalReading): string {
+  return `Showing ${reading.text}${reading.asked ? ` (nothing for ${reading.asked})` : ""} in the index records and family trees.`;
+}
+
 export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
-  const { q, archive, family_trees: trees, index, library } = answer;
+  const { q, archive, family_trees: trees, index, library, reading } = answer;
   const quoted = `“${q}”`;
+  // The index and the trees search the reading of q; the catalogues, q's words.
+  const read = reading ? `“${reading.text}”` : quoted;
+  const asked = reading ? { surname: reading.surname, given: reading.given, year: reading.year ? String(reading.year) : "", place: reading.place } : {};
   return (
     <div>
+      {reading ? (
+        <p className={styles.summary} id="global-reading">
+          {readingText(reading)}
+        </p>
+      ) : null}
       <section aria-labelledby="global-archive">
         <Heading id="global-archive" title="Archive" group={archive} />
         <GroupTable
@@ -98,9 +111,9 @@ export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
         <Heading id="global-family-trees" title="Family trees" group={trees} />
         <GroupTable
           id="global-family-trees-table"
-          caption={`People in family trees matching ${quoted}`}
+          caption={`People in family trees matching ${read}`}
           columns={["Name", "Born", "Died", "Tree"]}
-          empty={`No one in the society's family trees matches ${quoted}.`}
+          empty={`No one in the society's family trees matches ${read}.`}
           rows={trees.results.map((hit) => [
             <Link key="name" to={hit.url}>
               {hit.person.name || "(no name recorded)"}
@@ -122,9 +135,9 @@ export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
       <section aria-labelledby="global-index">
         <Heading id="global-index" title="Index records" group={index} />
         {index.results.length ? (
-          <ResultsTable results={index.results} caption={`Index records matching ${quoted}`} id="global-index-table" />
+          <ResultsTable results={index.results} caption={`Index records matching ${read}`} id="global-index-table" asked={asked} />
         ) : (
-          <GroupTable id="global-index-empty" caption={`Index records matching ${quoted}`} columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} empty={`No index records match ${quoted}.`} rows={[]} />
+          <GroupTable id="global-index-empty" caption={`Index records matching ${read}`} columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} empty={`No index records match ${read}.`} rows={[]} />
         )}
         {index.search && index.total > 0 ? (
           <p>

@@ -1,8 +1,9 @@
 // A table of index search results: the persons of each record with their roles (the
-// matched person in bold), record type, date, place, collection and match. Members-only
-// records seen by visitors show what the teaser holds and say the rest is for members.
+// matched person in bold), record type, date, place, collection and how well it matches
+// what was asked, in words. Members-only records seen by visitors show what the teaser
+// holds and say the rest is for members.
 import { Link } from "react-router";
-import { personName, recordPath, roleLabel, scoreLabel } from "./query";
+import { matchLabel, personName, recordPath, roleLabel, type AskedFields } from "./query";
 import type { SearchResult } from "./types";
 import styles from "./search.module.css";
 
@@ -10,7 +11,8 @@ function Withheld() {
   return <span className={styles.withheld}>Members only</span>;
 }
 
-export function ResultsTable({ results, caption, id }: { results: SearchResult[]; caption: string; id?: string }) {
+/** `asked`: the fields the search asked for, which the match column measures against. */
+export function ResultsTable({ results, caption, id, asked }: { results: SearchResult[]; caption: string; id?: string; asked: AskedFields }) {
   const captionId = id ? `${id}-caption` : undefined;
   return (
     // A wide table scrolls sideways inside a focusable region on narrow screens.
@@ -56,9 +58,7 @@ export function ResultsTable({ results, caption, id }: { results: SearchResult[]
                 <td>{result.date === null ? result.year ?? <Withheld /> : result.date || "—"}</td>
                 <td>{result.place === null ? <Withheld /> : result.place || "—"}</td>
                 <td>{result.collection_title}</td>
-                <td>
-                  {scoreLabel(result.score)} <span className={styles.role}>({result.score})</span>
-                </td>
+                <td>{matchLabel(result.score, asked)}</td>
               </tr>
             );
           })}

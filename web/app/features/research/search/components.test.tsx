@@ -114,6 +114,7 @@ describe("ResultsTable", () => {
     const html = render(
       <ResultsTable
         caption="Records found"
+        asked={{ surname: "Smith", given: "John" }}
         results={[row({}), row({ id: 2, teaser: true, date: null, place: null, match: 0, persons: [{ role: "principal", surname: "Smith", given_names: "Sarah" }] })]}
       />,
     );
@@ -123,6 +124,15 @@ describe("ResultsTable", () => {
     // The badge and the place; the date cell shows the year, which the teaser keeps.
     expect(html.match(/Members only/g)?.length).toBe(2);
     expect(html).toContain("<td>1850</td>");
+  });
+
+  test("the match column says in words how close each record is, without raw scores", () => {
+    const html = render(
+      <ResultsTable caption="Records found" asked={{ surname: "Smith" }} results={[row({ score: 40 }), row({ id: 2, score: 30 }), row({ id: 3, score: 20 })]} />,
+    );
+    const cells = [...html.matchAll(/<td>([^<]*match)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual(["Exact match", "Close match", "Partial match"]);
+    expect(html).not.toMatch(/\((40|30|20)\)/);
   });
 });
 
@@ -151,6 +161,7 @@ describe("GlobalResults", () => {
       <GlobalResults
         answer={{
           q: "Ashworth",
+          reading: { surname: "Ashworth", given: "", year: 0, year_pm: 0, place: "", text: "Ashworth", asked: "" },
           archive: empty,
           library: empty,
           index: { ...empty, total: 12000, total_exact: false, results: [], search: "surname=Ashworth&surname_mode=variants" },
@@ -178,5 +189,29 @@ describe("GlobalResults", () => {
     expect(html).toContain('href="/research-hub/our-collections/pedigree-search?surname=Ashworth&amp;surname_mode=variants"');
     expect(html).toContain("See all about 12,000 results in the indexes");
     expect(html).toContain('href="/research-hub/our-collections/searchexplore?surname=Ashworth"');
+    expect(html).toContain("Showing Ashworth in the index records and family trees.");
+  });
+
+  test("says how the text was read, and what was widened", () => {
+    const html = render(
+      <GlobalResults
+        answer={{
+          q: "John Smith 1850",
+          reading: { surname: "Smith", given: "John", year: 1850, year_pm: 10, place: "", text: "Smith, John, 1850 ± 10", asked: "Smith, John, 1850 ± 2" },
+          archive: empty,
+          library: empty,
+          index: empty,
+          family_trees: empty,
+        }}
+      />,
+    );
+    expect(html).toContain("Showing Smith, John, 1850 ± 10 (nothing for Smith, John, 1850 ± 2) in the index records and family trees.");
+    expect(html).toContain("No index records match “Smith, John, 1850 ± 10”.");
+    expect(html).toContain("No archive entries match “John Smith 1850”.");
+  });
+
+  test("text that names nobody has no reading", () => {
+    const html = render(<GlobalResults answer={{ q: "1850", reading: null, archive: empty, library: empty, index: empty, family_trees: empty }} />);
+    expect(html).not.toContain("Showing");
   });
 });

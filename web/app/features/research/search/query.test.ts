@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
   apiParams,
   describeQuery,
+  describeSearch,
   emptyQuery,
   hasAnyField,
   isoDateText,
@@ -13,7 +14,7 @@ import {
   readQuery,
   recordPath,
   resultsText,
-  scoreLabel,
+  matchLabel,
   searchUrl,
   seeAllUrl,
   toggleValue,
@@ -203,8 +204,30 @@ describe("texts", () => {
     expect(personName({ surname: "Smith", given_names: "John" })).toBe("John Smith");
     expect(personName({ surname: "", given_names: "Mabel" })).toBe("Mabel");
     expect(personName({ surname: "", given_names: "" })).toBe("(no name recorded)");
-    expect(scoreLabel(90)).toBe("Strong match");
-    expect(scoreLabel(40)).toBe("Good match");
-    expect(scoreLabel(20)).toBe("Partial match");
+  });
+
+  test("a match in words, measured against what was asked", () => {
+    // Surname alone: exact 40, a variant spelling 30, a sound-alike 20.
+    expect(matchLabel(40, { surname: "Smith" })).toBe("Exact match");
+    expect(matchLabel(30, { surname: "Smith" })).toBe("Close match");
+    expect(matchLabel(20, { surname: "Smith" })).toBe("Partial match");
+    // Surname, given names and year (best 75): a variant surname, an initial and a year
+    // within the range (30 + 10 + 10) is partial; all exact is exact.
+    expect(matchLabel(50, { surname: "Smith", given: "John", year: "1850" })).toBe("Partial match");
+    expect(matchLabel(75, { surname: "Smith", given: "John", year: "1850" })).toBe("Exact match");
+    expect(matchLabel(60, { surname: "Smith", given: "John", year: "1850" })).toBe("Close match");
+    expect(matchLabel(30, { surname: "Smith", given: "John", decade: "1850", place: "Kent" })).toBe("Loose match");
+    // A browse by collection asks nothing that scores.
+    expect(matchLabel(0, {})).toBe("—");
+    for (const score of [0, 20, 30, 40, 90]) expect(matchLabel(score, { surname: "x", given: "y" })).not.toMatch(/\d/);
+  });
+
+  test("saved and past searches described in words, not field names", () => {
+    expect(describeSearch({ surname: "Smith", given: "John", year: "1850", year_pm: "2" })).toBe("Smith, John, 1850 ± 2");
+    expect(describeSearch({ surname: "Smith", year: "1850", year_pm: "40", record_type: ["baptism", "burial"] })).toBe("Smith, 1850 ± 40, baptism, burial");
+    expect(describeSearch({ surname: "Smyth", surname_mode: "soundex", decade: "1850" })).toBe("Smyth (soundex), 1850s");
+    expect(describeSearch({ q: "John Smith 1850" })).toBe("“John Smith 1850”");
+    const text = describeSearch({ surname: "Smith", year: "1850", year_pm: "40", place: "Kent", relative: "Mary" });
+    expect(text).not.toMatch(/year pm|surname:|_/);
   });
 });

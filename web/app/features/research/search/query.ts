@@ -302,11 +302,41 @@ export function roleLabel(role: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : "";
 }
 
-/** A match quality as words for a score of 0–90 (docs/research.md, Ranking). */
-export function scoreLabel(score: number): string {
-  if (score >= 60) return "Strong match";
-  if (score >= 40) return "Good match";
-  return "Partial match";
+/** The fields a search asked for, which decide the best score a record can reach. */
+export type AskedFields = Partial<Pick<SearchQuery, "surname" | "given" | "year" | "decade" | "place">>;
+
+/** The most a key person can score for the fields asked (docs/research.md, Ranking). */
+export function bestScore(asked: AskedFields): number {
+  return (asked.surname ? 40 : 0) + (asked.given ? 20 : 0) + (asked.year || asked.decade ? 15 : 0) + (asked.place ? 15 : 0);
+}
+
+/**
+ * How well a record matches what was asked, as words: "Exact match" when every field
+ * asked matches exactly, then "Close match", "Partial match", "Loose match" as the
+ * record's score falls from the best the fields asked allow (a variant spelling of the
+ * surname alone is close; an initial for a given name or an approximate date lowers
+ * it). "—" when nothing was asked that scores (a browse by collection).
+ */
+export function matchLabel(score: number, asked: AskedFields): string {
+  const best = bestScore(asked);
+  if (!best) return "—";
+  const share = score / best;
+  if (share >= 1) return "Exact match";
+  if (share >= 0.75) return "Close match";
+  if (share >= 0.5) return "Partial match";
+  return "Loose match";
+}
+
+/**
+ * A saved or past search described for a reader, from the page's query parameters:
+ * "Smith, John, 1850 ± 2" for an index search, "“John Smith 1850”" for a global one.
+ */
+export function describeSearch(params: Record<string, string | string[]>): string {
+  const url = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) for (const v of Array.isArray(value) ? value : [value]) url.append(key, v);
+  const q = readGlobalQuery(url);
+  if (q) return `“${q}”`;
+  return describeQuery(readQuery(url));
 }
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

@@ -99,8 +99,23 @@ export interface TreeHit {
   url: string;
 }
 
+/** How the global search read its text as a name search (docs/research.md). */
+export interface GlobalReading {
+  surname: string;
+  given: string;
+  year: number;
+  year_pm: number;
+  place: string;
+  /** The reading in words: "Smith, John, 1850 ± 2". */
+  text: string;
+  /** The first reading when the year was widened for want of records, else "". */
+  asked: string;
+}
+
 export interface GlobalAnswer {
   q: string;
+  /** null when the text names nobody. */
+  reading: GlobalReading | null;
   archive: GlobalGroup<CatalogueItem>;
   family_trees: GlobalGroup<TreeHit>;
   index: GlobalGroup<SearchResult>;
