@@ -1,7 +1,10 @@
 // The three custom types listed at their route's root and shown at their slug
 // (ADR 001): research-room notices (`fhwuifhe`), volunteer opportunities
 // (`cwbhvwt`) and publications (`dheyenbvu`). Fields: title, summary, body.
+// Each list's heading, introduction and browser title come from a `page` whose
+// uid the link resolver places at the list's route (CUSTOM_TYPE_LISTINGS).
 import { document, image, rt, richTextSlice, heroSlice, gridSlice, docLink } from './lib.mjs';
+import { page } from './pages.mjs';
 
 const item = (type, tags) => ({ uid, title, summary, published, updated, body, extra = [] }) =>
   document({
@@ -151,5 +154,39 @@ Our monthly newsletter brings you the latest Society news, new indexes and acqui
 
 All members receive the newsletter unless they choose not to. Non-members can sign up to a shorter public edition. You can unsubscribe at any time using the link at the foot of each email.
 `,
+  }),
+];
+
+/** The `page` documents that head the three lists (their routes are code names). */
+export const customTypeListings = [
+  page({
+    uid: 'research-room-notices', title: 'Research room notices',
+    description: 'What to know before you visit the research room at Lineage House: booking a seat, the equipment and looking after the collections.',
+    parent: null, tags: ['research-room'], published: ['2025-01-13', '09:00'], updated: ['2026-09-15', '09:40'],
+    body: [
+      richTextSlice(`
+The research room at Lineage House is open to members and visitors. These notices tell you how to book, what equipment you will find and how to handle our original documents.
+`),
+    ],
+  }),
+  page({
+    uid: 'volunteer-opportunities', title: 'Volunteer with the Society',
+    description: 'Ways to give a few hours of your time: transcribing records from home, welcoming visitors to the library, indexing memorial cards.',
+    parent: null, tags: ['volunteering'], published: ['2025-02-20', '09:45'], updated: ['2026-06-30', '09:40'],
+    body: [
+      richTextSlice(`
+Most of the Society's indexes were made by volunteers. Whether you can give an hour a month from home or a morning a week at Lineage House, there is a role for you, and training is provided.
+`),
+    ],
+  }),
+  page({
+    uid: 'publications', title: 'Publications',
+    description: 'The Lineage Journal, our guide booklets and the members’ newsletter.',
+    parent: null, tags: ['publications'], published: ['2025-01-20', '10:00'], updated: ['2026-10-01', '10:00'],
+    body: [
+      richTextSlice(`
+The Society publishes a quarterly journal, short printed guides to record sources and a monthly newsletter. Members receive the Journal and the newsletter free.
+`),
+    ],
   }),
 ];

@@ -29,12 +29,12 @@ const { featureItems } = await import('./features.mjs');
 const { guides, hintsTips, learnIndexes } = await import('./learn.mjs');
 const { organisationPages } = await import('./organisation.mjs');
 const { showcase } = await import('./showcase.mjs');
-const { researchRoomNotices, volunteerOpportunities, publications } = await import('./custom.mjs');
+const { researchRoomNotices, volunteerOpportunities, publications, customTypeListings } = await import('./custom.mjs');
 
 const documents = [
   home, ...newsItems, ...events, eventsJoinPage, ...featureItems,
   ...learnIndexes, ...guides, ...hintsTips, ...organisationPages, showcase,
-  ...researchRoomNotices, ...volunteerOpportunities, ...publications,
+  ...researchRoomNotices, ...volunteerOpportunities, ...publications, ...customTypeListings,
 ];
 
 const seen = new Set();

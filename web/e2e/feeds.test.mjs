@@ -65,6 +65,9 @@ function expectedPath(doc) {
   }
   // The page that /sog-events/join shows (seed-spec §2 route; docs/web.md).
   if (uid === "sog-events-join") return "/sog-events/join";
+  // The pages that head the custom types' lists (link-resolver.ts CUSTOM_TYPE_LISTINGS).
+  const listings = { "research-room-notices": "/fhwuifhe", "volunteer-opportunities": "/cwbhvwt", publications: "/dheyenbvu" };
+  if (Object.hasOwn(listings, uid)) return listings[uid];
   if (org.includes(uid)) return `/about/organisation/${uid}`;
   if (gov.includes(uid)) return `/about/organisation/governance/${uid}`;
   if (guides.includes(uid)) return `/learn/guides/${uid}`;

@@ -2,6 +2,8 @@
 // custom type named after the route's first segment (seed-spec §2 gives no
 // purpose for them). Without a slug the route lists them; with one it shows one.
 // /dheyenbvu has no slug route, so its list shows every document in full.
+// The route names are code names: each list takes its heading, introduction and
+// title from the `page` that heads it (CUSTOM_TYPE_LISTINGS), else the type's label.
 import { asText } from "@prismicio/client";
 import { useLoaderData, type LoaderFunctionArgs, type MetaFunction } from "react-router";
 import { Article } from "../features/content/Article";
@@ -13,9 +15,9 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getCustomTypeItem, getCustomTypeList, requireDocument } from "../features/content/content.server";
+import { createContentClient, getCustomTypeItem, getCustomTypeList, getPage, requireDocument } from "../features/content/content.server";
 import type { CustomTypeName } from "../features/content/content-types";
-import { ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../features/content/link-resolver";
+import { CUSTOM_TYPE_LISTINGS, ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../features/content/link-resolver";
 import { Body } from "../features/content/Body";
 import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
@@ -29,6 +31,17 @@ function typeOf(url: URL): CustomTypeName {
   return first as CustomTypeName;
 }
 
+/** The page heading the type's list: its title (else the type's label), description and body. */
+async function listingOf(client: ReturnType<typeof createContentClient>, type: CustomTypeName) {
+  const listing = CUSTOM_TYPE_LISTINGS[type]!;
+  const doc = (await getPage(client, listing.uid)).value;
+  return {
+    title: (doc && asText(doc.data.title).trim()) || listing.label,
+    description: doc?.data.description?.trim() || null,
+    body: doc?.data.body ?? [],
+  };
+}
+
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
@@ -37,11 +50,13 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
   const client = createContentClient(request);
   if (params.slug) {
     const bookmark = bookmarkState(context, url.pathname);
-    const doc = requireDocument(await getCustomTypeItem(client, type, params.slug));
-    const title = asText(doc.data.title).trim() || doc.uid || type;
+    const [item, listing] = await Promise.all([getCustomTypeItem(client, type, params.slug), listingOf(client, type)]);
+    const doc = requireDocument(item);
+    const title = asText(doc.data.title).trim() || doc.uid || listing.title;
     return {
       kind: "item" as const,
       type,
+      listingTitle: listing.title,
       title,
       summary: doc.data.summary,
       body: doc.data.body,
@@ -51,7 +66,7 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
   }
   const page = parsePageParam(url.searchParams.get("page"));
   if (page === null) throw new Response("This page could not be found", { status: 404 });
-  const list = await getCustomTypeList(client, type, page);
+  const [list, listing] = await Promise.all([getCustomTypeList(client, type, page), listingOf(client, type)]);
   if (!list.unavailable && page > 1 && page > list.value.totalPages) {
     throw new Response("This page could not be found", { status: 404 });
   }
@@ -59,13 +74,14 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
   return {
     kind: "list" as const,
     type,
-    title: type,
+    title: listing.title,
+    intro: listing.body,
     cards: inFull ? [] : list.value.results.map(toCard),
     documents: inFull
       ? list.value.results.map((doc) => ({
           id: doc.id,
           uid: doc.uid ?? doc.id,
-          title: asText(doc.data.title).trim() || doc.uid || type,
+          title: asText(doc.data.title).trim() || doc.uid || doc.id,
           summary: doc.data.summary,
           body: doc.data.body,
         }))
@@ -73,7 +89,11 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
     page,
     totalPages: list.value.totalPages,
     unavailable: list.unavailable,
-    seo: pageSeo({ request, url }, { title: type }, ["page"]),
+    seo: pageSeo(
+      { request, url },
+      { title: page > 1 ? `${listing.title}, page ${page}` : listing.title, description: listing.description },
+      ["page"],
+    ),
   };
 }
 
@@ -88,13 +108,14 @@ export default function CustomTypePage() {
         summary={data.summary}
         body={data.body}
         actions={<BookmarkToggle state={data.bookmark} title={data.title} />}
-        kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: `/${data.type}`, label: data.type }]} />}
+        kicker={<Breadcrumbs items={[{ to: "/", label: "Home" }, { to: `/${data.type}`, label: data.listingTitle }]} />}
       />
     );
   }
   return (
     <>
       <h1>{data.title}</h1>
+      <Body slices={data.intro} />
       <ContentUnavailable show={data.unavailable} />
       {data.documents.length > 0 ? (
         data.documents.map((doc) => (

@@ -35,9 +35,12 @@ export const handle: AuthHandle = { auth: false };
 export async function loader({ request }: Route.LoaderArgs) {
   const docs = await getAllOfTypes(createContentClient(), LISTED_TYPES);
   const entries: SitemapEntry[] = STATIC_PATHS.map((path) => ({ loc: publicUrl(request, path) }));
+  // A page that heads a static path's list (CUSTOM_TYPE_LISTINGS) resolves to that path: one entry.
+  const seen = new Set(STATIC_PATHS);
   for (const doc of docs.value) {
     const path = linkResolver(doc);
-    if (!path || !path.startsWith("/") || path.includes("#")) continue;
+    if (!path || !path.startsWith("/") || path.includes("#") || seen.has(path)) continue;
+    seen.add(path);
     entries.push({ loc: publicUrl(request, path), lastmod: parseContentDate(doc.last_publication_date) });
   }
   return new Response(buildSitemap(entries), {

@@ -84,8 +84,12 @@ describe("linkResolver", () => {
     expect(linkResolver({ type: "dheyenbvu", uid: "c" })).toBe("/dheyenbvu#c");
   });
 
-  it("places the events join page at /sog-events/join, not at its generic path", () => {
+  it("places routed pages (events join, the lists' headings) at their routes, not at their generic paths", () => {
     expect(linkResolver({ type: "page", uid: "sog-events-join" })).toBe("/sog-events/join");
+    // The pages that head the custom types' lists live at the lists' routes.
+    expect(linkResolver({ type: "page", uid: "research-room-notices" })).toBe("/fhwuifhe");
+    expect(linkResolver({ type: "page", uid: "volunteer-opportunities" })).toBe("/cwbhvwt");
+    expect(linkResolver({ type: "page", uid: "publications" })).toBe("/dheyenbvu");
     expect(linkResolver({ type: "page", uid: "sog-events-join", data: { parent: { uid: "about" } } })).toBe("/sog-events/join");
     // Only a page: another type with that uid keeps its own rule.
     expect(linkResolver({ type: "news_item", uid: "sog-events-join" })).toBe("/news/sog-events-join");

@@ -71,11 +71,24 @@ export const SINGLE_PAGE_CUSTOM_TYPES: readonly string[] = ["dheyenbvu"];
 export const EVENTS_JOIN_UID = "sog-events-join";
 
 /**
+ * The list of each routed custom type is headed by content, never by its code
+ * name: `uid` is the `page` whose title, description and body head `/{type}`;
+ * `label` is the type's label in the content model, the heading when that page
+ * is missing.
+ */
+export const CUSTOM_TYPE_LISTINGS: Readonly<Record<string, { uid: string; label: string }>> = {
+  fhwuifhe: { uid: "research-room-notices", label: "Research room notices" },
+  cwbhvwt: { uid: "volunteer-opportunities", label: "Volunteer opportunities" },
+  dheyenbvu: { uid: "publications", label: "Publications" },
+};
+
+/**
  * `page` documents that a route of their own shows instead of the catch-all,
  * by uid. Their generic path (`/{uid}`) is then a 404, so each has one address.
  */
 export const ROUTED_PAGE_PATHS: Readonly<Record<string, string>> = {
   [EVENTS_JOIN_UID]: "/sog-events/join",
+  ...Object.fromEntries(Object.entries(CUSTOM_TYPE_LISTINGS).map(([type, { uid }]) => [uid, `/${type}`])),
 };
 
 /**
