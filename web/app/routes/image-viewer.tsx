@@ -7,7 +7,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/image-viewer";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { ImageViewer } from "../features/images";
+import { ImageViewer, type ViewerHandle } from "../features/images";
 import { accessLabel, isItemSlug, pagesText, restricted, IMAGE_VIEWER_PATH } from "../features/images/items";
 import { ItemList } from "../features/images/ItemList";
 import { MembersOnly } from "../features/images/MembersOnly";
@@ -19,7 +19,11 @@ import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 // Public: anyone may look; members-only scans are refused by Go, not hidden here.
-export const handle: AuthHandle = { auth: false };
+// The viewer (and UV.js in the head) on an item's page the visitor may see.
+export const handle: AuthHandle & ViewerHandle<Awaited<ReturnType<typeof loader>>> = {
+  auth: false,
+  showsViewer: (data) => data.kind === "item" && data.viewer !== null,
+};
 
 const EXPLORER_TITLE = "Image explorer";
 

@@ -6,7 +6,7 @@ import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { ItemScans } from "../features/images";
+import { ItemScans, type ViewerHandle } from "../features/images";
 import { loadRecordScans } from "../features/images/images.server";
 import { SEARCH_PATH, recordPath } from "../features/research/search/query";
 import { RecordView, recordTitle } from "../features/research/search/RecordView";
@@ -16,7 +16,11 @@ import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
-export const handle: AuthHandle = { auth: false };
+// The viewer (and UV.js in the head) only when the record's scans are served.
+export const handle: AuthHandle & ViewerHandle<Awaited<ReturnType<typeof loader>>> = {
+  auth: false,
+  showsViewer: (data) => Boolean(data.scans?.viewer),
+};
 
 export async function loader({ request, params, url, context }: Route.LoaderArgs) {
   const bookmark = bookmarkState(context, url.pathname);

@@ -9,7 +9,7 @@ import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
-import { ItemScans } from "../features/images";
+import { ItemScans, type ViewerHandle } from "../features/images";
 import { loadPersonScans } from "../features/images/images.server";
 import { getPerson, notFound } from "../features/trees/api.server";
 import { dateText, summaryYears } from "../features/trees/format";
@@ -21,7 +21,11 @@ import type { AuthHandle } from "../features/auth/access";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 
-export const handle: AuthHandle = { auth: false };
+// The viewer (and UV.js in the head) only when the person's scans are served.
+export const handle: AuthHandle & ViewerHandle<Awaited<ReturnType<typeof loader>>> = {
+  auth: false,
+  showsViewer: (data) => Boolean(data.scans?.viewer),
+};
 
 export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   if (!params.slug) throw redirect(TREES_PATH);

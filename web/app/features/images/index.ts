@@ -2,6 +2,7 @@
 // whole <ItemScans /> section) with the data their loader read with the helpers of
 // images.server.ts (loadRecordScans, loadViewerData, loadRecordImages).
 export { ImageViewer, type ImageViewerProps } from "./ImageViewer";
+export type { ViewerHandle } from "./viewer-head";
 export { ItemScans, type ItemScansProps } from "./ItemScans";
 export { MembersOnly, type MembersOnlyProps } from "./MembersOnly";
 export type { ScansData, ScanItemSummary } from "./scans";

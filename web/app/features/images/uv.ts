@@ -1,10 +1,12 @@
 // The Universal Viewer (npm `universalviewer` 4.4.0), as the browser gets it: Go serves
-// the package's dist/ under /uv/ (internal/server), the root layout loads the UMD
-// bundle /uv/umd/UV.js (deferred) on every page, and the bundle loads its ~190 chunks
-// from its own folder. protocols.md §4.4.
+// the package's dist/ under /uv/ (internal/server), the root layout declares the UMD
+// bundle /uv/umd/UV.js (deferred) in the head of the pages that show a viewer (their
+// route's handle says so, from its loader data: viewer-head.ts), and the bundle loads its
+// ~190 chunks from its own folder. Other pages never fetch it (59 KB gzip). protocols.md §4.4.
 
-/** The script the root layout loads; the viewer waits for it. */
-export const UV_SCRIPT = "/uv/umd/UV.js";
+import { UV_SCRIPT } from "./viewer-head";
+
+export { UV_SCRIPT };
 /** The viewer's stylesheet (scoped to `.uv`); the ImageViewer links it. */
 export const UV_STYLESHEET = "/uv/uv.css";
 /** How long to wait for UV.js before showing the first page image instead. */
@@ -94,20 +96,25 @@ declare global {
 }
 
 /**
- * UV's global once UV.js has run. The root layout's deferred script normally has run
- * before hydration; if it has not (or a page without it embeds the viewer), this waits
- * for that script's load event, or adds the script. Rejects after `timeoutMs`.
+ * UV's global once UV.js has run. On a page loaded as a viewer page the root layout's
+ * deferred script has run before hydration; after a client-side navigation to one, the
+ * layout's <script> element is React's and inert (React does not run the scripts it
+ * renders), so this adds a script that runs, and waits for it. Rejects after `timeoutMs`.
  */
 export function loadUV(timeoutMs = UV_LOAD_TIMEOUT_MS): Promise<UVGlobal> {
   if (window.UV) return Promise.resolve(window.UV);
   return new Promise((resolve, reject) => {
-    let script = document.querySelector<HTMLScriptElement>(`script[src="${UV_SCRIPT}"]`);
+    let script = document.querySelector<HTMLScriptElement>(`script[src="${UV_SCRIPT}"][data-added]`);
     // The root layout's script is deferred and comes before the app's module scripts,
-    // which run after it in document order: once the document is parsed, a server-rendered
-    // script that left no UV has failed, and waiting for it would only delay the fallback.
-    if (script && !script.dataset.added && !window.UV && document.readyState !== "loading") {
+    // which run after it in document order: once the document is parsed, a script the
+    // browser fetched (it has a resource timing entry) that left no UV has failed, and
+    // waiting for it would only delay the fallback. One it never fetched is React's.
+    if (!script && document.readyState !== "loading" && fetchedUV()) {
       reject(new Error(`${UV_SCRIPT} did not load`));
       return;
+    }
+    if (!script && document.readyState === "loading") {
+      script = document.querySelector<HTMLScriptElement>(`script[src="${UV_SCRIPT}"]`);
     }
     if (!script) {
       script = document.createElement("script");
@@ -141,4 +148,8 @@ export function loadUV(timeoutMs = UV_LOAD_TIMEOUT_MS): Promise<UVGlobal> {
     script.addEventListener("load", done);
     script.addEventListener("error", failed);
   });
+}
+
+function fetchedUV(): boolean {
+  return performance.getEntriesByName(new URL(UV_SCRIPT, document.baseURI).href, "resource").length > 0;
 }
