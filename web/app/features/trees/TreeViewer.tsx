@@ -9,7 +9,7 @@
 // always names what is shown and the back button works.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { Form, Link, useNavigate } from "react-router";
-import { GraphIndex, layoutChart, listModel, type ChartGraph, type ChartLayout, type ChartNode, type ListItem } from "./chart";
+import { GraphIndex, layoutChart, listModel, wholeChartView, type ChartGraph, type ChartLayout, type ChartNode, type ListItem } from "./chart";
 import { ChartNavigator, moveForKey } from "./keyboard";
 import { CHART_KINDS, MAX_GENERATIONS, MIN_GENERATIONS, personPath, viewerHref, type ChartKind, type ViewerState } from "./slug";
 import styles from "./trees.module.css";
@@ -21,6 +21,12 @@ const ROW_H = 140;
 const MIN_SCALE = 0.25;
 /** The smallest scale the chart starts at: the boxes' 20px and 18px text stay at 16px and more. */
 const READABLE_SCALE = 0.8;
+/**
+ * The smallest scale "Show the whole chart" shrinks to: the 18px second line stays at
+ * 12px. A chart that needs less is drawn at this scale in a frame that scrolls.
+ */
+const LEGIBLE_SCALE = 2 / 3;
+const SCROLL_NOTE = "The whole chart is larger than the frame at a readable size: scroll the frame to see all of it.";
 const MAX_SCALE = 2;
 const NAME_CHARS = 22;
 
@@ -124,6 +130,8 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
   const [focusKey, setFocusKey] = useState("root");
   const [view, setView] = useState<View>({ x: 0, y: 0, k: 1 });
   const [status, setStatus] = useState("");
+  // The canvas the frame scrolls over while the whole chart is shown larger than it.
+  const [scroll, setScroll] = useState<{ width: number; height: number } | null>(null);
   const drag = useRef<{ x: number; y: number; vx: number; vy: number; moved: boolean; id: number } | null>(null);
   // Set when a drag that moved ends, until the click that follows it has been ignored.
   const dragEnded = useRef(false);
@@ -133,7 +141,8 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
 
   // The starting view: readable (at least READABLE_SCALE), the person in sight, the
   // chart's other rows on the side they grow to (above for ancestors, below for
-  // descendants). `whole` instead shrinks the chart until all of it fits.
+  // descendants). `whole` instead shrinks the chart until all of it fits, down to
+  // LEGIBLE_SCALE; past that the frame scrolls over the chart drawn at that scale.
   const fit = useCallback(
     (whole = false) => {
       const el = frame.current;
@@ -142,8 +151,26 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
       const vw = el.clientWidth;
       const vh = el.clientHeight;
       const margin = 16;
+      if (whole) {
+        const boxes = layout.nodes.map((n) => nodeBox(layout, n));
+        const bounds = {
+          left: Math.min(...boxes.map((b) => b.left)),
+          right: Math.max(...boxes.map((b) => b.left + BOX_W)),
+          top: 0,
+          bottom: height,
+        };
+        const w = wholeChartView(bounds, vw, vh, LEGIBLE_SCALE, margin);
+        setScroll(w.scroll);
+        if (!w.scroll) el.scrollTo({ left: 0, top: 0 });
+        setView({ x: w.x, y: w.y, k: w.k });
+        setStatus(w.scroll ? SCROLL_NOTE : "");
+        if (w.scroll) requestAnimationFrame(() => el.scrollTo({ left: (w.scroll!.width - vw) / 2, top: 0 }));
+        return;
+      }
+      setScroll(null);
+      el.scrollTo({ left: 0, top: 0 });
       const fits = Math.min(1, (vw - 2 * margin) / width, (vh - 2 * margin) / height);
-      const k = whole ? Math.max(MIN_SCALE, fits) : Math.max(READABLE_SCALE, fits);
+      const k = Math.max(READABLE_SCALE, fits);
       const box = nodeBox(layout, root);
       const x = width * k <= vw ? (vw - width * k) / 2 : vw / 2 - (box.left + BOX_W / 2) * k;
       let y: number;
@@ -167,13 +194,24 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
 
   const zoomBy = useCallback((factor: number, cx?: number, cy?: number) => {
     const el = frame.current;
+    if (scroll) {
+      // Leaving the scrolled whole chart: zoom about what the frame shows.
+      setScroll(null);
+      setStatus("");
+      if (el) {
+        const dx = el.scrollLeft;
+        const dy = el.scrollTop;
+        el.scrollTo({ left: 0, top: 0 });
+        setView((v) => ({ ...v, x: v.x - dx, y: v.y - dy }));
+      }
+    }
     setView((v) => {
       const k = Math.min(MAX_SCALE, Math.max(MIN_SCALE, v.k * factor));
       const px = cx ?? (el ? el.clientWidth / 2 : 0);
       const py = cy ?? (el ? el.clientHeight / 2 : 0);
       return { k, x: px - ((px - v.x) * k) / v.k, y: py - ((py - v.y) * k) / v.k };
     });
-  }, []);
+  }, [scroll]);
 
   // Ctrl (or ⌘) and the wheel zoom, as does a trackpad pinch (which browsers send as a
   // wheel event with ctrlKey); the plain wheel scrolls the page, so the chart is no trap
@@ -197,6 +235,11 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
       const el = frame.current;
       const n = nav.node(key);
       if (!el || !n) return;
+      if (scroll) {
+        // The frame scrolls: bring the box into its view.
+        nodeRefs.current.get(key)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+        return;
+      }
       const box = nodeBox(layout, n);
       setView((v) => {
         const left = v.x + box.left * v.k;
@@ -212,7 +255,7 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
         return x === v.x && y === v.y ? v : { ...v, x, y };
       });
     },
-    [layout, nav],
+    [layout, nav, scroll],
   );
 
   const moveTo = (node: ChartNode, fromKeyboard: boolean) => {
@@ -255,7 +298,8 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
   };
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    if (e.button !== 0) return;
+    // While the frame scrolls over the whole chart, touch and wheel scroll it.
+    if (e.button !== 0 || scroll) return;
     drag.current = { x: e.clientX, y: e.clientY, vx: view.x, vy: view.y, moved: false, id: e.pointerId };
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
@@ -309,7 +353,8 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
       </p>
       <div
         ref={frame}
-        className={styles.frame}
+        className={scroll ? `${styles.frame} ${styles.frameScroll}` : styles.frame}
+        data-scrolls={scroll ? "true" : undefined}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
@@ -320,8 +365,9 @@ function Chart({ tree, layout, index, state }: { tree: string; layout: ChartLayo
           role="group"
           aria-label={`${CHART_LABELS[layout.kind]} chart of ${rootName}`}
           aria-describedby="viewer-help"
-          width="100%"
-          height="100%"
+          width={scroll ? scroll.width : "100%"}
+          height={scroll ? scroll.height : "100%"}
+          style={scroll ? { width: scroll.width, height: scroll.height } : undefined}
         >
           <g transform={`translate(${view.x} ${view.y}) scale(${view.k})`}>
             <g className={styles.edges} aria-hidden="true">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { layoutChart, listModel, type ChartGraph, type ChartLayout } from "./chart";
+import { layoutChart, listModel, wholeChartView, type ChartGraph, type ChartLayout } from "./chart";
 import { ChartNavigator, moveForKey } from "./keyboard";
 
 // Three generations above Tom and two below:
@@ -169,5 +169,42 @@ describe("keyboard navigation", () => {
     expect(nav.node(nav.move("root.c0-0", "up"))!.key).toBe("root");
     expect(nav.node(nav.move("root", "up"))!.person).toBe("john");
     expect(nav.node(nav.move("root", "down"))!.person).toBe("amy");
+  });
+});
+
+describe("the whole chart in a frame", () => {
+  const bounds = { left: -132, top: 0, right: 2868, bottom: 504 }; // 3000 × 504, starting left of 0
+
+  it("shrinks a chart until all of it fits, nothing cut off on either side", () => {
+    const wide = { ...bounds, right: 1668 }; // 1800 wide
+    const v = wholeChartView(wide, 1334, 560, 2 / 3);
+    expect(v.scroll).toBeNull();
+    expect(v.k).toBeCloseTo(1302 / 1800);
+    // The leftmost and rightmost boxes' edges land inside the frame, margins equal.
+    const left = v.x + wide.left * v.k;
+    const right = v.x + wide.right * v.k;
+    expect(left).toBeCloseTo(16);
+    expect(right).toBeCloseTo(1334 - 16);
+  });
+
+  it("never enlarges a small chart", () => {
+    const v = wholeChartView({ left: 12, top: 0, right: 276, bottom: 84 }, 1334, 560, 2 / 3);
+    expect(v.k).toBe(1);
+    expect(v.x + 12).toBeCloseTo((1334 - 264) / 2);
+    expect(v.scroll).toBeNull();
+  });
+
+  it("past the legible minimum, keeps that scale and gives a canvas to scroll over", () => {
+    const v = wholeChartView(bounds, 354, 560, 2 / 3);
+    expect(v.k).toBe(2 / 3);
+    expect(v.scroll).toEqual({ width: 3000 * (2 / 3) + 32, height: 560 });
+    expect(v.x + bounds.left * v.k).toBeCloseTo(16);
+    expect(v.x + bounds.right * v.k).toBeCloseTo(v.scroll!.width - 16);
+  });
+
+  it("a tall chart scrolls down, not only sideways", () => {
+    const v = wholeChartView({ left: 0, top: 0, right: 300, bottom: 3000 }, 354, 560, 2 / 3);
+    expect(v.scroll?.height).toBeCloseTo(2000 + 32);
+    expect(v.y).toBeCloseTo(16);
   });
 });

@@ -301,3 +301,42 @@ export function listModel(layout: ChartLayout): ListSection[] {
   if (layout.kind === "descendants") return [down];
   return [up, down];
 }
+
+/** The drawn extent of a chart, in chart units. */
+export interface ChartBounds {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** How "Show the whole chart" draws it in a frame of `frameW` × `frameH` pixels. */
+export interface WholeView {
+  /** Scale and offset of the chart in the frame (or in the scrolled canvas). */
+  k: number;
+  x: number;
+  y: number;
+  /**
+   * null when the whole chart fits at a legible scale; otherwise the size of the canvas
+   * the frame scrolls over, with the chart drawn at the legible minimum.
+   */
+  scroll: { width: number; height: number } | null;
+}
+
+/**
+ * The whole chart in the frame: shrunk until all of it fits (never enlarged), but never
+ * below `legible` — past that, drawn at `legible` on a canvas the frame scrolls over, so
+ * the text stays readable and nothing is cut off on either side.
+ */
+export function wholeChartView(b: ChartBounds, frameW: number, frameH: number, legible: number, margin = 16): WholeView {
+  const w = Math.max(1, b.right - b.left);
+  const h = Math.max(1, b.bottom - b.top);
+  const fits = Math.min(1, (frameW - 2 * margin) / w, (frameH - 2 * margin) / h);
+  if (fits >= legible) {
+    return { k: fits, x: (frameW - w * fits) / 2 - b.left * fits, y: (frameH - h * fits) / 2 - b.top * fits, scroll: null };
+  }
+  const k = legible;
+  const width = Math.max(frameW, w * k + 2 * margin);
+  const height = Math.max(frameH, h * k + 2 * margin);
+  return { k, x: (width - w * k) / 2 - b.left * k, y: (height - h * k) / 2 - b.top * k, scroll: { width, height } };
+}
