@@ -5,7 +5,7 @@
 // page visited at 390 px is checked not to scroll sideways; axe checks every page.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, setup } from "./harness.mjs";
+import { checkA11y, runLineage, setup } from "./harness.mjs";
 import { asText, demoByType, demoDoc, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "first-visit" });
@@ -99,6 +99,30 @@ describe("the compact header at 390 px", () => {
     for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${label} shown`);
     await checkA11y(page, "/#site-nav (no JavaScript)");
     await assertNoSidewaysScroll(page, "/#site-nav without JavaScript");
+  });
+
+  test("signed in, the header stays compact and the account menu fits the screen", async () => {
+    const email = `phone-${Date.now()}@example.org`;
+    const password = "correct horse battery";
+    runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", password, "--name", "Ada Lovelace"], {
+      env: { LINEAGE_DATABASE_URL: "" },
+    });
+    const page = await ctx.newPage(PHONE);
+    await ctx.visit(page, "/sign-in");
+    await waitForHydration(page);
+    await page.getByLabel("Email address").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    const account = page.locator("header summary", { hasText: "Your account" });
+    await account.waitFor();
+    const header = await page.locator("header.site-header").boundingBox();
+    assert.ok(header.height <= 844 * 0.2, `the signed-in header is ${header.height} px tall`);
+    await account.click();
+    const panel = page.locator("header details[open] > div");
+    const box = await panel.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the account menu fits the screen (${box.x}+${box.width})`);
+    await checkA11y(page, "/ signed in, account menu open at 390 px");
+    await assertNoSidewaysScroll(page, "/ signed in with the account menu open");
   });
 
   test("at 1366 px the navigation is always shown and there is no menu button", async () => {
