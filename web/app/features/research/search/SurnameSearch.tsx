@@ -4,7 +4,7 @@
 // and on the research hub's pages.
 import { Form } from "react-router";
 import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
-import { SEARCH_PATH } from "./query";
+import { SEARCH_PATH } from "./paths";
 import styles from "./search.module.css";
 
 export interface SurnameSearchProps {

@@ -2,12 +2,9 @@
 // These pure functions read that URL into a query, write a query back into page
 // URLs, and turn it into the research API's parameters (docs/research.md).
 import { DEFAULT_SURNAME_MODE, surnameModeOptions } from "../../../lib/vocabulary";
+import { SEARCH_PATH } from "./paths";
 
-export const SEARCH_PATH = "/research-hub/our-collections/searchexplore";
-
-export function recordPath(id: number | string): string {
-  return `/research-hub/our-collections/records/${id}`;
-}
+export { SEARCH_PATH, recordPath } from "./paths";
 
 export const SURNAME_MODE_OPTIONS = surnameModeOptions({
   exact: "Exact spelling",
