@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e fuzz bench bench-search bench-iiif bench-gedcom soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 # The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
@@ -65,6 +65,14 @@ fuzz:
 ## bench: content search latency and page throughput, written to docs/benchmarks.md
 bench: build
 	scripts/bench
+
+## lighthouse: Lighthouse 12 (pinned in web/) with Debian's chromium on home, a news item,
+## an event, research results and a person page, mobile and desktop, against the demo
+## server; the table (scores, CLS, JS bytes, load average) goes to docs/benchmarks.md
+## under "Lighthouse". A benchmark (scores move with the machine's load), not a test.
+LIGHTHOUSE_RUNS ?= 1
+lighthouse: build
+	cd web && node bench/lighthouse.mjs --runs $(LIGHTHOUSE_RUNS) --write ../docs/benchmarks.md
 
 ## bench-search: research search latency (p50/p95/p99) and import throughput on SQLite and
 ## PostgreSQL with 1 000 000 generated records (BENCH_RECORDS=10000000 for the 10-million

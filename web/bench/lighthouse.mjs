@@ -1,0 +1,155 @@
+// Lighthouse on five pages (home, a news item, an event, research results, a person),
+// mobile and desktop, against the real `lineage serve --demo` that web/e2e's harness
+// starts (LINEAGE_E2E_BIN / LINEAGE_E2E_WEB name another binary or web build), with
+// Debian's chromium (LINEAGE_E2E_CHROMIUM names another). A benchmark, not a test: the
+// scores depend on the machine's load, which is printed with them. `make lighthouse`
+// writes the table into docs/benchmarks.md under "## Lighthouse".
+//
+//   node bench/lighthouse.mjs [--runs N] [--write ../docs/benchmarks.md]
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { CHROMIUM, WEB_DIR, startServer } from "../e2e/harness.mjs";
+import { measure } from "./js-budget.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const LIGHTHOUSE = path.join(HERE, "..", "node_modules", "lighthouse", "cli", "index.js");
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+const FORMS = ["mobile", "desktop"];
+const SECTION = "Lighthouse";
+
+const { values: opts } = parseArgs({
+  options: { runs: { type: "string", default: process.env.LIGHTHOUSE_RUNS ?? "1" }, write: { type: "string" } },
+});
+const runs = Math.max(1, Number(opts.runs) || 1);
+
+/** The first same-site link in `html` whose path matches `re`. */
+function firstLink(html, re) {
+  for (const m of html.matchAll(/href="([^"#]+)"/g)) if (re.test(m[1])) return m[1].replaceAll("&amp;", "&");
+  return null;
+}
+
+async function html(server, p) {
+  const res = await fetch(server.at(p));
+  if (!res.ok) throw new Error(`GET ${p}: ${res.status}`);
+  return res.text();
+}
+
+/** The five pages, found from the demo site's own links rather than guessed slugs. */
+async function pages(server) {
+  const home = await html(server, "/");
+  const news = firstLink(await html(server, "/news"), /^\/news\/[^/?]+$/);
+  const event = firstLink(await html(server, "/sog-events"), /^\/sog-events\/(?!join)[^/?]+$/);
+  const trees = firstLink(await html(server, "/research-hub/our-collections/family-trees"), /^\/research-hub\/our-collections\/family-trees\/[^/?]+$/);
+  const person = trees && firstLink(await html(server, trees), /^\/research-hub\/our-collections\/family-trees-record\/[^/?]+$/);
+  const found = {
+    home: "/",
+    "news item": news,
+    event,
+    "research results": "/research-hub/our-collections/searchexplore?surname=Smith",
+    person,
+  };
+  for (const [name, p] of Object.entries(found)) if (!p) throw new Error(`no ${name} page linked from the demo site`);
+  void home;
+  return found;
+}
+
+function lighthouse(url, form, outFile) {
+  const args = [
+    LIGHTHOUSE,
+    url,
+    "--output=json",
+    `--output-path=${outFile}`,
+    `--only-categories=${CATEGORIES.join(",")}`,
+    "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run --disable-dev-shm-usage",
+    "--quiet",
+    ...(form === "desktop" ? ["--preset=desktop"] : []),
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    child.on("exit", (code) => (code === 0 ? resolve(JSON.parse(readFileSync(outFile, "utf8"))) : reject(new Error(`lighthouse ${url} (${form}) exited ${code}: ${err.slice(-2000)}`))));
+  });
+}
+
+/** The figures of one report: category scores (0–100), CLS, script bytes as transferred. */
+function figures(report) {
+  const score = (c) => Math.round((report.categories[c]?.score ?? 0) * 100);
+  const requests = report.audits["network-requests"]?.details?.items ?? [];
+  const scripts = requests.filter((r) => r.resourceType === "Script");
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    "best-practices": score("best-practices"),
+    seo: score("seo"),
+    cls: report.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+    lcp: report.audits["largest-contentful-paint"]?.numericValue ?? NaN,
+    jsKB: scripts.reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024,
+    uv: scripts.some((r) => r.url.includes("/uv/umd/UV.js")),
+  };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "lineage-lighthouse-"));
+const server = await startServer({ name: "lighthouse" });
+const rows = [];
+const load = [os.loadavg()[0]];
+let list;
+try {
+  list = await pages(server);
+  // One request each first, so that every run sees what a visitor after the first sees
+  // (the page cache filled, the SSR workers warm).
+  for (const p of Object.values(list)) await html(server, p);
+  for (const [name, p] of Object.entries(list)) {
+    for (const form of FORMS) {
+      const got = [];
+      for (let i = 0; i < runs; i++) got.push(figures(await lighthouse(server.at(p), form, path.join(tmp, `r.json`))));
+      const row = { name, path: p, form, uv: got.some((g) => g.uv) };
+      for (const k of ["performance", "accessibility", "best-practices", "seo", "cls", "lcp", "jsKB"]) row[k] = median(got.map((g) => g[k]));
+      rows.push(row);
+      console.log(`${name.padEnd(17)} ${form.padEnd(8)} perf ${row.performance} a11y ${row.accessibility} bp ${row["best-practices"]} seo ${row.seo} CLS ${row.cls.toFixed(3)} LCP ${(row.lcp / 1000).toFixed(1)} s JS ${row.jsKB.toFixed(1)} KB${row.uv ? " (UV.js)" : ""}`);
+    }
+  }
+} finally {
+  load.push(os.loadavg()[0]);
+  await server.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const budget = existsSync(path.join(WEB_DIR, "build/client")) ? measure(WEB_DIR, ["routes/home"]) : null;
+const table = [
+  "| page | form | performance | accessibility | best practices | SEO | CLS | LCP | JS transferred |",
+  "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...rows.map((r) => `| ${r.name} (\`${r.path}\`) | ${r.form} | ${r.performance} | ${r.accessibility} | ${r["best-practices"]} | ${r.seo} | ${r.cls.toFixed(3)} | ${(r.lcp / 1000).toFixed(1)} s | ${r.jsKB.toFixed(1)} KB${r.uv ? " (with UV.js)" : ""} |`),
+].join("\n");
+const section = `## ${SECTION}
+
+Written by \`make lighthouse\` (web/bench/lighthouse.mjs) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: Lighthouse
+${JSON.parse(readFileSync(path.join(HERE, "..", "node_modules", "lighthouse", "package.json"), "utf8")).version} with ${path.basename(CHROMIUM)} (headless), \`lineage serve --demo\`
+warmed with one request per page, median of ${runs} run${runs > 1 ? "s" : ""} per row; mobile is Lighthouse's default
+(simulated slow 4G and a 4× slower CPU), desktop its desktop preset. Load average
+${load.map((l) => l.toFixed(1)).join(" → ")} on ${os.cpus().length} cores (the machine is shared: scores move with it). JS is the
+scripts' bytes as sent (the server's compression).${budget ? ` The home page's own script set (client entry, root and
+home route modules and their imports, from the build's manifest) is ${(budget.gzip / 1024).toFixed(1)} KB gzip in ${budget.scripts.length} files
+(\`node web/bench/js-budget.mjs\`).` : ""}
+
+${table}
+`;
+console.log("\n" + section);
+
+if (opts.write) {
+  const file = path.resolve(opts.write);
+  let text = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
+  const re = new RegExp(`^## ${SECTION}\\b.*?(?=^## |(?![\\s\\S]))`, "ms");
+  text = re.test(text) ? text.replace(re, section + "\n") : text.trimEnd() + "\n\n" + section;
+  writeFileSync(file, text.trimEnd() + "\n");
+  console.log(`written to ${file}`);
+}
