@@ -28,8 +28,8 @@ describe("trimContent", () => {
     });
     const link = { link_type: "Document", id: "D", type: "page", tags: ["t"], lang: "en-gb", slug: "s", uid: "u", isBroken: false, data: { parent: { link_type: "Document", id: "P", type: "page", uid: "p", lang: "en-gb", isBroken: false } } };
     expect(trimContent(link)).toEqual({ link_type: "Document", id: "D", type: "page", uid: "u", data: { parent: { link_type: "Document", id: "P", type: "page", uid: "p" } } });
-    const oembed = { type: "video", embed_url: "https://youtu.be/abcdefgh", title: "T", provider_name: "YouTube", width: 480, height: 270, thumbnail_url: "/media/t.jpg", html: "<iframe></iframe>", author_name: "A", version: "1.0" };
-    expect(trimContent(oembed)).toEqual({ type: "video", embed_url: "https://youtu.be/abcdefgh", title: "T", provider_name: "YouTube", width: 480, height: 270, thumbnail_url: "/media/t.jpg" });
+    const oembed = { type: "video", embed_url: "https://youtu.be/abcdefgh", title: "T", provider_name: "YouTube", width: 480, height: 270, thumbnail_url: "/media/t.jpg", duration: 634, html: "<iframe></iframe>", author_name: "A", version: "1.0" };
+    expect(trimContent(oembed)).toEqual({ type: "video", embed_url: "https://youtu.be/abcdefgh", title: "T", provider_name: "YouTube", width: 480, height: 270, thumbnail_url: "/media/t.jpg", duration: 634 });
     const frozen = Object.freeze({ a: Object.freeze([image]) });
     expect(trimContent(frozen).a[0]).not.toBe(image); // a copy: cached answers are frozen and shared
   });

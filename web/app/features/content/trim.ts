@@ -4,14 +4,15 @@
 // `isBroken`, an oEmbed answer's provider HTML and author — are left out. What stays:
 // image url, alt and dimensions (and a rich-text image's copyright and link, which are
 // drawn); links' type, id, uid, url, target and data (the link resolver reads
-// `data.parent`); oEmbed's embed_url, title, provider, size and thumbnail.
+// `data.parent`); oEmbed's embed_url, title, provider, size, thumbnail and duration
+// (the video facade, Embed.tsx).
 
 type Json = unknown;
 
 const DOCUMENT_LINK_KEYS = ["link_type", "id", "type", "uid", "url", "target", "data"] as const;
 const IMAGE_KEYS = ["url", "alt"] as const;
 const RICH_TEXT_IMAGE_KEYS = ["type", "url", "alt", "copyright", "linkTo"] as const;
-const EMBED_KEYS = ["type", "embed_url", "title", "provider_name", "width", "height", "thumbnail_url"] as const;
+const EMBED_KEYS = ["type", "embed_url", "title", "provider_name", "width", "height", "thumbnail_url", "duration"] as const;
 const SLICE_DROPPED = new Set(["version"]);
 
 function pick(source: Record<string, Json>, keys: readonly string[]): Record<string, Json> {
