@@ -61,7 +61,8 @@ const maxGiven = 6
 
 // readQuery reads free text as names, a year and a place. A number from 1000 to 2099
 // is the year (the first one); words after "in", or else the last one or two words, are
-// the place when isPlace knows them and a name is left; of the names, the last word is
+// the place when isPlace knows them (after "in", with a name left; else with two); of
+// the names, the last word is
 // the surname and the words before it the forenames, unless the first word ends in a
 // comma ("Smith, John"). ok is false when no name is left.
 func readQuery(text string, isPlace func(string) bool) (r Reading, ok bool) {
@@ -134,7 +135,9 @@ func readQuery(text string, isPlace func(string) bool) (r Reading, ok bool) {
 		case in > 0: // "in" an unknown place: the words are names, "in" is not
 			words = append(words[:in:in], words[in+1:]...)
 		default:
-			for n := min(2, len(words)-1); n >= 1; n-- {
+			// Only with a forename and a surname left: "John Kent" is a name, and a
+			// surname that is also a place ("Windsor") is read as the surname.
+			for n := min(2, len(words)-2); n >= 1; n-- {
 				if p := placeOf(words[len(words)-n:]); isPlace(p) {
 					r.Place, words = p, words[:len(words)-n]
 					break

@@ -60,12 +60,12 @@ func TestGlobalReadsTheExample(t *testing.T) {
 			t.Errorf("Smith: read as %+v, %d records", g.Reading, g.Index.Total)
 		}
 		// A place the gazetteer knows is read as the place.
-		g, err = s.Global(ctx, "Smith Halifax", nil)
+		g, err = s.Global(ctx, "Smith in Halifax", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if g.Reading == nil || g.Reading.Surname != "Smith" || g.Reading.Place != "Halifax" || g.Index.Total == 0 {
-			t.Errorf("Smith Halifax: read as %+v, %d records", g.Reading, g.Index.Total)
+			t.Errorf("Smith in Halifax: read as %+v, %d records", g.Reading, g.Index.Total)
 		}
 		// Text that names nobody has no reading.
 		if g, err = s.Global(ctx, "1850", nil); err != nil || g.Reading != nil {

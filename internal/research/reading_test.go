@@ -11,7 +11,7 @@ import (
 // places is a gazetteer for the reading's tests.
 func places(text string) bool {
 	switch strings.ToLower(text) {
-	case "halifax", "ely", "halifax, yorkshire", "kings lynn":
+	case "halifax", "ely", "halifax, yorkshire", "kings lynn", "kent":
 		return true
 	}
 	return false
@@ -33,6 +33,9 @@ func TestReadQuery(t *testing.T) {
 		{"John Smith in Halifax, Yorkshire", Reading{Surname: "Smith", Given: "John", Place: "Halifax, Yorkshire", Text: "Smith, John, Halifax, Yorkshire"}, true},
 		{"Emma Ashdon Kings Lynn", Reading{Surname: "Ashdon", Given: "Emma", Place: "Kings Lynn", Text: "Ashdon, Emma, Kings Lynn"}, true},
 		{"Ely", Reading{Surname: "Ely", Text: "Ely"}, true}, // a place alone names nobody: read as a name
+		{"John Kent", Reading{Surname: "Kent", Given: "John", Text: "Kent, John"}, true},
+		{"Smith Halifax", Reading{Surname: "Halifax", Given: "Smith", Text: "Halifax, Smith"}, true},
+		{"Smith in Halifax", Reading{Surname: "Smith", Place: "Halifax", Text: "Smith, Halifax"}, true},
 		{"Smith in Nowhere", Reading{Surname: "Nowhere", Given: "Smith", Text: "Nowhere, Smith"}, true},
 		{"John Smith 12", Reading{Surname: "Smith", Given: "John", Text: "Smith, John"}, true},
 		{"1850", Reading{}, false},
