@@ -148,7 +148,8 @@ console.log("\n" + section);
 if (opts.write) {
   const file = path.resolve(opts.write);
   let text = existsSync(file) ? readFileSync(file, "utf8") : "# Benchmarks\n";
-  const re = new RegExp(`^## ${SECTION}\\b.*?(?=^## |(?![\\s\\S]))`, "ms");
+  // Only this section: "## Lighthouse" alone on its line, up to the next "## " or the end.
+  const re = new RegExp(`^## ${SECTION}[ \\t]*$.*?(?=^## |(?![\\s\\S]))`, "ms");
   text = re.test(text) ? text.replace(re, section + "\n") : text.trimEnd() + "\n\n" + section;
   writeFileSync(file, text.trimEnd() + "\n");
   console.log(`written to ${file}`);
