@@ -206,7 +206,10 @@ describe("search and explore", () => {
     await page.waitForURL((u) => u.searchParams.get("q") === "John Smith");
     await page.getByRole("heading", { level: 1, name: "Search results for “John Smith”" }).waitFor();
     for (const name of ["Archive", "Family trees", "Index records", "Library"]) await page.getByRole("heading", { level: 2, name: new RegExp(`^${name}`) }).waitFor();
-    if (expected.family_trees.total === 0) await page.getByText("No one in the society's family trees matches “John Smith”.").waitFor();
+    // The index and the trees search the text as read: "Smith, John".
+    assert.equal(expected.reading.text, "Smith, John");
+    await page.getByText("Showing Smith, John in the index records and family trees.").waitFor();
+    if (expected.family_trees.total === 0) await page.getByText("No one in the society's family trees matches “Smith, John”.").waitFor();
     await ctx.visit(page, page.url().replace(ctx.server.url, ""));
     assert.ok(expected.index.total > 0);
     const seeAll = page.getByRole("link", { name: `See all ${resultsText(expected.index.total, expected.index.total_exact)} in the indexes` });
