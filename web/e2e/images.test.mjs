@@ -198,6 +198,9 @@ describe("the viewer", () => {
   test("when UV.js cannot be loaded, the first page image stays with an explanation", async () => {
     const page = await ctx.newPage();
     await page.route("**/uv/umd/UV.js", (route) => route.abort("failed"));
+    const why = "the test makes UV.js fail to load";
+    ctx.expectProblem(page, { url: ctx.server.at("/uv/umd/UV.js"), failed: true }, why);
+    ctx.expectProblem(page, { console: /^\[console\.error\] \[images\] the viewer could not start: / }, why);
     await ctx.visit(page, `/image-viewer/${CARD}`);
     await page.locator('.uv[data-phase="failed"]').waitFor({ state: "attached", timeout: 15_000 });
     await assert.doesNotReject(page.getByText("The viewer could not be started, so the first page is shown.").waitFor());
@@ -277,3 +280,87 @@ async function waitFor(cond, message, timeoutMs = 30_000) {
   }
   assert.fail(`timed out waiting for ${message}`);
 }
+
+describe("the viewer for keyboard and zoom users (WCAG 2.2 AA)", () => {
+  /** The focused element: tag, classes and its outline as drawn. */
+  const focused = (page) =>
+    page.evaluate(() => {
+      const el = document.activeElement;
+      const s = getComputedStyle(el);
+      return {
+        tag: el.tagName.toLowerCase(),
+        className: typeof el.className === "string" ? el.className : "",
+        inViewer: !!el.closest(".uv"),
+        outline: `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`,
+        value: el.value ?? null,
+      };
+    });
+  const assertIndicator = (f, what) => {
+    assert.match(f.outline, /^solid 3px rgb\(255, 191, 71\)$/, `${what} shows the site's 3 px focus ring (saw ${f.outline} on ${f.tag}.${f.className})`);
+  };
+
+  test("Next image on the second-to-last page keeps focus in the viewer; buttons, page box and thumbnails show a focus ring", async () => {
+    const page = await ctx.newPage({ viewport: { width: 1280, height: 900 } });
+    await ctx.visit(page, `/image-viewer/${REGISTER}`);
+    await waitForViewer(page);
+    const viewer = page.locator(".uv");
+    const next = page.locator(".uv .headerPanel button.next");
+    await next.focus();
+    assertIndicator(await focused(page), "Next image");
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await viewer.getAttribute("data-canvas-index")) === "1", "canvas index 1");
+    // On the second-to-last page: Next takes the reader to the last page, where UV
+    // disables Next (and Last). Focus must not fall to <body> (2.4.3).
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await viewer.getAttribute("data-canvas-index")) === "2", "canvas index 2");
+    await waitFor(async () => (await focused(page)).tag !== "body", "focus moved off the disabled button");
+    const after = await focused(page);
+    assert.ok(after.inViewer, `focus stays in the viewer (on ${after.tag}.${after.className})`);
+    assert.equal(after.className, "autocompleteText", "focus is on the page box");
+    assert.equal(after.value, "3", "which says the last page");
+    assertIndicator(after, "the page box");
+    // Tab backwards to the toolbar's buttons, then to a thumbnail: each shows the ring (2.4.7).
+    await page.keyboard.press("Shift+Tab");
+    const prev = await focused(page);
+    assert.ok(prev.inViewer && prev.tag === "button", `Shift+Tab reaches a toolbar button (${prev.tag}.${prev.className})`);
+    assertIndicator(prev, "a toolbar button");
+    const thumb = await page.evaluate(() => {
+      const el = document.querySelector(".uv .thumb");
+      el.focus({ focusVisible: true });
+      const s = getComputedStyle(el);
+      return `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`;
+    });
+    assert.match(thumb, /^solid 3px rgb\(255, 191, 71\)$/, `a thumbnail shows the focus ring (saw ${thumb})`);
+  });
+
+  test("at 200 % zoom (1366 × 768 window) the page controls show, the side panels fit in the box and no attribution box covers the scan", async () => {
+    const page = await ctx.newPage({ viewport: { width: 683, height: 384 }, deviceScaleFactor: 2 });
+    await ctx.visit(page, `/image-viewer/${REGISTER}`);
+    await waitForViewer(page);
+    await page.locator(".uv").evaluate((e) => e.scrollIntoView({ block: "start" }));
+    const box = await page.locator(".uv").boundingBox();
+    assert.ok(box.height <= 384, `the viewer fits the window's height (${box.height} px)`);
+    // Each control's centre lies in the box (UV's footer bar itself runs 8 px past its
+    // box at every size, its buttons do not).
+    for (const sel of [".headerPanel button.prev", ".headerPanel input.autocompleteText", ".headerPanel button.next", ".footerPanel button.fullScreen"]) {
+      const r = await page.locator(`.uv ${sel}`).boundingBox();
+      assert.ok(r && r.width > 0 && r.height > 0, `${sel} is shown`);
+      const cx = r.x + r.width / 2;
+      const cy = r.y + r.height / 2;
+      assert.ok(cx > box.x && cx < box.x + box.width && cy > box.y && cy < box.y + box.height, `${sel} is inside the viewer's box`);
+    }
+    for (const sel of [".leftPanel", ".rightPanel"]) {
+      const r = await page.locator(`.uv ${sel}`).boundingBox();
+      assert.ok(r.x >= box.x - 1 && r.x + r.width <= box.x + box.width + 1, `${sel} lies inside the viewer's box (x ${r.x}, width ${r.width}; box x ${box.x}, width ${box.width})`);
+    }
+    const centre = await page.locator(".uv .centerPanel").boundingBox();
+    assert.ok(centre.width >= box.width * 0.75, `the scan keeps most of the width (${centre.width} of ${box.width} px)`);
+    assert.equal(await page.locator(".uv .attribution").filter({ visible: true }).count(), 0, "no attribution box over the scan");
+    // The page's own "About this item" carries the attribution instead.
+    assert.match(await page.locator("dl").innerText(), /Attribution/);
+    // The page controls work from the keyboard at this size too.
+    await page.locator(".uv .headerPanel button.next").focus();
+    await page.keyboard.press("Enter");
+    await waitFor(async () => (await page.locator(".uv").getAttribute("data-canvas-index")) === "1", "canvas index 1 after Next at 200 %");
+  });
+});

@@ -5,7 +5,8 @@
 // the viewer cannot start. docs/web.md, "Image viewer".
 import { useEffect, useRef, useState } from "react";
 import type { PagePreview } from "./manifest";
-import { loadUV, UV_CONFIG, UV_EVENTS, UV_STYLESHEET, type UVViewer } from "./uv";
+import { loadUV, UV_EVENTS, UV_STYLESHEET, type UVViewer } from "./uv";
+import { keepFocusInViewer, repairOpenSeadragonImages, viewerConfig } from "./uv-access";
 import styles from "./ImageViewer.module.css";
 
 export interface ImageViewerProps {
@@ -37,13 +38,16 @@ export function ImageViewer({ manifest, title, preview = null, pages = [], canva
     if (!el) return;
     let viewer: UVViewer | null = null;
     let cancelled = false;
+    const releaseFocus = keepFocusInViewer(el);
     setPhase("starting");
     setIndex(canvasIndex);
     loadUV()
       .then((UV) => {
         if (cancelled) return;
+        repairOpenSeadragonImages();
         viewer = UV.init(el, { iiifManifestId: manifest, canvasIndex, embedded: true });
-        viewer.on(UV_EVENTS.configure, ({ cb }: { cb: (config: unknown) => void }) => cb(UV_CONFIG));
+        const width = el.clientWidth || el.parentElement?.clientWidth || 0;
+        viewer.on(UV_EVENTS.configure, ({ cb }: { cb: (config: unknown) => void }) => cb(viewerConfig(width)));
         viewer.on(UV_EVENTS.created, () => !cancelled && setPhase("ready"));
         viewer.on(UV_EVENTS.canvasIndexChange, (i: unknown) => {
           if (!cancelled && typeof i === "number") setIndex(i);
@@ -56,6 +60,7 @@ export function ImageViewer({ manifest, title, preview = null, pages = [], canva
       });
     return () => {
       cancelled = true;
+      releaseFocus();
       try {
         viewer?.dispose();
       } catch {
