@@ -212,7 +212,13 @@ export function setup({ browser = true, env, name } = {}) {
     ctx.marks = new Map(ctx.servers.map((s) => [s, s.logs.length]));
   });
   afterEach(async (t) => {
-    if (!t.passed) {
+    // Every page a test opened must end without console errors or failed requests,
+    // apart from those the test declared with ctx.expectProblem (or visit's status).
+    const unexpected = [];
+    for (const page of ctx.pages) {
+      for (const p of unexpectedProblems(page)) unexpected.push(`${p} (page ${page.url()})`);
+    }
+    if (!t.passed || unexpected.length) {
       for (const s of ctx.servers) {
         const since = s.logsSince(ctx.marks?.get(s) ?? 0);
         const lines = since.length ? since : s.logs.slice(-40);
@@ -225,6 +231,9 @@ export function setup({ browser = true, env, name } = {}) {
     }
     for (const page of ctx.pages) await page.context().close().catch(() => {});
     ctx.pages.clear();
+    if (t.passed && unexpected.length) {
+      assert.fail(`console errors or failed requests during "${t.name}":\n  ${unexpected.join("\n  ")}`);
+    }
   });
   /** Starts one more server (e.g. with a different environment) owned by this file. */
   ctx.startServer = async (opts) => {
@@ -247,6 +256,7 @@ export function setup({ browser = true, env, name } = {}) {
       if (m.type() === "error" || m.type() === "warning") notes.push(`[${m.type()}] ${m.text()}`);
     });
     page.on("pageerror", (e) => notes.push(`[pageerror] ${e.message}`));
+    watchProblems(page, { javaScriptEnabled: options.javaScriptEnabled !== false });
     const failedAssets = [];
     failedAssetsOf.set(page, failedAssets);
     page.on("response", (r) => {
@@ -261,6 +271,12 @@ export function setup({ browser = true, env, name } = {}) {
    * returns the response.
    */
   ctx.visit = async (page, p, { status = 200, a11y = true } = {}) => {
+    if (status >= 400) {
+      // The test asks for an error page: its own answer (and Chromium's console line
+      // about it) is expected; anything else failing on the page is not.
+      const href = new URL(p, contextOptions.get(page.context())?.baseURL ?? ctx.server.url).href;
+      expectProblem(page, { url: href, status }, `the test visits ${p} for its ${status} page`);
+    }
     const res = await page.goto(p, { waitUntil: "load" });
     assert.ok(res, `no response for ${p}`);
     assert.equal(res.status(), status, `status of ${p}`);
@@ -273,10 +289,89 @@ export function setup({ browser = true, env, name } = {}) {
     );
     const blocked = consoleNotes(page).filter((n) => /Content Security Policy/i.test(n));
     assert.deepEqual(blocked, [], `no Content-Security-Policy violations on ${p}`);
+    const problems = unexpectedProblems(page);
+    assert.deepEqual(problems, [], `no console errors or failed requests on ${p}`);
     if (a11y) await checkA11y(page, p);
     return res;
   };
+  /** Declares a console error or failed request the test provokes on purpose; see expectProblem. */
+  ctx.expectProblem = expectProblem;
   return ctx;
+}
+
+// ---------------------------------------------------------------------------------
+// Console errors and failed requests
+
+const problemsOf = new WeakMap();
+const expectedOf = new WeakMap();
+
+/**
+ * Records on `page` what counts as a problem: a console error, an uncaught page error,
+ * a request that failed (other than one the browser abandoned because the page moved
+ * on: net::ERR_ABORTED) and a response of 400 or more. Each is kept with the URL it
+ * concerns, so an expectation can name it.
+ */
+export function watchProblems(page, { javaScriptEnabled = true } = {}) {
+  const problems = [];
+  problemsOf.set(page, problems);
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    problems.push({ kind: "console", url: m.location()?.url ?? "", text: `[console.error] ${m.text()}${m.location()?.url ? ` at ${m.location().url}` : ""}` });
+  });
+  page.on("pageerror", (e) => problems.push({ kind: "pageerror", url: "", text: `[pageerror] ${e.message}` }));
+  page.on("requestfailed", (r) => {
+    const error = r.failure()?.errorText ?? "failed";
+    if (error === "net::ERR_ABORTED") return;
+    // With JavaScript off, Chromium refuses the page's module scripts and preloads and
+    // names the reason "csp"; that is the test's setting, not the site's policy (a real
+    // CSP violation is a console error, which still counts).
+    if (!javaScriptEnabled && error === "csp" && ["script", "other"].includes(r.resourceType())) return;
+    problems.push({ kind: "requestfailed", url: r.url(), text: `[request failed] ${r.method()} ${r.url()}: ${error}` });
+  });
+  page.on("response", (r) => {
+    if (r.status() < 400) return;
+    problems.push({ kind: "response", url: r.url(), status: r.status(), text: `[response ${r.status()}] ${r.request().method()} ${r.url()}` });
+  });
+  return problems;
+}
+
+/**
+ * Declares, for the rest of the test, a problem `page` is expected to show, with the
+ * reason (required: nothing is allowed silently). `match` is one of
+ * - `{ url, status }`: a response with that status for that URL (string: exact; RegExp),
+ *   and Chromium's console line "Failed to load resource…" about it;
+ * - `{ url, failed: true }`: a request to that URL that fails (e.g. route.abort);
+ * - `{ console: RegExp }`: a console error or page error whose text matches.
+ */
+export function expectProblem(page, match, why) {
+  assert.ok(why && typeof why === "string", "expectProblem needs the reason the problem is expected");
+  let list = expectedOf.get(page);
+  if (!list) expectedOf.set(page, (list = []));
+  list.push(match);
+}
+
+function urlMatches(want, url) {
+  if (want == null) return false;
+  return want instanceof RegExp ? want.test(url) : want === url;
+}
+
+function isExpected(problem, expected) {
+  return expected.some((m) => {
+    if (m.console) return (problem.kind === "console" || problem.kind === "pageerror") && m.console.test(problem.text);
+    if (!urlMatches(m.url, problem.url)) return false;
+    if (m.failed) return problem.kind === "requestfailed" || (problem.kind === "console" && /Failed to load resource/.test(problem.text));
+    if (m.status) {
+      if (problem.kind === "response") return problem.status === m.status;
+      return problem.kind === "console" && /Failed to load resource: the server responded with a status of/.test(problem.text);
+    }
+    return false;
+  });
+}
+
+/** The problems seen on `page` that no expectation covers, as lines of text. */
+export function unexpectedProblems(page) {
+  const expected = expectedOf.get(page) ?? [];
+  return (problemsOf.get(page) ?? []).filter((p) => !isExpected(p, expected)).map((p) => p.text);
 }
 
 const pageNotes = new WeakMap();

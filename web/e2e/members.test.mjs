@@ -214,6 +214,9 @@ describe("registration and the account area", () => {
   test("a forgotten password: the mailed link sets a new one, and the old one stops working", { timeout: 60_000 }, async () => {
     const member = addMember();
     const page = await ctx.newPage();
+    // The form actions answer a refused form with the API's 422 (the fields' errors).
+    ctx.expectProblem(page, { url: /\/reset-password\.data(\?|$)/, status: 422 }, "the test's two new passwords differ");
+    ctx.expectProblem(page, { url: /\/sign-in\.data(\?|$)/, status: 422 }, "the test signs in with the old password");
     await ctx.visit(page, "/sign-in");
     await page.getByRole("link", { name: "Forgotten your password?" }).click();
     await page.getByRole("heading", { level: 1, name: "Reset your password" }).waitFor();
@@ -249,6 +252,8 @@ describe("registration and the account area", () => {
   test("profile: change the name; download my data; delete the account after confirming", { timeout: 60_000 }, async () => {
     const member = addMember("Mary Somerville");
     const page = await ctx.newPage();
+    ctx.expectProblem(page, { url: /\/user-account\/delete\.data(\?|$)/, status: 422 }, "the test confirms the deletion with a wrong password");
+    ctx.expectProblem(page, { url: /\/sign-in\.data(\?|$)/, status: 422 }, "the test signs in to the deleted account");
     await signIn(page, member.email, "/user-account");
     await waitForHydration(page);
     await page.getByLabel("Name", { exact: true }).fill("Mary Fairfax Somerville");
@@ -286,6 +291,7 @@ describe("registration and the account area", () => {
   test("validation errors from the API are shown at their fields and take focus", async () => {
     const member = addMember();
     const page = await ctx.newPage();
+    ctx.expectProblem(page, { url: /\/sign-in\.data(\?|$)/, status: 422 }, "the test signs in with a wrong password");
     await ctx.visit(page, "/sign-in");
     await waitForHydration(page);
     await fillSignIn(page, member.email, "not the password");

@@ -257,6 +257,10 @@ describe("chunk load failure", () => {
       (url) => url.pathname === module,
       (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "gone" }),
     );
+    const gone = ctx.server.at(module);
+    const why = "the test removes the route's chunk to provoke the reload";
+    ctx.expectProblem(page, { url: gone, status: 404 }, why);
+    ctx.expectProblem(page, { console: /Error loading route module|Failed to fetch dynamically imported module/ }, why);
     const documents = countDocumentRequests(page);
     await page.locator(`main a[href="/news/${first.uid}"]`).first().click();
     // React Router reloads the page it is on (the new release's HTML names the new
