@@ -363,6 +363,8 @@ describe("records and the account area", () => {
     assert.equal(await page.locator("#bookmarks").getByRole("link", { name: title }).getAttribute("href"), path);
     const saved = page.locator("#saved-searches");
     await saved.getByText("Smith wills", { exact: true }).waitFor();
+    // Described in words, not parameter names ("surname: Smith; collection: wills-index").
+    await saved.getByText("Smith, wills index", { exact: true }).waitFor();
     const run = new URL(await saved.getByRole("link", { name: /Run the search “Smith wills”/ }).getAttribute("href"), ctx.server.url);
     assert.equal(run.pathname, SEARCH);
     assert.deepEqual(Object.fromEntries(run.searchParams), { surname: "Smith", collection: "wills-index" });

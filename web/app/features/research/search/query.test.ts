@@ -227,6 +227,7 @@ describe("texts", () => {
     expect(describeSearch({ surname: "Smith", year: "1850", year_pm: "40", record_type: ["baptism", "burial"] })).toBe("Smith, 1850 ± 40, baptism, burial");
     expect(describeSearch({ surname: "Smyth", surname_mode: "soundex", decade: "1850" })).toBe("Smyth (soundex), 1850s");
     expect(describeSearch({ q: "John Smith 1850" })).toBe("“John Smith 1850”");
+    expect(describeSearch({ surname: "Smith", collection: "wills-index" })).toBe("Smith, wills index");
     const text = describeSearch({ surname: "Smith", year: "1850", year_pm: "40", place: "Kent", relative: "Mary" });
     expect(text).not.toMatch(/year pm|surname:|_/);
   });

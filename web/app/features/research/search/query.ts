@@ -281,7 +281,8 @@ export function describeQuery(query: SearchQuery, labels: { collections?: Record
   else if (query.decade) parts.push(`${query.decade}s`);
   if (query.place) parts.push(query.place);
   if (query.record_type.length) parts.push(query.record_type.join(", ").replace(/_/g, " "));
-  if (query.collection.length) parts.push(query.collection.map((c) => labels.collections?.[c] ?? c).join(", "));
+  // Without the collections' titles (a saved search in the account area), the slug as words.
+  if (query.collection.length) parts.push(query.collection.map((c) => labels.collections?.[c] ?? c.replace(/-/g, " ")).join(", "));
   if (query.role.length) parts.push(`as ${query.role.join(" or ")}`);
   if (query.relative) parts.push(`with ${query.relative}`);
   return parts.join(", ");
