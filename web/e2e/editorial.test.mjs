@@ -222,13 +222,17 @@ describe("the block showcase (every slice, block and span kind)", () => {
     );
     assert.ok((await main.locator('a[href="https://www.visionofbritain.org.uk/"] img').count()) > 0, "image block linked to the Web");
 
-    // Video slice and embed block: an iframe from the oEmbed data, with a title.
-    const iframes = await main.locator("iframe").evaluateAll((els) => els.map((e) => [e.getAttribute("src"), e.getAttribute("title")]));
-    assert.ok(iframes.length >= 1, "video embed iframe(s)");
-    for (const [src, title] of iframes) {
-      assert.match(src ?? "", /youtube/, "embed src");
-      assert.ok(title, `iframe ${src} has a title`);
+    // Video slice and embed block: a facade from the oEmbed data (no player, nothing
+    // from the host, until play is pressed), its play button a link to the video's page.
+    assert.equal(await main.locator("iframe").count(), 0, "no player iframe before play is pressed");
+    const plays = await main
+      .getByRole("link", { name: /^Play video: / })
+      .evaluateAll((els) => els.map((e) => [e.getAttribute("href"), e.textContent]));
+    assert.ok(plays.length >= 1, "video facade(s)");
+    for (const [href, name] of plays) {
+      assert.match(href ?? "", /youtube/, `the play link of "${name}" goes to the video's page`);
     }
+    assert.match(text, /Plays from YouTube when you press play/);
 
     // Grid items.
     for (const item of slices.grid.items) assert.ok(text.includes(item.title), `grid item "${item.title}"`);
