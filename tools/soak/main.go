@@ -723,7 +723,9 @@ func (s *soak) cutContent() {
 		note: fmt.Sprintf("the relay in front of /content/api/v2 refused and dropped connections for %.1f s", (end - start).Seconds())})
 }
 
-// ssrChild finds the server's child process: the Node of the React Router server.
+// ssrChild finds one of the server's SSR workers: a Node child running the web build's
+// server entry (build/server/serve.mjs). With several workers the faults hit one of
+// them, and the others keep answering.
 func ssrChild(serverPid int) (int, error) {
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", serverPid))
 	for _, t := range tasks {
@@ -736,7 +738,7 @@ func ssrChild(serverPid int) (int, error) {
 			if err != nil {
 				continue
 			}
-			if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(cmd), "react-router") {
+			if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil && strings.Contains(string(cmd), "build/server/") {
 				return pid, nil
 			}
 		}
