@@ -50,6 +50,7 @@ describe("membership plans", () => {
     await ctx.visit(member, "/admin/members/plans/new", { status: 404 });
 
     const admin = await ctx.newPage({ viewport: { width: 1366, height: 900 } });
+    ctx.expectProblem(admin, { url: /\/admin\/members\/plans\/new\.data(\?|$)/, status: 422 }, "the test gives a slug the API refuses");
     await signIn(admin, adminEmail, "/admin/members");
     await admin.getByRole("link", { name: "Membership plans" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin/members/plans");
