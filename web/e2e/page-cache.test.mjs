@@ -284,6 +284,7 @@ describe("the CSP on cached pages", () => {
     // The cached answer, as the server sent it (headers and all), with one inline script
     // added, as an HTML injection would.
     ctx.expectProblem(page, { console: /Content Security Policy/ }, "the test injects an inline script for the CSP to block");
+    ctx.expectProblem(page, { console: /Minified React error #418\b/ }, "the injected <script> is not in React's tree: hydration reports the mismatch and recovers");
     let servedFrom = "";
     await page.route(ctx.server.at(p), async (route) => {
       let response = await route.fetch();
