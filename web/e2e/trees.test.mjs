@@ -297,6 +297,7 @@ describe("family trees", () => {
     const title = `The Pemberton family ${Date.now()}`;
     const member = addUser("Josie Pemberton");
     const page = await ctx.newPage();
+    ctx.expectProblem(page, { url: /\/user-account\/trees\.data(\?|$)/, status: 422 }, "the test uploads with no file chosen");
     await signIn(page, member.email, "/user-account/trees");
     // Nothing chosen: the errors show at the fields and in the summary.
     await page.getByRole("button", { name: "Upload tree" }).click();
