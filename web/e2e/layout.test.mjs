@@ -84,8 +84,10 @@ for (const width of [390, 1366]) {
         mkdirSync(dir, { recursive: true });
         const page = await ctx.newPage({ viewport: { width, height: width === 390 ? 844 : 768 } });
         await ctx.visit(page, p);
-        // The viewer and other islands draw after hydration; let the page settle.
-        await page.waitForLoadState("networkidle").catch(() => {});
+        // The viewer and other islands draw after hydration; let the page settle, but not
+        // for long: a page that keeps a request going (a video facade's poster, a live
+        // count) never becomes network-idle, and its screenshot is still worth taking.
+        await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
         await page.screenshot({ path: path.join(dir, `${shotName(p)}.png`), fullPage: true });
         if (width === 390) {
           const o = await sidewaysOverflow(page);
