@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"lineage/internal/pagegen"
-	"lineage/internal/server"
 	"lineage/internal/store"
 )
 
@@ -19,15 +18,6 @@ var pageCommands = map[string][]string{
 	"import":     {""},            // records, collections, scans, family trees
 	"demo":       {"generate"},    // generated records
 	"membership": {"sync-stripe"}, // the plans /subscribe offers
-}
-
-// pageWrites are the API requests whose success changes what anonymous visitors see;
-// the other rooms change it only through the commands above.
-var pageWrites = []server.PageWrite{
-	{Method: "POST", Path: "/api/trees/"}, // upload, publish, unpublish, access
-	{Method: "DELETE", Path: "/api/trees/"},
-	{Method: "POST", Path: "/api/admin/membership/plans"},
-	{Method: "PUT", Path: "/api/admin/membership/plans/"},
 }
 
 // openedStores are the stores this process opened (openStore).

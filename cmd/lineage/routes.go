@@ -125,8 +125,8 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "POST /api/admin/members/{id}/complimentary", Handler: ms.Admin(ms.AdminComplimentary), Access: admin},
 				{Pattern: "POST /api/admin/members/{id}/plan", Handler: ms.Admin(ms.AdminPlan), Access: admin},
 				{Pattern: "GET /api/admin/membership/plans", Handler: ms.Admin(ms.AdminPlans), Access: admin},
-				{Pattern: "POST /api/admin/membership/plans", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
-				{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: ms.Admin(ms.AdminSavePlan), Access: admin},
+				{Pattern: "POST /api/admin/membership/plans", Handler: ms.Admin(ms.AdminSavePlan), Access: admin, ChangesPages: true},
+				{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: ms.Admin(ms.AdminSavePlan), Access: admin, ChangesPages: true},
 			},
 		},
 		{
@@ -149,17 +149,17 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/trees", Handler: tr.ListTrees, Access: public},
 				{Pattern: "GET /api/trees/search", Handler: tr.SearchPeople, Access: public},
 				{Pattern: "GET /api/trees/uploads", Handler: tr.ListOwnTrees, Access: signedIn},
-				{Pattern: "POST /api/trees/uploads", Handler: tr.Upload, Access: signedIn},
+				{Pattern: "POST /api/trees/uploads", Handler: tr.Upload, Access: signedIn, ChangesPages: true},
 				{Pattern: "GET /api/trees/{slug}", Handler: tr.GetTree, Access: public},
-				{Pattern: "DELETE /api/trees/{slug}", Handler: tr.DeleteTree, Access: owner},
+				{Pattern: "DELETE /api/trees/{slug}", Handler: tr.DeleteTree, Access: owner, ChangesPages: true},
 				{Pattern: "GET /api/trees/{slug}/surnames", Handler: tr.ListSurnames, Access: public},
 				{Pattern: "GET /api/trees/{slug}/people", Handler: tr.ListPeople, Access: public},
 				{Pattern: "GET /api/trees/{slug}/people/{id}", Handler: tr.GetPerson, Access: public},
 				{Pattern: "GET /api/trees/{slug}/people/{id}/{section}", Handler: tr.GetPersonSection, Access: public},
 				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
-				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff},
-				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff},
-				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff},
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff, ChangesPages: true},
 			},
 		},
 		{
@@ -244,9 +244,7 @@ func pageAliasRoutes() []httpx.Route {
 func (a *app) frontDoorMounts() []server.Mount {
 	var out []server.Mount
 	for _, rm := range a.routes() {
-		for _, m := range rm.Mounts() {
-			out = append(out, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
-		}
+		out = append(out, rm.Mounts()...)
 	}
 	return out
 }

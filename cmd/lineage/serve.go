@@ -76,14 +76,13 @@ func runServe(ctx context.Context, args []string) error {
 
 	srv := &http.Server{
 		Handler: server.New(server.Options{
-			WebDir:     cfg.WebDir,
-			PublicURL:  cfg.PublicURL,
-			DB:         db,
-			SSR:        ssr,
-			Mounts:     app.frontDoorMounts(),
-			Log:        log,
-			PageCache:  pages,
-			PageWrites: pageWrites,
+			WebDir:    cfg.WebDir,
+			PublicURL: cfg.PublicURL,
+			DB:        db,
+			SSR:       ssr,
+			Mounts:    app.frontDoorMounts(),
+			Log:       log,
+			PageCache: pages,
 			PagesChanged: func(ctx context.Context) {
 				if err := pageGen.Raise(ctx); err != nil {
 					log.Error("page cache: other servers were not told of a change", "err", err)

@@ -38,6 +38,9 @@ type Route struct {
 	Pattern string // a ServeMux pattern, with its method unless every method is served
 	Handler HandlerFunc
 	Access  Access
+	// ChangesPages: a 2xx answer changes what anonymous visitors see, so the front door
+	// purges its page cache before the answer leaves (internal/server, decision 015).
+	ChangesPages bool
 }
 
 // Room is one domain's part of the route table: its routes, the middleware around
@@ -56,8 +59,9 @@ type Room struct {
 
 // Mount is a pattern and the handler that serves it, as the front door registers it.
 type Mount struct {
-	Pattern string
-	Handler http.Handler
+	Pattern      string
+	Handler      http.Handler
+	ChangesPages bool // from the route's row
 }
 
 // Mounts are the room's routes and fallbacks, each wrapped in the room's middleware.
@@ -83,7 +87,7 @@ func (rm Room) Mounts() []Mount {
 			}
 		})
 		own.Handle(rt.Pattern, h)
-		out = append(out, Mount{Pattern: rt.Pattern, Handler: wrap(h)})
+		out = append(out, Mount{Pattern: rt.Pattern, Handler: wrap(h), ChangesPages: rt.ChangesPages})
 	}
 	if len(rm.Fallback) > 0 {
 		noRoute := wrap(NoRoute(own,

@@ -513,18 +513,22 @@ func TestScriptHashMatchesBrowsers(t *testing.T) {
 
 func TestPurgeAfterWrites(t *testing.T) {
 	var changes atomic.Int64
+	answer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("fail") != "" {
+			w.WriteHeader(422)
+			return
+		}
+		w.WriteHeader(200)
+	})
 	s := New(Options{
 		WebDir:       t.TempDir(),
 		Log:          slog.New(slog.NewTextHandler(io.Discard, nil)),
-		PageWrites:   []PageWrite{{Method: "POST", Path: "/api/trees/"}, {Method: "PUT", Path: "/api/admin/membership/plans/"}},
 		PagesChanged: func(context.Context) { changes.Add(1) },
-		Mounts: []Mount{{Pattern: "/api/", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Query().Get("fail") != "" {
-				w.WriteHeader(422)
-				return
-			}
-			w.WriteHeader(200)
-		})}},
+		Mounts: []Mount{
+			{Pattern: "POST /api/trees/{slug}/publish", Handler: answer, ChangesPages: true},
+			{Pattern: "PUT /api/admin/membership/plans/{slug}", Handler: answer, ChangesPages: true},
+			{Pattern: "/api/", Handler: answer},
+		},
 	})
 	for _, tc := range []struct {
 		method, target string

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzhttp"
+
+	"lineage/internal/httpx"
 )
 
 // Pinger is what /readyz asks of the database.
@@ -20,11 +22,9 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// Mount attaches a domain's handler at a ServeMux pattern ("/content/api/v2/", "GET /media/").
-type Mount struct {
-	Pattern string
-	Handler http.Handler
-}
+// Mount attaches a domain's handler at a ServeMux pattern ("/content/api/v2/", "GET /media/");
+// it is the route table's own mount (httpx.Room.Mounts).
+type Mount = httpx.Mount
 
 // Options are the parts the front door is assembled from; cmd/lineage wires them.
 type Options struct {
@@ -36,9 +36,8 @@ type Options struct {
 	Log       *slog.Logger
 	// PageCache keeps anonymous pages (pagecache.go); nil: every page is rendered.
 	PageCache *PageCache
-	// PageWrites are the API requests after whose success PagesChanged is called (or,
-	// without it, PageCache purged).
-	PageWrites   []PageWrite
+	// PagesChanged is called after a 2xx answer of a mount that ChangesPages (without
+	// it, PageCache is purged).
 	PagesChanged func(context.Context)
 }
 
@@ -68,7 +67,11 @@ func New(opts Options) *Server {
 	mux.Handle("GET /assets/", staticFiles(filepath.Join(opts.WebDir, "build", "client", "assets"), "/assets/", "public, max-age=31536000, immutable"))
 	mux.Handle("GET /uv/", staticFiles(filepath.Join(opts.WebDir, "node_modules", "universalviewer", "dist"), "/uv/", "public, max-age=86400"))
 	for _, m := range opts.Mounts {
-		mux.Handle(m.Pattern, m.Handler)
+		h := m.Handler
+		if m.ChangesPages {
+			h = s.purgeAfter(h)
+		}
+		mux.Handle(m.Pattern, h)
 	}
 	mux.Handle("/", s.pageFront(s.pages()))
 
@@ -76,8 +79,7 @@ func New(opts Options) *Server {
 	if err != nil {
 		panic(err) // only on invalid static options
 	}
-	var h http.Handler = s.purgeAfterWrites(mux)
-	h = gz(h)
+	var h http.Handler = gz(mux)
 	h = s.securityHeaders(h)
 	h = rejectDotSegments(h)
 	h = limitQuery(h)
