@@ -35,7 +35,7 @@ build: bin/lineage web/build/server/index.js
 bin/lineage: $(GO_SRC)
 	$(GO) build -o bin/lineage ./cmd/lineage
 
-web/build/server/index.js: $(WEB_DEPS) $(shell find web/app -type f 2>/dev/null) web/react-router.config.ts web/vite.config.ts
+web/build/server/index.js: $(WEB_DEPS) $(shell find web/app -type f 2>/dev/null) web/react-router.config.ts web/vite.config.ts web/server.mjs
 	cd web && $(NPM) run build
 
 ## run: build everything and serve http://localhost:8080 with the demo content
