@@ -5,7 +5,7 @@
 // page visited at 390 px is checked not to scroll sideways; axe checks every page.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
 import { asText, demoByType, demoDoc, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "first-visit" });
@@ -14,17 +14,6 @@ const PHONE = { viewport: { width: 390, height: 844 } };
 const DESKTOP = { viewport: { width: 1366, height: 900 } };
 const MAIN_LINKS = ["Research hub", "News", "Events", "Education", "Guides", "About us"];
 
-/** Waits until React has hydrated the page (its elements carry React's fibre keys). */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("main a[href], header a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
 
 /** Fails when the page is wider than the window (it would scroll sideways). */
 async function assertNoSidewaysScroll(page, what) {

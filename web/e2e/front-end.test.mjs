@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
-import { setup } from "./harness.mjs";
+import { setup, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "front-end" });
 
@@ -74,6 +74,7 @@ describe("a light front end", () => {
     await ctx.visit(page, "/image-viewer");
     await settled(page, seen);
     assert.deepEqual(seen.filter((s) => s.path.startsWith("/uv/umd/")).map((s) => s.path), [], "no UV.js on the explorer");
+    await waitForHydration(page);
     await page.locator(`main a[href="/image-viewer/${CARD}"]`).first().click();
     await page.waitForURL(`**/image-viewer/${CARD}`);
     // A client-side navigation: the head's <script> is React's and inert; the viewer adds one that runs.

@@ -501,3 +501,16 @@ export async function assertDocumentShell(page, server, p, { canonicalPath } = {
     `web font (preload or stylesheet) in the head of ${p}; saw ${fontLinks.join(", ")}`,
   );
 }
+
+/** Waits until React has hydrated the page (its links carry React's fibre keys): a click
+ * before then can be lost while the client router starts. */
+export async function waitForHydration(page) {
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector("header a[href], main a[href]");
+      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
+    },
+    null,
+    { timeout: 15_000 },
+  );
+}

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
 import { newsNewestFirst, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "members" });
@@ -47,17 +47,6 @@ async function mailedLink(to, pathPrefix, timeoutMs = 15_000) {
   throw new Error(`no mail to ${to} with a ${pathPrefix} link in ${dir}`);
 }
 
-/** Waits until React has hydrated the page. */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("header a[href], main a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
 
 function pathOf(page) {
   const url = new URL(page.url());
