@@ -63,16 +63,12 @@ func TestSQLiteMemory(t *testing.T) {
 	small := memMalloc(tls, 100)
 	memFree(tls, small)
 
-	const region = 1<<16 - 1
-	for _, size := range []int{3000, 100} {
-		p := libc.Xmalloc(tls, libc.Tsize_t(size))
-		log := 4
-		for 1<<log < size {
-			log++
+	// Every class below the cached ones keeps one live block of its own size, so its
+	// region is never unmapped. (Where a new block lands is the allocator's business:
+	// a busy process fills the pinned region and the allocator maps another.)
+	for log := 4; log < len(pinnedBlocks); log++ {
+		if p := pinnedBlocks[log]; p == 0 || libc.UsableSize(p) != libc.Tsize_t(1)<<log {
+			t.Errorf("class %d: pinned block %#x of usable size %d", 1<<log, p, libc.UsableSize(p))
 		}
-		if pin := pinnedBlocks[log]; pin == 0 || p&^region != pin&^region {
-			t.Errorf("a %d-byte block at %#x, outside the pinned region of its class (%#x)", size, p, pin)
-		}
-		libc.Xfree(tls, p)
 	}
 }
