@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
+	"regexp"
 	"strings"
 	"time"
 
@@ -13,12 +14,46 @@ import (
 	"lineage/internal/textfield"
 )
 
-// Message is one plain-text mail to one recipient.
+// Message is one mail to one recipient: a plain-text body, and optionally an HTML
+// alternative of the same words, a calendar invitation and list headers.
 type Message struct {
 	ID      int64 // outbox id; set by the outbox, used for the Message-ID and file name
 	To      string
 	Subject string
 	Text    string
+	// HTML, when set, is sent as the text/html alternative of Text; mail readers show
+	// the one they prefer, so both say the same.
+	HTML string
+	// Calendar, when set, is an iCalendar object (RFC 5545) sent as a text/calendar
+	// alternative with its METHOD (RFC 6047 §2.4), and as an invite.ics attachment for
+	// readers that show only attachments.
+	Calendar *Calendar
+	// Headers are extra header fields, limited to those in allowedHeaders.
+	Headers []Header
+}
+
+// Calendar is an iCalendar object and the iTIP method its METHOD property names.
+type Calendar struct {
+	Method string // REQUEST, CANCEL, PUBLISH …
+	Data   string // the whole VCALENDAR, CRLF line ends
+}
+
+// Header is one extra header field.
+type Header struct {
+	Name  string
+	Value string
+}
+
+// allowedHeaders are the extra fields a Message may carry: list mail's (RFC 2369,
+// RFC 2919, RFC 8058) and automatic mail's (RFC 3834). Nothing that routes mail (To,
+// Cc, Bcc, From, Reply-To) can be added this way.
+var allowedHeaders = map[string]bool{
+	"List-Unsubscribe":      true,
+	"List-Unsubscribe-Post": true,
+	"List-Id":               true,
+	"List-Archive":          true,
+	"Auto-Submitted":        true,
+	"Precedence":            true,
 }
 
 // ErrBadMessage: a message's recipient or subject is not a single line of text, or
@@ -26,6 +61,10 @@ type Message struct {
 // line break in either could add headers (Bcc:) or recipients; such a message is
 // refused when enqueued and never retried.
 var ErrBadMessage = errors.New("mail: bad message")
+
+// ErrRejected: the mail server refused the message for good (a permanent, 5xx, answer),
+// typically because the address does not exist. Such a message is not retried.
+var ErrRejected = errors.New("mail: refused by the mail server")
 
 // check refuses a message whose headers could carry more than the caller meant.
 func (m Message) check() error {
@@ -36,8 +75,23 @@ func (m Message) check() error {
 	if !textfield.Valid(m.To) || err != nil || a.Address != m.To {
 		return fmt.Errorf("%w: the recipient %q is not one bare address", ErrBadMessage, textfield.Escape(m.To))
 	}
+	for _, h := range m.Headers {
+		if !allowedHeaders[h.Name] {
+			return fmt.Errorf("%w: the header %q is not one a message may add", ErrBadMessage, textfield.Escape(h.Name))
+		}
+		if !textfield.Valid(h.Value) {
+			return fmt.Errorf("%w: the %s header %q is not a single line of text", ErrBadMessage, h.Name, textfield.Escape(h.Value))
+		}
+	}
+	if c := m.Calendar; c != nil {
+		if !calendarMethod.MatchString(c.Method) || !strings.HasPrefix(c.Data, "BEGIN:VCALENDAR") {
+			return fmt.Errorf("%w: the calendar part is not an iCalendar object with a method", ErrBadMessage)
+		}
+	}
 	return nil
 }
+
+var calendarMethod = regexp.MustCompile(`^[A-Z]{3,16}$`)
 
 // Sender delivers one message now. An error means "try again later"; the outbox decides
 // how often.
@@ -65,7 +119,20 @@ func build(from string, m Message, now time.Time) (*gomail.Msg, error) {
 	} else {
 		msg.SetMessageID()
 	}
+	for _, h := range m.Headers {
+		msg.SetGenHeader(gomail.Header(h.Name), h.Value)
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	if m.HTML != "" {
+		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
+	if c := m.Calendar; c != nil {
+		calType := gomail.ContentType("text/calendar; method=" + c.Method)
+		msg.AddAlternativeString(calType, c.Data)
+		if err := msg.AttachReader("invite.ics", strings.NewReader(c.Data), gomail.WithFileContentType(calType)); err != nil {
+			return nil, fmt.Errorf("mail: attach the invitation: %w", err)
+		}
+	}
 	return msg, nil
 }
 

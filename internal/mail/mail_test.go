@@ -195,7 +195,7 @@ func TestEnqueueTxFollowsTheTransaction(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ob.EnqueueTx(ctx, tx, mail.Message{To: "eve@example.org", Subject: fmt.Sprintf("commit %v", commit), Text: "hello"}); err != nil {
+			if _, err := ob.EnqueueTx(ctx, tx, mail.Message{To: "eve@example.org", Subject: fmt.Sprintf("commit %v", commit), Text: "hello"}); err != nil {
 				t.Fatal(err)
 			}
 			if commit {
@@ -207,7 +207,7 @@ func TestEnqueueTxFollowsTheTransaction(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := ob.EnqueueTx(ctx, nil, mail.Message{To: "a@b.example\nBcc: x@y.example", Subject: "x", Text: "x"}); !errors.Is(err, mail.ErrBadMessage) {
+		if _, err := ob.EnqueueTx(ctx, nil, mail.Message{To: "a@b.example\nBcc: x@y.example", Subject: "x", Text: "x"}); !errors.Is(err, mail.ErrBadMessage) {
 			t.Errorf("a bad recipient: %v, want ErrBadMessage", err)
 		}
 		if sent, err := ob.DeliverDue(ctx); sent != 1 || err != nil {

@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -52,7 +53,7 @@ func NewOutbox(db *store.DB, sender Sender, log *slog.Logger) *Outbox {
 // Enqueue stores m for delivery and wakes the worker. It returns once the message is
 // safely in the table, never waiting for the mail server.
 func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
-	if err := o.insert(ctx, o.db, m); err != nil {
+	if _, err := o.insert(ctx, o.db, m); err != nil {
 		return err
 	}
 	o.Wake()
@@ -61,8 +62,9 @@ func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
 
 // EnqueueTx stores m inside the caller's transaction, so the message exists if and
 // only if the caller's own writes commit (a renewal reminder and the row that says it
-// was sent). The worker cannot see it before the commit: call Wake after it.
-func (o *Outbox) EnqueueTx(ctx context.Context, tx *sql.Tx, m Message) error {
+// was sent). The worker cannot see it before the commit: call Wake after it. It
+// returns the message's outbox id, which Status and Get report on.
+func (o *Outbox) EnqueueTx(ctx context.Context, tx *sql.Tx, m Message) (int64, error) {
 	return o.insert(ctx, tx, m)
 }
 
@@ -75,19 +77,32 @@ func (o *Outbox) Wake() {
 }
 
 func (o *Outbox) insert(ctx context.Context, q interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}, m Message) error {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, m Message) (int64, error) {
 	if err := m.check(); err != nil {
-		return err
+		return 0, err
+	}
+	var method, cal, headers string
+	if m.Calendar != nil {
+		method, cal = m.Calendar.Method, m.Calendar.Data
+	}
+	if len(m.Headers) > 0 {
+		b, err := json.Marshal(m.Headers)
+		if err != nil {
+			return 0, err
+		}
+		headers = string(b)
 	}
 	now := o.Now().Unix()
-	_, err := q.ExecContext(ctx, o.db.Rebind(
-		`INSERT INTO mail_outbox (to_addr, subject, body_text, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)`),
-		m.To, m.Subject, m.Text, now, now)
+	var id int64
+	err := q.QueryRowContext(ctx, o.db.Rebind(
+		`INSERT INTO mail_outbox (to_addr, subject, body_text, body_html, calendar_method, calendar, headers, next_attempt_at, created_at)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		m.To, m.Subject, m.Text, m.HTML, method, cal, headers, now, now).Scan(&id)
 	if err != nil {
-		return fmt.Errorf("mail: enqueue: %w", err)
+		return 0, fmt.Errorf("mail: enqueue: %w", err)
 	}
-	return nil
+	return id, nil
 }
 
 // Run delivers due mail until ctx ends.
@@ -166,15 +181,26 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	}
 	m := Message{ID: id}
 	var attempts int
+	var method, cal, headers string
 	err = o.db.QueryRowContext(ctx, o.db.Rebind(
-		`SELECT to_addr, subject, body_text, attempts FROM mail_outbox WHERE id = ?`), id).
-		Scan(&m.To, &m.Subject, &m.Text, &attempts)
+		`SELECT to_addr, subject, body_text, body_html, calendar_method, calendar, headers, attempts FROM mail_outbox WHERE id = ?`), id).
+		Scan(&m.To, &m.Subject, &m.Text, &m.HTML, &method, &cal, &headers, &attempts)
 	if err != nil {
 		return false, fmt.Errorf("mail: load %d: %w", id, err)
 	}
+	if method != "" {
+		m.Calendar = &Calendar{Method: method, Data: cal}
+	}
+	if headers != "" {
+		if err := json.Unmarshal([]byte(headers), &m.Headers); err != nil {
+			return false, fmt.Errorf("mail: headers of %d: %w", id, err)
+		}
+	}
 	sendErr := o.sender.Send(ctx, m)
 	if sendErr == nil {
-		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+		// Recorded even when ctx ended during the send: the mail has gone, and a claim
+		// left behind would send it again once it expired.
+		_, err = o.db.ExecContext(context.WithoutCancel(ctx), o.db.Rebind(
 			`UPDATE mail_outbox SET status = 'sent', sent_at = ?, locked_until = 0, last_error = '' WHERE id = ?`),
 			o.Now().Unix(), id)
 		if err != nil {
@@ -192,10 +218,10 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	if len(msg) > 1000 {
 		msg = msg[:1000]
 	}
-	if attempts > len(o.Backoff) || errors.Is(sendErr, ErrBadMessage) {
+	if rejected := errors.Is(sendErr, ErrRejected); rejected || attempts > len(o.Backoff) || errors.Is(sendErr, ErrBadMessage) {
 		o.log.Error("mail given up", "id", id, "to", m.To, "subject", m.Subject, "attempts", attempts, "err", sendErr)
 		_, err = o.db.ExecContext(ctx, o.db.Rebind(
-			`UPDATE mail_outbox SET status = 'failed', locked_until = 0, last_error = ? WHERE id = ?`), msg, id)
+			`UPDATE mail_outbox SET status = 'failed', locked_until = 0, last_error = ?, rejected = ? WHERE id = ?`), msg, boolInt(rejected), id)
 	} else {
 		next := o.Now().Add(o.Backoff[attempts-1])
 		o.log.Warn("mail not sent, will retry", "id", id, "to", m.To, "attempt", attempts, "retry_at", next.UTC().Format(time.RFC3339), "err", sendErr)
@@ -217,12 +243,13 @@ type Status struct {
 	Status    string // pending, sent, failed
 	Attempts  int
 	LastError string
+	Rejected  bool // failed because the mail server refused the message for good
 }
 
 // List returns the newest messages first, at most limit.
 func (o *Outbox) List(ctx context.Context, limit int) ([]Status, error) {
 	rows, err := o.db.QueryContext(ctx, o.db.Rebind(
-		`SELECT id, to_addr, subject, body_text, status, attempts, last_error FROM mail_outbox ORDER BY id DESC LIMIT ?`), limit)
+		`SELECT id, to_addr, subject, body_text, status, attempts, last_error, rejected FROM mail_outbox ORDER BY id DESC LIMIT ?`), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -230,12 +257,30 @@ func (o *Outbox) List(ctx context.Context, limit int) ([]Status, error) {
 	var out []Status
 	for rows.Next() {
 		var s Status
-		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Text, &s.Status, &s.Attempts, &s.LastError); err != nil {
+		var rejected int
+		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Text, &s.Status, &s.Attempts, &s.LastError, &rejected); err != nil {
 			return nil, err
 		}
+		s.Rejected = rejected == 1
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// Rejections counts the messages to addr that the mail server refused for good; lists
+// stop writing to an address past a number of them.
+func (o *Outbox) Rejections(ctx context.Context, addr string) (int, error) {
+	var n int
+	err := o.db.QueryRowContext(ctx, o.db.Rebind(
+		`SELECT COUNT(*) FROM mail_outbox WHERE to_addr = ? AND rejected = 1`), addr).Scan(&n)
+	return n, err
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Sweep deletes sent mail older than maxAge (failed mail stays for an operator to see).

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -69,6 +70,11 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+		var se *gomail.SendError
+		if errors.As(err, &se) && se.ErrorCode() >= 500 && se.ErrorCode() < 600 {
+			// A 5xx answer is the server's final word on this message (RFC 5321 §4.2.1).
+			return fmt.Errorf("mail: send to %s via %s:%d: %w: %w", m.To, s.Host, s.Port, ErrRejected, err)
+		}
 		return fmt.Errorf("mail: send to %s via %s:%d: %w", m.To, s.Host, s.Port, err)
 	}
 	return nil

@@ -131,7 +131,7 @@ func RenewalSettingsFromEnv(getenv func(string) string) (RenewalSettings, error)
 // Mailer is the mail outbox as the renewal job uses it (mail.Outbox): a reminder is
 // stored in the same transaction as the row that records it.
 type Mailer interface {
-	EnqueueTx(ctx context.Context, tx *sql.Tx, m mail.Message) error
+	EnqueueTx(ctx context.Context, tx *sql.Tx, m mail.Message) (int64, error)
 	Wake()
 }
 
@@ -327,7 +327,8 @@ func (r *Renewals) send(ctx context.Context, d dueReminder, kind string, now tim
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errSentBefore
 		}
-		return r.opt.Mailer.EnqueueTx(ctx, tx, msg)
+		_, err = r.opt.Mailer.EnqueueTx(ctx, tx, msg)
+		return err
 	})
 	if errors.Is(err, errSentBefore) {
 		return false, nil
