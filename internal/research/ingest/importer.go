@@ -322,6 +322,9 @@ func (st *importState) readAndWrite(ctx context.Context, rr *RecordReader, opts 
 		if b.err != nil {
 			return b.err
 		}
+		// A batch may be written in several transactions (writeRecords), but a record
+		// never is split across two, and the outcome is the same however a file is cut
+		// (TestImportBatchBoundaries).
 		for preps := b.preps; len(preps) > 0; {
 			n := st.writeRecords.Take(len(preps))
 			began := time.Now()
@@ -390,7 +393,9 @@ func strictCheck(src io.Reader, m *Mapping, lim CSVLimits, rep *ImportReport) er
 // importState is what one import carries from batch to batch.
 type importState struct {
 	s *Importer
-	// writeRecords is how many records a transaction writes.
+	// writeRecords is how many records a transaction writes: on SQLite, whose one
+	// write lock a transaction holds, about bulk.TxBudget's worth, so that a sign-in
+	// waits for one transaction at most.
 	writeRecords *bulk.Budget
 	// search is what a bulk load does to the search index on this database.
 	search bulk.Indexes
