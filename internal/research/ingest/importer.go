@@ -1254,9 +1254,13 @@ func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
 	return err
 }
 
-// Bulk loading: the secondary indexes that random inserts make slow are dropped for
-// the import and built again, sorted, at its end; so are SQLite's search tables
-// (SearchTables), built by buildSQLite in bounded transactions.
+// searchIndexes is what a bulk load drops and builds again of the search index, on
+// s's database: the research room's schema, as data for store/bulk, which picks
+// the database's own. The secondary indexes that random inserts make slow are
+// dropped for the import and built again, sorted, at its end: on PostgreSQL the
+// two covering indexes of search_keys; on SQLite, where the search index is two
+// tables instead (SearchTables, decision 008), those tables, built by buildSQLite
+// in bounded transactions.
 //
 // On SQLite records_browse stays: CREATE INDEX is one statement that holds the
 // write lock throughout, longer at ten million records than a sign-in waits, and
