@@ -230,6 +230,14 @@ func (db *DB) Rebind(query string) string {
 	return b.String()
 }
 
+// OctetLength is the dialect's SQL for the size in bytes of the text expr.
+func (db *DB) OctetLength(expr string) string {
+	if db.Dialect == Postgres {
+		return `octet_length(` + expr + `)`
+	}
+	return `length(CAST(` + expr + ` AS BLOB))`
+}
+
 // InTx runs fn in a transaction, committing if it returns nil and rolling back otherwise.
 func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return InTxOn(ctx, db.DB, fn)

@@ -52,6 +52,15 @@ func TestStore(t *testing.T) {
 				t.Fatalf("rolled-back row is visible")
 			}
 		})
+		t.Run("OctetLength", func(t *testing.T) {
+			// Bytes, not characters: "é" and "€" are 2 and 3 bytes in UTF-8.
+			for text, want := range map[string]int64{"": 0, "abc": 3, "é€": 5} {
+				var n int64
+				if err := db.QueryRow(db.Rebind(`SELECT `+db.OctetLength("CAST(? AS TEXT)")), text).Scan(&n); err != nil || n != want {
+					t.Errorf("OctetLength(%q) = %d, %v; want %d", text, n, err, want)
+				}
+			}
+		})
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"lineage/internal/gedcom"
-	"lineage/internal/store"
 )
 
 // Limits bound what a member's upload and a reader's request may make the server do
@@ -132,12 +131,8 @@ func (l Limits) tooManyTrees() string {
 
 // ownedBytes is the size of the GEDCOM records of every tree the member owns, as stored.
 func (s *Service) ownedBytes(ctx context.Context, owner int64) (int64, error) {
-	size := `length(CAST(r.data AS BLOB))`
-	if s.db.Dialect == store.Postgres {
-		size = `octet_length(r.data)`
-	}
 	var n int64
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COALESCE(SUM(`+size+`), 0) FROM tree_records r
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COALESCE(SUM(`+s.db.OctetLength("r.data")+`), 0) FROM tree_records r
 		JOIN trees t ON t.id = r.tree_id WHERE t.owner_id = ?`), owner).Scan(&n)
 	return n, err
 }

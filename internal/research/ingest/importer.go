@@ -193,12 +193,19 @@ func (s *Importer) begin(ctx context.Context, coll *index.Collection, batchSize 
 	if err != nil {
 		return nil, err
 	}
-	// Foreign keys are off (SQLite): the only one the import's rows have is records'
-	// collection, which each batch checks once (collectionGone) instead of each row,
-	// and whose check made every multi-row INSERT of records keep a statement
-	// journal. A bulk load writes its rows with a smaller page cache (pageCache).
-	restore, err := s.DB.SetPragmas(ctx, conn, append(bulkPragmas(), store.Pragma{Name: "foreign_keys", Value: "OFF"}))
+	// A bulk load writes its rows with a smaller page cache (pageCache).
+	restore, err := s.DB.SetPragmas(ctx, conn, bulkPragmas())
 	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	w := bulk.New(s.DB, conn)
+	// Where foreign keys are off, the only one the import's rows have, records'
+	// collection, is checked once a batch (collectionGone) instead of each row.
+	fkOff, err := w.ForeignKeysOff(ctx)
+	if err != nil {
+		w.Close()
+		restore()
 		conn.Close()
 		return nil, err
 	}
@@ -206,11 +213,12 @@ func (s *Importer) begin(ctx context.Context, coll *index.Collection, batchSize 
 		s: s, coll: coll, run: time.Now().UnixNano(),
 		dict:         index.NewNameDict(s.DB, s.Variants, s.Given),
 		places:       gazetteer.NewResolver(s.DB, nil),
-		writeRecords: writeSize{batchSize},
-		budgeted:     s.DB.Dialect == store.SQLite,
+		writeRecords: w.Budget(batchSize),
+		search:       s.searchIndexes(),
+		checkColl:    fkOff,
 		conn:         conn,
 		restore:      restore,
-		w:            bulk.New(s.DB, conn),
+		w:            w,
 		// Checkpoints run beside the writer, on the other core.
 		ckpt: s.DB.StartCheckpointer(ctx, checkpointInterval),
 	}, nil
@@ -249,7 +257,7 @@ func (st *importState) prepareIndexes(ctx context.Context, bulkLoad, deferred bo
 			return nil, err
 		}
 		st.bulkStats, st.merge = statDeltas{}, newStatsMerger()
-		if err := s.dropSearchIndexes(ctx, st.conn); err != nil {
+		if err := st.search.Drop(ctx, st.conn); err != nil {
 			return nil, err
 		}
 	}
@@ -263,7 +271,7 @@ func (st *importState) prepareIndexes(ctx context.Context, bulkLoad, deferred bo
 			if err := st.pageCache(ctx, importCacheKiB); err != nil {
 				return err
 			}
-			return s.rebuildSearchIndexes(ctx, st.conn)
+			return s.rebuildSearchIndexes(ctx, st.search, st.conn)
 		}
 		ix.abandon = func() {
 			if rebuilt {
@@ -273,7 +281,7 @@ func (st *importState) prepareIndexes(ctx context.Context, bulkLoad, deferred bo
 			if err := st.pageCache(ctx, importCacheKiB); err != nil {
 				s.log.Error("research: page cache for the rebuild", "err", err)
 			}
-			if err := s.rebuildSearchIndexes(ctx, st.conn); err != nil {
+			if err := s.rebuildSearchIndexes(ctx, st.search, st.conn); err != nil {
 				s.log.Error("research: rebuild search indexes", "err", err)
 			}
 		}
@@ -283,7 +291,7 @@ func (st *importState) prepareIndexes(ctx context.Context, bulkLoad, deferred bo
 			return nil, err
 		}
 		ix.finish = func() error {
-			built, err := s.repairIndexes(ctx, st.conn)
+			built, err := st.search.Repair(ctx, st.conn)
 			if err == nil && built {
 				err = s.Analyze(ctx)
 			}
@@ -314,16 +322,16 @@ func (st *importState) readAndWrite(ctx context.Context, rr *RecordReader, opts 
 		if b.err != nil {
 			return b.err
 		}
+		// A batch may be written in several transactions (writeRecords), but a record
+		// never is split across two, and the outcome is the same however a file is cut
+		// (TestImportBatchBoundaries).
 		for preps := b.preps; len(preps) > 0; {
-			n := len(preps)
-			if st.budgeted {
-				n = min(n, st.writeRecords.n)
-			}
+			n := st.writeRecords.Take(len(preps))
 			began := time.Now()
 			if err := st.write(ctx, preps[:n], rep); err != nil {
 				return err
 			}
-			st.writeRecords.took(time.Since(began), opts.BatchSize)
+			st.writeRecords.Took(time.Since(began), opts.BatchSize)
 			preps = preps[n:]
 		}
 		if opts.Progress != nil {
@@ -385,14 +393,18 @@ func strictCheck(src io.Reader, m *Mapping, lim CSVLimits, rep *ImportReport) er
 // importState is what one import carries from batch to batch.
 type importState struct {
 	s *Importer
-	// writeRecords is how many records a transaction writes when budgeted: the
-	// database has one write lock, which a transaction holds (SQLite; writeBudget).
-	writeRecords writeSize
-	budgeted     bool
-	coll         *index.Collection
-	run          int64
-	dict         *index.NameDict
-	places       *gazetteer.Resolver
+	// writeRecords is how many records a transaction writes: on SQLite, whose one
+	// write lock a transaction holds, about bulk.TxBudget's worth, so that a sign-in
+	// waits for one transaction at most.
+	writeRecords *bulk.Budget
+	// search is what a bulk load does to the search index on this database.
+	search bulk.Indexes
+	// checkColl: the import's connection has foreign keys off (collectionGone).
+	checkColl bool
+	coll      *index.Collection
+	run       int64
+	dict      *index.NameDict
+	places    *gazetteer.Resolver
 	// bulkStats gathers a bulk import's name_facets changes, written once at the end
 	// (nil: each batch writes its own); merge adds up the batches' until then.
 	bulkStats statDeltas
@@ -401,7 +413,7 @@ type importState struct {
 	restore   func()      // puts conn's settings back (begin)
 	w         bulk.Writer // writes the rows, on conn
 	ckpt      *store.Checkpointer
-	tables    bool // SQLite: rows go into the search tables too (SearchTables)
+	tables    bool // rows go into the search tables too (HaveSearchTables)
 	// summary is the collection's summary counted as records are added, when the
 	// collection was empty at the start (nil: recounted from the store at the end).
 	summary  *index.CollectionSummary
@@ -445,29 +457,6 @@ func (st *importState) finishSummary(ctx context.Context) error {
 		return st.s.RefreshSummary(ctx, st.coll.ID)
 	}
 	return st.s.StoreSummary(ctx, st.coll.ID, st.summary, st.summaryN)
-}
-
-// writeBudget is how long, about, one transaction of an import holds SQLite's write
-// lock: a batch whose records take longer is written in several transactions, of
-// as many records as the last ones wrote in that time (writeSize), so that a sign-in
-// waits for one of them at most. Records are never split across transactions, and
-// the outcome is the same however a file is cut (TestImportBatchBoundaries). A
-// smaller budget costs a bulk load its speed in the transactions' own costs; the
-// measurements that chose it are in docs/decisions/011-house-plan.md ("Figures").
-const writeBudget = 100 * time.Millisecond
-
-// writeSize is how many records an import writes in one transaction (SQLite).
-type writeSize struct{ n int }
-
-// took adapts the size to the time the last transaction took: half when it was
-// over writeBudget, a quarter more (up to max) when under half of it.
-func (w *writeSize) took(d time.Duration, max int) {
-	switch {
-	case d > writeBudget:
-		w.n = (w.n + 1) / 2
-	case d < writeBudget/2:
-		w.n = min(max, w.n+w.n/4+1)
-	}
 }
 
 // inTx runs fn in a transaction on the import's connection.
@@ -517,9 +506,9 @@ const checkpointInterval = 200 * time.Millisecond
 
 // collectionGone fails when the collection being imported into has been deleted
 // since the import began: the check that records' foreign key makes of every row,
-// made once a batch on SQLite, whose import connection has foreign keys off.
+// made once a batch where the import's connection has foreign keys off (SQLite).
 func (st *importState) collectionGone(ctx context.Context, tx *sql.Tx) error {
-	if st.s.DB.Dialect != store.SQLite {
+	if !st.checkColl {
 		return nil
 	}
 	var n int
@@ -952,7 +941,7 @@ func (st *importState) write(ctx context.Context, preps []*prepared, rep *Import
 				added, s.Now().Unix(), st.coll.ID); err != nil {
 				return err
 			}
-			if s.DB.Dialect == store.SQLite {
+			if len(st.search.Tables) > 0 {
 				// search_keys changed: a build of the search tables under way is stale.
 				if _, err := tx.ExecContext(ctx, `UPDATE search_epoch SET n = n + 1`); err != nil {
 					return err
@@ -1047,34 +1036,12 @@ func (st *importState) allocate(ctx context.Context, tx *sql.Tx, fresh []*prepar
 	if len(fresh) == 0 {
 		return nil
 	}
-	db := st.s.DB
-	if db.Dialect == store.Postgres {
-		rows, err := tx.QueryContext(ctx, `SELECT nextval(pg_get_serial_sequence('records', 'id')) FROM generate_series(1, $1)`, len(fresh))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		i := 0
-		for rows.Next() {
-			if err := rows.Scan(&fresh[i].id); err != nil {
-				return err
-			}
-			i++
-		}
-		return rows.Err()
-	}
-	// SQLite: the transaction holds the write lock, so the next ids are ours.
-	var maxID, seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM records`).Scan(&maxID); err != nil {
+	ids, err := st.w.NextIDs(ctx, tx, "records", len(fresh))
+	if err != nil {
 		return err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'records'`).Scan(&seq); err != nil {
-		return err
-	}
-	next := max(maxID, seq) + 1
-	for _, p := range fresh {
-		p.id = next
-		next++
+	for i, p := range fresh {
+		p.id = ids[i]
 	}
 	return nil
 }
@@ -1287,33 +1254,39 @@ func dropEmptyFacets(ctx context.Context, tx *sql.Tx, negative bool) error {
 	return err
 }
 
-// Bulk loading: the secondary indexes that random inserts make slow are dropped for
-// the import and built again, sorted, at its end; so are SQLite's search tables
-// (SearchTables), built by buildSQLite in bounded transactions.
+// searchIndexes is what a bulk load drops and builds again of the search index, on
+// s's database: the research room's schema, as data for store/bulk, which picks
+// the database's own. The secondary indexes that random inserts make slow are
+// dropped for the import and built again, sorted, at its end: on PostgreSQL the
+// two covering indexes of search_keys; on SQLite, where the search index is two
+// tables instead (SearchTables, decision 008), those tables, built by buildSQLite
+// in bounded transactions.
 //
 // On SQLite records_browse stays: CREATE INDEX is one statement that holds the
 // write lock throughout, longer at ten million records than a sign-in waits, and
-// keeping it costs a bulk import little (decision 010). It is still
-// created when missing (repairIndexes), for stores whose bulk import by an earlier
-// version was killed.
-var bulkIndexes = map[store.Dialect][][2]string{
-	store.SQLite: nil,
-	store.Postgres: {
-		{"search_keys_surname", `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
+// keeping it costs a bulk import little (decision 010). It is still created when
+// missing (Repair), for stores whose bulk import by an earlier version was killed.
+func (s *Importer) searchIndexes() bulk.Indexes {
+	tables := make([]string, len(index.SearchTables))
+	for i, t := range index.SearchTables {
+		tables[i] = t.Name
+	}
+	return bulk.Plan{
+		SQLite: bulk.Indexes{Kept: sqliteKeptIndexes, Tables: tables, Build: s.buildSQLite},
+		Postgres: bulk.Indexes{Dropped: []bulk.Index{
+			{Name: "search_keys_surname", Create: `CREATE INDEX IF NOT EXISTS search_keys_surname ON search_keys (surname_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)`},
-		{"search_keys_given", `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
+			{Name: "search_keys_given", Create: `CREATE INDEX IF NOT EXISTS search_keys_given ON search_keys (surname_id, given_id, span, jdn_lo, id)
     INCLUDE (jdn_hi, dq, place_id, county_id, collection_id, type_id, role_id)`},
-		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
-	},
+			recordsBrowse,
+		}},
+	}.For(s.DB)
 }
 
-// keptIndexes are indexes a bulk load keeps, which repairIndexes creates when
-// missing.
-var keptIndexes = map[store.Dialect][][2]string{
-	store.SQLite: {
-		{"records_browse", `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`},
-	},
-}
+var (
+	recordsBrowse     = bulk.Index{Name: "records_browse", Create: `CREATE INDEX IF NOT EXISTS records_browse ON records (collection_id, jdn_lo, id)`}
+	sqliteKeptIndexes = []bulk.Index{recordsBrowse}
+)
 
 // bulkWorthIt guesses whether an import of size bytes adds more than a quarter of the
 // search index's rows (one per person): about 100 bytes of CSV per person, 2.5
@@ -1327,27 +1300,11 @@ func (s *Importer) bulkWorthIt(ctx context.Context, size int64) bool {
 	return incoming > 125_000 && incoming*4 > n*5/2
 }
 
-func (s *Importer) dropSearchIndexes(ctx context.Context, conn *sql.Conn) error {
-	for _, ix := range bulkIndexes[s.DB.Dialect] {
-		if _, err := conn.ExecContext(ctx, `DROP INDEX IF EXISTS `+ix[0]); err != nil {
-			return err
-		}
-	}
-	if s.DB.Dialect == store.SQLite {
-		for _, t := range index.SearchTables {
-			if _, err := conn.ExecContext(ctx, `DROP TABLE IF EXISTS `+t.Name); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// rebuildSearchIndexes creates the indexes and tables dropSearchIndexes dropped (and
+// rebuildSearchIndexes creates the indexes and tables a bulk import dropped (and
 // any that a crashed bulk import left missing) and refreshes the planner's
 // statistics.
-func (s *Importer) rebuildSearchIndexes(ctx context.Context, conn *sql.Conn) error {
-	if _, err := s.repairIndexes(ctx, conn); err != nil {
+func (s *Importer) rebuildSearchIndexes(ctx context.Context, ix bulk.Indexes, conn *sql.Conn) error {
+	if _, err := ix.Repair(ctx, conn); err != nil {
 		return err
 	}
 	return s.Analyze(ctx)
@@ -1361,7 +1318,7 @@ func (s *Importer) RepairIndexes(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close()
-	_, err = s.repairIndexes(ctx, conn)
+	_, err = s.searchIndexes().Repair(ctx, conn)
 	return err
 }
 
@@ -1379,93 +1336,14 @@ func (s *Importer) BuildSearchIndexes(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer restore()
-	built, err := s.repairIndexes(ctx, conn)
+	built, err := s.searchIndexes().Repair(ctx, conn)
 	if err != nil || !built {
 		return built, err
 	}
 	return true, s.Analyze(ctx)
 }
 
-// repairIndexes creates the search indexes and tables that are missing and says
-// whether any was.
-func (s *Importer) repairIndexes(ctx context.Context, conn *sql.Conn) (bool, error) {
-	missing, err := s.missingIndexes(ctx)
-	if err != nil || len(missing) == 0 {
-		return false, err
-	}
-	if s.DB.Dialect == store.SQLite {
-		return true, s.buildSQLite(ctx, conn, missing)
-	}
-	for _, ix := range bulkIndexes[s.DB.Dialect] {
-		if !slices.Contains(missing, ix[0]) {
-			continue
-		}
-		if _, err := conn.ExecContext(ctx, ix[1]); err != nil {
-			return false, fmt.Errorf("%s: %w", ix[0], err)
-		}
-	}
-	return true, nil
-}
-
-// missingIndexes lists the bulk-load indexes (and, on SQLite, search tables) the
-// store does not have.
-func (s *Importer) missingIndexes(ctx context.Context) ([]string, error) {
-	q := `SELECT name FROM sqlite_master WHERE type IN ('index', 'table')`
-	if s.DB.Dialect == store.Postgres {
-		q = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`
-	}
-	rows, err := s.DB.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	have := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		have[n] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	var missing []string
-	for _, ix := range slices.Concat(bulkIndexes[s.DB.Dialect], keptIndexes[s.DB.Dialect]) {
-		if !have[ix[0]] {
-			missing = append(missing, ix[0])
-		}
-	}
-	if s.DB.Dialect == store.SQLite {
-		for _, t := range index.SearchTables {
-			if !have[t.Name] {
-				missing = append(missing, t.Name)
-			}
-		}
-	}
-	return missing, nil
-}
-
-// Analyze refreshes the query planner's statistics of the research tables (and, on
-// PostgreSQL, the visibility map that index-only scans rely on).
+// Analyze refreshes the query planner's statistics of the research tables.
 func (s *Importer) Analyze(ctx context.Context) error {
-	if s.DB.Dialect == store.Postgres {
-		for _, t := range []string{"search_keys", "records", "surnames", "surname_codes", "given_names", "name_facets", "places"} {
-			if _, err := s.DB.ExecContext(ctx, `VACUUM (ANALYZE) `+t); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// A sampled ANALYZE: exact statistics of ten million rows are not worth a minute.
-	conn, err := s.DB.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 2000`); err != nil {
-		return err
-	}
-	_, err = conn.ExecContext(ctx, `ANALYZE`)
-	return err
+	return bulk.Analyze(ctx, s.DB, []string{"search_keys", "records", "surnames", "surname_codes", "given_names", "name_facets", "places"})
 }

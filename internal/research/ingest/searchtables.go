@@ -125,12 +125,12 @@ func (s *Importer) buildSQLite(ctx context.Context, conn *sql.Conn, missing []st
 		defer read.stop()
 	}
 	err = store.InTxOn(ctx, conn, func(tx *sql.Tx) error {
-		for _, ix := range keptIndexes[store.SQLite] {
-			if !slices.Contains(missing, ix[0]) {
+		for _, ix := range sqliteKeptIndexes {
+			if !slices.Contains(missing, ix.Name) {
 				continue
 			}
-			if _, err := tx.ExecContext(ctx, ix[1]); err != nil {
-				return fmt.Errorf("%s: %w", ix[0], err)
+			if _, err := tx.ExecContext(ctx, ix.Create); err != nil {
+				return fmt.Errorf("%s: %w", ix.Name, err)
 			}
 		}
 		for _, t := range tables {

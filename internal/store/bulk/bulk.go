@@ -7,6 +7,12 @@
 // or, when conflicts are to be ignored or merged, as one array parameter per column
 // that unnest turns back into rows. Callers never ask which database they write to
 // (docs/decisions/012-one-bulk-writer.md).
+//
+// What else a bulk load does differently on each database is here too, so that the
+// importers stay free of it: the ids it gives new rows (Writer.NextIDs), the size of
+// its transactions where one write lock serves all writers (Budget), its foreign key
+// checks (Writer.ForeignKeysOff), the indexes it drops and builds again (Plan,
+// Indexes) and the planner's statistics after it (Analyze).
 package bulk
 
 import (
@@ -46,7 +52,21 @@ type Writer interface {
 	// InsertInts is Insert for rows of integers only, given one after another
 	// (len(t.Cols) values a row), with no value boxed.
 	InsertInts(ctx context.Context, tx *sql.Tx, t Table, vals []int64) error
-	// Close frees what the Writer holds; the connection stays open.
+	// NextIDs reserves n ids of table's id column (INTEGER PRIMARY KEY
+	// AUTOINCREMENT on SQLite, serial on PostgreSQL), never given before, for rows
+	// the caller writes within tx: no other writer gets them.
+	NextIDs(ctx context.Context, tx *sql.Tx, table string, n int) ([]int64, error)
+	// Budget sizes the transactions of a long job that writes through the Writer,
+	// starting at n items a transaction.
+	Budget(n int) *Budget
+	// ForeignKeysOff turns off the foreign key checks of the Writer's connection
+	// until Close, where checking each row costs most (SQLite: a row that is
+	// checked makes every multi-row INSERT keep a statement journal), and reports
+	// whether it did: the caller then checks its rows' parents itself, once a
+	// transaction. Call it outside a transaction.
+	ForeignKeysOff(ctx context.Context) (bool, error)
+	// Close frees what the Writer holds and puts back the connection's foreign key
+	// checks; the connection stays open.
 	Close()
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"lineage/internal/store"
 )
 
 // pgRowsPerStmt is how many rows one unnest INSERT writes (each column one array
@@ -81,6 +83,54 @@ func (w *pgWriter) InsertInts(ctx context.Context, tx *sql.Tx, t Table, vals []i
 }
 
 func (w *pgWriter) Close() {}
+
+// NextIDs takes the ids from the table's sequence, which other writers draw from
+// at the same time.
+func (w *pgWriter) NextIDs(ctx context.Context, tx *sql.Tx, table string, n int) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT nextval(pg_get_serial_sequence($1, 'id')) FROM generate_series(1, $2)`, table, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := make([]int64, 0, n)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) != n {
+		return nil, fmt.Errorf("ids for %s: %d of %d", table, len(ids), n)
+	}
+	return ids, nil
+}
+
+// Budget: writers of different rows do not wait for each other, so a batch is one
+// transaction.
+func (w *pgWriter) Budget(n int) *Budget { return &Budget{n: n} }
+
+// ForeignKeysOff: PostgreSQL checks each row's keys cheaply, and they stay on.
+func (w *pgWriter) ForeignKeysOff(context.Context) (bool, error) { return false, nil }
+
+// pgSchemaNames lists the names of the indexes and tables of the current schema
+// (Indexes.Repair).
+const pgSchemaNames = `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()
+	UNION ALL SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`
+
+// analyzePostgres: VACUUM (ANALYZE) also refreshes the visibility map that
+// index-only scans rely on.
+func analyzePostgres(ctx context.Context, db *store.DB, tables []string) error {
+	for _, t := range tables {
+		if _, err := db.ExecContext(ctx, `VACUUM (ANALYZE) `+t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // copyRows is rows as COPY's source, with each NUL of a text as U+FFFD.
 type copyRows struct {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"lineage/internal/store"
 )
 
 // sqliteRowsPerStmt is how many rows one compiled INSERT writes: enough that SQLite
@@ -23,6 +25,8 @@ const literalRowsPerStmt = 200
 type sqliteWriter struct {
 	conn *sql.Conn
 	c    *SQLiteConn // nil: literal INSERTs
+	// fkWas is the connection's foreign_keys before ForeignKeysOff ("": untouched).
+	fkWas string
 }
 
 func newSQLite(conn *sql.Conn) *sqliteWriter {
@@ -141,6 +145,67 @@ func (w *sqliteWriter) Close() {
 		// running on it.
 		w.conn.Raw(func(any) error { w.c.Close(); return nil })
 	}
+	if w.fkWas != "" {
+		w.conn.ExecContext(context.Background(), `PRAGMA foreign_keys = `+w.fkWas)
+		w.fkWas = ""
+	}
+}
+
+// NextIDs: the transaction holds the write lock (store begins every transaction
+// IMMEDIATE), so the ids after the largest the table has had are the caller's.
+func (w *sqliteWriter) NextIDs(ctx context.Context, tx *sql.Tx, table string, n int) ([]int64, error) {
+	var maxID, seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM `+table).Scan(&maxID); err != nil {
+		return nil, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = ?`, table).Scan(&seq); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, n)
+	next := max(maxID, seq) + 1
+	for i := range ids {
+		ids[i] = next
+		next++
+	}
+	return ids, nil
+}
+
+// Budget: one write lock serves every writer, held by a transaction to its end.
+func (w *sqliteWriter) Budget(n int) *Budget { return &Budget{n: n, bounded: true} }
+
+// ForeignKeysOff sets the pragma on the Writer's connection; with none (the pool)
+// the checks stay.
+func (w *sqliteWriter) ForeignKeysOff(ctx context.Context) (bool, error) {
+	if w.conn == nil {
+		return false, nil
+	}
+	var was string
+	if err := w.conn.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&was); err != nil {
+		return false, fmt.Errorf("PRAGMA foreign_keys: %w", err)
+	}
+	if _, err := w.conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return false, fmt.Errorf("PRAGMA foreign_keys = OFF: %w", err)
+	}
+	w.fkWas = was
+	return true, nil
+}
+
+// sqliteSchemaNames lists the names of the tables and indexes (Indexes.Repair).
+const sqliteSchemaNames = `SELECT name FROM sqlite_master WHERE type IN ('index', 'table')`
+
+// analyzeSQLite: a sampled ANALYZE, as exact statistics of ten million rows are not
+// worth a minute.
+func analyzeSQLite(ctx context.Context, db *store.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA analysis_limit = 2000`); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, `ANALYZE`)
+	return err
 }
 
 // intRows boxes vals as rows of n values.
