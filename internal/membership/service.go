@@ -373,10 +373,7 @@ func (s *Service) apply(ctx context.Context, tx *sql.Tx, id int64, from string, 
 // lockedMembership reads a membership inside tx for a change. On PostgreSQL the row is
 // locked until tx ends; on SQLite the immediate transaction already excludes writers.
 func (s *Service) lockedMembership(ctx context.Context, tx *sql.Tx, id int64) (rawMembership, error) {
-	q := `SELECT ` + membershipColumns + membershipFrom + ` WHERE m.id = ?`
-	if s.db.Dialect == store.Postgres {
-		q += ` FOR UPDATE OF m`
-	}
+	q := `SELECT ` + membershipColumns + membershipFrom + ` WHERE m.id = ?` + s.db.ForUpdate("m")
 	return scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(q), id))
 }
 

@@ -238,6 +238,19 @@ func (db *DB) OctetLength(expr string) string {
 	return `length(CAST(` + expr + ` AS BLOB))`
 }
 
+// ForUpdate is the clause that locks the rows a SELECT reads until the transaction
+// ends: "FOR UPDATE" (of the given table aliases, when any) on PostgreSQL, nothing on
+// SQLite, whose write transactions already hold the database's one write lock.
+func (db *DB) ForUpdate(of ...string) string {
+	if db.Dialect != Postgres {
+		return ""
+	}
+	if len(of) > 0 {
+		return ` FOR UPDATE OF ` + strings.Join(of, ", ")
+	}
+	return ` FOR UPDATE`
+}
+
 // InTx runs fn in a transaction, committing if it returns nil and rolling back otherwise.
 func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return InTxOn(ctx, db.DB, fn)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 
 	"lineage/internal/store"
@@ -59,6 +60,36 @@ func TestStore(t *testing.T) {
 				if err := db.QueryRow(db.Rebind(`SELECT `+db.OctetLength("CAST(? AS TEXT)")), text).Scan(&n); err != nil || n != want {
 					t.Errorf("OctetLength(%q) = %d, %v; want %d", text, n, err, want)
 				}
+			}
+		})
+		t.Run("ForUpdate", func(t *testing.T) {
+			if _, err := db.Exec(db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?)`), "locked", "1"); err != nil {
+				t.Fatal(err)
+			}
+			q := db.Rebind(`SELECT s.value FROM settings s WHERE s.key = ?` + db.ForUpdate("s"))
+			tx1, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx1.Rollback()
+			var v string
+			if err := tx1.QueryRow(q, "locked").Scan(&v); err != nil || v != "1" {
+				t.Fatalf("locking read: %q, %v", v, err)
+			}
+			if db.Dialect != store.Postgres {
+				return // SQLite: the write transaction is the lock
+			}
+			// A second locker waits for the first: with a short lock timeout it fails.
+			tx2, err := db.BeginTx(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx2.Rollback()
+			if _, err := tx2.Exec(`SET LOCAL lock_timeout = '200ms'`); err != nil {
+				t.Fatal(err)
+			}
+			if err := tx2.QueryRow(q, "locked").Scan(&v); err == nil || !strings.Contains(err.Error(), "lock") {
+				t.Errorf("a second FOR UPDATE while the first holds the row: %v, want a lock timeout", err)
 			}
 		})
 	})
