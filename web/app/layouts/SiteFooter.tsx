@@ -1,5 +1,7 @@
 import { Link } from "react-router";
+import { NewsletterSignup } from "../features/newsletter";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
+import styles from "./SiteFooter.module.css";
 
 export function SiteFooter() {
   return (
@@ -8,6 +10,9 @@ export function SiteFooter() {
         <div>
           <p className="site-footer__name">{SITE_NAME}</p>
           <p>{SITE_TAGLINE}</p>
+        </div>
+        <div className={styles.signup}>
+          <NewsletterSignup idPrefix="footer-newsletter" heading="Get our newsletter" intro={<p>News of the society, new indexes and events, by email.</p>} />
         </div>
         <nav aria-label="Footer">
           <ul role="list" className="site-footer__links">
@@ -25,6 +30,9 @@ export function SiteFooter() {
             </li>
             <li>
               <a href="/feeds/news.atom">News feed (Atom)</a>
+            </li>
+            <li>
+              <Link to="/newsletter">Past newsletters</Link>
             </li>
             <li>
               <a href="/sitemap.xml">Site map</a>

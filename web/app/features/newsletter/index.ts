@@ -1,0 +1,3 @@
+// What other features may use of the newsletter: the sign-up form (the content slice
+// places it in pages). Server-only parts stay in this feature's own modules.
+export { NewsletterSignup } from "./SignupForm";
