@@ -18,6 +18,7 @@ import (
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
+	"lineage/internal/newsletter"
 	"lineage/internal/payments"
 	"lineage/internal/research"
 	"lineage/internal/store"
@@ -37,6 +38,7 @@ type app struct {
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
 	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
+	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
 }
 
@@ -67,6 +69,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addImages(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addNewsletter(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addDemoAccounts(ctx, cfg); err != nil {
@@ -246,6 +251,9 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 
 // treeViewer tells the trees room who is signed in.
 func treeViewer(ctx context.Context) trees.Viewer {
+	if v, ok := ctx.Value(alertViewerKey{}).(trees.Viewer); ok {
+		return v // an alert's search, run for its member (newsletter_finders.go)
+	}
 	if u := auth.UserFrom(ctx); u != nil {
 		return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
 	}

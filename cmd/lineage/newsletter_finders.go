@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"lineage/internal/newsletter"
+	"lineage/internal/research"
+	"lineage/internal/store"
+	"lineage/internal/trees"
+)
+
+// Alerts run members' saved searches with the search engine of their page: the
+// research index for the records search, the pedigree search for tree people.
+
+// researchSearchPath and pedigreeSearchPath are the web app's search pages whose
+// saved searches alerts follow (web/app/routes.ts).
+const (
+	researchSearchPath = "/research-hub/our-collections/searchexplore"
+	pedigreeSearchPath = "/research-hub/our-collections/pedigree-search"
+)
+
+// recordsFinder follows the research index: an import gives every record it adds or
+// changes its run number (records.import_run), so the new and changed records since a
+// mark are those of a later run.
+type recordsFinder struct {
+	rs        *research.Service
+	db        *store.DB
+	publicURL string
+	// collections are those of the items of the last Changed: a search for new
+	// items is narrowed to them, which changes none of its results among them.
+	collections map[string]bool
+}
+
+func (f *recordsFinder) Paths() []string { return []string{researchSearchPath} }
+
+func (f *recordsFinder) Audience(v newsletter.Viewer) string { return newsletter.SortedScope(v) }
+
+func (f *recordsFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
+	var top sql.NullInt64
+	if err := f.db.QueryRowContext(ctx, `SELECT MAX(import_run) FROM records`).Scan(&top); err != nil {
+		return nil, mark, err
+	}
+	if mark == "" {
+		return nil, strconv.FormatInt(top.Int64, 10), nil
+	}
+	from, err := strconv.ParseInt(mark, 10, 64)
+	if err != nil {
+		return nil, mark, err
+	}
+	if !top.Valid || top.Int64 <= from {
+		return nil, mark, nil
+	}
+	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT r.id, c.slug FROM records r JOIN collections c ON c.id = r.collection_id
+		WHERE r.import_run > ? AND r.import_run <= ?`), from, top.Int64)
+	if err != nil {
+		return nil, mark, err
+	}
+	defer rows.Close()
+	var items []string
+	f.collections = map[string]bool{}
+	for rows.Next() {
+		var id int64
+		var slug string
+		if err := rows.Scan(&id, &slug); err != nil {
+			return nil, mark, err
+		}
+		items = append(items, "record:"+strconv.FormatInt(id, 10))
+		f.collections[slug] = true
+	}
+	return items, strconv.FormatInt(top.Int64, 10), rows.Err()
+}
+
+// searchValues turns a saved search of the records page into the research API's
+// query: the page's county facet is a place, and its paging is left out.
+func searchValues(p url.Values) url.Values {
+	v := url.Values{}
+	for k, vs := range p {
+		switch k {
+		case "after", "sort", "limit", "county":
+		default:
+			v[k] = vs
+		}
+	}
+	if v.Get("place") == "" && p.Get("county") != "" {
+		v.Set("place", p.Get("county"))
+	}
+	return v
+}
+
+func (f *recordsFinder) Find(ctx context.Context, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
+	q, errs := research.ParseQuery(searchValues(params))
+	if errs != nil {
+		for field, msgs := range errs {
+			return nil, errors.New("saved search: " + field + ": " + strings.Join(msgs, " "))
+		}
+	}
+	if among != nil && f.collections != nil {
+		// Only the collections of the new items can hold a new match.
+		var in []string
+		if len(q.Collections) == 0 {
+			for c := range f.collections {
+				in = append(in, c)
+			}
+		} else {
+			for _, c := range q.Collections {
+				if f.collections[c] {
+					in = append(in, c)
+				}
+			}
+			if len(in) == 0 {
+				return nil, nil
+			}
+		}
+		q.Collections = in
+	}
+	q.Limit = 100
+	var out []newsletter.Match
+	for {
+		res, err := f.rs.Search(ctx, q, v.Scope)
+		if err != nil {
+			return out, err
+		}
+		for _, r := range res.Results {
+			item := "record:" + strconv.FormatInt(r.ID, 10)
+			if among != nil && !among[item] {
+				continue
+			}
+			out = append(out, newsletter.Match{Item: item, Title: recordTitle(r), URL: f.publicURL + "/research-hub/our-collections/records/" + strconv.FormatInt(r.ID, 10)})
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+		if res.Next == nil || len(res.Results) == 0 {
+			return out, nil
+		}
+		q.After = *res.Next
+	}
+}
+
+// recordTitle names a result as the search page does: the matched person, the kind
+// of record, the year and place, the collection. A teaser shows what it shows.
+func recordTitle(r research.Result) string {
+	var parts []string
+	if r.Match >= 0 && r.Match < len(r.Persons) {
+		parts = append(parts, r.Persons[r.Match].Name())
+	}
+	what := r.RecordTypeLabel
+	if r.Year != nil {
+		what += " " + strconv.Itoa(*r.Year)
+	}
+	if r.Place != nil && *r.Place != "" {
+		what += ", " + *r.Place
+	}
+	parts = append(parts, strings.TrimSpace(what))
+	if r.CollectionTitle != "" {
+		parts = append(parts, r.CollectionTitle)
+	}
+	return strings.Join(parts, " — ")
+}
+
+// treesFinder follows tree publication: the people of a tree published since the
+// mark are new to the pedigree search.
+type treesFinder struct {
+	tr        *trees.Service
+	db        *store.DB
+	publicURL string
+}
+
+func (f *treesFinder) Paths() []string { return []string{pedigreeSearchPath} }
+
+// Audience: the pedigree search shows a member their own unpublished trees' people.
+func (f *treesFinder) Audience(v newsletter.Viewer) string {
+	return strconv.FormatInt(v.ID, 10) + "|" + newsletter.SortedScope(v)
+}
+
+func (f *treesFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
+	var top sql.NullInt64
+	if err := f.db.QueryRowContext(ctx, `SELECT MAX(published_at) FROM trees WHERE published = 1`).Scan(&top); err != nil {
+		return nil, mark, err
+	}
+	if mark == "" {
+		return nil, strconv.FormatInt(top.Int64, 10), nil
+	}
+	from, err := strconv.ParseInt(mark, 10, 64)
+	if err != nil {
+		return nil, mark, err
+	}
+	if !top.Valid || top.Int64 <= from {
+		return nil, mark, nil
+	}
+	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT slug FROM trees WHERE published = 1 AND published_at > ? AND published_at <= ?`), from, top.Int64)
+	if err != nil {
+		return nil, mark, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var slug string
+		if err := rows.Scan(&slug); err != nil {
+			return nil, mark, err
+		}
+		items = append(items, "tree:"+slug)
+	}
+	return items, strconv.FormatInt(top.Int64, 10), rows.Err()
+}
+
+// alertViewerKey carries the member an alert runs for to the trees room's Viewer
+// (treeViewer), off the request path.
+type alertViewerKey struct{}
+
+func (f *treesFinder) Find(ctx context.Context, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
+	p := url.Values{}
+	for k, vs := range params {
+		if k != "offset" && k != "limit" {
+			p[k] = vs
+		}
+	}
+	q, err := trees.ParsePeopleQuery(p, 100, 100)
+	if err != nil {
+		return nil, err
+	}
+	role := ""
+	switch {
+	case v.Admin:
+		role = "admin"
+	case v.Staff:
+		role = "editor"
+	}
+	ctx = context.WithValue(ctx, alertViewerKey{}, trees.Viewer{ID: v.ID, Role: role, Scope: v.Scope})
+	var out []newsletter.Match
+	for {
+		res, err := f.tr.Search(ctx, q)
+		if err != nil {
+			return out, err
+		}
+		for _, h := range res.Results {
+			if h.Person == nil || (among != nil && !among["tree:"+h.Tree.Slug]) {
+				continue
+			}
+			u := h.URL
+			if u == "" {
+				u = "/research-hub/our-collections/family-trees-record/" + url.PathEscape(h.Tree.Slug+"~"+h.Person.ID)
+			}
+			out = append(out, newsletter.Match{Item: "person:" + h.Tree.Slug + "~" + h.Person.ID, Title: h.Person.Name + " — " + h.Tree.Title, URL: f.publicURL + u})
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+		q.Offset += len(res.Results)
+		if len(res.Results) == 0 || q.Offset >= res.Total {
+			return out, nil
+		}
+	}
+}

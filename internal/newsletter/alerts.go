@@ -1,0 +1,555 @@
+package newsletter
+
+import (
+	"context"
+	"crypto/hmac"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"lineage/internal/httpx"
+	"lineage/internal/mail"
+)
+
+// Finder runs the saved searches of one kind (research records, tree people …) for
+// alerts, with the same engine as the search page.
+type Finder interface {
+	// Paths are the search pages whose saved searches this finder runs.
+	Paths() []string
+	// Changed returns the items added or changed since mark ("" at the very start:
+	// no items, only the mark of now) and the mark to pass next time.
+	Changed(ctx context.Context, mark string) (items []string, next string, err error)
+	// Audience is what of a viewer the search's results depend on: alerts whose
+	// searches are the same and whose viewers' audiences are equal are run once.
+	Audience(v Viewer) string
+	// Find runs the search as v and returns its results that are among items, or
+	// all its results (at most limit) when among is nil. A match shows only what v
+	// may see.
+	Find(ctx context.Context, params url.Values, v Viewer, among map[string]bool, limit int) ([]Match, error)
+}
+
+// Match is an item a saved search found.
+type Match struct {
+	Item  string // kind:id, unique across finders
+	Title string
+	URL   string // absolute
+}
+
+// Frequencies of alerts.
+var Frequencies = []string{"immediately", "daily", "weekly"}
+
+var frequencyGap = map[string]time.Duration{"immediately": 0, "daily": 24 * time.Hour, "weekly": 7 * 24 * time.Hour}
+
+// PrimeLimit is how many current results of a new alert's search are remembered as
+// already known; a changed item beyond them that the search found before may be
+// reported once.
+const PrimeLimit = 5000
+
+// Alert is a saved search that mails its new results.
+type Alert struct {
+	SavedSearchID int64      `json:"saved_search_id"`
+	Frequency     string     `json:"frequency"`
+	CreatedAt     time.Time  `json:"created_at"`
+	LastSentAt    *time.Time `json:"last_sent_at"`
+}
+
+func (s *Service) finderFor(path string) Finder {
+	for _, f := range s.opt.Finders {
+		if slices.Contains(f.Paths(), path) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Alerts lists a member's alerts.
+func (s *Service) Alerts(ctx context.Context, uid int64) ([]Alert, error) {
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT saved_search_id, frequency, created_at, last_sent_at FROM newsletter_alerts WHERE user_id = ? ORDER BY id`), uid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Alert{}
+	for rows.Next() {
+		var a Alert
+		var c, l int64
+		if err := rows.Scan(&a.SavedSearchID, &a.Frequency, &c, &l); err != nil {
+			return nil, err
+		}
+		a.CreatedAt, a.LastSentAt = time.Unix(c, 0).UTC(), ts(l)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// SetAlert turns a member's saved search into an alert, or changes its frequency.
+func (s *Service) SetAlert(ctx context.Context, uid, savedSearch int64, frequency string) (*Alert, error) {
+	if !slices.Contains(Frequencies, frequency) {
+		return nil, httpx.Invalid("frequency", "The frequency must be immediately, daily or weekly.")
+	}
+	var path string
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT path FROM saved_searches WHERE id = ? AND user_id = ?`), savedSearch, uid).Scan(&path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.finderFor(path) == nil {
+		return nil, httpx.Invalid("saved_search", "Alerts work for searches of records, family trees, the library and the archive.")
+	}
+	now := s.now().Unix()
+	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO newsletter_alerts (user_id, saved_search_id, frequency, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (saved_search_id) DO UPDATE SET frequency = excluded.frequency`), uid, savedSearch, frequency, now); err != nil {
+		return nil, err
+	}
+	as, err := s.Alerts(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	for i := range as {
+		if as[i].SavedSearchID == savedSearch {
+			return &as[i], nil
+		}
+	}
+	return nil, errNotFound
+}
+
+// DeleteAlert turns an alert off; its unsent matches go with it.
+func (s *Service) DeleteAlert(ctx context.Context, uid, savedSearch int64) error {
+	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM newsletter_alerts WHERE user_id = ? AND saved_search_id = ?`), uid, savedSearch)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errNotFound
+	}
+	return nil
+}
+
+// alertRow is an alert with its saved search, as the matcher reads it.
+type alertRow struct {
+	id, user int64
+	path     string
+	params   url.Values
+	primed   bool
+}
+
+// paramsValues reads a saved search's params (members.Params JSON: a string or a list
+// of strings per name).
+func paramsValues(raw string) (url.Values, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return nil, err
+	}
+	v := url.Values{}
+	for k, x := range m {
+		switch x := x.(type) {
+		case string:
+			v.Add(k, x)
+		case []any:
+			for _, y := range x {
+				if s, ok := y.(string); ok {
+					v.Add(k, s)
+				}
+			}
+		}
+	}
+	return v, nil
+}
+
+func (s *Service) alertRows(ctx context.Context, paths []string) ([]alertRow, error) {
+	ph := strings.TrimSuffix(strings.Repeat("?, ", len(paths)), ", ")
+	args := make([]any, len(paths))
+	for i, p := range paths {
+		args[i] = p
+	}
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT a.id, a.user_id, q.path, q.params,
+a.primed FROM newsletter_alerts a JOIN saved_searches q ON q.id = a.saved_search_id WHERE q.path IN (`+ph+`) ORDER BY a.id`), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []alertRow
+	for rows.Next() {
+		var a alertRow
+		var params string
+		var primed int
+		if err := rows.Scan(&a.id, &a.user, &a.path, &params, &primed); err != nil {
+			return nil, err
+		}
+		a.primed = primed == 1
+		if a.params, err = paramsValues(params); err != nil {
+			s.log.Warn("newsletter: alert with unreadable params", "alert", a.id, "err", err)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// MatchReport says what a matching run did.
+type MatchReport struct {
+	Items   int // new and changed items
+	Alerts  int // alerts run
+	Runs    int // distinct searches run
+	Matches int // new matches recorded
+}
+
+// MatchAlerts matches the items imported since the last run against every alert:
+// each distinct search (per audience) runs once, and its results among the new items
+// that the alert has not reported or known before become the alert's new matches.
+// A new alert is first primed: its current results are remembered as known.
+func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
+	var rep MatchReport
+	for fi, f := range s.opt.Finders {
+		key := "newsletter.mark." + strconv.Itoa(fi)
+		var mark string
+		err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), key).Scan(&mark)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return rep, err
+		}
+		alerts, err := s.alertRows(ctx, f.Paths())
+		if err != nil {
+			return rep, err
+		}
+		viewers := map[int64]Viewer{}
+		viewerOf := func(uid int64) (Viewer, error) {
+			if v, ok := viewers[uid]; ok {
+				return v, nil
+			}
+			v, err := s.opt.Accounts.Account(ctx, uid)
+			if err != nil {
+				return v, err
+			}
+			viewers[uid] = v
+			return v, nil
+		}
+		// Prime new alerts before looking at new items, so that the items of the
+		// import that follows are new to them.
+		for _, a := range alerts {
+			if a.primed {
+				continue
+			}
+			v, err := viewerOf(a.user)
+			if err != nil {
+				return rep, err
+			}
+			ms, err := f.Find(ctx, a.params, v, nil, PrimeLimit)
+			if err != nil {
+				s.log.Warn("newsletter: alert search failed", "alert", a.id, "err", err)
+			}
+			if err := s.recordMatches(ctx, a.id, ms, true); err != nil {
+				return rep, err
+			}
+			if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE newsletter_alerts SET primed = 1 WHERE id = ?`), a.id); err != nil {
+				return rep, err
+			}
+		}
+		items, next, err := f.Changed(ctx, mark)
+		if err != nil {
+			return rep, err
+		}
+		rep.Items += len(items)
+		if len(items) > 0 && len(alerts) > 0 {
+			among := make(map[string]bool, len(items))
+			for _, it := range items {
+				among[it] = true
+			}
+			type group struct {
+				params url.Values
+				viewer Viewer
+				alerts []int64
+			}
+			groups := map[string]*group{}
+			var order []string
+			for _, a := range alerts {
+				v, err := viewerOf(a.user)
+				if err != nil {
+					return rep, err
+				}
+				k := a.params.Encode() + "\x00" + f.Audience(v)
+				g := groups[k]
+				if g == nil {
+					g = &group{params: a.params, viewer: v}
+					groups[k] = g
+					order = append(order, k)
+				}
+				g.alerts = append(g.alerts, a.id)
+				rep.Alerts++
+			}
+			for _, k := range order {
+				g := groups[k]
+				ms, err := f.Find(ctx, g.params, g.viewer, among, 0)
+				rep.Runs++
+				if err != nil {
+					// A saved search that no longer parses finds nothing.
+					s.log.Warn("newsletter: alert search failed", "alerts", g.alerts, "err", err)
+					continue
+				}
+				if len(ms) == 0 {
+					continue
+				}
+				for _, id := range g.alerts {
+					n, err := s.recordNew(ctx, id, ms)
+					if err != nil {
+						return rep, err
+					}
+					rep.Matches += n
+				}
+			}
+		}
+		if next != mark {
+			if _, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`), key, next); err != nil {
+				return rep, err
+			}
+		}
+	}
+	return rep, nil
+}
+
+// recordMatches stores matches of an alert; known ones (a new alert's current
+// results) are never sent (sent_at -1).
+func (s *Service) recordMatches(ctx context.Context, alert int64, ms []Match, known bool) error {
+	sent := int64(0)
+	if known {
+		sent = -1
+	}
+	now := s.now().Unix()
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, m := range ms {
+			if _, err := s.exec(ctx, tx, `INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (alert_id, item) DO NOTHING`, alert, m.Item, m.Title, m.URL, now, sent); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// recordNew stores the matches the alert has not seen and returns how many.
+func (s *Service) recordNew(ctx context.Context, alert int64, ms []Match) (int, error) {
+	n := 0
+	now := s.now().Unix()
+	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
+		n = 0
+		for _, m := range ms {
+			res, err := s.exec(ctx, tx, `INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (alert_id, item) DO NOTHING`, alert, m.Item, m.Title, m.URL, now)
+			if err != nil {
+				return err
+			}
+			k, _ := res.RowsAffected()
+			n += int(k)
+		}
+		return nil
+	})
+	return n, err
+}
+
+// digestItem is one unsent match with its saved search's name.
+type digestItem struct {
+	alert  int64
+	search string
+	title  string
+	url    string
+	item   string
+}
+
+// SendDigests mails each member whose alerts are due one digest of all their unsent
+// matches, and returns how many digests it enqueued.
+func (s *Service) SendDigests(ctx context.Context) (int, error) {
+	now := s.now()
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT a.user_id FROM newsletter_alert_matches m JOIN newsletter_alerts a ON a.id = m.alert_id WHERE m.sent_at = 0 ORDER BY a.user_id`)
+	if err != nil {
+		return 0, err
+	}
+	var users []int64
+	for rows.Next() {
+		var u int64
+		if err := rows.Scan(&u); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		users = append(users, u)
+	}
+	rows.Close()
+	sent := 0
+	for _, uid := range users {
+		ok, err := s.sendDigest(ctx, uid, now)
+		if err != nil {
+			return sent, err
+		}
+		if ok {
+			sent++
+		}
+	}
+	if sent > 0 {
+		s.opt.Outbox.Wake()
+	}
+	return sent, nil
+}
+
+func (s *Service) sendDigest(ctx context.Context, uid int64, now time.Time) (bool, error) {
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT a.id, a.frequency, a.last_sent_at, q.name, m.item, m.title, m.url
+		FROM newsletter_alert_matches m JOIN newsletter_alerts a ON a.id = m.alert_id JOIN saved_searches q ON q.id = a.saved_search_id
+		WHERE a.user_id = ? AND m.sent_at = 0 ORDER BY q.name, a.id, m.title, m.item`), uid)
+	if err != nil {
+		return false, err
+	}
+	var items []digestItem
+	due := map[int64]bool{}
+	for rows.Next() {
+		var d digestItem
+		var freq string
+		var last int64
+		if err := rows.Scan(&d.alert, &freq, &last, &d.search, &d.item, &d.title, &d.url); err != nil {
+			rows.Close()
+			return false, err
+		}
+		if last == 0 || now.Sub(time.Unix(last, 0)) >= frequencyGap[freq] {
+			due[d.alert] = true
+			items = append(items, d)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(items) == 0 {
+		return false, err
+	}
+	v, err := s.opt.Accounts.Account(ctx, uid)
+	if err != nil {
+		return false, err
+	}
+	if v.Email == "" || !v.Verified {
+		return false, nil // nothing goes to an address that is not proven
+	}
+	m, err := s.digestMail(ctx, v, items)
+	if err != nil {
+		return false, err
+	}
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, d := range items {
+			if _, err := s.exec(ctx, tx, `UPDATE newsletter_alert_matches SET sent_at = ? WHERE alert_id = ? AND item = ? AND sent_at = 0`, now.Unix(), d.alert, d.item); err != nil {
+				return err
+			}
+		}
+		for id := range due {
+			if _, err := s.exec(ctx, tx, `UPDATE newsletter_alerts SET last_sent_at = ? WHERE id = ?`, now.Unix(), id); err != nil {
+				return err
+			}
+		}
+		_, err := s.opt.Outbox.EnqueueTx(ctx, tx, m)
+		return err
+	})
+	return err == nil, err
+}
+
+func (s *Service) digestMail(ctx context.Context, v Viewer, items []digestItem) (mail.Message, error) {
+	tok, err := s.alertsToken(ctx, v.ID)
+	if err != nil {
+		return mail.Message{}, err
+	}
+	n := len(items)
+	subject := "New records for your saved searches"
+	var h, t strings.Builder
+	t.WriteString(fmt.Sprintf("%d new %s your saved searches.\n", n, plural(n, "result matches", "results match")))
+	h.WriteString(`<p style="margin:0 0 16px">` + esc(fmt.Sprintf("%d new %s your saved searches.", n, plural(n, "result matches", "results match"))) + `</p>`)
+	var last int64 = -1
+	for _, d := range items {
+		if d.alert != last {
+			if last != -1 {
+				h.WriteString(`</ul>`)
+			}
+			h.WriteString(`<h2 style="margin:24px 0 8px;font-size:20px">` + esc(d.search) + `</h2><ul style="margin:0 0 16px;padding-left:20px">`)
+			t.WriteString("\n" + d.search + "\n")
+			last = d.alert
+		}
+		h.WriteString(`<li style="margin:0 0 8px"><a href="` + esc(d.url) + `" style="` + linkStyle + `">` + esc(d.title) + `</a></li>`)
+		t.WriteString("- " + d.title + "\n  " + d.url + "\n")
+	}
+	h.WriteString(`</ul>`)
+	manage := s.abs("/saved-searches")
+	footer := `You receive this because you turned on alerts for these saved searches. ` +
+		`<a href="` + esc(manage) + `" style="` + linkStyle + `">Change or turn off alerts</a>`
+	t.WriteString("\n--\nYou receive this because you turned on alerts for these saved searches.\nChange or turn off alerts: " + manage + "\n")
+	l := &List{Slug: "alerts", Name: "Saved search alerts"}
+	return mail.Message{
+		To: v.Email, Subject: subject, Text: t.String(),
+		HTML:    emailPage(s.opt.SocietyName, subject, h.String(), footer),
+		Headers: append(s.listHeaders(l, s.oneClickURL(tok, "alerts")), mail.Header{Name: "Auto-Submitted", Value: "auto-generated"}),
+	}, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+const purposeAlerts = "alerts"
+
+// alertsToken is the one-click token of a member's alert digests: "a<user id>.<sig>".
+func (s *Service) alertsToken(ctx context.Context, uid int64) (string, error) {
+	sig, err := s.sign(ctx, purposeAlerts, strconv.FormatInt(uid, 10))
+	if err != nil {
+		return "", err
+	}
+	return "a" + strconv.FormatInt(uid, 10) + "." + base64.RawURLEncoding.EncodeToString(sig[:18]), nil
+}
+
+// alertsUser returns the member an alerts token names, or 0.
+func (s *Service) alertsUser(ctx context.Context, tok string) (int64, error) {
+	if !strings.HasPrefix(tok, "a") {
+		return 0, nil
+	}
+	id, sig, ok := ParsePreferencesToken(tok[1:])
+	if !ok {
+		return 0, nil
+	}
+	want, err := s.alertsToken(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	_, wantSig, _ := ParsePreferencesToken(want[1:])
+	if !hmac.Equal(sig, wantSig) {
+		return 0, nil
+	}
+	return id, nil
+}
+
+// OneClick is the RFC 8058 unsubscribe: a preferences token leaves the list (or all
+// lists), an alerts token turns off all the member's alerts. It reports false for a
+// token that is not valid.
+func (s *Service) OneClick(ctx context.Context, token, list string) (bool, error) {
+	if uid, err := s.alertsUser(ctx, token); err != nil {
+		return false, err
+	} else if uid != 0 {
+		_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM newsletter_alerts WHERE user_id = ?`), uid)
+		return err == nil, err
+	}
+	if list == "alerts" {
+		list = ""
+	}
+	_, err := s.Unsubscribe(ctx, token, list, "one-click")
+	var he *httpx.Error
+	if errors.As(err, &he) && he.Code == httpx.EINVALID {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// sortedScope is a viewer's scope in a stable order (a Finder's Audience).
+func SortedScope(v Viewer) string {
+	sc := slices.Clone(v.Scope)
+	sort.Strings(sc)
+	return strings.Join(sc, ",")
+}
