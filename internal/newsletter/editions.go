@@ -479,6 +479,9 @@ type recipient struct {
 // sendBatch claims and enqueues up to n more recipients of a sending edition, and
 // marks it sent when none is left. It returns how many it enqueued.
 func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error) {
+	if _, err := s.installationSecret(ctx); err != nil { // before the transaction that signs
+		return 0, err
+	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT s.id, s.email FROM newsletter_subscriptions x JOIN newsletter_subscribers s ON s.id = x.subscriber_id
 		WHERE x.list_id = ? AND x.status = 'subscribed' AND s.confirmed_at > 0 AND s.suppressed_at = 0
 		AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d WHERE d.edition_id = ? AND d.subscriber_id = s.id)

@@ -152,6 +152,10 @@ func (s *Service) chosenLists(ctx context.Context, fe *httpx.FieldErrors, v View
 // account's own verified address is subscribed at once. It returns "pending" or
 // "subscribed".
 func (s *Service) Subscribe(ctx context.Context, v Viewer, in Signup, ip string) (string, error) {
+	// The secret is created, if need be, before the transaction that signs with it.
+	if _, err := s.installationSecret(ctx); err != nil {
+		return "", err
+	}
 	var fe httpx.FieldErrors
 	email, err := ParseAddress(in.Email)
 	if err != nil {
