@@ -286,6 +286,13 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 				g.alerts = append(g.alerts, a.id)
 				rep.Alerts++
 			}
+			// What each alert knows of the changed items: a changed item it no longer
+			// finds is forgotten, so that finding it again is news, as it is to the
+			// search (the digest is the difference of its results).
+			known, err := s.knownAmong(ctx, among)
+			if err != nil {
+				return rep, err
+			}
 			for _, k := range order {
 				g := groups[k]
 				ms, err := f.Find(ctx, g.params, g.viewer, among, 0)
@@ -294,6 +301,9 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 					// A saved search that no longer parses finds nothing.
 					s.log.Warn("newsletter: alert search failed", "alerts", g.alerts, "err", err)
 					continue
+				}
+				if err := s.forgetLost(ctx, g.alerts, known, ms); err != nil {
+					return rep, err
 				}
 				if len(ms) == 0 {
 					continue
@@ -314,6 +324,58 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 		}
 	}
 	return rep, nil
+}
+
+// knownAmong returns, by alert, the items among these that the alert has reported or
+// known.
+func (s *Service) knownAmong(ctx context.Context, among map[string]bool) (map[int64][]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT alert_id, item FROM newsletter_alert_matches`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]string{}
+	for rows.Next() {
+		var id int64
+		var item string
+		if err := rows.Scan(&id, &item); err != nil {
+			return nil, err
+		}
+		if among[item] {
+			out[id] = append(out[id], item)
+		}
+	}
+	return out, rows.Err()
+}
+
+// forgetLost deletes the alerts' rows of known items the search no longer finds.
+func (s *Service) forgetLost(ctx context.Context, alerts []int64, known map[int64][]string, found []Match) error {
+	var lost [][2]any
+	var in map[string]bool
+	for _, id := range alerts {
+		for _, item := range known[id] {
+			if in == nil {
+				in = make(map[string]bool, len(found))
+				for _, m := range found {
+					in[m.Item] = true
+				}
+			}
+			if !in[item] {
+				lost = append(lost, [2]any{id, item})
+			}
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	return s.db.InTx(ctx, func(tx *sql.Tx) error {
+		for _, l := range lost {
+			if _, err := s.exec(ctx, tx, `DELETE FROM newsletter_alert_matches WHERE alert_id = ? AND item = ?`, l[0], l[1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // recordMatches stores matches of an alert; known ones (a new alert's current
@@ -482,7 +544,7 @@ func (s *Service) digestMail(ctx context.Context, v Viewer, items []digestItem) 
 	t.WriteString("\n--\nYou receive this because you turned on alerts for these saved searches.\nChange or turn off alerts: " + manage + "\n")
 	l := &List{Slug: "alerts", Name: "Saved search alerts"}
 	return mail.Message{
-		To: v.Email, Subject: subject, Text: t.String(),
+		To: v.Email, Subject: subject, Text: wrapLines(t.String()),
 		HTML:    emailPage(s.opt.SocietyName, subject, h.String(), footer),
 		Headers: append(s.listHeaders(l, s.oneClickURL(tok, "alerts")), mail.Header{Name: "Auto-Submitted", Value: "auto-generated"}),
 	}, nil

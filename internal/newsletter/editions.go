@@ -370,7 +370,7 @@ func (s *Service) render(ctx context.Context, e *Edition, since time.Time) (stri
 		`<a href="` + esc(s.abs("/newsletter")) + `" style="` + linkStyle + `">Past editions</a>`
 	t.WriteString("\n--\nYou receive this because you subscribed to " + s.opt.SocietyName + "'s mailing list.\n" +
 		"Your preferences: " + phPreferences + "\nUnsubscribe: " + phUnsubscribe + "\nPast editions: " + s.abs("/newsletter") + "\n")
-	return emailPage(s.opt.SocietyName, e.Subject, h.String(), footer), t.String(), nil
+	return emailPage(s.opt.SocietyName, e.Subject, h.String(), footer), wrapLines(t.String()), nil
 }
 
 // sinceFor is when the list's previous edition went out (zero: never).

@@ -32,7 +32,7 @@ func emailPage(society, heading, body, footer string) string {
 		b.WriteString(`<div style="font-size:14px;color:#555555">` + footer + `</div>`)
 	}
 	b.WriteString(`</div></body></html>`)
-	return b.String()
+	return wrapHTML(b.String())
 }
 
 // richText renders Prismic rich text (a list of blocks with spans) to mail HTML and
@@ -200,4 +200,55 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// maxLine bounds the lines of a message's parts. Mail is sent 8bit (internal/mail),
+// where SMTP allows 998 bytes a line; the margin leaves room for the personal links
+// put in after wrapping.
+const maxLine = 760
+
+var blockEnds = strings.NewReplacer("</p>", "</p>\n", "</li>", "</li>\n", "</h1>", "</h1>\n", "</h2>", "</h2>\n",
+	"</ul>", "</ul>\n", "</ol>", "</ol>\n", "</div>", "</div>\n", "</pre>", "</pre>\n")
+
+// wrapHTML puts block elements on lines of their own and breaks long runs of text
+// at spaces, which changes nothing a reader sees.
+func wrapHTML(h string) string { return wrapLines(blockEnds.Replace(h)) }
+
+// wrapLines breaks every line longer than maxLine at its last space before the limit
+// (or at the limit when it has none).
+func wrapLines(s string) string {
+	if !hasLongLine(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for len(line) > maxLine {
+			cut := strings.LastIndexByte(line[:maxLine], ' ')
+			if cut <= 0 {
+				cut = maxLine
+				for cut > 0 && line[cut]&0xC0 == 0x80 { // not inside a UTF-8 character
+					cut--
+				}
+			}
+			b.WriteString(line[:cut])
+			b.WriteByte('\n')
+			line = strings.TrimPrefix(line[cut:], " ")
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+func hasLongLine(s string) bool {
+	for len(s) > maxLine {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || i > maxLine {
+			return true
+		}
+		s = s[i+1:]
+	}
+	return false
 }

@@ -609,7 +609,7 @@ func (s *Service) confirmationMail(to, token string, lists []*List) mail.Message
 	return mail.Message{
 		To:      to,
 		Subject: "Confirm your subscription to " + s.opt.SocietyName,
-		Text:    text,
+		Text:    wrapLines(text),
 		HTML:    html,
 		Headers: []mail.Header{{Name: "Auto-Submitted", Value: "auto-generated"}},
 	}
