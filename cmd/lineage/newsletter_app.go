@@ -133,8 +133,12 @@ type newsletterContent struct {
 	publicURL string
 }
 
-func (c newsletterContent) search(ctx context.Context, q, orderings string, size int) ([]*content.ResultDocument, error) {
-	res, err := c.ct.Search(ctx, content.SearchParams{Q: []string{q}, Orderings: orderings, PageSize: size, Origin: c.publicURL})
+func (c newsletterContent) search(ctx context.Context, q, orderings string, size int, more ...string) ([]*content.ResultDocument, error) {
+	repo, err := c.ct.Repository(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.ct.Search(ctx, content.SearchParams{Ref: repo.MasterRef, Q: append([]string{q}, more...), Orderings: orderings, PageSize: size, Origin: c.publicURL})
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +184,11 @@ func (c newsletterContent) Section(ctx context.Context, kind string, since, now 
 	var out []newsletter.Item
 	switch kind {
 	case "news":
-		docs, err := c.search(ctx, `[[at(document.type, "news_item")]]`, "[document.first_publication_date desc]", 5)
+		var after []string
+		if !since.IsZero() {
+			after = append(after, `[[date.after(document.first_publication_date, "`+since.UTC().Format(time.RFC3339)+`")]]`)
+		}
+		docs, err := c.search(ctx, `[[at(document.type, "news_item")]]`, "[document.first_publication_date desc]", 5, after...)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +219,7 @@ func (c newsletterContent) Section(ctx context.Context, kind string, since, now 
 		if c.rs == nil {
 			return nil, nil
 		}
-		rows, err := c.rs.DB().QueryContext(ctx, c.rs.DB().Rebind(`SELECT slug, kind, title, description FROM collections WHERE created_at > ? ORDER BY created_at DESC, id DESC LIMIT 10`), since.Unix())
+		rows, err := c.rs.DB().QueryContext(ctx, c.rs.DB().Rebind(`SELECT slug, kind, title, description FROM collections WHERE created_at > ? ORDER BY created_at DESC, id DESC LIMIT 8`), max(since.Unix(), 0))
 		if err != nil {
 			return nil, err
 		}

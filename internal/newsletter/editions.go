@@ -22,7 +22,8 @@ type Content interface {
 	NewsletterDocuments(ctx context.Context) ([]DocumentInfo, error)
 	// NewsletterDocument returns one, its data with absolute media URLs; nil if none.
 	NewsletterDocument(ctx context.Context, uid string) (*Document, error)
-	// Section returns the items of an automatic section (SectionKinds) newer than since.
+	// Section returns the items of an automatic section (SectionKinds) newer than
+	// since, or the latest few when since is zero (a list's first edition).
 	Section(ctx context.Context, kind string, since, now time.Time) ([]Item, error)
 }
 
@@ -379,7 +380,7 @@ func (s *Service) sinceFor(ctx context.Context, e *Edition) (time.Time, error) {
 	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COALESCE(MAX(started_at), 0) FROM newsletter_editions WHERE list_id = ? AND id <> ? AND status IN ('sending', 'sent')`),
 		e.listID, e.ID).Scan(&n)
 	if n == 0 {
-		return time.Now().AddDate(0, -1, 0), err
+		return time.Time{}, err // the list's first edition: the latest of each section
 	}
 	return time.Unix(n, 0), err
 }
