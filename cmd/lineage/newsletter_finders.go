@@ -38,11 +38,50 @@ type recordsFinder struct {
 
 func (f *recordsFinder) Paths() []string { return []string{researchSearchPath} }
 
+// Check takes the advanced search (the records' own query); the global search (q)
+// also reads the library and the archive, which alerts do not follow yet.
+func (f *recordsFinder) Check(params url.Values) error {
+	if params.Get("q") != "" {
+		return errors.New("Alerts work for the advanced search of the indexes, not yet for the search of everything.")
+	}
+	q, errs := research.ParseQuery(searchValues(params))
+	if errs != nil {
+		return errors.New("This saved search cannot be run: save it again from the search page.")
+	}
+	if q.Surname == "" && q.Given == "" && q.Place == "" && q.Relative == "" {
+		return errors.New("An alert needs a search with a name or a place.")
+	}
+	return nil
+}
+
 func (f *recordsFinder) Audience(v newsletter.Viewer) string { return newsletter.SortedScope(v) }
+
+// recordsDoneKey is the settings row that says up to which import run the records are
+// imported and searchable: an import run is stamped when it starts, so the records of
+// one still under way (or whose index is deferred) must wait for it.
+const recordsDoneKey = "newsletter.records.done"
+
+// markRecordsImported records that every import run so far is complete (`lineage
+// import records` when it ends, and --build-index).
+func markRecordsImported(ctx context.Context, db *store.DB) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO settings (key, value) SELECT ?, CAST(COALESCE(MAX(import_run), 0) AS TEXT) FROM records WHERE true
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`), recordsDoneKey)
+	return err
+}
 
 func (f *recordsFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
 	var top sql.NullInt64
-	if err := f.db.QueryRowContext(ctx, `SELECT MAX(import_run) FROM records`).Scan(&top); err != nil {
+	var done string
+	err := f.db.QueryRowContext(ctx, f.db.Rebind(`SELECT value FROM settings WHERE key = ?`), recordsDoneKey).Scan(&done)
+	switch {
+	case errors.Is(err, sql.ErrNoRows): // records never imported by the command: all are complete
+		err = f.db.QueryRowContext(ctx, `SELECT MAX(import_run) FROM records`).Scan(&top)
+	case err == nil:
+		var n int64
+		n, err = strconv.ParseInt(done, 10, 64)
+		top = sql.NullInt64{Int64: n, Valid: true}
+	}
+	if err != nil {
 		return nil, mark, err
 	}
 	if mark == "" {
@@ -173,40 +212,66 @@ type treesFinder struct {
 
 func (f *treesFinder) Paths() []string { return []string{pedigreeSearchPath} }
 
+// Check takes what the pedigree search takes: a surname or a place.
+func (f *treesFinder) Check(params url.Values) error {
+	q, err := trees.ParsePeopleQuery(params, 100, 100)
+	if err != nil || (q.Surname == "" && q.Place == "") {
+		return errors.New("An alert needs a family-tree search with a surname or a place.")
+	}
+	return nil
+}
+
 // Audience: the pedigree search shows a member their own unpublished trees' people.
 func (f *treesFinder) Audience(v newsletter.Viewer) string {
 	return strconv.FormatInt(v.ID, 10) + "|" + newsletter.SortedScope(v)
 }
 
+// Changed: the mark is "<second>|<slugs published in that second>", as publication
+// times are in seconds and a tree may be published in the second the mark was taken.
 func (f *treesFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
-	var top sql.NullInt64
-	if err := f.db.QueryRowContext(ctx, `SELECT MAX(published_at) FROM trees WHERE published = 1`).Scan(&top); err != nil {
-		return nil, mark, err
+	from, had := int64(0), map[string]bool{}
+	if mark != "" {
+		t, slugs, _ := strings.Cut(mark, "|")
+		n, err := strconv.ParseInt(t, 10, 64)
+		if err != nil {
+			return nil, mark, err
+		}
+		from = n
+		for _, s := range strings.Split(slugs, ",") {
+			had[s] = true
+		}
 	}
-	if mark == "" {
-		return nil, strconv.FormatInt(top.Int64, 10), nil
-	}
-	from, err := strconv.ParseInt(mark, 10, 64)
-	if err != nil {
-		return nil, mark, err
-	}
-	if !top.Valid || top.Int64 <= from {
-		return nil, mark, nil
-	}
-	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT slug FROM trees WHERE published = 1 AND published_at > ? AND published_at <= ?`), from, top.Int64)
+	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT slug, published_at FROM trees WHERE published = 1 AND published_at >= ? ORDER BY published_at`), from)
 	if err != nil {
 		return nil, mark, err
 	}
 	defer rows.Close()
-	var items []string
+	var items, atTop []string
+	top := from
 	for rows.Next() {
 		var slug string
-		if err := rows.Scan(&slug); err != nil {
+		var at int64
+		if err := rows.Scan(&slug, &at); err != nil {
 			return nil, mark, err
 		}
+		if at == from && had[slug] {
+			atTop = append(atTop, slug)
+			continue
+		}
+		if at > top {
+			top, atTop = at, nil
+		}
+		atTop = append(atTop, slug)
 		items = append(items, "tree:"+slug)
 	}
-	return items, strconv.FormatInt(top.Int64, 10), rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, mark, err
+	}
+	next := strconv.FormatInt(top, 10) + "|" + strings.Join(atTop, ",")
+	if mark == "" {
+		return nil, next, nil
+	}
+	return items, next, nil
 }
 
 // alertViewerKey carries the member an alert runs for to the trees room's Viewer

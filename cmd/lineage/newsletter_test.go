@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +21,7 @@ import (
 	"lineage/internal/research"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
+	"lineage/internal/trees"
 )
 
 var (
@@ -240,5 +243,78 @@ func TestOneClickRouteHasNoSession(t *testing.T) {
 	}
 	if c, _ := a.newsletter.Me(ctx, v); *c.Lists[0].Subscribed {
 		t.Error("still subscribed")
+	}
+}
+
+// The commands as an operator (and the browser tests) use them: a member's alerts on
+// a records search and a family-tree search; `lineage import records` and `lineage
+// import gedcom`, then `lineage newsletter run-due`, and one digest lands in the data
+// folder's mail with both searches' new matches.
+func TestAlertDigestAfterImportCommands(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	data := dir + "/data"
+	db, err := store.Open(ctx, store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	accounts := auth.New(db, auth.Options{})
+	u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "ann@example.org", Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := newNewsletter(db, config.Config{PublicURL: "http://localhost"}, newsletterSettings{Rate: 100}, accounts, nil, research.New(db, research.Options{}), trees.New(db, trees.Options{Viewer: treeViewer}), nil)
+	for _, s := range []struct{ name, path, params string }{
+		{"Ashworths in trees", pedigreeSearchPath, `{"surname":"Ashworth"}`},
+		{"Quelch records", researchSearchPath, `{"surname":"Quelch"}`},
+	} {
+		var id int64
+		if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
+			u.ID, s.name, s.path, s.params).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.SetAlert(ctx, u.ID, id, "immediately"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	run := func() string {
+		var out strings.Builder
+		if err := runNewsletterDue(ctx, []string{"--data", data}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	run() // the alerts remember what they find today
+	file := dir + "/q.csv"
+	if err := os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\nQ1,baptism,1850,Guildford,,Quelch,John\nQ2,baptism,1851,Guildford,,Smith,Mary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "quelch", "--quiet", file}); err != nil {
+		t.Fatal(err)
+	}
+	if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "ashworths", "--quiet", "../../demo/trees/ashworth.ged"}); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(); !strings.Contains(out, "1 digest(s)") {
+		t.Fatalf("run-due: %s", out)
+	}
+	files, _ := filepath.Glob(data + "/mail/*.eml")
+	if len(files) != 1 {
+		t.Fatalf("%d mails, want one digest", len(files))
+	}
+	b, _ := os.ReadFile(files[0])
+	eml := string(b)
+	for _, want := range []string{"To: <ann@example.org>", "Quelch records", "John Quelch", "/research-hub/our-collections/records/",
+		"Ashworths in trees", "/research-hub/our-collections/family-trees-record/ashworths~I1\n", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"} {
+		if !strings.Contains(eml, want) {
+			t.Errorf("digest lacks %q", want)
+		}
+	}
+	if strings.Contains(eml, "Mary Smith") {
+		t.Error("digest lists a record no alert searches for")
+	}
+	if out := run(); strings.Contains(out, "1 digest(s)") {
+		t.Errorf("a second run sent the digest again: %s", out)
 	}
 }

@@ -24,6 +24,8 @@ import (
 type Finder interface {
 	// Paths are the search pages whose saved searches this finder runs.
 	Paths() []string
+	// Check refuses a saved search it cannot follow (a field error for the member).
+	Check(params url.Values) error
 	// Changed returns the items added or changed since mark ("" at the very start:
 	// no items, only the mark of now) and the mark to pass next time.
 	Changed(ctx context.Context, mark string) (items []string, next string, err error)
@@ -95,16 +97,24 @@ func (s *Service) SetAlert(ctx context.Context, uid, savedSearch int64, frequenc
 	if !slices.Contains(Frequencies, frequency) {
 		return nil, httpx.Invalid("frequency", "The frequency must be immediately, daily or weekly.")
 	}
-	var path string
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT path FROM saved_searches WHERE id = ? AND user_id = ?`), savedSearch, uid).Scan(&path)
+	var path, paramsJSON string
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT path, params FROM saved_searches WHERE id = ? AND user_id = ?`), savedSearch, uid).Scan(&path, &paramsJSON)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNotFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	if s.finderFor(path) == nil {
-		return nil, httpx.Invalid("saved_search", "Alerts work for searches of records, family trees, the library and the archive.")
+	f := s.finderFor(path)
+	if f == nil {
+		return nil, httpx.Invalid("saved_search", "Alerts work for searches of index records and of family trees.")
+	}
+	params, err := paramsValues(paramsJSON)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Check(params); err != nil {
+		return nil, httpx.Invalid("saved_search", "%s", err.Error())
 	}
 	now := s.now().Unix()
 	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO newsletter_alerts (user_id, saved_search_id, frequency, created_at) VALUES (?, ?, ?, ?)
