@@ -38,8 +38,9 @@ type app struct {
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
 	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
-	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
+
+	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 }
 
 // assemble builds every domain service on the open store. It is the one place that

@@ -112,7 +112,9 @@ func viewerOfUser(u *auth.User) newsletter.Viewer {
 }
 
 // newsletterViewer tells the newsletter room who is signed in.
-func newsletterViewer(r *http.Request) newsletter.Viewer { return viewerOfUser(auth.UserFrom(r.Context())) }
+func newsletterViewer(r *http.Request) newsletter.Viewer {
+	return viewerOfUser(auth.UserFrom(r.Context()))
+}
 
 // newsletterAccounts finds accounts for alert digests.
 type newsletterAccounts struct{ a *auth.Service }

@@ -194,8 +194,8 @@ func (a *app) routes() []httpx.Room {
 			},
 		},
 		{
-			Name:    "newsletter",
-			Session: session,
+			Name:     "newsletter",
+			Session:  session,
 			Fallback: []string{"/api/newsletter/", "/api/admin/newsletter/"},
 			Routes: []httpx.Route{
 				{Pattern: "GET /api/newsletter/lists", Handler: nl.GetLists, Access: public},

@@ -50,8 +50,8 @@ type Options struct {
 	PublicURL string // absolute links in mail: https://example.org
 	Viewer    func(*http.Request) Viewer
 	Accounts  Accounts
-	Content   Content   // newsletter documents and the automatic sections; nil: none
-	Finders   []Finder  // the saved-search kinds alerts can follow
+	Content   Content  // newsletter documents and the automatic sections; nil: none
+	Finders   []Finder // the saved-search kinds alerts can follow
 	Log       *slog.Logger
 	// Rate is how many edition messages are enqueued per minute (LINEAGE_NEWSLETTER_RATE).
 	Rate int
