@@ -1,9 +1,10 @@
-import { Link } from "react-router";
-import { NewsletterSignup } from "../features/newsletter";
+import { Link, useLocation } from "react-router";
+import { footerOffersSignup, NewsletterSignup } from "../features/newsletter";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
 import styles from "./SiteFooter.module.css";
 
 export function SiteFooter() {
+  const { pathname } = useLocation();
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
@@ -11,9 +12,11 @@ export function SiteFooter() {
           <p className="site-footer__name">{SITE_NAME}</p>
           <p>{SITE_TAGLINE}</p>
         </div>
-        <div className={styles.signup}>
-          <NewsletterSignup idPrefix="footer-newsletter" heading="Get our newsletter" intro={<p>News of the society, new indexes and events, by email.</p>} />
-        </div>
+        {footerOffersSignup(pathname) ? (
+          <div className={styles.signup}>
+            <NewsletterSignup idPrefix="footer-newsletter" heading="Get our newsletter" intro={<p>News of the society, new indexes and events, by email.</p>} />
+          </div>
+        ) : null}
         <nav aria-label="Footer">
           <ul role="list" className="site-footer__links">
             <li>

@@ -52,6 +52,8 @@ export default function NewsletterPreferences({ loaderData, actionData }: Route.
   }
 
   const ticked = new Set(preferences.lists.filter((l) => l.subscribed).map((l) => l.slug));
+  // Without signing in nobody's scopes are known: members' lists are offered only to those who have them already.
+  const shown = preferences.lists.filter((l) => l.audience === "public" || l.subscribed);
   const none = ticked.size === 0;
   return (
     <div>
@@ -68,7 +70,7 @@ export default function NewsletterPreferences({ loaderData, actionData }: Route.
         <ListChoices
           // A new key after each save: the boxes show what the API now holds.
           key={[...ticked].join(",")}
-          lists={preferences.lists}
+          lists={shown}
           ticked={ticked}
           errors={result?.errors?.lists}
           idPrefix="preferences"

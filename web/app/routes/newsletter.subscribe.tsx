@@ -34,7 +34,7 @@ export default function NewsletterSubscribe({ actionData }: Route.ComponentProps
         Choose what you would like by email: the society's news, the members' newsletter or the events digest. You can read{" "}
         <a href="/newsletter">past newsletters</a> first.
       </p>
-      <NewsletterSignup idPrefix="newsletter" heading="Your email address and choices" pageResult={result} source={result?.values?.source || undefined} />
+      <NewsletterSignup idPrefix="newsletter" heading="Your details" pageResult={result} source={result?.values?.source || undefined} />
     </div>
   );
 }

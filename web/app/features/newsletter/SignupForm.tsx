@@ -57,7 +57,7 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
   if (succeeded) {
     const email = result.values?.email ?? "";
     return (
-      <section className={styles.panel} aria-labelledby={headingId}>
+      <div className={styles.panel}>
         <div ref={doneRef} tabIndex={-1} className={styles.done}>
           <Heading id={headingId}>{result.status === "subscribed" ? "You are signed up" : "Check your email to confirm"}</Heading>
           <FormStatus>
@@ -72,7 +72,7 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
           </FormStatus>
           {result.status === "pending" ? <p>No email after a few minutes? Look in your spam or junk folder.</p> : null}
         </div>
-      </section>
+      </div>
     );
   }
 
@@ -81,7 +81,7 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
   const otherProblem = result && !result.ok && !first ? (result.errors?.wording?.[0] ?? result.errors?.source?.[0] ?? result.message) : undefined;
   const consentId = `${idPrefix}-consent`;
   return (
-    <section className={styles.panel} aria-labelledby={headingId}>
+    <div className={styles.panel}>
       <Heading id={headingId}>{heading}</Heading>
       {intro}
       {lists === null || offered.length === 0 ? (
@@ -96,7 +96,7 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
           <Field
             name="email"
             idPrefix={idPrefix}
-            label="Email address"
+            label="Your email"
             type="email"
             autoComplete="email"
             spellCheck={false}
@@ -125,6 +125,6 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
           </button>
         </fetcher.Form>
       )}
-    </section>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_CONSENT_WORDING, CONSENT_WORDING, listNames, listsOffered, signupRequest, sourcePath, tickedLists } from "./signup";
+import { ACCOUNT_CONSENT_WORDING, CONSENT_WORDING, footerOffersSignup, listNames, listsOffered, signupRequest, sourcePath, tickedLists } from "./signup";
 import type { NewsletterList } from "./types";
 
 const list = (slug: string, audience: "public" | "members" = "public", scope = ""): NewsletterList => ({
@@ -96,5 +96,21 @@ describe("listNames", () => {
     [["News", "Members", "Events"], "News, Members and Events"],
   ])("%j → %s", (names, want) => {
     expect(listNames(names.map((name) => ({ name })))).toBe(want);
+  });
+});
+
+describe("footerOffersSignup", () => {
+  it.each([
+    ["/", true],
+    ["/news/agm", true],
+    ["/newsletters-of-1900", true],
+    ["/user-account", true],
+    ["/newsletter", false],
+    ["/newsletter/subscribe", false],
+    ["/newsletter/preferences", false],
+    ["/newsletter/12", false],
+    ["/user-account/newsletter", false],
+  ])("%s → %s", (pathname, want) => {
+    expect(footerOffersSignup(pathname)).toBe(want);
   });
 });

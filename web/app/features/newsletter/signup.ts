@@ -69,3 +69,8 @@ export function listNames(lists: readonly Pick<NewsletterList, "name">[]): strin
   if (names.length <= 1) return names[0] ?? "";
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
+
+/** Whether the footer offers the sign-up on a page: not on the newsletter's own pages, which have their forms. */
+export function footerOffersSignup(pathname: string): boolean {
+  return !(pathname === "/newsletter" || pathname.startsWith("/newsletter/") || pathname === "/user-account/newsletter");
+}

@@ -1,0 +1,285 @@
+// Newsletter (issue 21), the reader's side and the editor's: sign up in the footer of a
+// phone-sized page, confirm from the mailed link, an editor composes an edition from
+// the demo's `newsletter` document, previews it, sends a test and then the edition,
+// which arrives with both parts and the RFC 8058 headers; the one-click unsubscribe
+// POST works without any cookie; the preferences page from the mail's link; the
+// archive and its feed; the sign-up without JavaScript and in a content page's slice.
+// Chromium against the real binary, axe on every page visited.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
+import { linkIn, readMails, waitForMail } from "./newsletter-mail.mjs";
+
+const ctx = setup({ name: "newsletter-signup" });
+const PHONE = { width: 390, height: 844 };
+
+/** The demo accounts start-up printed: role → { email, password }. */
+function demoAccount(role) {
+  const logs = ctx.server.logs;
+  const head = logs.findIndex((l) => l.startsWith("Demo accounts (sign in at "));
+  assert.ok(head >= 0, "start-up names the demo accounts");
+  for (const line of logs.slice(head + 1)) {
+    const m = /^ {2}(member|editor|admin) +(\S+@\S+) +(\S+)$/.exec(line);
+    if (!m) break;
+    if (m[1] === role) return { email: m[2], password: m[3] };
+  }
+  throw new Error(`no demo ${role} in the start-up log`);
+}
+
+async function signIn(page, { email, password }, wanted) {
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === wanted);
+}
+
+/** Sends what is due now, as serve's scheduler would on its next tick. */
+function runDue() {
+  // The links in the mail are the server's: the command is told its public address, as serve is.
+  runLineage(["newsletter", "run-due", "--data", ctx.server.dataDir], { env: { LINEAGE_DATABASE_URL: "", LINEAGE_PUBLIC_URL: ctx.server.url } });
+}
+
+/** Signs `email` up in the footer of `pagePath` (JavaScript on) and returns the confirmation link. */
+async function footerSignUp(page, pagePath, email, lists) {
+  await ctx.visit(page, pagePath);
+  await waitForHydration(page);
+  const form = page.locator("footer").getByRole("form", { name: "Get our newsletter" });
+  await form.getByLabel("Your email").fill(email);
+  for (const list of lists) await form.getByLabel(list).check();
+  await page.evaluate(() => {
+    window.__sameDocument = true;
+  });
+  await form.getByRole("button", { name: "Sign up" }).click();
+  const done = page.locator("footer").getByRole("heading", { name: "Check your email to confirm" });
+  await done.waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, "signing up does not leave the page");
+  await page.locator("footer").getByText(email).waitFor();
+  const mail = await waitForMail(ctx.server.dataDir, email, (m) => m.text.includes("/newsletter/confirm?token="));
+  const link = linkIn(mail.text, ctx.server.url, "/newsletter/confirm?token=");
+  assert.ok(link, `a confirmation link in:\n${mail.text}`);
+  return link;
+}
+
+describe("newsletter", () => {
+  test("sign up in the footer on a phone, confirm, receive an edition an editor sends, unsubscribe in one click, then the preferences page", { timeout: 240_000 }, async () => {
+    const email = `reader-${Date.now()}@example.org`;
+    const page = await ctx.newPage({ viewport: PHONE });
+
+    // Sign up in the footer: the form says "check your email" in place.
+    const confirmLink = await footerSignUp(page, "/", email, ["Society news"]);
+    await checkA11y(page, "/ (footer sign-up done)");
+    // Nothing but the confirmation has been sent to the address.
+    assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, 1);
+
+    // Opening the link does not confirm by itself (mail scanners open links): the button does.
+    await ctx.visit(page, new URL(confirmLink).pathname + new URL(confirmLink).search);
+    await page.getByRole("heading", { level: 1, name: "Confirm your newsletter sign-up" }).waitFor();
+    await page.getByRole("button", { name: "Yes, sign me up" }).click();
+    await page.getByRole("heading", { level: 1, name: "You are signed up" }).waitFor();
+    await page.getByText(`We will send Society news to ${email}.`).waitFor();
+    await checkA11y(page, "/newsletter/confirm (done)");
+
+    // An editor composes an edition from the demo's newsletter document.
+    const editor = await ctx.newPage();
+    await signIn(editor, demoAccount("editor"), "/admin/newsletter");
+    await ctx.visit(editor, "/admin/newsletter");
+    const subject = `Winter news ${Date.now()}`;
+    const create = editor.getByRole("form", { name: "New edition" });
+    await create.getByLabel("Send to the subscribers of").selectOption({ label: "Society news" });
+    await create.getByLabel("Made from the content document").selectOption({ value: "demo-newsletter" });
+    await create.getByLabel("Subject line").fill(subject);
+    await create.getByLabel("Upcoming events").uncheck();
+    await create.getByRole("button", { name: "Create the edition" }).click();
+    await editor.waitForURL((u) => /^\/admin\/newsletter\/\d+$/.test(u.pathname));
+    await editor.getByRole("heading", { level: 1, name: subject }).waitFor();
+    const editionPath = new URL(editor.url()).pathname;
+    await ctx.visit(editor, editionPath);
+    assert.equal(await editor.getByLabel("Upcoming events").isChecked(), false, "the section left out stays out");
+
+    // The preview: the HTML as the email will look (in a frame), and the plain text.
+    const frame = editor.frameLocator('iframe[title="Preview of the email"]');
+    await frame.locator("body").waitFor();
+    assert.ok((await frame.locator("body").innerText()).trim().length > 0, "the preview shows the email");
+    await editor.getByText("The plain-text version").click();
+    assert.ok((await editor.locator("pre").innerText()).trim().length > 0, "the plain text is shown");
+    await checkA11y(editor, `${editionPath} (preview)`);
+
+    // A test to the editor's own address.
+    await editor.getByRole("button", { name: "Send a test to me" }).click();
+    await editor.getByText(/A test copy is on its way/).waitFor();
+    runDue();
+    await waitForMail(ctx.server.dataDir, demoAccount("editor").email, (m) => (m.headers.subject ?? "").includes(subject));
+
+    // Send now: it asks to be sure first.
+    ctx.expectProblem(editor, { url: new RegExp(`${editionPath}(\\.data)?(\\?|$)`), status: 422 }, "the test sends without ticking the confirmation first");
+    await editor.getByRole("button", { name: "Send now" }).click();
+    await editor.getByText("Tick the box to confirm that it should go to every subscriber now.").first().waitFor();
+    await editor.getByLabel("Yes, send it to every subscriber of Society news now").check();
+    await editor.getByRole("button", { name: "Send now" }).click();
+    await editor.getByText(/^(Sending|Sent)$/).first().waitFor();
+    runDue();
+
+    // It arrives, with both parts and the list headers (RFC 8058).
+    const mail = await waitForMail(ctx.server.dataDir, email, (m) => (m.headers.subject ?? "").includes(subject));
+    assert.match(mail.headers["list-unsubscribe"] ?? "", /^<http[^>]+\/api\/newsletter\/one-click\?[^>]+>$/, "List-Unsubscribe names the one-click URL");
+    assert.equal(mail.headers["list-unsubscribe-post"], "List-Unsubscribe=One-Click");
+    assert.ok(mail.headers["list-id"], "List-Id");
+    assert.ok(mail.html.includes("<"), "an HTML part");
+    assert.ok(mail.text.trim().length > 0, "a plain-text part");
+    const preferencesLink = linkIn(mail.text, ctx.server.url, "/newsletter/preferences?token=");
+    assert.ok(preferencesLink, `the mail links the preferences page:\n${mail.text}`);
+
+    // The editor follows the progress until everyone has it.
+    await ctx.visit(editor, editionPath);
+    await editor.getByText(/^\d+ of \d+ sent/).waitFor({ timeout: 30_000 });
+    await editor.getByText("Sent", { exact: true }).waitFor({ timeout: 30_000 });
+    await checkA11y(editor, `${editionPath} (sent)`);
+
+    // The public archive lists it, with its feed; the edition's page shows it as mailed.
+    const archive = await ctx.newPage({ viewport: PHONE });
+    await ctx.visit(archive, "/newsletter");
+    assert.equal(await archive.locator('head link[rel="alternate"][type="application/rss+xml"][href="/feeds/newsletter.xml"]').count(), 1);
+    await archive.getByRole("link", { name: subject }).click();
+    await archive.waitForURL((u) => /^\/newsletter\/\d+$/.test(u.pathname));
+    await archive.getByRole("heading", { level: 1, name: subject }).waitFor();
+    await archive.frameLocator("main iframe").locator("body").waitFor();
+    await checkA11y(archive, "/newsletter/{id}");
+    const feed = await fetch(ctx.server.at("/feeds/newsletter.xml"));
+    assert.equal(feed.status, 200);
+    assert.match(feed.headers.get("content-type") ?? "", /application\/rss\+xml/);
+    const xml = await feed.text();
+    assert.ok(xml.includes(`<title>${subject}</title>`), "the feed has the edition");
+    assert.ok(xml.includes(`${ctx.server.url}${new URL(archive.url()).pathname}`), "linked to its archive page");
+
+    // One click: the POST of RFC 8058 to the header's URL, with no cookie and no token.
+    const oneClick = mail.headers["list-unsubscribe"].slice(1, -1);
+    const res = await fetch(oneClick, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+      redirect: "manual",
+    });
+    assert.equal(res.status, 200, `one-click POST: ${await res.clone().text()}`);
+
+    // The preferences page (from the mail's link, no sign-in) shows it took effect.
+    const prefs = await ctx.newPage({ viewport: PHONE });
+    const prefsPath = new URL(preferencesLink).pathname + new URL(preferencesLink).search;
+    await ctx.visit(prefs, prefsPath);
+    await prefs.getByText(`For ${email}.`).waitFor();
+    assert.equal(await prefs.getByLabel("Society news").isChecked(), false, "unsubscribed from Society news");
+    // Choose another list, then leave everything.
+    await prefs.getByLabel("Events digest").check();
+    await prefs.getByRole("button", { name: "Save my choices" }).click();
+    await prefs.getByText("Your choices have been saved.").waitFor();
+    assert.equal(await prefs.getByLabel("Events digest").isChecked(), true);
+    await checkA11y(prefs, "/newsletter/preferences (saved)");
+    await prefs.getByRole("button", { name: "Unsubscribe from all newsletters" }).click();
+    await prefs.getByText(`You have been unsubscribed. We will not send newsletters to ${email} any more.`).waitFor();
+    assert.equal(await prefs.getByLabel("Events digest").isChecked(), false);
+    await checkA11y(prefs, "/newsletter/preferences (unsubscribed)");
+
+    // A second edition does not reach the address any more.
+    const before = readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length;
+    await ctx.visit(editor, "/admin/newsletter");
+    const again = editor.getByRole("form", { name: "New edition" });
+    await again.getByLabel("Send to the subscribers of").selectOption({ label: "Society news" });
+    await again.getByLabel("Subject line").fill(`${subject} (second)`);
+    await again.getByRole("button", { name: "Create the edition" }).click();
+    await editor.waitForURL((u) => /^\/admin\/newsletter\/\d+$/.test(u.pathname) && u.pathname !== editionPath);
+    await editor.getByLabel("Yes, send it to every subscriber of Society news now").check();
+    await editor.getByRole("button", { name: "Send now" }).click();
+    await editor.getByText(/^(Sending|Sent)$/).first().waitFor();
+    runDue();
+    await ctx.visit(editor, new URL(editor.url()).pathname);
+    await editor.getByText("Sent", { exact: true }).waitFor({ timeout: 30_000 });
+    assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, before, "nothing more after unsubscribing");
+  });
+
+  test("without JavaScript the footer's form posts to the sign-up page, which shows errors next to their fields, then the result", { timeout: 120_000 }, async () => {
+    const page = await ctx.newPage({ viewport: PHONE, javaScriptEnabled: false });
+    ctx.expectProblem(page, { url: ctx.server.at("/newsletter/subscribe"), status: 422 }, "the test posts a bad address and no list first");
+    await ctx.visit(page, "/news");
+    const footer = page.locator("footer");
+    await footer.getByLabel("Your email").fill("not an address");
+    await footer.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL((u) => u.pathname === "/newsletter/subscribe");
+    assert.equal(page.url(), ctx.server.at("/newsletter/subscribe"));
+    const main = page.locator("main");
+    const email = main.getByLabel("Your email");
+    assert.equal(await email.getAttribute("aria-invalid"), "true");
+    const describedBy = (await email.getAttribute("aria-describedby")) ?? "";
+    assert.ok(describedBy, "the address's error is tied to it");
+    assert.ok((await page.locator(`[id="${describedBy.split(" ").pop()}"]`).innerText()).includes("Error:"), "the error is next to the field");
+    await main.getByText("Choose at least one list.").waitFor();
+    await checkA11y(page, "/newsletter/subscribe (errors, no JavaScript)");
+
+    const address = `nojs-${Date.now()}@example.org`;
+    await email.fill(address);
+    await main.getByLabel("Events digest").check();
+    await main.getByRole("button", { name: "Sign up" }).click();
+    await main.getByRole("heading", { name: "Check your email to confirm" }).waitFor();
+    await main.getByText(address).waitFor();
+    await checkA11y(page, "/newsletter/subscribe (done, no JavaScript)");
+    const mail = await waitForMail(ctx.server.dataDir, address, (m) => m.text.includes("/newsletter/confirm?token="));
+    assert.ok(mail);
+  });
+
+  test("a content page's newsletter_signup slice signs up from that page", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-newsletter-page-"));
+    try {
+      const doc = {
+        id: "NewsletterE2ePage1",
+        uid: "newsletter-e2e",
+        type: "page",
+        lang: "en-gb",
+        tags: [],
+        first_publication_date: "2026-11-01T09:00:00+0000",
+        last_publication_date: "2026-11-01T09:00:00+0000",
+        alternate_languages: [],
+        data: {
+          title: [{ type: "heading1", text: "Stay in touch", spans: [] }],
+          description: "Our newsletters.",
+          parent: { link_type: "Any" },
+          body: [
+            {
+              slice_type: "newsletter_signup",
+              slice_label: null,
+              id: "newsletter_signup$e2e",
+              variation: "default",
+              version: "initial",
+              primary: { title: "Hear about new indexes", text: [{ type: "paragraph", text: "One email a month.", spans: [] }] },
+              items: [],
+            },
+          ],
+        },
+      };
+      writeFileSync(path.join(dir, `${doc.id}.json`), JSON.stringify(doc));
+      runLineage(["content", "import", "--data", ctx.server.dataDir, dir], { env: { LINEAGE_DATABASE_URL: "" } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const page = await ctx.newPage({ viewport: PHONE });
+    // The page cache may hold the catch-all's 404 from before the import for a moment.
+    for (let i = 0; ; i++) {
+      const res = await fetch(ctx.server.at("/newsletter-e2e"));
+      if (res.status === 200) break;
+      assert.ok(i < 40, "the imported page is served");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await ctx.visit(page, "/newsletter-e2e");
+    await waitForHydration(page);
+    const form = page.locator("main").getByRole("form", { name: "Hear about new indexes" });
+    await page.locator("main").getByText("One email a month.").waitFor();
+    const address = `slice-${Date.now()}@example.org`;
+    await form.getByLabel("Your email").fill(address);
+    await form.getByLabel("Society news").check();
+    await form.getByRole("button", { name: "Sign up" }).click();
+    await page.locator("main").getByRole("heading", { name: "Check your email to confirm" }).waitFor();
+    await checkA11y(page, "/newsletter-e2e (slice sign-up done)");
+    await waitForMail(ctx.server.dataDir, address, (m) => m.text.includes("/newsletter/confirm?token="));
+  });
+});
