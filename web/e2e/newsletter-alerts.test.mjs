@@ -91,6 +91,9 @@ test("a member's saved search with an alert gets one digest listing exactly the 
     "the choice is kept",
   );
 
+  // The scheduler's next tick: a new alert remembers what its search finds today.
+  runDue();
+
   // Records arrive: two that match, one that does not.
   importRecords("alerts-one", [
     [WANTED, "Hester", 1841],
