@@ -84,7 +84,12 @@ type Counts struct {
 	Queued     int `json:"queued"`
 	Sent       int `json:"sent"`
 	Failed     int `json:"failed"`
+	Skipped    int `json:"skipped"` // members' list: the account no longer holds its scope
 }
+
+// deliveryStatus is a delivery's state from its outbox row: an outbox row swept after
+// sending was sent; outbox id -1 marks a recipient skipped.
+const deliveryStatus = `CASE WHEN d.outbox_id < 0 THEN 'skipped' ELSE COALESCE(m.status, 'sent') END`
 
 const editionCols = `e.id, l.slug, l.audience, e.list_id, e.document, e.subject, e.sections, e.status, e.scheduled_at, e.started_at, e.sent_at, e.html, e.body_text, e.since`
 
@@ -158,8 +163,8 @@ func (s *Service) counts(ctx context.Context, e *Edition) (*Counts, error) {
 			WHERE x.list_id = ? AND x.status = 'subscribed' AND s.confirmed_at > 0 AND s.suppressed_at = 0`), e.listID).Scan(&c.Recipients)
 		return c, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT COALESCE(m.status, 'sent'), COUNT(*) FROM newsletter_deliveries d
-		LEFT JOIN mail_outbox m ON m.id = d.outbox_id WHERE d.edition_id = ? GROUP BY COALESCE(m.status, 'sent')`), e.ID)
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+deliveryStatus+`, COUNT(*) FROM newsletter_deliveries d
+		LEFT JOIN mail_outbox m ON m.id = d.outbox_id WHERE d.edition_id = ? GROUP BY `+deliveryStatus), e.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +175,9 @@ func (s *Service) counts(ctx context.Context, e *Edition) (*Counts, error) {
 		if err := rows.Scan(&st, &n); err != nil {
 			return nil, err
 		}
-		c.Recipients += n
+		if st != "skipped" {
+			c.Recipients += n
+		}
 		switch st {
 		case "pending":
 			c.Queued += n
@@ -178,6 +185,8 @@ func (s *Service) counts(ctx context.Context, e *Edition) (*Counts, error) {
 			c.Sent += n // an outbox row swept after sending was sent
 		case "failed":
 			c.Failed += n
+		case "skipped":
+			c.Skipped += n
 		}
 	}
 	return c, rows.Err()
@@ -508,22 +517,39 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 		_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE newsletter_editions SET status = 'sent', sent_at = ?, updated_at = ? WHERE id = ? AND status = 'sending'`), now, now, e.ID)
 		return 0, err
 	}
-	// Addresses the mail server refused too often are suppressed, not sent to.
-	var send []recipient
+	l := &List{Slug: e.List}
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT name, audience, scope FROM newsletter_lists WHERE id = ?`), e.listID).Scan(&l.Name, &l.Audience, &l.Scope); err != nil {
+		return 0, err
+	}
+	// Addresses the mail server refused too often are suppressed, not sent to; a
+	// members' list skips those whose account no longer holds its scope (a lapsed
+	// membership), recording them so that the edition moves on.
+	var send, skip []recipient
 	for _, r := range rs {
 		if sup, err := s.suppressIfBouncing(ctx, r); err != nil {
 			return 0, err
-		} else if !sup {
-			send = append(send, r)
+		} else if sup {
+			continue
 		}
-	}
-	l := &List{Slug: e.List}
-	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT name FROM newsletter_lists WHERE id = ?`), e.listID).Scan(&l.Name); err != nil {
-		return 0, err
+		if l.Audience == "members" {
+			if ok, err := s.holdsScope(ctx, r, l.Scope); err != nil {
+				return 0, err
+			} else if !ok {
+				skip = append(skip, r)
+				continue
+			}
+		}
+		send = append(send, r)
 	}
 	sent := 0
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		sent = 0
+		for _, r := range skip {
+			if _, err := s.exec(ctx, tx, `INSERT INTO newsletter_deliveries (edition_id, subscriber_id, outbox_id, created_at) VALUES (?, ?, -1, ?)
+				ON CONFLICT (edition_id, subscriber_id) DO NOTHING`, e.ID, r.id, now); err != nil {
+				return err
+			}
+		}
 		for _, r := range send {
 			m, err := s.editionMail(ctx, e, l, r)
 			if err != nil {
@@ -557,6 +583,22 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 		s.opt.Outbox.Wake()
 	}
 	return len(rs), nil
+}
+
+// holdsScope reports whether the recipient's account holds scope now.
+func (s *Service) holdsScope(ctx context.Context, r recipient, scope string) (bool, error) {
+	var uid int64
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COALESCE(user_id, 0) FROM newsletter_subscribers WHERE id = ?`), r.id).Scan(&uid); err != nil {
+		return false, err
+	}
+	if uid == 0 || s.opt.Accounts == nil {
+		return false, nil
+	}
+	v, err := s.opt.Accounts.Account(ctx, uid)
+	if err != nil {
+		return false, nil // the account is gone
+	}
+	return v.has(scope), nil
 }
 
 // suppressIfBouncing suppresses an address the mail server has refused Bounces times.
@@ -667,7 +709,7 @@ func (s *Service) editionIDs(ctx context.Context, q string, args ...any) ([]int6
 // Recipient is one recipient of an edition and what became of their message.
 type Recipient struct {
 	Email  string `json:"email"`
-	Status string `json:"status"` // queued, sent, failed
+	Status string `json:"status"` // queued, sent, failed, skipped
 	Error  string `json:"error"`
 }
 
@@ -676,19 +718,19 @@ func (s *Service) Recipients(ctx context.Context, id int64, status string, limit
 	if _, err := s.edition(ctx, id); err != nil {
 		return nil, err
 	}
-	q := `SELECT s.email, COALESCE(m.status, 'sent'), COALESCE(m.last_error, '') FROM newsletter_deliveries d
+	q := `SELECT s.email, ` + deliveryStatus + `, COALESCE(m.last_error, '') FROM newsletter_deliveries d
 		JOIN newsletter_subscribers s ON s.id = d.subscriber_id LEFT JOIN mail_outbox m ON m.id = d.outbox_id WHERE d.edition_id = ?`
 	args := []any{id}
 	switch status {
 	case "":
 	case "queued":
 		q += ` AND m.status = 'pending'`
-	case "sent":
-		q += ` AND COALESCE(m.status, 'sent') = 'sent'`
+	case "sent", "skipped":
+		q += ` AND ` + deliveryStatus + ` = '` + status + `'`
 	case "failed":
 		q += ` AND m.status = 'failed'`
 	default:
-		return nil, httpx.Invalid("status", "The status must be queued, sent or failed.")
+		return nil, httpx.Invalid("status", "The status must be queued, sent, failed or skipped.")
 	}
 	q += ` ORDER BY s.id LIMIT ?`
 	args = append(args, limit)
