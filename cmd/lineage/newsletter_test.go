@@ -296,6 +296,21 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "ashworths", "--quiet", "../../demo/trees/ashworth.ged"}); err != nil {
 		t.Fatal(err)
 	}
+	// An alert turned on after the import, before the next run, hears of it too.
+	db, err = store.Open(ctx, store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var late int64
+	if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, 'Late Quelch alert', ?, '{"surname":"Quelch","surname_mode":"exact"}', 0, 0) RETURNING id`),
+		u.ID, researchSearchPath).Scan(&late); err != nil {
+		t.Fatal(err)
+	}
+	svc = newNewsletter(db, config.Config{PublicURL: "http://localhost"}, newsletterSettings{Rate: 100}, auth.New(db, auth.Options{}), nil, research.New(db, research.Options{}), nil, nil)
+	if _, err := svc.SetAlert(ctx, u.ID, late, "immediately"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	if out := run(); !strings.Contains(out, "1 digest(s)") {
 		t.Fatalf("run-due: %s", out)
 	}
@@ -305,7 +320,7 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	}
 	b, _ := os.ReadFile(files[0])
 	eml := string(b)
-	for _, want := range []string{"To: <ann@example.org>", "Quelch records", "John Quelch", "/research-hub/our-collections/records/",
+	for _, want := range []string{"To: <ann@example.org>", "Quelch records", "Late Quelch alert", "John Quelch", "/research-hub/our-collections/records/",
 		"Ashworths in trees", "/research-hub/our-collections/family-trees-record/ashworths~I1\n", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"} {
 		if !strings.Contains(eml, want) {
 			t.Errorf("digest lacks %q", want)

@@ -243,8 +243,17 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			viewers[uid] = v
 			return v, nil
 		}
-		// Prime new alerts before looking at new items, so that the items of the
-		// import that follows are new to them.
+		items, next, err := f.Changed(ctx, mark)
+		if err != nil {
+			return rep, err
+		}
+		rep.Items += len(items)
+		among := make(map[string]bool, len(items))
+		for _, it := range items {
+			among[it] = true
+		}
+		// A new alert first remembers what its search finds, except the items
+		// changed since the last run: those are news to it as to the others.
 		for _, a := range alerts {
 			if a.primed {
 				continue
@@ -257,6 +266,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			if err != nil {
 				s.log.Warn("newsletter: alert search failed", "alert", a.id, "err", err)
 			}
+			ms = slices.DeleteFunc(ms, func(m Match) bool { return among[m.Item] })
 			if err := s.recordMatches(ctx, a.id, ms, true); err != nil {
 				return rep, err
 			}
@@ -264,16 +274,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 				return rep, err
 			}
 		}
-		items, next, err := f.Changed(ctx, mark)
-		if err != nil {
-			return rep, err
-		}
-		rep.Items += len(items)
 		if len(items) > 0 && len(alerts) > 0 {
-			among := make(map[string]bool, len(items))
-			for _, it := range items {
-				among[it] = true
-			}
 			type group struct {
 				params url.Values
 				viewer Viewer
