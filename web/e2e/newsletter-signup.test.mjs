@@ -16,11 +16,14 @@ import { linkIn, readMails, waitForMail } from "./newsletter-mail.mjs";
 const ctx = setup({ name: "newsletter-signup" });
 const PHONE = { width: 390, height: 844 };
 
-/** The demo accounts start-up printed: role → { email, password }. */
-function demoAccount(role) {
+/** The demo account of `role` as start-up printed it (the lines may come just after /readyz): { email, password }. */
+async function demoAccount(role) {
   const logs = ctx.server.logs;
-  const head = logs.findIndex((l) => l.startsWith("Demo accounts (sign in at "));
-  assert.ok(head >= 0, "start-up names the demo accounts");
+  let head = -1;
+  for (let i = 0; (head = logs.findIndex((l) => l.startsWith("Demo accounts (sign in at "))) < 0; i++) {
+    assert.ok(i < 100, "start-up names the demo accounts");
+    await new Promise((r) => setTimeout(r, 200));
+  }
   for (const line of logs.slice(head + 1)) {
     const m = /^ {2}(member|editor|admin) +(\S+@\S+) +(\S+)$/.exec(line);
     if (!m) break;
@@ -71,6 +74,7 @@ describe("newsletter", () => {
 
     // Sign up in the footer: the form says "check your email" in place.
     const confirmLink = await footerSignUp(page, "/", email, ["Society news"]);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page with the footer's form does not scroll sideways at 390 px");
     await checkA11y(page, "/ (footer sign-up done)");
     // Nothing but the confirmation has been sent to the address.
     assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, 1);
@@ -85,7 +89,7 @@ describe("newsletter", () => {
 
     // An editor composes an edition from the demo's newsletter document.
     const editor = await ctx.newPage();
-    await signIn(editor, demoAccount("editor"), "/admin/newsletter");
+    await signIn(editor, await demoAccount("editor"), "/admin/newsletter");
     await ctx.visit(editor, "/admin/newsletter");
     const subject = `Winter news ${Date.now()}`;
     const create = editor.getByRole("form", { name: "New edition" });
@@ -112,7 +116,7 @@ describe("newsletter", () => {
     await editor.getByRole("button", { name: "Send a test to me" }).click();
     await editor.getByText(/A test copy is on its way/).waitFor();
     runDue();
-    await waitForMail(ctx.server.dataDir, demoAccount("editor").email, (m) => (m.headers.subject ?? "").includes(subject));
+    await waitForMail(ctx.server.dataDir, (await demoAccount("editor")).email, (m) => (m.headers.subject ?? "").includes(subject));
 
     // Send now: it asks to be sure first.
     ctx.expectProblem(editor, { url: new RegExp(`${editionPath}(\\.data)?(\\?|$)`), status: 422 }, "the test sends without ticking the confirmation first");
@@ -199,6 +203,32 @@ describe("newsletter", () => {
     assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, before, "nothing more after unsubscribing");
   });
 
+  test("a member chooses their newsletters in the account area, members' list included, with no confirmation email", { timeout: 120_000 }, async () => {
+    const member = await demoAccount("member");
+    const page = await ctx.newPage({ viewport: PHONE });
+    await signIn(page, member, "/user-account");
+    await page.getByRole("link", { name: "Your newsletters" }).click();
+    await page.waitForURL((u) => u.pathname === "/user-account/newsletter");
+    await page.getByText(`We send them to ${member.email}`, { exact: false }).waitFor();
+    await checkA11y(page, "/user-account/newsletter");
+    const mailsBefore = readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(member.email)).length;
+    await page.getByLabel("Members' newsletter (members only)").check();
+    await page.getByLabel("Events digest").check();
+    await page.getByRole("button", { name: "Save my choices" }).click();
+    await page.getByText("Your newsletter choices have been saved.").waitFor();
+    await checkA11y(page, "/user-account/newsletter (saved)");
+    await ctx.visit(page, "/user-account/newsletter");
+    assert.equal(await page.getByLabel("Members' newsletter (members only)").isChecked(), true, "kept");
+    assert.equal(await page.getByLabel("Events digest").isChecked(), true, "kept");
+    // Untick everything: no newsletters at all.
+    await page.getByLabel("Members' newsletter (members only)").uncheck();
+    await page.getByLabel("Events digest").uncheck();
+    if (await page.getByLabel("Society news").isChecked()) await page.getByLabel("Society news").uncheck();
+    await page.getByRole("button", { name: "Save my choices" }).click();
+    await page.getByText("You will not get any of our newsletters.").waitFor();
+    assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(member.email)).length, mailsBefore, "no confirmation email for the account's own address");
+  });
+
   test("without JavaScript the footer's form posts to the sign-up page, which shows errors next to their fields, then the result", { timeout: 120_000 }, async () => {
     const page = await ctx.newPage({ viewport: PHONE, javaScriptEnabled: false });
     ctx.expectProblem(page, { url: ctx.server.at("/newsletter/subscribe"), status: 422 }, "the test posts a bad address and no list first");
@@ -274,11 +304,20 @@ describe("newsletter", () => {
     await waitForHydration(page);
     const form = page.locator("main").getByRole("form", { name: "Hear about new indexes" });
     await page.locator("main").getByText("One email a month.").waitFor();
+    // By keyboard alone: type, Tab to the first list, Space ticks it, Tab on to the button, Enter.
     const address = `slice-${Date.now()}@example.org`;
-    await form.getByLabel("Your email").fill(address);
-    await form.getByLabel("Society news").check();
-    await form.getByRole("button", { name: "Sign up" }).click();
+    await form.getByLabel("Your email").focus();
+    await page.keyboard.type(address);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Space");
+    assert.equal(await form.getByLabel("Society news").isChecked(), true);
+    for (let i = 0; i < 5 && !(await form.getByRole("button", { name: "Sign up" }).evaluate((b) => b === document.activeElement)); i++) {
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.press("Enter");
     await page.locator("main").getByRole("heading", { name: "Check your email to confirm" }).waitFor();
+    // The message takes the focus the vanished button had.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent?.includes("Check your email to confirm")), true, "focus on the message");
     await checkA11y(page, "/newsletter-e2e (slice sign-up done)");
     await waitForMail(ctx.server.dataDir, address, (m) => m.text.includes("/newsletter/confirm?token="));
   });
