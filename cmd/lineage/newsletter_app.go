@@ -17,6 +17,7 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/mail"
 	"lineage/internal/newsletter"
+	"lineage/internal/pagegen"
 	"lineage/internal/research"
 	"lineage/internal/store"
 	"lineage/internal/trees"
@@ -71,6 +72,8 @@ func newNewsletter(db *store.DB, cfg config.Config, ns newsletterSettings, accou
 		Rate:        ns.Rate,
 		Bounces:     ns.Bounces,
 		SocietyName: name,
+		// A scheduled edition going out enters the public archive.
+		PagesChanged: func(ctx context.Context) error { _, err := pagegen.Raise(ctx, db); return err },
 	}
 	if ct != nil {
 		opt.Content = newsletterContent{ct: ct, rs: rs, publicURL: strings.TrimRight(cfg.PublicURL, "/")}

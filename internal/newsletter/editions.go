@@ -663,6 +663,11 @@ func (s *Service) SendDue(ctx context.Context, budget int) (int, bool, error) {
 		if err := s.start(ctx, e); err != nil {
 			return 0, false, err
 		}
+		if e.Public && s.opt.PagesChanged != nil {
+			if err := s.opt.PagesChanged(ctx); err != nil {
+				s.log.Warn("newsletter: the archive changed, but the page caches were not told", "err", err)
+			}
+		}
 	}
 	sending, err := s.editionIDs(ctx, `SELECT id FROM newsletter_editions WHERE status = 'sending' ORDER BY id`)
 	if err != nil {

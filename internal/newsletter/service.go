@@ -59,6 +59,9 @@ type Options struct {
 	Bounces     int
 	SocietyName string
 	Now         func() time.Time
+	// PagesChanged is told when a scheduled edition starts going out, which puts it in
+	// the public archive (the routes that start one say so in the route table).
+	PagesChanged func(context.Context) error
 }
 
 // Defaults of Options.
