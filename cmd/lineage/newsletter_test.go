@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
@@ -332,4 +333,88 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	if out := run(); strings.Contains(out, "1 digest(s)") {
 		t.Errorf("a second run sent the digest again: %s", out)
 	}
+}
+
+// Daily and weekly alerts wait for their time; what was found meanwhile comes in the
+// next digest, one mail per member.
+func TestDigestFrequency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		rs := research.New(db, research.Options{})
+		if err := rs.Init(ctx); err != nil {
+			t.Fatal(err)
+		}
+		key := 0
+		importSurname := func(surname string, n int) {
+			t.Helper()
+			var b strings.Builder
+			b.WriteString("record_id,record_type,date,place,role,surname,given_names\n")
+			for range n {
+				key++
+				fmt.Fprintf(&b, "F%d,baptism,1850,Guildford,,%s,John\n", key, surname)
+			}
+			if _, err := rs.ImportRecords(ctx, strings.NewReader(b.String()), nil, research.ImportOptions{Collection: "parish", Bulk: research.BulkOff}, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		importSurname("Oldham", 1)
+		accounts := auth.New(db, auth.Options{})
+		smtp := mailtest.Start(t, "", "")
+		ob := mail.NewOutbox(db, &mail.SMTPSender{Host: smtp.Host, Port: smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, nil)
+		now := time.Now()
+		svc := newsletter.New(db, newsletter.Options{Outbox: ob, PublicURL: "https://lineage.test", Accounts: newsletterAccounts{accounts},
+			Finders: []newsletter.Finder{&recordsFinder{rs: rs, db: db, publicURL: "https://lineage.test"}}, Now: func() time.Time { return now }})
+		u, _ := accounts.CreateUser(ctx, auth.NewUser{Email: "ann@example.org", Verified: true})
+		for _, a := range []struct{ name, surname, freq string }{{"Quelch daily", "Quelch", "daily"}, {"Pask weekly", "Pask", "weekly"}} {
+			var id int64
+			if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
+				u.ID, a.name, researchSearchPath, `{"surname":"`+a.surname+`","surname_mode":"exact"}`).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.SetAlert(ctx, u.ID, id, a.freq); err != nil {
+				t.Fatal(err)
+			}
+		}
+		seen := 0
+		step := func(label string, wantDigest bool, want ...string) {
+			t.Helper()
+			if _, err := svc.RunDue(ctx, 100); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ob.DeliverDue(ctx); err != nil {
+				t.Fatal(err)
+			}
+			got := smtp.Messages()[seen:]
+			seen += len(got)
+			if !wantDigest {
+				if len(got) != 0 {
+					t.Errorf("%s: %d digests, want none", label, len(got))
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("%s: %d digests, want one", label, len(got))
+			}
+			recs := digestRecords(got[0].Parts["text/plain"].Body)
+			var have []string
+			for name, ids := range recs {
+				have = append(have, fmt.Sprintf("%s:%d", name, len(ids)))
+			}
+			slices.Sort(have)
+			if !slices.Equal(have, want) {
+				t.Errorf("%s: digest %v, want %v", label, have, want)
+			}
+		}
+		step("first run", false)
+		importSurname("Quelch", 2)
+		importSurname("Pask", 1)
+		step("after the first import", true, "Pask weekly:1", "Quelch daily:2")
+		importSurname("Quelch", 3)
+		importSurname("Pask", 1)
+		step("an hour later", false)
+		now = now.Add(25 * time.Hour)
+		step("the next day", true, "Quelch daily:3")
+		now = now.Add(7 * 24 * time.Hour)
+		step("a week later", true, "Pask weekly:1")
+	})
 }
