@@ -304,6 +304,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			if err != nil {
 				return rep, err
 			}
+			var pending []alertMatch // written a few thousand at a time
 			for _, k := range order {
 				g := groups[k]
 				ms, err := f.Find(ctx, g.params, g.viewer, among, 0)
@@ -316,17 +317,25 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 				if err := s.forgetLost(ctx, g.alerts, known, ms); err != nil {
 					return rep, err
 				}
-				if len(ms) == 0 {
-					continue
-				}
 				for _, id := range g.alerts {
-					n, err := s.recordNew(ctx, id, ms)
+					for _, m := range ms {
+						pending = append(pending, alertMatch{id, m})
+					}
+				}
+				if len(pending) >= 5000 {
+					n, err := s.recordNew(ctx, pending)
 					if err != nil {
 						return rep, err
 					}
 					rep.Matches += n
+					pending = pending[:0]
 				}
 			}
+			n, err := s.recordNew(ctx, pending)
+			if err != nil {
+				return rep, err
+			}
+			rep.Matches += n
 		}
 		if next != mark {
 			if _, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`), key, next); err != nil {
@@ -408,15 +417,28 @@ func (s *Service) recordMatches(ctx context.Context, alert int64, ms []Match, kn
 	})
 }
 
-// recordNew stores the matches the alert has not seen and returns how many.
-func (s *Service) recordNew(ctx context.Context, alert int64, ms []Match) (int, error) {
+type alertMatch struct {
+	alert int64
+	Match
+}
+
+// recordNew stores the matches their alerts have not seen and returns how many.
+func (s *Service) recordNew(ctx context.Context, ms []alertMatch) (int, error) {
 	n := 0
+	if len(ms) == 0 {
+		return 0, nil
+	}
 	now := s.now().Unix()
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		n = 0
+		stmt, err := tx.PrepareContext(ctx, s.db.Rebind(`INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (alert_id, item) DO NOTHING`))
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
 		for _, m := range ms {
-			res, err := s.exec(ctx, tx, `INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (alert_id, item) DO NOTHING`, alert, m.Item, m.Title, m.URL, now)
+			res, err := stmt.ExecContext(ctx, m.alert, m.Item, m.Title, m.URL, now)
 			if err != nil {
 				return err
 			}
