@@ -194,6 +194,18 @@ describe("newsletter", () => {
     await again.getByLabel("Subject line").fill(`${subject} (second)`);
     await again.getByRole("button", { name: "Create the edition" }).click();
     await editor.waitForURL((u) => /^\/admin\/newsletter\/\d+$/.test(u.pathname) && u.pathname !== editionPath);
+    // Scheduled for tomorrow morning (UK time), then called back to a draft.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await editor.getByLabel("Day").fill(tomorrow);
+    await editor.getByLabel("Time").fill("09:30");
+    await editor.getByRole("button", { name: "Schedule" }).click();
+    await editor.getByText("The edition is scheduled.").waitFor();
+    await editor.getByText("Scheduled", { exact: true }).waitFor();
+    await editor.getByText(/to go on .* 09:30 \(UK time\)/).waitFor();
+    await checkA11y(editor, "/admin/newsletter/{id} (scheduled)");
+    await editor.getByRole("button", { name: "Do not send it then" }).click();
+    await editor.getByText("The edition is no longer scheduled. It is a draft again.").waitFor();
+    await editor.getByText("Draft", { exact: true }).waitFor();
     await editor.getByLabel("Yes, send it to every subscriber of Society news now").check();
     await editor.getByRole("button", { name: "Send now" }).click();
     await editor.getByText(/^(Sending|Sent)$/).first().waitFor();

@@ -143,6 +143,7 @@ export default function AdminNewsletterEdition({ loaderData, actionData }: Route
         {edition.status === "sent" && edition.sent_at ? ` on ${formatDateTime(edition.sent_at)}` : ""}. To the subscribers of {listName}.
       </p>
 
+      <FormStatus result={sendResult} />
       {edition.status === "sending" || edition.status === "sent" ? <Progress edition={edition} /> : null}
       {failed.length ? (
         <section className={styles.section} aria-labelledby="failed">
@@ -202,7 +203,7 @@ export default function AdminNewsletterEdition({ loaderData, actionData }: Route
         <>
           <section className={styles.section} aria-labelledby="send">
             <h2 id="send">Send</h2>
-            <FormStatus result={cancelResult} />
+            <FormStatus result={cancelResult ?? scheduleResult} />
             {edition.status === "scheduled" ? (
               <Form method="post" className={formStyles.form}>
                 <CsrfField />
