@@ -1,11 +1,16 @@
 package newsletter_test
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"lineage/internal/httpx"
+	"lineage/internal/mail"
 	"lineage/internal/newsletter"
+	"lineage/internal/store/storetest"
 )
 
 // FuzzParseAddress: what the sign-up form accepts is one bare address of valid text,
@@ -44,6 +49,40 @@ func FuzzParsePreferencesToken(f *testing.F) {
 		}
 		if id <= 0 || len(sig) != 18 || !strings.HasPrefix(s, strings.Split(s, ".")[0]) {
 			t.Fatalf("ParsePreferencesToken(%q) = %d, %x", s, id, sig)
+		}
+	})
+}
+
+// FuzzVisitorRequests: the bodies and query strings of every route a visitor reaches
+// without signing in (sign-up, confirmation, preferences, unsubscribe, one-click) are
+// answered with a status of the contract, never a 500, and read at most 64 KiB.
+func FuzzVisitorRequests(f *testing.F) {
+	db := storetest.SQLite(f)
+	ob := mail.NewOutbox(db, &mail.DirSender{Dir: f.TempDir(), From: "no-reply@lineage.test", Log: quiet}, quiet)
+	svc := newsletter.New(db, newsletter.Options{Outbox: ob, PublicURL: "https://lineage.test", Log: quiet})
+	routes := []struct {
+		method string
+		h      func(http.ResponseWriter, *http.Request) error
+	}{
+		{"POST", svc.PostSubscribe}, {"POST", svc.PostConfirm}, {"GET", svc.GetPreferences}, {"PUT", svc.PutPreferences},
+		{"POST", svc.PostUnsubscribe}, {"POST", svc.PostOneClick}, {"GET", svc.GetOneClick},
+	}
+	for _, s := range []string{`{"email":"ann@example.org","lists":["news"],"source":"/","wording":"yes"}`, `{"token":"1.AAAAAAAAAAAAAAAAAAAAAAAA","lists":["news","x"]}`,
+		`{"email":["a"]}`, `[]`, `{"lists":null}`, `{"token":"` + strings.Repeat("A", 200) + `"}`} {
+		f.Add(uint8(0), s, "token=1.AAAAAAAAAAAAAAAAAAAAAAAA&list=news")
+	}
+	ok := map[int]bool{200: true, 202: true, 303: true, 404: true, 413: true, 422: true, 429: true}
+	f.Fuzz(func(t *testing.T, route uint8, body, query string) {
+		rt := routes[int(route)%len(routes)]
+		req := httptest.NewRequest(rt.method, "/x", strings.NewReader(body))
+		req.URL.RawQuery = query
+		req.RemoteAddr = "192.0.2.9:1234"
+		w := httptest.NewRecorder()
+		if err := rt.h(w, req); err != nil {
+			httpx.WriteError(w, req, quiet, "newsletter", err)
+		}
+		if !ok[w.Code] {
+			t.Fatalf("%s %q %q: %d %s", rt.method, body, query, w.Code, w.Body)
 		}
 	})
 }
