@@ -20,6 +20,7 @@ import { describeSearch } from "../features/research/search/query";
 import styles from "../features/members/account.module.css";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
+import { hasScope } from "../features/auth/user";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -71,6 +72,11 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to="/user-account/newsletter">Your newsletters</Link>: choose which of the society's newsletters you get by email.
       </p>
+      {hasScope(user, "editor") || hasScope(user, "admin") ? (
+        <p>
+          <Link to="/admin/newsletter">Newsletter editions</Link>: write, preview and send the newsletter (editors).
+        </p>
+      ) : null}
       <p>
         <Link to="/user-account/trees">Your family trees</Link>: upload a family tree as a GEDCOM file and see whether it has been
         published.

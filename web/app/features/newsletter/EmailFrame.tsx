@@ -1,7 +1,7 @@
 // An email's HTML shown as it will look in a mail program: in a sandboxed frame (no
 // scripts run; links open in the whole window), grown to the email's height once it
 // has loaded so that only the page scrolls.
-import { useCallback, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import styles from "./newsletter.module.css";
 
 /** The email's HTML with its links aimed at the whole window rather than the frame. */
@@ -19,6 +19,10 @@ export function EmailFrame({ html, title }: { html: string; title: string }) {
     const doc = frame?.contentDocument;
     if (frame && doc?.documentElement) frame.style.height = `${doc.documentElement.scrollHeight + 4}px`;
   }, []);
+  // The server-rendered frame may have loaded before the page was hydrated, with no one listening.
+  useEffect(() => {
+    if (ref.current?.contentDocument?.readyState === "complete") fit();
+  }, [fit, html]);
   return (
     <iframe
       ref={ref}
