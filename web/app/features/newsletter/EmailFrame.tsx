@@ -21,7 +21,9 @@ export function EmailFrame({ html, title }: { html: string; title: string }) {
   }, []);
   // The server-rendered frame may have loaded before the page was hydrated, with no one listening.
   useEffect(() => {
-    if (ref.current?.contentDocument?.readyState === "complete") fit();
+    const doc = ref.current?.contentDocument;
+    // Not the frame's initial about:blank, which is "complete" before the email is in.
+    if (doc?.readyState === "complete" && doc.URL === "about:srcdoc") fit();
   }, [fit, html]);
   return (
     <iframe
