@@ -51,6 +51,12 @@ async function footerSignUp(page, pagePath, email, lists) {
   await ctx.visit(page, pagePath);
   await waitForHydration(page);
   const form = page.locator("footer").getByRole("form", { name: "Get our newsletter" });
+  // The light panel keeps its links dark inside the dark footer (they were once white on white).
+  const colours = await form.getByRole("link", { name: "How we use your address" }).evaluate((a) => {
+    const panel = a.closest("form").parentElement;
+    return [getComputedStyle(a).color, getComputedStyle(panel).backgroundColor];
+  });
+  assert.notEqual(colours[0], colours[1], `the consent's link is visible on its panel (${colours.join(" on ")})`);
   await form.getByLabel("Your email").fill(email);
   for (const list of lists) await form.getByLabel(list).check();
   await page.evaluate(() => {

@@ -31,8 +31,8 @@ export default function NewsletterSubscribe({ actionData }: Route.ComponentProps
     <div>
       <h1>Sign up for our newsletter</h1>
       <p>
-        Choose what you would like by email: the society's news, the members' newsletter or the events digest. You can read{" "}
-        <a href="/newsletter">past newsletters</a> first.
+        Choose what you would like by email: the society's news, the events digest, or both; members signed in to their account can
+        also have the members' newsletter. You can read <a href="/newsletter">past newsletters</a> first.
       </p>
       <NewsletterSignup idPrefix="newsletter" heading="Your details" pageResult={result} source={result?.values?.source || undefined} />
     </div>
