@@ -79,7 +79,8 @@ func newNewsletter(db *store.DB, cfg config.Config, ns newsletterSettings, accou
 		opt.Content = newsletterContent{ct: ct, rs: rs, publicURL: strings.TrimRight(cfg.PublicURL, "/")}
 	}
 	if rs != nil {
-		opt.Finders = append(opt.Finders, &recordsFinder{rs: rs, db: db, publicURL: strings.TrimRight(cfg.PublicURL, "/")})
+		opt.Finders = append(opt.Finders, &recordsFinder{rs: rs, db: db, publicURL: strings.TrimRight(cfg.PublicURL, "/")},
+			&catalogueFinder{rs: rs, db: db, publicURL: strings.TrimRight(cfg.PublicURL, "/")})
 	}
 	if tr != nil {
 		opt.Finders = append(opt.Finders, &treesFinder{tr: tr, db: db, publicURL: strings.TrimRight(cfg.PublicURL, "/")})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -36,11 +37,11 @@ type recordsFinder struct {
 	collections map[string]bool
 }
 
-func (f *recordsFinder) Paths() []string { return []string{researchSearchPath} }
+func (f *recordsFinder) Follows(path string) bool { return path == researchSearchPath }
 
 // Check takes the advanced search (the records' own query); the global search (q)
 // also reads the library and the archive, which alerts do not follow yet.
-func (f *recordsFinder) Check(params url.Values) error {
+func (f *recordsFinder) Check(ctx context.Context, path string, params url.Values) error {
 	if params.Get("q") != "" {
 		return errors.New("Alerts work for the advanced search of the indexes, not yet for the search of everything.")
 	}
@@ -131,7 +132,7 @@ func searchValues(p url.Values) url.Values {
 	return v
 }
 
-func (f *recordsFinder) Find(ctx context.Context, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
+func (f *recordsFinder) Find(ctx context.Context, path string, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
 	q, errs := research.ParseQuery(searchValues(params))
 	if errs != nil {
 		for field, msgs := range errs {
@@ -210,10 +211,10 @@ type treesFinder struct {
 	publicURL string
 }
 
-func (f *treesFinder) Paths() []string { return []string{pedigreeSearchPath} }
+func (f *treesFinder) Follows(path string) bool { return path == pedigreeSearchPath }
 
 // Check takes what the pedigree search takes: a surname or a place.
-func (f *treesFinder) Check(params url.Values) error {
+func (f *treesFinder) Check(ctx context.Context, path string, params url.Values) error {
 	q, err := trees.ParsePeopleQuery(params, 100, 100)
 	if err != nil || (q.Surname == "" && q.Place == "") {
 		return errors.New("An alert needs a family-tree search with a surname or a place.")
@@ -278,7 +279,7 @@ func (f *treesFinder) Changed(ctx context.Context, mark string) ([]string, strin
 // (treeViewer), off the request path.
 type alertViewerKey struct{}
 
-func (f *treesFinder) Find(ctx context.Context, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
+func (f *treesFinder) Find(ctx context.Context, path string, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
 	p := url.Values{}
 	for k, vs := range params {
 		if k != "offset" && k != "limit" {
@@ -318,6 +319,110 @@ func (f *treesFinder) Find(ctx context.Context, params url.Values, v newsletter.
 		}
 		q.Offset += len(res.Results)
 		if len(res.Results) == 0 || q.Offset >= res.Total {
+			return out, nil
+		}
+	}
+}
+
+// collectionsPath is where a collection's own page is (a library or archive catalogue
+// among them): /research-hub/our-collections/{slug}.
+const collectionsPath = "/research-hub/our-collections/"
+
+// catalogueFinder follows library and archive catalogues. They have no search page of
+// their own: a member saves a catalogue's page, and is told of the entries added to it,
+// as the page lists them (research.Collection, in the order of their ids).
+type catalogueFinder struct {
+	rs        *research.Service
+	db        *store.DB
+	publicURL string
+}
+
+func (f *catalogueFinder) Follows(path string) bool {
+	slug, ok := strings.CutPrefix(path, collectionsPath)
+	return ok && slug != "" && !strings.Contains(slug, "/") && path != researchSearchPath && path != pedigreeSearchPath
+}
+
+func (f *catalogueFinder) Audience(v newsletter.Viewer) string { return "" } // catalogues are public
+
+func (f *catalogueFinder) Check(ctx context.Context, path string, params url.Values) error {
+	c, err := f.rs.CollectionBySlug(ctx, strings.TrimPrefix(path, collectionsPath))
+	if err != nil || (c.Kind != research.KindLibrary && c.Kind != research.KindArchive) {
+		return errors.New("Alerts follow library and archive catalogues; for a collection of records, save a search of it.")
+	}
+	return nil
+}
+
+// Changed: the mark is "<last library entry id>:<last archive entry id>"; an entry is
+// new when its id is larger (a re-import updates an entry in place).
+func (f *catalogueFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
+	var lib, arc int64
+	if err := f.db.QueryRowContext(ctx, `SELECT COALESCE((SELECT MAX(id) FROM library_items), 0), COALESCE((SELECT MAX(id) FROM archive_items), 0)`).Scan(&lib, &arc); err != nil {
+		return nil, mark, err
+	}
+	next := strconv.FormatInt(lib, 10) + ":" + strconv.FormatInt(arc, 10)
+	l0, a0, ok := strings.Cut(mark, ":")
+	if mark == "" || !ok {
+		return nil, next, nil
+	}
+	fromLib, err1 := strconv.ParseInt(l0, 10, 64)
+	fromArc, err2 := strconv.ParseInt(a0, 10, 64)
+	if err1 != nil || err2 != nil {
+		return nil, next, nil
+	}
+	var items []string
+	for _, t := range []struct {
+		kind, table string
+		from, upTo  int64
+	}{{"library", "library_items", fromLib, lib}, {"archive", "archive_items", fromArc, arc}} {
+		if t.upTo <= t.from {
+			continue
+		}
+		rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT id FROM `+t.table+` WHERE id > ? AND id <= ?`), t.from, t.upTo)
+		if err != nil {
+			return nil, mark, err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, mark, err
+			}
+			items = append(items, t.kind+":"+strconv.FormatInt(id, 10))
+		}
+		rows.Close()
+	}
+	return items, next, nil
+}
+
+func (f *catalogueFinder) Find(ctx context.Context, path string, params url.Values, v newsletter.Viewer, among map[string]bool, limit int) ([]newsletter.Match, error) {
+	slug := strings.TrimPrefix(path, collectionsPath)
+	page := f.publicURL + collectionsPath + url.PathEscape(slug)
+	var out []newsletter.Match
+	after := int64(0)
+	for {
+		d, err := f.rs.Collection(ctx, slug, after, research.MaxLimit)
+		if err != nil {
+			return out, err
+		}
+		for _, it := range d.Items {
+			var item, title string
+			switch x := it.(type) {
+			case research.LibraryItem:
+				item, title, after = "library:"+strconv.FormatInt(x.ID, 10), strings.TrimSuffix(x.Title+" — "+x.Authors, " — "), x.ID
+			case research.ArchiveItem:
+				item, title, after = "archive:"+strconv.FormatInt(x.ID, 10), x.Reference+" "+x.Title, x.ID
+			default:
+				return out, fmt.Errorf("catalogue entry of type %T", it)
+			}
+			if among != nil && !among[item] {
+				continue
+			}
+			out = append(out, newsletter.Match{Item: item, Title: strings.TrimSpace(title), URL: page})
+			if limit > 0 && len(out) >= limit {
+				return out, nil
+			}
+		}
+		if d.Next == nil || len(d.Items) == 0 {
 			return out, nil
 		}
 	}

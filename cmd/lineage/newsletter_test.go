@@ -264,10 +264,15 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := newNewsletter(db, config.Config{PublicURL: "http://localhost"}, newsletterSettings{Rate: 100}, accounts, nil, research.New(db, research.Options{}), trees.New(db, trees.Options{Viewer: treeViewer}), nil)
+	rs := research.New(db, research.Options{})
+	if _, err := rs.ImportCatalogue(ctx, research.KindLibrary, "shelves", "The shelves", strings.NewReader("key,title,authors,year,publisher,subjects,shelfmark\nB1,Old parish guide,A. Writer,1901,,,\n")); err != nil {
+		t.Fatal(err)
+	}
+	svc := newNewsletter(db, config.Config{PublicURL: "http://localhost"}, newsletterSettings{Rate: 100}, accounts, nil, rs, trees.New(db, trees.Options{Viewer: treeViewer}), nil)
 	for _, s := range []struct{ name, path, params string }{
 		{"Ashworths in trees", pedigreeSearchPath, `{"surname":"Ashworth"}`},
 		{"Quelch records", researchSearchPath, `{"surname":"Quelch"}`},
+		{"New on the shelves", "/research-hub/our-collections/shelves", `{}`},
 	} {
 		var id int64
 		if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
@@ -297,6 +302,13 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "ashworths", "--quiet", "../../demo/trees/ashworth.ged"}); err != nil {
 		t.Fatal(err)
 	}
+	books := dir + "/books.csv"
+	if err := os.WriteFile(books, []byte("key,title,authors,year,publisher,subjects,shelfmark\nB1,Old parish guide,A. Writer,1901,,,\nB2,Surrey wills explained,B. Author,1950,,,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := runImport(ctx, []string{"library", "--data", data, "--collection", "shelves", books}); err != nil {
+		t.Fatal(err)
+	}
 	// An alert turned on after the import, before the next run, hears of it too.
 	db, err = store.Open(ctx, store.Options{DataDir: data})
 	if err != nil {
@@ -322,13 +334,14 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	b, _ := os.ReadFile(files[0])
 	eml := string(b)
 	for _, want := range []string{"To: <ann@example.org>", "Quelch records", "Late Quelch alert", "John Quelch", "/research-hub/our-collections/records/",
-		"Ashworths in trees", "/research-hub/our-collections/family-trees-record/ashworths~I1\n", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"} {
+		"Ashworths in trees", "/research-hub/our-collections/family-trees-record/ashworths~I1\n",
+		"New on the shelves", "- Surrey wills explained — B. Author", "/research-hub/our-collections/shelves\n", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"} {
 		if !strings.Contains(eml, want) {
 			t.Errorf("digest lacks %q", want)
 		}
 	}
-	if strings.Contains(eml, "Mary Smith") {
-		t.Error("digest lists a record no alert searches for")
+	if strings.Contains(eml, "Mary Smith") || strings.Contains(eml, "Old parish guide") {
+		t.Error("digest lists a record no alert searches for, or a book that was there before")
 	}
 	if out := run(); strings.Contains(out, "1 digest(s)") {
 		t.Errorf("a second run sent the digest again: %s", out)

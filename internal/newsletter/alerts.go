@@ -22,10 +22,10 @@ import (
 // Finder runs the saved searches of one kind (research records, tree people …) for
 // alerts, with the same engine as the search page.
 type Finder interface {
-	// Paths are the search pages whose saved searches this finder runs.
-	Paths() []string
-	// Check refuses a saved search it cannot follow (a field error for the member).
-	Check(params url.Values) error
+	// Follows reports whether the finder runs the saved searches of this page.
+	Follows(path string) bool
+	// Check refuses a saved search it cannot follow (its error is shown to the member).
+	Check(ctx context.Context, path string, params url.Values) error
 	// Changed returns the items added or changed since mark ("" at the very start:
 	// no items, only the mark of now) and the mark to pass next time.
 	Changed(ctx context.Context, mark string) (items []string, next string, err error)
@@ -35,7 +35,7 @@ type Finder interface {
 	// Find runs the search as v and returns its results that are among items, or
 	// all its results (at most limit) when among is nil. A match shows only what v
 	// may see.
-	Find(ctx context.Context, params url.Values, v Viewer, among map[string]bool, limit int) ([]Match, error)
+	Find(ctx context.Context, path string, params url.Values, v Viewer, among map[string]bool, limit int) ([]Match, error)
 }
 
 // Match is an item a saved search found.
@@ -65,7 +65,7 @@ type Alert struct {
 
 func (s *Service) finderFor(path string) Finder {
 	for _, f := range s.opt.Finders {
-		if slices.Contains(f.Paths(), path) {
+		if f.Follows(path) {
 			return f
 		}
 	}
@@ -107,13 +107,13 @@ func (s *Service) SetAlert(ctx context.Context, uid, savedSearch int64, frequenc
 	}
 	f := s.finderFor(path)
 	if f == nil {
-		return nil, httpx.Invalid("saved_search", "Alerts work for searches of index records and of family trees.")
+		return nil, httpx.Invalid("saved_search", "Alerts work for searches of the indexes and the family trees, and for library and archive catalogues.")
 	}
 	params, err := paramsValues(paramsJSON)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.Check(params); err != nil {
+	if err := f.Check(ctx, path, params); err != nil {
 		return nil, httpx.Invalid("saved_search", "%s", err.Error())
 	}
 	now := s.now().Unix()
@@ -176,14 +176,9 @@ func paramsValues(raw string) (url.Values, error) {
 	return v, nil
 }
 
-func (s *Service) alertRows(ctx context.Context, paths []string) ([]alertRow, error) {
-	ph := strings.TrimSuffix(strings.Repeat("?, ", len(paths)), ", ")
-	args := make([]any, len(paths))
-	for i, p := range paths {
-		args[i] = p
-	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT a.id, a.user_id, q.path, q.params,
-a.primed FROM newsletter_alerts a JOIN saved_searches q ON q.id = a.saved_search_id WHERE q.path IN (`+ph+`) ORDER BY a.id`), args...)
+func (s *Service) alertRows(ctx context.Context, f Finder) ([]alertRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.user_id, q.path, q.params,
+		a.primed FROM newsletter_alerts a JOIN saved_searches q ON q.id = a.saved_search_id ORDER BY a.id`)
 	if err != nil {
 		return nil, err
 	}
@@ -197,6 +192,9 @@ a.primed FROM newsletter_alerts a JOIN saved_searches q ON q.id = a.saved_search
 			return nil, err
 		}
 		a.primed = primed == 1
+		if !f.Follows(a.path) {
+			continue
+		}
 		if a.params, err = paramsValues(params); err != nil {
 			s.log.Warn("newsletter: alert with unreadable params", "alert", a.id, "err", err)
 			continue
@@ -227,7 +225,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return rep, err
 		}
-		alerts, err := s.alertRows(ctx, f.Paths())
+		alerts, err := s.alertRows(ctx, f)
 		if err != nil {
 			return rep, err
 		}
@@ -262,7 +260,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			if err != nil {
 				return rep, err
 			}
-			ms, err := f.Find(ctx, a.params, v, nil, PrimeLimit)
+			ms, err := f.Find(ctx, a.path, a.params, v, nil, PrimeLimit)
 			if err != nil {
 				s.log.Warn("newsletter: alert search failed", "alert", a.id, "err", err)
 			}
@@ -276,6 +274,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 		}
 		if len(items) > 0 && len(alerts) > 0 {
 			type group struct {
+				path   string
 				params url.Values
 				viewer Viewer
 				alerts []int64
@@ -287,10 +286,10 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 				if err != nil {
 					return rep, err
 				}
-				k := a.params.Encode() + "\x00" + f.Audience(v)
+				k := a.path + "\x00" + a.params.Encode() + "\x00" + f.Audience(v)
 				g := groups[k]
 				if g == nil {
-					g = &group{params: a.params, viewer: v}
+					g = &group{path: a.path, params: a.params, viewer: v}
 					groups[k] = g
 					order = append(order, k)
 				}
@@ -307,7 +306,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			var pending []alertMatch // written a few thousand at a time
 			for _, k := range order {
 				g := groups[k]
-				ms, err := f.Find(ctx, g.params, g.viewer, among, 0)
+				ms, err := f.Find(ctx, g.path, g.params, g.viewer, among, 0)
 				rep.Runs++
 				if err != nil {
 					// A saved search that no longer parses finds nothing.
