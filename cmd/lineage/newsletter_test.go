@@ -166,6 +166,13 @@ func TestAlertDigestIsTheSearchDifference(t *testing.T) {
 					t.Errorf("round %d: %s got two digests", round, m.To[0])
 				}
 				got[m.To[0]] = digestRecords(m.Parts["text/plain"].Body)
+				for _, ids := range got[m.To[0]] {
+					for _, id := range ids {
+						if link := `href="https://lineage.test/research-hub/our-collections/records/` + strconv.FormatInt(id, 10) + `"`; !strings.Contains(m.Parts["text/html"].Body, link) {
+							t.Errorf("the HTML part lacks %s", link)
+						}
+					}
+				}
 				if m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" || !strings.Contains(m.Header.Get("List-Unsubscribe"), "list=alerts") {
 					t.Errorf("digest headers %v", m.Header)
 				}
