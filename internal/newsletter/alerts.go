@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -303,12 +304,50 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 			if err != nil {
 				return rep, err
 			}
+			// The searches only read: they run on every core, and this goroutine
+			// writes what they find.
+			type found struct {
+				g   *group
+				ms  []Match
+				err error
+			}
+			jobs, results := make(chan *group), make(chan found)
+			workers := max(1, min(runtime.GOMAXPROCS(0), len(order)))
+			runCtx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			for range workers {
+				go func() {
+					for g := range jobs {
+						ms, err := f.Find(runCtx, g.path, g.params, g.viewer, among, 0)
+						select {
+						case results <- found{g, ms, err}:
+						case <-runCtx.Done():
+							return
+						}
+					}
+				}()
+			}
+			go func() {
+				defer close(jobs)
+				for _, k := range order {
+					select {
+					case jobs <- groups[k]:
+					case <-runCtx.Done():
+						return
+					}
+				}
+			}()
 			var pending []alertMatch // written a few thousand at a time
-			for _, k := range order {
-				g := groups[k]
-				ms, err := f.Find(ctx, g.path, g.params, g.viewer, among, 0)
+			for range order {
+				var r found
+				select {
+				case r = <-results:
+				case <-ctx.Done():
+					return rep, ctx.Err()
+				}
+				g, ms := r.g, r.ms
 				rep.Runs++
-				if err != nil {
+				if err := r.err; err != nil {
 					// A saved search that no longer parses finds nothing.
 					s.log.Warn("newsletter: alert search failed", "alerts", g.alerts, "err", err)
 					continue
