@@ -79,6 +79,7 @@ describe("route table", () => {
     ["/user-account/newsletter", "routes/user-account.newsletter.tsx"],
     ["/admin/newsletter", "routes/admin.newsletter.tsx"],
     ["/admin/newsletter/3", "routes/admin.newsletter-edition.tsx"],
+    ["/admin/newsletter/lists", "routes/admin.newsletter-lists.tsx"],
   ])("%s → %s", (path, id) => {
     expect(leaf(path).id).toBe(id);
   });

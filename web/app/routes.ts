@@ -62,6 +62,7 @@ export default [
   route("newsletter/:id", "routes/newsletter.edition.tsx"),
   route("user-account/newsletter", "routes/user-account.newsletter.tsx"),
   route("admin/newsletter", "routes/admin.newsletter.tsx"),
+  route("admin/newsletter/lists", "routes/admin.newsletter-lists.tsx"),
   route("admin/newsletter/:id", "routes/admin.newsletter-edition.tsx"),
 
   // Research hub (issue 4): search and explore (advanced and global search), record pages.

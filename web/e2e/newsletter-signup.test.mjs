@@ -247,6 +247,43 @@ describe("newsletter", () => {
     assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(member.email)).length, mailsBefore, "no confirmation email for the account's own address");
   });
 
+  test("an admin adds a list and renames it; a bad slug is refused at its field; editors may not see the lists page", { timeout: 120_000 }, async () => {
+    const admin = await ctx.newPage();
+    await signIn(admin, await demoAccount("admin"), "/admin/newsletter");
+    await admin.getByRole("link", { name: "Lists and their subscribers" }).click();
+    await admin.waitForURL((u) => u.pathname === "/admin/newsletter/lists");
+    await admin.getByRole("cell", { name: "Society news (news)" }).waitFor();
+    await checkA11y(admin, "/admin/newsletter/lists");
+
+    ctx.expectProblem(admin, { url: /\/admin\/newsletter\/lists(\.data)?(\?|$)/, status: 422 }, "the test sends a bad slug first");
+    const add = admin.getByRole("form", { name: "Add a list" });
+    await add.getByLabel("Slug").fill("Family News!");
+    await add.getByLabel("Name of the list").fill("Family news");
+    await add.getByRole("button", { name: "Add the list" }).click();
+    const slug = add.getByLabel("Slug");
+    await admin.getByText("The slug must be 1 to 50 lower-case letters, digits and hyphens.").first().waitFor();
+    assert.equal(await slug.getAttribute("aria-invalid"), "true");
+    await checkA11y(admin, "/admin/newsletter/lists (error)");
+    await slug.fill("family-news");
+    await add.getByRole("button", { name: "Add the list" }).click();
+    await admin.getByText("Added the list “Family news”.").waitFor();
+    await admin.getByRole("cell", { name: "Family news (family-news)" }).waitFor();
+
+    await admin.getByText("Change “Family news”").click();
+    const change = admin.getByRole("form", { name: "Change the list “Family news”" });
+    await change.getByLabel("Name of the list").fill("Family history news");
+    await change.getByLabel("Who may subscribe").selectOption("members");
+    await change.getByRole("button", { name: "Save “Family news”" }).click();
+    await admin.getByText("Saved the list “Family history news”.").waitFor();
+    await admin.getByRole("cell", { name: "Family history news (family-news)" }).waitFor();
+    await admin.getByRole("cell", { name: "Members (scope “member”)" }).nth(1).waitFor();
+
+    const editor = await ctx.newPage();
+    await signIn(editor, await demoAccount("editor"), "/admin/newsletter");
+    assert.equal(await editor.getByRole("link", { name: "Lists and their subscribers" }).count(), 0);
+    await ctx.visit(editor, "/admin/newsletter/lists", { status: 404 });
+  });
+
   test("without JavaScript the footer's form posts to the sign-up page, which shows errors next to their fields, then the result", { timeout: 120_000 }, async () => {
     const page = await ctx.newPage({ viewport: PHONE, javaScriptEnabled: false });
     ctx.expectProblem(page, { url: ctx.server.at("/newsletter/subscribe"), status: 422 }, "the test posts a bad address and no list first");

@@ -9,6 +9,7 @@ import { createEdition, isStaff, loadAllLists, loadDocuments, loadEditions, type
 import { EditionFields } from "../features/newsletter/EditionFields";
 import { progressText, SECTIONS, statusText } from "../features/newsletter/edition";
 import styles from "../features/newsletter/newsletter.module.css";
+import { isAdmin } from "../features/membership/api.server";
 import { privateMeta } from "../features/auth/meta";
 import { formatDateTime } from "../lib/dates";
 
@@ -22,7 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   staffOnly(context);
   const [editions, documents, lists] = await Promise.all([loadEditions(context), loadDocuments(context), loadAllLists(context)]);
   if (!editions || !documents || !lists) throw new Response("The newsletter could not be loaded just now", { status: 503 });
-  return { editions, documents, lists };
+  return { editions, documents, lists, admin: isAdmin(context) };
 }
 
 export const meta = privateMeta("Newsletter editions");
@@ -37,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 const FIELDS = ["list", "document", "subject", "sections"] as const;
 
 export default function AdminNewsletter({ loaderData, actionData }: Route.ComponentProps) {
-  const { editions, documents, lists } = loaderData;
+  const { editions, documents, lists, admin } = loaderData;
   const result = actionData as NewsletterResult | undefined;
   const { formRef, busy } = usePageForm(result);
   const listName = (slug: string) => lists.find((l) => l.slug === slug)?.name ?? slug;
@@ -48,6 +49,11 @@ export default function AdminNewsletter({ loaderData, actionData }: Route.Compon
         An edition is made from a content document of type “newsletter”. Preview it, send a test to yourself, then send it or
         schedule it. Sent editions of public lists appear in the <Link to="/newsletter">archive</Link>.
       </p>
+      {admin ? (
+        <p>
+          <Link to="/admin/newsletter/lists">Lists and their subscribers</Link>
+        </p>
+      ) : null}
       {editions.length === 0 ? (
         <p>There are no editions yet.</p>
       ) : (

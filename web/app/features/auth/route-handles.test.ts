@@ -31,6 +31,7 @@ const SIGN_IN_REQUIRED = new Set([
   // Editors and admins only: the loaders answer 404 to anyone else.
   "routes/admin.newsletter.tsx",
   "routes/admin.newsletter-edition.tsx",
+  "routes/admin.newsletter-lists.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

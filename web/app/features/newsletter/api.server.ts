@@ -9,6 +9,7 @@ import { callApi, failureText, getApi } from "../../lib/api.server";
 import type { FormResult } from "../../lib/form-result";
 import { parseAlertChoice, type AlertChoice } from "./alerts";
 import { editionRequest, type EditionRequest } from "./edition";
+import { listRequest } from "./lists";
 import { signupRequest, tickedLists } from "./signup";
 import type {
   Alert,
@@ -237,6 +238,32 @@ export async function loadDocuments(context: Context): Promise<NewsletterDocumen
 export async function loadAllLists(context: Context): Promise<NewsletterList[] | null> {
   const body = await memberRead<Wrapped<NewsletterList>>(getAuth(context), "/api/newsletter/lists");
   return body && Array.isArray(body.data) ? body.data : null;
+}
+
+/** A list as admins see it: with its confirmed subscribers. */
+export type AdminList = NewsletterList & { subscribers: number };
+
+export async function loadAdminLists(context: Context): Promise<AdminList[] | null> {
+  const body = await memberRead<Wrapped<AdminList>>(getAuth(context), "/api/admin/newsletter/lists");
+  return body && Array.isArray(body.data) ? body.data : null;
+}
+
+/** Adds a list (intent "list-create") or changes one (intent "list-update", the slug as target). */
+export async function saveList(context: Context, form: FormData): Promise<NewsletterResult> {
+  const intent = text(form, "intent") === "list-update" ? "list-update" : "list-create";
+  const request = listRequest(form);
+  const values = { ...request };
+  const auth = getAuth(context);
+  if (intent === "list-update") {
+    const target = request.slug;
+    const { slug: _slug, ...changes } = request;
+    const done = await memberCall<NewsletterList>(auth, form, { method: "PUT", path: `/api/admin/newsletter/lists/${encodeURIComponent(target)}`, json: changes });
+    if (!done.ok) return { ...formFailure(done), intent, target, values };
+    return { ok: true, intent, target, message: `Saved the list “${done.body?.name ?? request.name}”.` };
+  }
+  const done = await memberCall<NewsletterList>(auth, form, { method: "POST", path: "/api/admin/newsletter/lists", json: request, expect: [201] });
+  if (!done.ok) return { ...formFailure(done), intent, values };
+  return { ok: true, intent, message: `Added the list “${done.body?.name ?? request.name}”.` };
 }
 
 const fieldsOf = (request: EditionRequest) => ({ ...request, sections: request.sections.join(",") });
