@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -22,8 +23,8 @@ import (
 func runNewsletter(ctx context.Context, args []string) error {
 	if len(args) == 0 || args[0] != "run-due" {
 		fmt.Fprintln(os.Stderr, "usage: lineage newsletter run-due [--data DIR]\n\n  run-due  send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done),\n           match new records against alerts, send the due digests, deliver the mail")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return errors.New("help")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			return flag.ErrHelp
 		}
 		return errors.New("missing or unknown subcommand")
 	}
