@@ -46,12 +46,14 @@ describe("status and progress", () => {
   it("says the progress in words, leaving out what is zero", () => {
     expect(progressText({ recipients: 300, queued: 178, sent: 120, failed: 2 })).toBe("120 of 300 sent, 2 failed, 178 waiting");
     expect(progressText({ recipients: 3, queued: 0, sent: 3, failed: 0 })).toBe("3 of 3 sent");
+    expect(progressText({ recipients: 5, queued: 1, sent: 2, failed: 0, skipped: 2 })).toBe("2 of 5 sent, 2 left out (no longer members), 1 waiting");
   });
 
-  it("counts sent and failed as done", () => {
+  it("counts sent, failed and left out as done", () => {
     expect(progressPercent({ recipients: 300, queued: 178, sent: 120, failed: 2 })).toBe(41);
     expect(progressPercent({ recipients: 0, queued: 0, sent: 0, failed: 0 })).toBe(0);
     expect(progressPercent({ recipients: 2, queued: 0, sent: 2, failed: 1 })).toBe(100);
+    expect(progressPercent({ recipients: 4, queued: 0, sent: 2, failed: 0, skipped: 2 })).toBe(100);
   });
 });
 

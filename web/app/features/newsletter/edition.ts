@@ -54,14 +54,15 @@ export function editable(edition: Pick<Edition, "status">): boolean {
 export function progressText(counts: EditionCounts): string {
   const parts = [`${counts.sent} of ${counts.recipients} sent`];
   if (counts.failed) parts.push(`${counts.failed} failed`);
+  if (counts.skipped) parts.push(`${counts.skipped} left out (no longer members)`);
   if (counts.queued) parts.push(`${counts.queued} waiting`);
   return parts.join(", ");
 }
 
-/** The share of recipients dealt with (sent or failed), 0–100, for a progress bar. */
+/** The share of recipients dealt with (sent, failed or left out), 0–100, for a progress bar. */
 export function progressPercent(counts: EditionCounts): number {
   if (counts.recipients <= 0) return 0;
-  return Math.min(100, Math.round(((counts.sent + counts.failed) / counts.recipients) * 100));
+  return Math.min(100, Math.round(((counts.sent + counts.failed + (counts.skipped ?? 0)) / counts.recipients) * 100));
 }
 
 /**

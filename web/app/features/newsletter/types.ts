@@ -45,6 +45,8 @@ export interface EditionCounts {
   queued: number;
   sent: number;
   failed: number;
+  /** Members' list: accounts that no longer held its scope when it was sent. */
+  skipped?: number;
 }
 
 export interface Edition {
