@@ -213,8 +213,9 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/newsletter/editions/{id}", Handler: nl.GetArchived, Access: public},
 
 				{Pattern: "GET /api/admin/newsletter/lists", Handler: nl.AdminGetLists, Access: admin},
-				{Pattern: "POST /api/admin/newsletter/lists", Handler: nl.AdminPostList, Access: admin},
-				{Pattern: "PUT /api/admin/newsletter/lists/{slug}", Handler: nl.AdminPutList, Access: admin},
+				// The sign-up forms on public pages list the lists.
+				{Pattern: "POST /api/admin/newsletter/lists", Handler: nl.AdminPostList, Access: admin, ChangesPages: true},
+				{Pattern: "PUT /api/admin/newsletter/lists/{slug}", Handler: nl.AdminPutList, Access: admin, ChangesPages: true},
 				{Pattern: "GET /api/admin/newsletter/documents", Handler: nl.AdminGetDocuments, Access: staff},
 				{Pattern: "GET /api/admin/newsletter/editions", Handler: nl.AdminGetEditions, Access: staff},
 				{Pattern: "POST /api/admin/newsletter/editions", Handler: nl.AdminPostEdition, Access: staff},
