@@ -92,6 +92,13 @@ describe("newsletter", () => {
     await page.getByRole("heading", { level: 1, name: "You are signed up" }).waitFor();
     await page.getByText(`We will send Society news to ${email}.`).waitFor();
     await checkA11y(page, "/newsletter/confirm (done)");
+    // The link works once.
+    ctx.expectProblem(page, { url: /\/newsletter\/confirm(\.data)?(\?|$)/, status: 422 }, "the test uses the confirmation link a second time");
+    await ctx.visit(page, new URL(confirmLink).pathname + new URL(confirmLink).search);
+    await page.getByRole("button", { name: "Yes, sign me up" }).click();
+    await page.getByText("This confirmation link has expired or was already used.", { exact: false }).first().waitFor();
+    await page.getByRole("link", { name: "Sign up again" }).waitFor();
+    await checkA11y(page, "/newsletter/confirm (used link)");
 
     // An editor composes an edition from the demo's newsletter document.
     const editor = await ctx.newPage();
