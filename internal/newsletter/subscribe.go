@@ -149,8 +149,8 @@ func (s *Service) chosenLists(ctx context.Context, fe *httpx.FieldErrors, v View
 
 // Subscribe records a sign-up. An address that is not yet confirmed (or lists it has
 // not confirmed) gets a confirmation mail, at most one per ResendAfter; a signed-in
-// account's own verified address is subscribed at once. It returns "pending" or
-// "subscribed".
+// account's own verified address is subscribed at once. It returns "subscribed" for
+// that, and "pending" for every other sign-up, whatever the address's state.
 func (s *Service) Subscribe(ctx context.Context, v Viewer, in Signup, ip string) (string, error) {
 	// The secret is created, if need be, before the transaction that signs with it.
 	if _, err := s.installationSecret(ctx); err != nil {
@@ -225,9 +225,11 @@ func (s *Service) Subscribe(ctx context.Context, v Viewer, in Signup, ip string)
 	if token != "" {
 		s.opt.Outbox.Wake()
 	}
-	if len(pending) == 0 {
+	if len(pending) == 0 && own {
 		return "subscribed", nil
 	}
+	// To anyone else the answer is the same whether or not the address was subscribed
+	// already: a sign-up form must not tell who is on a list.
 	return "pending", nil
 }
 
