@@ -203,8 +203,9 @@ func recordTitle(r research.Result) string {
 	return strings.Join(parts, " — ")
 }
 
-// treesFinder follows tree publication: the people of a tree published since the
-// mark are new to the pedigree search.
+// treesFinder follows tree publication: the people of a tree published, or replaced
+// by a new import, since the mark are new to the pedigree search (a published tree's
+// updated_at; its people already reported or known are not reported again).
 type treesFinder struct {
 	tr        *trees.Service
 	db        *store.DB
@@ -227,8 +228,8 @@ func (f *treesFinder) Audience(v newsletter.Viewer) string {
 	return strconv.FormatInt(v.ID, 10) + "|" + newsletter.SortedScope(v)
 }
 
-// Changed: the mark is "<second>|<slugs published in that second>", as publication
-// times are in seconds and a tree may be published in the second the mark was taken.
+// Changed: the mark is "<second>|<slugs changed in that second>", as the times are in
+// seconds and a tree may change in the second the mark was taken.
 func (f *treesFinder) Changed(ctx context.Context, mark string) ([]string, string, error) {
 	from, had := int64(0), map[string]bool{}
 	if mark != "" {
@@ -242,7 +243,7 @@ func (f *treesFinder) Changed(ctx context.Context, mark string) ([]string, strin
 			had[s] = true
 		}
 	}
-	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT slug, published_at FROM trees WHERE published = 1 AND published_at >= ? ORDER BY published_at`), from)
+	rows, err := f.db.QueryContext(ctx, f.db.Rebind(`SELECT slug, updated_at FROM trees WHERE published = 1 AND state = 'ready' AND updated_at >= ? ORDER BY updated_at`), from)
 	if err != nil {
 		return nil, mark, err
 	}
