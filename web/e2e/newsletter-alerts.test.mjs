@@ -117,8 +117,26 @@ test("a member's saved search with an alert gets one digest listing exactly the 
   await ctx.visit(page, wanted);
   assert.equal(await page.locator("#results-table tbody tr").count(), 2);
 
-  // Turned off, the next import sends nothing.
+  // A search alerts cannot follow (the global search): the API's reason shows at the choices.
+  await ctx.visit(page, `${SEARCH}?q=${WANTED}`);
+  await waitForHydration(page);
+  await page.getByLabel("Save this search as").fill("Everything Quillfeather");
+  await page.getByRole("button", { name: "Save search" }).click();
+  await page.getByText("Saved the search as “Everything Quillfeather”.", { exact: false }).waitFor();
   await ctx.visit(page, "/user-account#saved-searches");
+  await waitForHydration(page);
+  ctx.expectProblem(page, { url: /\/user-account(\.data)?(\?|$)/, status: 422 }, "the test asks for an alert the API refuses");
+  const global = page.locator("#saved-searches").getByRole("group", { name: /“Everything Quillfeather”/ });
+  await global.getByLabel("At most once a week").check();
+  await page.getByRole("button", { name: "Save the email setting for “Everything Quillfeather”" }).click();
+  const refused = global.locator('p[id$="-error"]');
+  await refused.waitFor();
+  assert.ok((await refused.innerText()).length > "Error: ".length, "the reason is given");
+  assert.equal(await global.getByLabel("At most once a week").getAttribute("aria-invalid"), "true");
+  await checkA11y(page, "/user-account (alert refused)");
+
+  // Turned off, the next import sends nothing.
+  await ctx.visit(page, "/user-account");
   await waitForHydration(page);
   const group = page.locator("#saved-searches").getByRole("group", { name: /“Quillfeathers”/ });
   await group.getByLabel("Off: no emails about this search").check();
