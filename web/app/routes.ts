@@ -52,7 +52,7 @@ export default [
   route("admin/members/plans/:slug/edit", "routes/admin.plan.tsx", { id: "admin-plan-edit" }),
   route("admin/members/:id", "routes/admin.member.tsx"),
 
-  // Newsletter (issue 21): the archive and one edition; sign-up (the action of every
+  // Newsletter: the archive and one edition; sign-up (the action of every
   // sign-up form), confirmation and preferences (from the emails' links); the member's
   // own lists; the editors' editions. The static segments outrank :id.
   route("newsletter", "routes/newsletter.tsx"),

@@ -1,4 +1,4 @@
-// Alerts of saved searches (issue 21 §3): a member saves a search that finds nothing
+// Alerts of saved searches: a member saves a search that finds nothing
 // yet, turns on its email alert in the account area ("as soon as new records match"),
 // records are imported with `lineage import records`, and one digest arrives listing
 // exactly the new matches, linked to their record pages; with the alert turned off,

@@ -1,4 +1,4 @@
-// Newsletter (issue 21), the reader's side and the editor's: sign up in the footer of a
+// Newsletter, the reader's side and the editor's: sign up in the footer of a
 // phone-sized page, confirm from the mailed link, an editor composes an edition from
 // the demo's `newsletter` document, previews it, sends a test and then the edition,
 // which arrives with both parts and the RFC 8058 headers; the one-click unsubscribe
