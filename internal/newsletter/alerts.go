@@ -570,8 +570,12 @@ func (s *Service) sendDigest(ctx context.Context, uid int64, now time.Time) (boo
 	}
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, d := range items {
-			if _, err := s.exec(ctx, tx, `UPDATE newsletter_alert_matches SET sent_at = ? WHERE alert_id = ? AND item = ? AND sent_at = 0`, now.Unix(), d.alert, d.item); err != nil {
+			res, err := s.exec(ctx, tx, `UPDATE newsletter_alert_matches SET sent_at = ? WHERE alert_id = ? AND item = ? AND sent_at = 0`, now.Unix(), d.alert, d.item)
+			if err != nil {
 				return err
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return errTaken // another instance is sending this digest
 			}
 		}
 		for id := range due {
@@ -582,8 +586,14 @@ func (s *Service) sendDigest(ctx context.Context, uid int64, now time.Time) (boo
 		_, err := s.opt.Outbox.EnqueueTx(ctx, tx, m)
 		return err
 	})
+	if errors.Is(err, errTaken) {
+		return false, nil
+	}
 	return err == nil, err
 }
+
+// errTaken rolls back a digest whose matches another instance marked sent first.
+var errTaken = errors.New("newsletter: taken by another instance")
 
 func (s *Service) digestMail(ctx context.Context, v Viewer, items []digestItem) (mail.Message, error) {
 	tok, err := s.alertsToken(ctx, v.ID)
