@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -488,6 +489,59 @@ func TestExportAndDeletion(t *testing.T) {
 		db.QueryRow(`SELECT (SELECT COUNT(*) FROM newsletter_subscribers) + (SELECT COUNT(*) FROM newsletter_consents)`).Scan(&n)
 		if n != 0 {
 			t.Errorf("%d subscriber and consent rows left after deleting the account", n)
+		}
+	})
+}
+
+// Two instances sending the same edition at once (two servers' schedulers): each
+// recipient is claimed, and mailed, once.
+func TestTwoSendersOneEdition(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		ctx := context.Background()
+		var addrs []string
+		for i := range 40 {
+			addrs = append(addrs, "reader"+strconv.Itoa(i)+"@example.org")
+		}
+		subscribeConfirmed(t, e, "news", addrs...)
+		before := len(e.smtp.Messages())
+		list, doc, subj := "news", "winter", "Winter news"
+		ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		other := newsletter.New(db, e.opt)
+		errs := make(chan error, 2)
+		for _, svc := range []*newsletter.Service{e.svc, other} {
+			go func() {
+				for {
+					n, more, err := svc.SendDue(ctx, 5)
+					if err != nil || (n == 0 && !more) {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := e.ob.DeliverDue(ctx); err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, m := range e.smtp.Messages()[before:] {
+			count[m.To[0]]++
+		}
+		for _, a := range addrs {
+			if count[a] != 1 {
+				t.Errorf("%s received the edition %d times", a, count[a])
+			}
 		}
 	})
 }
