@@ -2,6 +2,7 @@ package newsletter
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -28,24 +29,56 @@ func (s *Service) RunDue(ctx context.Context, budget int) (RunReport, error) {
 	return rep, err
 }
 
-// Run is the scheduler: every tick it does RunDue; while an edition is being sent it
-// comes back every few seconds, enqueuing at most Rate messages a minute.
+// sendStep is how often the scheduler comes back while an edition is being sent.
+const sendStep = 5 * time.Second
+
+// Run is the scheduler, until ctx ends. Editions and alerts have a loop each, so that
+// matching a large import does not hold up an edition: every tick each does its due
+// work; while an edition is being sent its loop comes back every few seconds, putting
+// at most Rate messages a minute in the outbox.
 func (s *Service) Run(ctx context.Context, tick time.Duration) {
-	const step = 5 * time.Second
-	for {
-		budget := s.opt.Rate * int(step/time.Second) / 60
-		rep, err := s.RunDue(ctx, max(budget, 1))
-		if err != nil && ctx.Err() == nil {
-			s.log.Error("newsletter", "err", err)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			budget := max(s.opt.Rate*int(sendStep/time.Second)/60, 1)
+			_, sending, err := s.SendDue(ctx, budget)
+			if err != nil && ctx.Err() == nil {
+				s.log.Error("newsletter: editions", "err", err)
+			}
+			wait := tick
+			if sending && sendStep < wait {
+				wait = sendStep
+			}
+			if !sleep(ctx, wait) {
+				return
+			}
 		}
-		wait := tick
-		if rep.Sending && step < wait {
-			wait = step
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			if _, err := s.MatchAlerts(ctx); err != nil && ctx.Err() == nil {
+				s.log.Error("newsletter: alerts", "err", err)
+			} else if _, err := s.SendDigests(ctx); err != nil && ctx.Err() == nil {
+				s.log.Error("newsletter: digests", "err", err)
+			}
+			if !sleep(ctx, tick) {
+				return
+			}
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(wait):
-		}
+	}()
+	wg.Wait()
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
