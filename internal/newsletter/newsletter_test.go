@@ -545,3 +545,30 @@ func TestTwoSendersOneEdition(t *testing.T) {
 		}
 	})
 }
+
+// serve's scheduler and the outbox's worker, left to run: an edition sent now arrives.
+func TestSchedulerSendsEdition(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		subscribeConfirmed(t, e, "news", "ann@example.org", "bob@example.org")
+		before := len(e.smtp.Messages())
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		list, doc, subj := "news", "winter", "Scheduled news"
+		ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		go e.ob.Run(ctx)
+		go e.svc.Run(ctx, time.Second)
+		got := e.smtp.Wait(t, before+2, time.Minute)[before:]
+		for _, m := range got {
+			if m.Subject != "Scheduled news" {
+				t.Errorf("got %q", m.Subject)
+			}
+		}
+	})
+}
