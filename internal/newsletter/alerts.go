@@ -18,6 +18,7 @@ import (
 
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
+	"lineage/internal/store"
 )
 
 // Finder runs the saved searches of one kind (research records, tree people …) for
@@ -385,25 +386,34 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 }
 
 // knownAmong returns, by alert, the items among these that the alert has reported or
-// known.
+// known. It reads by item (an index), so its cost follows the import, not the table.
 func (s *Service) knownAmong(ctx context.Context, among map[string]bool) (map[int64][]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT alert_id, item FROM newsletter_alert_matches`)
-	if err != nil {
-		return nil, err
+	items := make([]any, 0, len(among))
+	for it := range among {
+		items = append(items, it)
 	}
-	defer rows.Close()
 	out := map[int64][]string{}
-	for rows.Next() {
-		var id int64
-		var item string
-		if err := rows.Scan(&id, &item); err != nil {
+	for i := 0; i < len(items); i += 500 {
+		chunk := items[i:min(i+500, len(items))]
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT alert_id, item FROM newsletter_alert_matches WHERE item IN (`+store.Placeholders(len(chunk))+`)`), chunk...)
+		if err != nil {
 			return nil, err
 		}
-		if among[item] {
+		for rows.Next() {
+			var id int64
+			var item string
+			if err := rows.Scan(&id, &item); err != nil {
+				rows.Close()
+				return nil, err
+			}
 			out[id] = append(out[id], item)
 		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // forgetLost deletes the alerts' rows of known items the search no longer finds.

@@ -113,6 +113,7 @@ CREATE TABLE newsletter_alert_matches (
     PRIMARY KEY (alert_id, item)
 );
 CREATE INDEX newsletter_alert_matches_unsent ON newsletter_alert_matches (sent_at, alert_id);
+CREATE INDEX newsletter_alert_matches_item ON newsletter_alert_matches (item);
 
 -- Deleting an account deletes the address's subscriber too, linked or not: the
 -- person asked to be forgotten, whichever form they signed up with.
