@@ -107,7 +107,7 @@ func BenchmarkAlertMatching(b *testing.B) {
 		b.Fatal(err)
 	}
 	var mark string
-	db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'newsletter.mark.0'`).Scan(&mark)
+	db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'newsletter.mark.records'`).Scan(&mark)
 	var changed int
 	db.QueryRowContext(ctx, db.Rebind(`SELECT COUNT(*) FROM records WHERE import_run > ?`), mark).Scan(&changed)
 
@@ -152,7 +152,7 @@ func BenchmarkAlertMatching(b *testing.B) {
 		if _, err := db.ExecContext(ctx, `DELETE FROM newsletter_alert_matches`); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE settings SET value = ? WHERE key = 'newsletter.mark.0'`), mark); err != nil {
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE settings SET value = ? WHERE key = 'newsletter.mark.records'`), mark); err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()

@@ -37,6 +37,8 @@ type recordsFinder struct {
 	collections map[string]bool
 }
 
+func (f *recordsFinder) Name() string { return "records" }
+
 func (f *recordsFinder) Follows(path string) bool { return path == researchSearchPath }
 
 // Check takes the advanced search (the records' own query); the global search (q)
@@ -212,6 +214,8 @@ type treesFinder struct {
 	publicURL string
 }
 
+func (f *treesFinder) Name() string { return "trees" }
+
 func (f *treesFinder) Follows(path string) bool { return path == pedigreeSearchPath }
 
 // Check takes what the pedigree search takes: a surname or a place.
@@ -337,6 +341,8 @@ type catalogueFinder struct {
 	db        *store.DB
 	publicURL string
 }
+
+func (f *catalogueFinder) Name() string { return "catalogues" }
 
 func (f *catalogueFinder) Follows(path string) bool {
 	slug, ok := strings.CutPrefix(path, collectionsPath)

@@ -24,6 +24,8 @@ import (
 // Finder runs the saved searches of one kind (research records, tree people …) for
 // alerts, with the same engine as the search page.
 type Finder interface {
+	// Name names the finder's mark in the settings table; it never changes.
+	Name() string
 	// Follows reports whether the finder runs the saved searches of this page.
 	Follows(path string) bool
 	// Check refuses a saved search it cannot follow (its error is shown to the member).
@@ -220,8 +222,8 @@ type MatchReport struct {
 // A new alert is first primed: its current results are remembered as known.
 func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 	var rep MatchReport
-	for fi, f := range s.opt.Finders {
-		key := "newsletter.mark." + strconv.Itoa(fi)
+	for _, f := range s.opt.Finders {
+		key := "newsletter.mark." + f.Name()
 		var mark string
 		err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), key).Scan(&mark)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
