@@ -45,19 +45,18 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// smtpServer starts the project's in-process SMTP server (mailtest) outside a test:
-// testing.Benchmark lends it a *testing.B, whose cleanup stops it, and Restart
-// listens again on the same port for the rest of the run.
-func smtpServer() *mailtest.Server {
-	var srv *mailtest.Server
-	var tb testing.TB
+// withSMTP runs fn with the project's in-process SMTP server (mailtest) outside a
+// test: testing.Benchmark lends it a *testing.B for as long as fn runs. fn runs once
+// (a run of over a second is not repeated; the flag guards shorter ones).
+func withSMTP(fn func(*mailtest.Server)) {
+	done := false
 	testing.Benchmark(func(b *testing.B) {
-		if srv == nil {
-			srv, tb = mailtest.Start(b, "", ""), b
+		if done {
+			return
 		}
+		done = true
+		fn(mailtest.Start(b, "", ""))
 	})
-	srv.Restart(tb)
-	return srv
 }
 
 func openStore(ctx context.Context) (*store.DB, func(), error) {
@@ -130,14 +129,17 @@ func newOutbox(db *store.DB, srv *mailtest.Server) *mail.Outbox {
 	return mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
 }
 
-func runOutboxOnly(ctx context.Context, n int) (time.Duration, error) {
+func runOutboxOnly(ctx context.Context, n int) (d time.Duration, err error) {
+	withSMTP(func(srv *mailtest.Server) { d, err = outboxOnly(ctx, srv, n) })
+	return d, err
+}
+
+func outboxOnly(ctx context.Context, srv *mailtest.Server, n int) (time.Duration, error) {
 	db, done, err := openStore(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer done()
-	srv := smtpServer()
-	defer srv.Stop()
 	ob := newOutbox(db, srv)
 	html := "<!doctype html><p>" + strings.Repeat("The society's volunteers transcribed another parish register this month. ", 60) + "</p>"
 	text := strings.Repeat("The society's volunteers transcribed another parish register this month.\n", 60)
@@ -160,14 +162,17 @@ func runOutboxOnly(ctx context.Context, n int) (time.Duration, error) {
 	return time.Since(start), err
 }
 
-func runEdition(ctx context.Context, n int) (time.Duration, error) {
+func runEdition(ctx context.Context, n int) (d time.Duration, err error) {
+	withSMTP(func(srv *mailtest.Server) { d, err = edition(ctx, srv, n) })
+	return d, err
+}
+
+func edition(ctx context.Context, srv *mailtest.Server, n int) (time.Duration, error) {
 	db, done, err := openStore(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer done()
-	srv := smtpServer()
-	defer srv.Stop()
 	ob := newOutbox(db, srv)
 	svc := newsletter.New(db, newsletter.Options{Outbox: ob, PublicURL: "https://lineage.test", Content: bodyDocs{}, Log: quiet, Rate: 1 << 30})
 	// Confirmed subscribers, as a year of sign-ups leaves them.
