@@ -459,7 +459,7 @@ func (s *Service) recordMatches(ctx context.Context, alert int64, ms []Match, kn
 	return s.db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, m := range ms {
 			if _, err := s.exec(ctx, tx, `INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at, sent_at) VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT (alert_id, item) DO NOTHING`, alert, m.Item, m.Title, m.URL, now, sent); err != nil {
+				ON CONFLICT (item, alert_id) DO NOTHING`, alert, m.Item, m.Title, m.URL, now, sent); err != nil {
 				return err
 			}
 		}
@@ -472,7 +472,8 @@ type alertMatch struct {
 	Match
 }
 
-// recordNew stores the matches their alerts have not seen and returns how many.
+// recordNew stores the matches their alerts have not seen and returns how many, a
+// hundred rows to a statement.
 func (s *Service) recordNew(ctx context.Context, ms []alertMatch) (int, error) {
 	n := 0
 	if len(ms) == 0 {
@@ -481,14 +482,20 @@ func (s *Service) recordNew(ctx context.Context, ms []alertMatch) (int, error) {
 	now := s.now().Unix()
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		n = 0
-		stmt, err := tx.PrepareContext(ctx, s.db.Rebind(`INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at) VALUES (?, ?, ?, ?, ?)
-				ON CONFLICT (alert_id, item) DO NOTHING`))
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for _, m := range ms {
-			res, err := stmt.ExecContext(ctx, m.alert, m.Item, m.Title, m.URL, now)
+		for i := 0; i < len(ms); i += 100 {
+			chunk := ms[i:min(i+100, len(ms))]
+			var q strings.Builder
+			q.WriteString(`INSERT INTO newsletter_alert_matches (alert_id, item, title, url, found_at) VALUES `)
+			args := make([]any, 0, 5*len(chunk))
+			for j, m := range chunk {
+				if j > 0 {
+					q.WriteString(", ")
+				}
+				q.WriteString("(?, ?, ?, ?, ?)")
+				args = append(args, m.alert, m.Item, m.Title, m.URL, now)
+			}
+			q.WriteString(` ON CONFLICT (item, alert_id) DO NOTHING`)
+			res, err := tx.ExecContext(ctx, s.db.Rebind(q.String()), args...)
 			if err != nil {
 				return err
 			}

@@ -110,10 +110,9 @@ CREATE TABLE newsletter_alert_matches (
     url        TEXT    NOT NULL,
     found_at   INTEGER NOT NULL,
     sent_at    INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (alert_id, item)
+    PRIMARY KEY (item, alert_id)  -- by item first: what alerts know of an import's items
 );
 CREATE INDEX newsletter_alert_matches_unsent ON newsletter_alert_matches (sent_at, alert_id);
-CREATE INDEX newsletter_alert_matches_item ON newsletter_alert_matches (item);
 
 -- Deleting an account deletes the address's subscriber too, linked or not: the
 -- person asked to be forgotten, whichever form they signed up with.
