@@ -1,6 +1,7 @@
 package newsletter
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"database/sql"
@@ -340,7 +341,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 					}
 				}
 			}()
-			var pending []alertMatch // written a few thousand at a time
+			var pending []alertMatch // written some ten thousand at a time
 			for range order {
 				var r found
 				select {
@@ -363,7 +364,7 @@ func (s *Service) MatchAlerts(ctx context.Context) (MatchReport, error) {
 						pending = append(pending, alertMatch{id, m})
 					}
 				}
-				if len(pending) >= 5000 {
+				if len(pending) >= 50000 {
 					n, err := s.recordNew(ctx, pending)
 					if err != nil {
 						return rep, err
@@ -479,6 +480,13 @@ func (s *Service) recordNew(ctx context.Context, ms []alertMatch) (int, error) {
 	if len(ms) == 0 {
 		return 0, nil
 	}
+	// In the table's key order: the rows go to neighbouring pages of its B-tree.
+	slices.SortFunc(ms, func(a, b alertMatch) int {
+		if c := strings.Compare(a.Item, b.Item); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.alert, b.alert)
+	})
 	now := s.now().Unix()
 	err := s.db.InTx(ctx, func(tx *sql.Tx) error {
 		n = 0
