@@ -28,7 +28,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 func main() {
 	subscribers := flag.Int("subscribers", 10000, "subscribers of the edition")
-	rounds := flag.Int("rounds", 1, "interleaved rounds of each measurement and its reference")
+	rounds := flag.Int("rounds", 2, "interleaved rounds of each measurement and its reference")
 	flag.Parse()
 	if err := benchEdition(context.Background(), *subscribers, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "newsbench:", err)
