@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom bench-newsletter soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 # The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
@@ -96,6 +96,14 @@ soak: build
 ## 200 000-person file (about 50 MB) into SQLite, written to docs/benchmarks-gedcom.md
 bench-gedcom:
 	scripts/bench-gedcom
+
+## bench-newsletter: an edition's send rate to 10 000 subscribers through the in-process
+## SMTP server (against the outbox alone), and alert matching of 100 000 imported records
+## against 10 000 alerts (against the same searches run directly), on SQLite; Markdown
+## rows for docs/benchmarks.md (NEWSBENCH_* sizes: see cmd/lineage/newsletter_bench_test.go)
+bench-newsletter:
+	$(GO) run ./tools/newsbench
+	$(GO) test -run '^$$' -bench '^BenchmarkAlertMatching$$' -benchtime 1x -timeout 20m ./cmd/lineage
 
 vet:
 	$(GO) vet ./...

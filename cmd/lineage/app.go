@@ -18,6 +18,7 @@ import (
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
+	"lineage/internal/newsletter"
 	"lineage/internal/payments"
 	"lineage/internal/research"
 	"lineage/internal/store"
@@ -38,6 +39,8 @@ type app struct {
 	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
+
+	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -67,6 +70,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addImages(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addNewsletter(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addDemoAccounts(ctx, cfg); err != nil {
@@ -246,6 +252,9 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 
 // treeViewer tells the trees room who is signed in.
 func treeViewer(ctx context.Context) trees.Viewer {
+	if v, ok := ctx.Value(alertViewerKey{}).(trees.Viewer); ok {
+		return v // an alert's search, run for its member (newsletter_finders.go)
+	}
 	if u := auth.UserFrom(ctx); u != nil {
 		return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
 	}

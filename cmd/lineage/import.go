@@ -207,6 +207,11 @@ func runImportRecords(ctx context.Context, args []string) error {
 	bar.done()
 	if rep != nil {
 		printImportReport(os.Stderr, positional[0], rep)
+		if !rep.IndexDeferred {
+			if merr := markRecordsImported(ctx, db); merr != nil { // alerts may now match them
+				return merr
+			}
+		}
 	}
 	if errors.Is(err, research.ErrStrict) && len(rep.Errors) > 0 {
 		return fmt.Errorf("%w: the first at %s", err, rep.Errors[0])
@@ -229,6 +234,9 @@ func runBuildIndex(ctx context.Context, cfgFn func() (config.Config, error), cpu
 	start := time.Now()
 	built, err := research.New(db, research.Options{}).BuildSearchIndexes(ctx)
 	if err != nil {
+		return err
+	}
+	if err := markRecordsImported(ctx, db); err != nil { // alerts may now match them
 		return err
 	}
 	if built {

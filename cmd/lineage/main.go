@@ -31,6 +31,7 @@ var commands = map[string]command{
 	"import":     {runImport, "import index records (CSV) into the research hub"},
 	"demo":       {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
 	"export":     {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
+	"newsletter": {runNewsletter, "newsletter and alerts: run-due (send due editions, match alerts, send digests)"},
 }
 
 func main() {

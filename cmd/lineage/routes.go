@@ -25,6 +25,7 @@ const (
 func (a *app) routes() []httpx.Room {
 	session := a.accounts.Middleware
 	acc, mem, ms, tr, ct, im, pay, rs := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments, a.research
+	nl := a.newsletter
 	return []httpx.Room{
 		{
 			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
@@ -190,6 +191,51 @@ func (a *app) routes() []httpx.Room {
 			Routes: []httpx.Route{
 				{Pattern: "GET /api/images", Handler: im.ListImages, Access: public},
 				{Pattern: "GET /api/images/{slug...}", Handler: im.GetImageItem, Access: public},
+			},
+		},
+		{
+			Name:     "newsletter",
+			Session:  session,
+			Fallback: []string{"/api/newsletter/", "/api/admin/newsletter/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/newsletter/lists", Handler: nl.GetLists, Access: public},
+				{Pattern: "POST /api/newsletter/subscribe", Handler: nl.PostSubscribe, Access: public},
+				{Pattern: "POST /api/newsletter/confirm", Handler: nl.PostConfirm, Access: public},
+				{Pattern: "GET /api/newsletter/preferences", Handler: nl.GetPreferences, Access: public},
+				{Pattern: "PUT /api/newsletter/preferences", Handler: nl.PutPreferences, Access: public},
+				{Pattern: "POST /api/newsletter/unsubscribe", Handler: nl.PostUnsubscribe, Access: public},
+				{Pattern: "GET /api/newsletter/me", Handler: nl.GetMe, Access: signedIn},
+				{Pattern: "PUT /api/newsletter/me", Handler: nl.PutMe, Access: signedIn},
+				{Pattern: "GET /api/newsletter/alerts", Handler: nl.GetAlerts, Access: signedIn},
+				{Pattern: "PUT /api/newsletter/alerts/{id}", Handler: nl.PutAlert, Access: signedIn},
+				{Pattern: "DELETE /api/newsletter/alerts/{id}", Handler: nl.DeleteAlertHandler, Access: signedIn},
+				{Pattern: "GET /api/newsletter/editions", Handler: nl.GetArchive, Access: public},
+				{Pattern: "GET /api/newsletter/editions/{id}", Handler: nl.GetArchived, Access: public},
+
+				{Pattern: "GET /api/admin/newsletter/lists", Handler: nl.AdminGetLists, Access: admin},
+				// The sign-up forms on public pages list the lists.
+				{Pattern: "POST /api/admin/newsletter/lists", Handler: nl.AdminPostList, Access: admin, ChangesPages: true},
+				{Pattern: "PUT /api/admin/newsletter/lists/{slug}", Handler: nl.AdminPutList, Access: admin, ChangesPages: true},
+				{Pattern: "GET /api/admin/newsletter/documents", Handler: nl.AdminGetDocuments, Access: staff},
+				{Pattern: "GET /api/admin/newsletter/editions", Handler: nl.AdminGetEditions, Access: staff},
+				{Pattern: "POST /api/admin/newsletter/editions", Handler: nl.AdminPostEdition, Access: staff},
+				{Pattern: "GET /api/admin/newsletter/editions/{id}", Handler: nl.AdminGetEdition, Access: staff},
+				{Pattern: "PATCH /api/admin/newsletter/editions/{id}", Handler: nl.AdminPatchEdition, Access: staff},
+				{Pattern: "GET /api/admin/newsletter/editions/{id}/preview", Handler: nl.AdminPreview, Access: staff},
+				{Pattern: "POST /api/admin/newsletter/editions/{id}/test", Handler: nl.AdminTest, Access: staff},
+				// Sending puts the edition in the public archive (/newsletter).
+				{Pattern: "POST /api/admin/newsletter/editions/{id}/send", Handler: nl.AdminSend, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/admin/newsletter/editions/{id}/cancel", Handler: nl.AdminCancel, Access: staff},
+				{Pattern: "GET /api/admin/newsletter/editions/{id}/recipients", Handler: nl.AdminRecipients, Access: staff},
+			},
+		},
+		{
+			// RFC 8058's one-click unsubscribe: mail providers POST it with no cookie and
+			// no CSRF token, so no session middleware; the signed token is the authority.
+			Name: "newsletter",
+			Routes: []httpx.Route{
+				{Pattern: "POST /api/newsletter/one-click", Handler: nl.PostOneClick, Access: public},
+				{Pattern: "GET /api/newsletter/one-click", Handler: nl.GetOneClick, Access: public},
 			},
 		},
 		{

@@ -15,6 +15,7 @@ import { getAuth } from "./features/auth/context";
 import { authMiddleware } from "./features/auth/root-middleware.server";
 import { publicAuthState } from "./features/auth/user";
 import { isPreviewRequest } from "./features/content/content.server";
+import { signupLists } from "./features/newsletter/api.server";
 import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
 import { useNonce } from "./lib/nonce";
@@ -53,6 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     auth: publicAuthState(auth.state),
     // The CSRF token server-rendered forms carry (components/CsrfField.tsx).
     csrf: auth.formToken(),
+    // The lists the footer's newsletter sign-up offers (features/newsletter; kept 30 s).
+    newsletterLists: await signupLists(context),
   };
 }
 

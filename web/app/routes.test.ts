@@ -70,6 +70,16 @@ describe("route table", () => {
     ["/research-hub/our-collections/birth-briefs", "routes/research-birth-briefs.tsx"],
     ["/research-hub/our-collections/birth-briefs/x", "routes/content-page.tsx"],
     ["/user-account/trees", "routes/user-account.trees.tsx"],
+    ["/newsletter", "routes/newsletter.tsx"],
+    ["/newsletter/subscribe", "routes/newsletter.subscribe.tsx"],
+    ["/newsletter/confirm", "routes/newsletter.confirm.tsx"],
+    ["/newsletter/preferences", "routes/newsletter.preferences.tsx"],
+    ["/newsletter/12", "routes/newsletter.edition.tsx"],
+    ["/feeds/newsletter.xml", "routes/feeds.newsletter-rss.ts"],
+    ["/user-account/newsletter", "routes/user-account.newsletter.tsx"],
+    ["/admin/newsletter", "routes/admin.newsletter.tsx"],
+    ["/admin/newsletter/3", "routes/admin.newsletter-edition.tsx"],
+    ["/admin/newsletter/lists", "routes/admin.newsletter-lists.tsx"],
   ])("%s → %s", (path, id) => {
     expect(leaf(path).id).toBe(id);
   });

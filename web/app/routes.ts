@@ -52,6 +52,19 @@ export default [
   route("admin/members/plans/:slug/edit", "routes/admin.plan.tsx", { id: "admin-plan-edit" }),
   route("admin/members/:id", "routes/admin.member.tsx"),
 
+  // Newsletter: the archive and one edition; sign-up (the action of every
+  // sign-up form), confirmation and preferences (from the emails' links); the member's
+  // own lists; the editors' editions. The static segments outrank :id.
+  route("newsletter", "routes/newsletter.tsx"),
+  route("newsletter/subscribe", "routes/newsletter.subscribe.tsx"),
+  route("newsletter/confirm", "routes/newsletter.confirm.tsx"),
+  route("newsletter/preferences", "routes/newsletter.preferences.tsx"),
+  route("newsletter/:id", "routes/newsletter.edition.tsx"),
+  route("user-account/newsletter", "routes/user-account.newsletter.tsx"),
+  route("admin/newsletter", "routes/admin.newsletter.tsx"),
+  route("admin/newsletter/lists", "routes/admin.newsletter-lists.tsx"),
+  route("admin/newsletter/:id", "routes/admin.newsletter-edition.tsx"),
+
   // Research hub (issue 4): search and explore (advanced and global search), record pages.
   route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
   route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),
@@ -78,6 +91,7 @@ export default [
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),
   route("feeds/events.ics", "routes/feeds.events-ics.ts"),
+  route("feeds/newsletter.xml", "routes/feeds.newsletter-rss.ts"),
   // One event: /feeds/events/{uid}.ics (a segment cannot be part param, part text).
   route("feeds/events/:file", "routes/feeds.event-ics.ts"),
   route("sitemap.xml", "routes/sitemap.ts"),

@@ -3,7 +3,7 @@ import { LoadingBar, useLoadingPhase } from "../features/navigation/LoadingBar";
 import { OnlineStatus } from "../features/navigation/OnlineStatus";
 import { useNavigationScroll } from "../features/navigation/useNavigationScroll";
 import { PreviewBar } from "../components/PreviewBar";
-import { SiteFooter } from "../components/SiteFooter";
+import { SiteFooter } from "./SiteFooter";
 import { SiteHeader } from "./SiteHeader";
 
 export const MAIN_ID = "main-content";

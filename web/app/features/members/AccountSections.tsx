@@ -1,5 +1,6 @@
 // The sections of /user-account: profile and settings, bookmarks, reading lists,
 // saved searches, search history, and the member's data.
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Field, formStyles } from "../../components/forms/Forms";
 import type { User } from "../auth";
@@ -269,7 +270,16 @@ export function ReadingListsSection({ lists }: { lists: ReadingListSummary[] | n
  */
 export type DescribeSearch = (params: SearchParams) => string;
 
-export function SavedSearchesSection({ searches, describe }: { searches: SavedSearch[] | null; describe: DescribeSearch }) {
+export function SavedSearchesSection({
+  searches,
+  describe,
+  extra,
+}: {
+  searches: SavedSearch[] | null;
+  describe: DescribeSearch;
+  /** More controls for each search, placed by the page (the newsletter's alert setting). */
+  extra?: (search: SavedSearch) => ReactNode;
+}) {
   const { result, report, headingRef } = useSectionStatus(["saved-rename", "saved-delete"], searches);
   return (
     <Section id="saved-searches" title="Saved searches" result={result} headingRef={headingRef}>
@@ -328,6 +338,7 @@ export function SavedSearchesSection({ searches, describe }: { searches: SavedSe
                   </ActionForm>
                 </details>
               </div>
+              {extra?.(search)}
             </li>
           ))}
         </ul>

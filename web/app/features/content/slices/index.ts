@@ -2,6 +2,7 @@ import type { SliceZoneProps } from "@prismicio/react";
 import { GallerySlice } from "./GallerySlice";
 import { GridSlice } from "./GridSlice";
 import { HeroSlice } from "./HeroSlice";
+import { NewsletterSignupSlice } from "./NewsletterSignupSlice";
 import { RichTextSlice } from "./RichTextSlice";
 import { VideoSlice } from "./VideoSlice";
 
@@ -12,4 +13,5 @@ export const sliceComponents = {
   gallery: GallerySlice,
   video: VideoSlice,
   grid: GridSlice,
+  newsletter_signup: NewsletterSignupSlice,
 } as SliceZoneProps["components"];

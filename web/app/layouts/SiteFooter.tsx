@@ -1,7 +1,10 @@
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
+import { footerOffersSignup, NewsletterSignup } from "../features/newsletter";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
+import styles from "./SiteFooter.module.css";
 
 export function SiteFooter() {
+  const { pathname } = useLocation();
   return (
     <footer className="site-footer">
       <div className="container site-footer__inner">
@@ -9,6 +12,11 @@ export function SiteFooter() {
           <p className="site-footer__name">{SITE_NAME}</p>
           <p>{SITE_TAGLINE}</p>
         </div>
+        {footerOffersSignup(pathname) ? (
+          <div className={styles.signup}>
+            <NewsletterSignup idPrefix="footer-newsletter" heading="Get our newsletter" intro={<p>News of the society, new indexes and events, by email.</p>} />
+          </div>
+        ) : null}
         <nav aria-label="Footer">
           <ul role="list" className="site-footer__links">
             <li>
@@ -25,6 +33,9 @@ export function SiteFooter() {
             </li>
             <li>
               <a href="/feeds/news.atom">News feed (Atom)</a>
+            </li>
+            <li>
+              <Link to="/newsletter">Past newsletters</Link>
             </li>
             <li>
               <a href="/sitemap.xml">Site map</a>

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/content"
+	"lineage/internal/mail"
+	"lineage/internal/research"
+	"lineage/internal/trees"
+)
+
+// runNewsletter is `lineage newsletter run-due`.
+func runNewsletter(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "run-due" {
+		fmt.Fprintln(os.Stderr, "usage: lineage newsletter run-due [--data DIR]\n\n  run-due  send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done),\n           match new records against alerts, send the due digests, deliver the mail")
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			return flag.ErrHelp
+		}
+		return errors.New("missing or unknown subcommand")
+	}
+	return runNewsletterDue(ctx, args[1:], os.Stdout)
+}
+
+// runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
+// wait for serve's tick; it also delivers the mail, so it works with no server.
+func runNewsletterDue(ctx context.Context, args []string, w io.Writer) error {
+	fs := newFlags("newsletter run-due", "[--data DIR]")
+	cfgFn := config.DataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	ns, err := newsletterSettingsFromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	cfg, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	log := slog.Default()
+	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
+	if err != nil {
+		return err
+	}
+	outbox := mail.NewOutbox(db, sender, log)
+	accounts := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
+	newMembership(db, accounts) // members' scopes come from their memberships
+	rs := research.New(db, research.Options{})
+	tr := trees.New(db, trees.Options{Viewer: treeViewer})
+	ct := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir})
+	svc := newNewsletter(db, cfg, ns, accounts, ct, rs, tr, outbox)
+	enqueued, digests := 0, 0
+	for {
+		rep, err := svc.RunDue(ctx, ns.Rate)
+		if err != nil {
+			return err
+		}
+		enqueued += rep.Enqueued
+		digests += rep.Digests
+		if rep.Match.Items > 0 {
+			fmt.Fprintf(w, "%d new or changed item(s) matched against %d alert(s) in %d search(es): %d new match(es)\n",
+				rep.Match.Items, rep.Match.Alerts, rep.Match.Runs, rep.Match.Matches)
+		}
+		if _, err := outbox.DeliverDue(ctx); err != nil {
+			return err
+		}
+		if !rep.Sending {
+			break
+		}
+		if rep.Enqueued >= ns.Rate {
+			select { // the rate: at most Rate messages a minute
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-waitMinute():
+			}
+		}
+	}
+	fmt.Fprintf(w, "%d edition message(s) and %d digest(s) put in the outbox\n", enqueued, digests)
+	return nil
+}
+
+func waitMinute() <-chan time.Time { return time.After(time.Minute) }
