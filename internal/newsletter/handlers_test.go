@@ -38,7 +38,7 @@ func room(t *testing.T, e *env, viewers map[string]newsletter.Viewer, now *time.
 	opt.Now = func() time.Time { return *now }
 	e.svc = newsletter.New(e.db, opt)
 	s := e.svc
-	srv := httptest.NewServer(httpx.Serve(httpx.Room{Name: "newsletter", Routes: []httpx.Route{
+	srv := httptest.NewServer(httpx.Serve(httpx.Room{Routes: []httpx.Route{
 		{Pattern: "GET /api/admin/newsletter/lists", Handler: s.AdminGetLists},
 		{Pattern: "POST /api/admin/newsletter/lists", Handler: s.AdminPostList},
 		{Pattern: "GET /api/admin/newsletter/documents", Handler: s.AdminGetDocuments},

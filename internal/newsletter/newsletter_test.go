@@ -289,7 +289,7 @@ func TestOneClickUnsubscribe(t *testing.T) {
 				lu = strings.Trim(m.Header.Get("List-Unsubscribe"), "<>")
 			}
 		}
-		srv := httptest.NewServer(httpx.Serve(httpx.Room{Name: "newsletter", Routes: []httpx.Route{
+		srv := httptest.NewServer(httpx.Serve(httpx.Room{Routes: []httpx.Route{
 			{Pattern: "POST /api/newsletter/one-click", Handler: e.svc.PostOneClick, Access: httpx.Public},
 		}}))
 		defer srv.Close()
