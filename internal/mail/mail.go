@@ -122,18 +122,32 @@ func build(from string, m Message, now time.Time) (*gomail.Msg, error) {
 	for _, h := range m.Headers {
 		msg.SetGenHeader(gomail.Header(h.Name), h.Value)
 	}
-	msg.SetBodyString(gomail.TypeTextPlain, m.Text)
+	msg.SetBodyString(gomail.TypeTextPlain, m.Text, partEncoding(m.Text)...)
 	if m.HTML != "" {
-		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML, partEncoding(m.HTML)...)
 	}
 	if c := m.Calendar; c != nil {
 		calType := gomail.ContentType("text/calendar; method=" + c.Method)
-		msg.AddAlternativeString(calType, c.Data)
+		msg.AddAlternativeString(calType, c.Data, partEncoding(c.Data)...)
 		if err := msg.AttachReader("invite.ics", strings.NewReader(c.Data), gomail.WithFileContentType(calType)); err != nil {
 			return nil, fmt.Errorf("mail: attach the invitation: %w", err)
 		}
 	}
 	return msg, nil
+}
+
+// maxLine is SMTP's limit on a line, CRLF excluded (RFC 5321 §4.5.3.1.6).
+const maxLine = 998
+
+// partEncoding keeps a part 8bit, readable in .eml files, unless a line of it is longer
+// than SMTP carries; such a part goes quoted-printable, which folds its lines.
+func partEncoding(body string) []gomail.PartOption {
+	for line := range strings.Lines(body) {
+		if len(strings.TrimRight(line, "\r\n")) > maxLine {
+			return []gomail.PartOption{gomail.WithPartEncoding(gomail.EncodingQP)}
+		}
+	}
+	return nil
 }
 
 func domainOf(addr string) string {

@@ -167,3 +167,32 @@ func deliverSome(ob *mail.Outbox, srv *mailtest.Server, n int) int {
 	ob.DeliverDue(ctx)
 	return len(srv.Messages())
 }
+
+// A part with a line longer than SMTP carries goes quoted-printable and arrives whole;
+// the others stay 8bit.
+func TestLongLinesArriveWhole(t *testing.T) {
+	db := storetest.SQLite(t)
+	srv := mailtest.Start(t, "", "")
+	ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	ctx := context.Background()
+	long := "<p>" + strings.Repeat("Parish registers of St Mary’s, ", 200) + "</p>"
+	if err := ob.Enqueue(ctx, mail.Message{To: "ada@example.org", Subject: "Long", Text: "Short text.\n", HTML: long}); err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := ob.DeliverDue(ctx); sent != 1 || err != nil {
+		st, _ := ob.List(ctx, 1)
+		t.Fatalf("DeliverDue = %d, %v (%+v)", sent, err, st)
+	}
+	m := srv.Messages()[0]
+	for _, line := range strings.Split(m.Raw, "\r\n") {
+		if len(line) > 998 {
+			t.Fatalf("a line of %d bytes went over the wire", len(line))
+		}
+	}
+	if got := m.Parts["text/html"]; got.Body != long || got.Header.Get("Content-Transfer-Encoding") != "quoted-printable" {
+		t.Errorf("html part (%s) %.80q…", got.Header.Get("Content-Transfer-Encoding"), got.Body)
+	}
+	if got := m.Parts["text/plain"]; got.Header.Get("Content-Transfer-Encoding") != "8bit" {
+		t.Errorf("text part went %s", got.Header.Get("Content-Transfer-Encoding"))
+	}
+}
