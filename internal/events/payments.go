@@ -57,7 +57,9 @@ func (f fulfiller) Paid(ctx context.Context, tx *sql.Tx, p payments.Payment) err
 	return f.s.paid(ctx, tx, p.ID, p.AmountMinor)
 }
 
-func (f fulfiller) PaymentFailed(ctx context.Context, tx *sql.Tx, _ payments.Failure) error { return nil }
+func (f fulfiller) PaymentFailed(ctx context.Context, tx *sql.Tx, _ payments.Failure) error {
+	return nil
+}
 
 func (f fulfiller) SubscriptionChanged(ctx context.Context, tx *sql.Tx, _ payments.Subscription) error {
 	return nil

@@ -55,9 +55,9 @@ func (k PriceKey) validate() error {
 
 // CheckoutRequest is what a room asks to be paid for.
 type CheckoutRequest struct {
-	Kind     string // "membership", "booking"
-	RefID    string // the membership id, the booking reference; becomes client_reference_id and metadata
-	Price    PriceKey
+	Kind  string // "membership", "booking"
+	RefID string // the membership id, the booking reference; becomes client_reference_id and metadata
+	Price PriceKey
 	// OneOff, when set, is paid instead of a plan's Price: a single payment of an
 	// amount made up by the room (an event booking's tickets), with Name as the line.
 	OneOff   *OneOff
