@@ -64,6 +64,9 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
         <Link to="/user-account/membership">Your membership</Link>: its status, receipts and renewal.
       </p>
       <p>
+        <Link to="/user-account/bookings">Your event bookings</Link>: upcoming and past bookings, calendar files, cancelling.
+      </p>
+      <p>
         <Link to="/user-account/trees">Your family trees</Link>: upload a family tree as a GEDCOM file and see whether it has been
         published.
       </p>

@@ -22,11 +22,14 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/user-account.reading-list.tsx",
   "routes/user-account.trees.tsx",
   "routes/user-account.membership.tsx",
+  "routes/user-account.bookings.tsx",
   // Admins only: sign-in first, then the loader answers 404 to anyone else.
   "routes/admin.members.tsx",
   "routes/admin.member.tsx",
   "routes/admin.plans.tsx",
   "routes/admin.plan.tsx",
+  // Editors and admins only, the same way.
+  "routes/events-manage.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 
