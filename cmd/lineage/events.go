@@ -101,7 +101,12 @@ func contentEvent(ct *content.Service) func(ctx context.Context, uid string) (ev
 		if !eventUIDRe.MatchString(uid) {
 			return events.Event{}, events.ErrNoEvent
 		}
+		repo, err := ct.Repository(ctx)
+		if err != nil {
+			return events.Event{}, err
+		}
 		res, err := ct.Search(ctx, content.SearchParams{
+			Ref: repo.MasterRef,
 			Q:        []string{`[[at(document.type, "event")]]`, `[[at(my.event.uid, "` + uid + `")]]`},
 			PageSize: 1, Lang: "*",
 		})

@@ -141,6 +141,11 @@ func (s *Service) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
 		return fn(tx)
 	}
+	// The links' key is read (or made) first: on SQLite a second connection cannot
+	// write while the transaction holds the lock.
+	if _, err := s.key(ctx); err != nil {
+		return err
+	}
 	return s.db.InTx(ctx, fn)
 }
 

@@ -33,13 +33,18 @@ func (s *Service) key(ctx context.Context) ([]byte, error) {
 	if s.secret != nil {
 		return s.secret, nil
 	}
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(
+	// Inside a transaction (a webhook's), on its connection: SQLite's writer is that one.
+	var q querier = s.db
+	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
+		q = tx
+	}
+	_, err := q.ExecContext(ctx, s.db.Rebind(
 		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`), "events.link_secret", randomToken(32))
 	if err != nil {
 		return nil, fmt.Errorf("events: link secret: %w", err)
 	}
 	var v string
-	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), "events.link_secret").Scan(&v); err != nil {
+	if err := q.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), "events.link_secret").Scan(&v); err != nil {
 		return nil, fmt.Errorf("events: link secret: %w", err)
 	}
 	k, err := base64.RawURLEncoding.DecodeString(v)
