@@ -106,7 +106,7 @@ func contentEvent(ct *content.Service) func(ctx context.Context, uid string) (ev
 			return events.Event{}, err
 		}
 		res, err := ct.Search(ctx, content.SearchParams{
-			Ref: repo.MasterRef,
+			Ref:      repo.MasterRef,
 			Q:        []string{`[[at(document.type, "event")]]`, `[[at(my.event.uid, "` + uid + `")]]`},
 			PageSize: 1, Lang: "*",
 		})
