@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
@@ -73,7 +72,7 @@ func newEvents(db *store.DB, cfg config.Config, ct *content.Service, outbox *mai
 	if name == "" {
 		name = "Lineage"
 	}
-	opt := events.Options{Viewer: eventsViewer, Event: contentEvent(ct), Mailer: outbox, PublicURL: cfg.PublicURL,
+	opt := events.Options{Viewer: eventsViewer, Event: events.FromContent(ct), Mailer: outbox, PublicURL: cfg.PublicURL,
 		SocietyName: name, Log: slog.Default()}
 	if pay != nil && pay.CardPayments() {
 		opt.Payments = events.Stripe{P: pay}
@@ -90,68 +89,6 @@ func eventsViewer(r *http.Request) events.Viewer {
 	}
 	return events.Viewer{ID: u.ID, Name: u.Name, Email: u.Email, Verified: u.Verified(), Scope: u.Scope,
 		Staff: u.Role == auth.RoleEditor || u.Role == auth.RoleAdmin}
-}
-
-var eventUIDRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,199}$`)
-
-// contentEvent reads an event document's title, start, end and location from the
-// published content (the master ref).
-func contentEvent(ct *content.Service) func(ctx context.Context, uid string) (events.Event, error) {
-	return func(ctx context.Context, uid string) (events.Event, error) {
-		if !eventUIDRe.MatchString(uid) {
-			return events.Event{}, events.ErrNoEvent
-		}
-		repo, err := ct.Repository(ctx)
-		if err != nil {
-			return events.Event{}, err
-		}
-		res, err := ct.Search(ctx, content.SearchParams{
-			Ref:      repo.MasterRef,
-			Q:        []string{`[[at(document.type, "event")]]`, `[[at(my.event.uid, "` + uid + `")]]`},
-			PageSize: 1, Lang: "*",
-		})
-		if err != nil {
-			return events.Event{}, err
-		}
-		if len(res.Results) == 0 {
-			return events.Event{}, events.ErrNoEvent
-		}
-		return eventFromData(uid, res.Results[0].Data), nil
-	}
-}
-
-// eventFromData reads the fields of an event document's data.
-func eventFromData(uid string, data map[string]any) events.Event {
-	ev := events.Event{UID: uid}
-	if parts, ok := data["title"].([]any); ok {
-		var b strings.Builder
-		for _, p := range parts {
-			if m, ok := p.(map[string]any); ok {
-				if t, ok := m["text"].(string); ok {
-					if b.Len() > 0 {
-						b.WriteString(" ")
-					}
-					b.WriteString(t)
-				}
-			}
-		}
-		ev.Title = b.String()
-	}
-	ev.Start = prismicTime(data["start"])
-	ev.End = prismicTime(data["end"])
-	ev.Location, _ = data["location"].(string)
-	return ev
-}
-
-// prismicTime reads a Timestamp field ("2026-12-02T19:00:00+0000"); zero when absent.
-func prismicTime(v any) time.Time {
-	s, _ := v.(string)
-	for _, layout := range []string{"2006-01-02T15:04:05-0700", time.RFC3339} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC()
-		}
-	}
-	return time.Time{}
 }
 
 // eventsCommands are the subcommands of `lineage events`.
