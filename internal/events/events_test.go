@@ -3,8 +3,8 @@ package events_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
