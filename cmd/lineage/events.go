@@ -15,6 +15,7 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/events"
 	"lineage/internal/mail"
+	"lineage/internal/pagegen"
 	"lineage/internal/payments"
 	"lineage/internal/store"
 )
@@ -73,7 +74,12 @@ func newEvents(db *store.DB, cfg config.Config, ct *content.Service, outbox *mai
 		name = "Lineage"
 	}
 	opt := events.Options{Viewer: eventsViewer, Event: events.FromContent(ct), Mailer: outbox, PublicURL: cfg.PublicURL,
-		SocietyName: name, Log: slog.Default()}
+		SocietyName: name, Log: slog.Default(),
+		PagesChanged: func(ctx context.Context) {
+			if _, err := pagegen.Raise(ctx, db); err != nil {
+				slog.Error("events: page cache not told of a change", "err", err)
+			}
+		}}
 	if pay != nil && pay.CardPayments() {
 		opt.Payments = events.Stripe{P: pay}
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,6 +84,8 @@ type env struct {
 	ev     *events.Service
 	srv    *httptest.Server
 	plan   bool
+	// purges counts the room's PagesChanged calls (pagegen.Raise in cmd/lineage).
+	purges atomic.Int32
 }
 
 func newEnv(t *testing.T, db *store.DB, mock *stripetest.Server) *env {
@@ -114,7 +117,7 @@ func newEnv(t *testing.T, db *store.DB, mock *stripetest.Server) *env {
 // db is another handle on the same database).
 func (e *env) newRoom(db *store.DB) *events.Service {
 	opt := events.Options{Viewer: viewer, Event: events.FromContent(e.ct), Mailer: e.outbox, PublicURL: publicURL,
-		SocietyName: "Test Society", Log: quiet}
+		SocietyName: "Test Society", Log: quiet, PagesChanged: func(context.Context) { e.purges.Add(1) }}
 	if e.pay.CardPayments() {
 		opt.Payments = events.Stripe{P: e.pay}
 	}

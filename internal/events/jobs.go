@@ -42,6 +42,9 @@ func (s *Service) RunDue(ctx context.Context, now time.Time) (DueReport, error) 
 	if rep.any() {
 		s.opt.Mailer.Wake()
 	}
+	if (s.dirty.Swap(false) || rep.Expired > 0) && s.opt.PagesChanged != nil {
+		s.opt.PagesChanged(ctx)
+	}
 	return rep, nil
 }
 

@@ -89,6 +89,9 @@ func TestLatePaymentRule(t *testing.T) {
 		if rep.Expired != 1 || e.status(t, ra) != "cancelled" || e.taken(t) != 0 {
 			t.Fatalf("after 15 min: %+v %s taken %d", rep, e.status(t, ra), e.taken(t))
 		}
+		if e.purges.Load() != 1 {
+			t.Errorf("places freed by the job: %d page cache purges, want 1", e.purges.Load())
+		}
 		// Paid late, the place still free: confirmed.
 		body, sig := stripeEvent("evt_late_1", ra, 800)
 		e.webhook(t, body, sig)

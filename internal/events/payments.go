@@ -142,6 +142,8 @@ func (s *Service) lateConfirm(ctx context.Context, tx *sql.Tx, b *Booking, ev Ev
 			return err
 		}
 		if got {
+			s.dirty.Store(true)
+			s.wake()
 			if err := s.setStatus(ctx, tx, b, StatusConfirmed, "stripe", "paid after the hold lapsed; places were free",
 				`awaiting = '', hold_expires_at = NULL, offer_expires_at = NULL, cancel_reason = '', email_confirmed = ?`, true); err != nil {
 				return err

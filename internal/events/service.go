@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"lineage/internal/httpx"
@@ -46,6 +47,10 @@ type Options struct {
 	// PublicURL is the site's address, for links in mails and Checkout's return.
 	PublicURL   string
 	SocietyName string
+	// PagesChanged, when set, tells every server that anonymous pages are stale
+	// (pagegen): called when the job or a late payment changes places left, which no
+	// route's answer does then.
+	PagesChanged func(ctx context.Context)
 	// Organizer is the address invitations name as their organiser; default
 	// events@ the public URL's host.
 	Organizer string
@@ -65,6 +70,7 @@ type Service struct {
 	secretMu sync.Mutex
 	secret   []byte
 	kick     chan struct{}
+	dirty    atomic.Bool // places changed outside a route (a late payment): the job raises PagesChanged
 }
 
 // New builds the room on an open, migrated store.
