@@ -276,3 +276,57 @@ func TestSchedulerSendsOnce(t *testing.T) {
 		}
 	})
 }
+
+// A paid event's waiting list: the place a refunded cancellation frees is offered to
+// the next; accepting holds it for payment with a Checkout URL, and the webhook
+// confirms it. The account's list and the events' states show each step.
+func TestPaidOfferAcceptedAndPaid(t *testing.T) {
+	mock := stripetest.Start(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, mock)
+		e.settings(t, talk, paid(1))
+		a, b := e.user(t, "a@example.org", ""), e.user(t, "b@example.org", "")
+		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
+		body, sig := stripeEvent("evt_offer_a", ra, 800)
+		e.webhook(t, body, sig)
+		ob := e.book(t, b.token, tickets("visitor:B"), 201)
+		rb := ref(ob)
+		if booking(ob)["status"] != "waitlisted" || ob["checkout_url"] != nil {
+			t.Fatalf("b: %v", ob)
+		}
+		_, states := e.do(t, "GET", "/api/events/booking-states", "", "")
+		if ev := states["events"].([]any)[0].(map[string]any); ev["uid"] != talk || ev["state"] != "waitlist" || ev["from_price"] != 800.0 {
+			t.Errorf("states: %v", states)
+		}
+		if code, _ := e.do(t, "POST", "/api/bookings/"+ra+"/cancel", a.token, "{}"); code != 200 || e.status(t, ra) != "refunded" {
+			t.Fatalf("a cancels: %d %s", code, e.status(t, ra))
+		}
+		offer := to(e.mails(t, 4), "b@example.org", "A place is free") // a confirmed, b waitlisted, a cancelled, b offered
+		if len(offer) != 1 || !strings.Contains(offer[0].Parts["text/plain"].Body, "£8.00") {
+			t.Fatalf("offer: %v", offer)
+		}
+		code, out := e.do(t, "POST", "/api/bookings/offers/accept", "", `{"token":"`+token(t, offer[0])+`"}`)
+		if code != 200 || booking(out)["status"] != "held" || booking(out)["awaiting"] != "payment" || !strings.HasPrefix(fmt.Sprint(out["checkout_url"]), "http") {
+			t.Fatalf("accept: %d %v", code, out)
+		}
+		if e.taken(t) != 1 {
+			t.Errorf("taken %d", e.taken(t))
+		}
+		body, sig = stripeEvent("evt_offer_b", rb, 800)
+		e.webhook(t, body, sig)
+		if e.status(t, rb) != "confirmed" || e.taken(t) != 1 {
+			t.Fatalf("b paid: %s taken %d", e.status(t, rb), e.taken(t))
+		}
+		code, mine := e.do(t, "GET", "/api/bookings", b.token, "")
+		if up := mine["upcoming"].([]any); code != 200 || len(up) != 1 || up[0].(map[string]any)["ref"] != rb {
+			t.Errorf("b's bookings: %d %v", code, mine)
+		}
+		code, mine = e.do(t, "GET", "/api/bookings", a.token, "")
+		if past := mine["past"].([]any); code != 200 || len(past) != 1 || past[0].(map[string]any)["status"] != "refunded" {
+			t.Errorf("a's bookings: %d %v", code, mine)
+		}
+		if code, _ := e.do(t, "GET", "/api/bookings", "", ""); code != 401 {
+			t.Errorf("anonymous GET /api/bookings: %d", code)
+		}
+	})
+}
