@@ -55,7 +55,7 @@ describe("the booking state for visitors", () => {
 
 describe("a member books at the members' price and pays by card", () => {
   test("book → Checkout → processing until the signed webhook → booked → the account's bookings → cancel with a refund", { timeout: 180_000 }, async () => {
-    const accounts = demoAccounts(ctx.server);
+    const accounts = await demoAccounts(ctx.server);
     const page = await ctx.newPage();
     const visits = await checkoutPage(page, async () => {
       // Stripe sends the browser to the success URL the API gave it: the booking's page.

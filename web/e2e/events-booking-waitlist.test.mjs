@@ -20,7 +20,7 @@ describe("the waiting list", () => {
   test("full → a visitor joins the list and confirms by email → a cancellation offers them the place → they take it", { timeout: 180_000 }, async () => {
     // The member books both places (free: confirmed at once).
     const member = await ctx.newPage();
-    await signIn(ctx, member, demoAccounts(ctx.server).member, EVENT);
+    await signIn(ctx, member, (await demoAccounts(ctx.server)).member, EVENT);
     await waitForHydration(member);
     const before = await apiGet(member, `/api/events/${UID}/booking`);
     assert.equal(before.modes.in_person.left, 2);
