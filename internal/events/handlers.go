@@ -50,18 +50,15 @@ func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 	})
 }
 
-// bookingOut is a booking with what links it carries for this caller.
+// answerBooking writes {"booking", "checkout_url"}: the Checkout URL while a booking
+// waits for payment, else null; a visitor's links carry their key.
 func (s *Service) answerBooking(w http.ResponseWriter, status int, b *Booking, key, checkout string) {
 	if key != "" {
 		b.ICSURL += "?key=" + key
 	}
-	out := map[string]any{"booking": b}
-	if checkout != "" || status == http.StatusCreated {
-		if checkout == "" {
-			out["checkout_url"] = nil
-		} else {
-			out["checkout_url"] = checkout
-		}
+	out := map[string]any{"booking": b, "checkout_url": nil}
+	if checkout != "" {
+		out["checkout_url"] = checkout
 	}
 	httpx.JSON(w, status, out)
 }
