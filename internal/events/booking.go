@@ -376,8 +376,23 @@ func (s *Service) bookingTx(ctx context.Context, q querier, id int64) (*Booking,
 	return scanBooking(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+bookingColumns+` FROM bookings b WHERE b.id = ?`), id))
 }
 
-// lockedBooking reads a booking by ref for a change, locked on PostgreSQL.
+// lockedBooking reads a booking by ref for a change, locked on PostgreSQL. Its event's
+// settings row is locked first: every path that changes both takes the locks in that
+// order (settings, then bookings), so two of them cannot deadlock.
 func (s *Service) lockedBooking(ctx context.Context, tx *sql.Tx, ref string) (*Booking, error) {
+	if s.db.Dialect == store.Postgres {
+		var uid string
+		err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT event_uid FROM bookings WHERE ref = ?`), ref).Scan(&uid)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, errNotFound
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, s.db.Rebind(`SELECT 1 FROM event_settings WHERE uid = ? FOR UPDATE`), uid); err != nil {
+			return nil, err
+		}
+	}
 	return scanBooking(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+bookingColumns+` FROM bookings b WHERE b.ref = ?`+s.forUpdate()), ref))
 }
 
