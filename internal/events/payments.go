@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"lineage/internal/payments"
 )
@@ -22,6 +23,9 @@ func (p Stripe) Checkout(ctx context.Context, b *Booking, successURL, cancelURL 
 		Kind: PaymentKind, RefID: b.Ref, Name: name, Email: b.Email,
 		OneOff:     &payments.OneOff{AmountMinor: b.Total, Currency: b.Currency},
 		SuccessURL: successURL, CancelURL: cancelURL,
+		// Stripe's shortest: a payer still on the page then cannot pay more than
+		// 15 minutes after the hold lapsed (docs/events.md, "Late payments").
+		ExpiresAt: time.Now().Add(30 * time.Minute),
 	})
 	if err != nil {
 		return "", err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 )
@@ -60,10 +61,13 @@ type CheckoutRequest struct {
 	Price PriceKey
 	// OneOff, when set, is paid instead of a plan's Price: a single payment of an
 	// amount made up by the room (an event booking's tickets), with Name as the line.
-	OneOff   *OneOff
-	Name     string // what the payer sees, e.g. "Individual membership (student)"
-	Email    string // prefills the Checkout form when no Customer is known
-	Customer string // cus_… of an earlier payment, so the Portal shows one history
+	OneOff *OneOff
+	// ExpiresAt, when set, ends the Checkout Session (Stripe accepts 30 minutes to 24
+	// hours ahead): a booking's held places are not kept longer than that.
+	ExpiresAt time.Time
+	Name      string // what the payer sees, e.g. "Individual membership (student)"
+	Email     string // prefills the Checkout form when no Customer is known
+	Customer  string // cus_… of an earlier payment, so the Portal shows one history
 	// SuccessURL and CancelURL are absolute; SuccessURL may carry
 	// {CHECKOUT_SESSION_ID}, which Stripe fills in.
 	SuccessURL string
@@ -124,6 +128,9 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (CheckoutSe
 	}
 	if req.CancelURL != "" {
 		p.CancelURL = stripe.String(req.CancelURL)
+	}
+	if !req.ExpiresAt.IsZero() {
+		p.ExpiresAt = stripe.Int64(req.ExpiresAt.Unix())
 	}
 	if req.Customer != "" {
 		p.Customer = stripe.String(req.Customer)
