@@ -94,11 +94,12 @@ soak: build
 
 ## bench-bookings: event bookings per second (and p99) against one popular event with 64
 ## concurrent clients, interleaved with a reference request on the same server, with the
-## load average; written to docs/benchmarks.md under "Event bookings" (tools/bookbench).
-## BOOKBENCH_DATABASE_URL=postgres://… measures on an empty PostgreSQL database instead.
+## load average, on SQLite and on a throwaway PostgreSQL cluster; written to
+## docs/benchmarks.md under "Event bookings (SQLite)" and "(PostgreSQL)" (tools/bookbench).
 bench-bookings:
 	go build -o $${TMPDIR:-/tmp}/lineage-bookbench ./cmd/lineage
-	go run ./tools/bookbench -lineage $${TMPDIR:-/tmp}/lineage-bookbench -database-url "$${BOOKBENCH_DATABASE_URL:-}" -write docs/benchmarks.md
+	go run ./tools/bookbench -lineage $${TMPDIR:-/tmp}/lineage-bookbench -write docs/benchmarks.md
+	go run ./tools/bookbench -lineage $${TMPDIR:-/tmp}/lineage-bookbench -pg -write docs/benchmarks.md
 
 ## bench-gedcom: GEDCOM parse MB/s, and import time and peak memory of a generated
 ## 200 000-person file (about 50 MB) into SQLite, written to docs/benchmarks-gedcom.md

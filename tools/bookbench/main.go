@@ -5,7 +5,8 @@
 // event page's own call). It prints, and with -write puts into docs/benchmarks.md under
 // "## Event bookings", bookings per second, p50/p99, the ratio to the reference in each
 // round and the 1-minute load average as each run started. Used by `make
-// bench-bookings`; not part of the product.
+// bench-bookings` on SQLite and, with -pg, on a throwaway PostgreSQL cluster; not part
+// of the product.
 package main
 
 import (
@@ -36,6 +37,7 @@ func main() {
 	web := flag.String("web", "web", "the web app directory (with build/)")
 	demo := flag.String("demo-dir", "demo", "the demo set")
 	dbURL := flag.String("database-url", "", "a postgres:// URL to serve from instead of SQLite (an empty database)")
+	pg := flag.Bool("pg", false, "serve from a throwaway PostgreSQL cluster started here (initdb, pg_ctl)")
 	rounds := flag.Int("rounds", 2, "rounds; each runs the reference and the bookings once, the order alternating")
 	dur := flag.Duration("d", 10*time.Second, "length of each run")
 	conc := flag.Int("c", 64, "concurrent clients")
@@ -44,6 +46,21 @@ func main() {
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "bookbench: -lineage is required")
 		os.Exit(2)
+	}
+	if *pg {
+		c, err := startPG()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bookbench:", err)
+			os.Exit(1)
+		}
+		*dbURL = c.URL
+		err = run(*bin, *web, *demo, *dbURL, *rounds, *dur, *conc, *write)
+		c.stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bookbench:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*bin, *web, *demo, *dbURL, *rounds, *dur, *conc, *write); err != nil {
 		fmt.Fprintln(os.Stderr, "bookbench:", err)
@@ -302,7 +319,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func render(store string, refs, books []result, conc int, dur time.Duration, before, after string, stored int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "## Event bookings\n\n")
+	fmt.Fprintf(&b, "## Event bookings (%s)\n\n", store)
 	fmt.Fprintf(&b, "Written by `make bench-bookings` (tools/bookbench) on %s, %d cores, %s, %s store.\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runtime.Version(), store)
 	fmt.Fprintf(&b, "One popular event (the demo open day, capacity raised to 100 000), %d concurrent clients, "+
@@ -332,18 +349,19 @@ func render(store string, refs, books []result, conc int, dur time.Duration, bef
 	return b.String()
 }
 
-// writeSection replaces the "## Event bookings" section of path (or appends it).
+// writeSection replaces the section of path with the same heading (or appends it).
 func writeSection(path, section string) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	s := string(old)
-	i := strings.Index(s, "## Event bookings\n")
+	heading := section[:strings.IndexByte(section, '\n')+1]
+	i := strings.Index(s, heading)
 	if i < 0 {
 		s = strings.TrimRight(s, "\n") + "\n\n" + section
 	} else {
-		rest := s[i+len("## Event bookings\n"):]
+		rest := s[i+len(heading):]
 		j := strings.Index(rest, "\n## ")
 		tail := ""
 		if j >= 0 {
