@@ -196,6 +196,19 @@ func (s *Service) Book(ctx context.Context, uid string, in BookingInput, v Viewe
 	if err != nil {
 		return nil, "", err
 	}
+	if v.ID == 0 {
+		// A visitor's request mails a link to the address given: a few unconfirmed ones
+		// an hour per address, so the form cannot be used to flood someone's inbox.
+		var n int
+		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM bookings WHERE email = ? AND user_id IS NULL
+			AND email_confirmed = ? AND created_at > ?`), p.email, false, now.Add(-EmailHold).Unix()).Scan(&n); err != nil {
+			return nil, "", err
+		}
+		if n >= MaxUnconfirmed {
+			return nil, "", &httpx.Error{Code: httpx.ETOOMANY, RetryAfter: EmailHold,
+				Message: "There are already booking requests waiting for this address to be confirmed: please use the link we emailed."}
+		}
+	}
 	var id int64
 	var token string
 	err = s.tx(ctx, func(tx *sql.Tx) error {

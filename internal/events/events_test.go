@@ -146,6 +146,15 @@ func TestVisitorConfirmsByEmail(t *testing.T) {
 		if code, c := e.do(t, "POST", "/api/bookings/confirm", "", `{"token":"`+tok2+`"}`); code != 422 {
 			t.Errorf("lapsed link: %d %v", code, c)
 		}
+
+		// At most three requests wait for one address: a fourth is a 429.
+		flood := strings.Replace(body, "Vera@Example.org", "flood@example.org", 1)
+		for range events.MaxUnconfirmed {
+			e.book(t, "", flood, 201)
+		}
+		if code, out := e.do(t, "POST", "/api/events/"+talk+"/bookings", "", flood); code != 429 {
+			t.Errorf("a fourth unconfirmed request: %d %v", code, out)
+		}
 	})
 }
 

@@ -66,6 +66,7 @@ const (
 	MaxLabelLen       = 100
 	MaxMessageText    = 20000
 	MaxMessageSubject = 200
+	MaxUnconfirmed    = 3 // a visitor's requests awaiting email confirmation, per address and hour
 )
 
 // Currency is the society's, for every ticket.
