@@ -129,6 +129,14 @@ func TestVisitorConfirmsByEmail(t *testing.T) {
 		if code, _ := e.do(t, "GET", "/api/bookings/"+r+"?key="+key, "", ""); code != 200 {
 			t.Errorf("with the key: %d", code)
 		}
+		_, view := e.do(t, "GET", "/api/events/"+talk+"/booking?booking="+r+"&key="+key, "", "")
+		if mine := view["my_bookings"].([]any); len(mine) != 1 || mine[0].(map[string]any)["ref"] != r {
+			t.Errorf("the event for the visitor with their key: %v", view["my_bookings"])
+		}
+		_, view = e.do(t, "GET", "/api/events/"+talk+"/booking?booking="+r+"&key=wrong", "", "")
+		if mine := view["my_bookings"].([]any); len(mine) != 0 {
+			t.Errorf("a wrong key shows %v", mine)
+		}
 
 		// A second visitor never confirms: an hour later the job lets the places go,
 		// and the link has lapsed.

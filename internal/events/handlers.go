@@ -69,6 +69,18 @@ func (s *Service) GetEventBooking(w http.ResponseWriter, r *http.Request, v View
 	if err != nil {
 		return err
 	}
+	// A visitor's own booking, from the link in their mail (?booking=B-…&key=…).
+	q := r.URL.Query()
+	if ref, key := strings.ToUpper(q.Get("booking")), q.Get("key"); v.ID == 0 && ref != "" && len(ref) <= 20 && s.keyOK(r.Context(), ref, key) {
+		b, err := s.BookingByRef(r.Context(), ref)
+		if err != nil && err != errNotFound {
+			return err
+		}
+		if b != nil && b.EventUID == view.UID {
+			b.ICSURL += "?key=" + key
+			view.MyBookings = append(view.MyBookings, b)
+		}
+	}
 	httpx.JSON(w, http.StatusOK, view)
 	return nil
 }
