@@ -187,8 +187,12 @@ func (s *Service) mail(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st
 	case mailConfirmEmail:
 		link := s.opt.PublicURL + "/sog-events/bookings/confirm?token=" + token
 		m.Subject = "Confirm your booking for " + title
+		what := "to complete your booking " + b.Ref
+		if b.Status == StatusWaitlisted {
+			what = "to join the waiting list (booking " + b.Ref + ") — the event is fully booked"
+		}
 		body = []string{greeting, "",
-			"Please confirm your email address to complete your booking " + b.Ref + " for " + title + " (" + when + "):", "",
+			"Please confirm your email address " + what + " for " + title + " (" + when + "):", "",
 			link, "",
 			"The link works for one hour. If you did not ask for this booking, ignore this email and nothing will happen."}
 	case mailConfirmed:
