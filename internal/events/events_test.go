@@ -412,3 +412,50 @@ func TestEditorsSettingsAndAccess(t *testing.T) {
 }
 
 func authNewUser(email string) auth.NewUser { return auth.NewUser{Email: email, Name: "New"} }
+
+// A visitor on the waiting list is offered a place only once their address is
+// confirmed: a place freed before that waits for them; confirming then offers it at
+// once. More capacity from an editor offers places to the list too.
+func TestVisitorWaitingListAndMoreCapacity(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, nil)
+		e.settings(t, talk, free(1))
+		a := e.user(t, "a@example.org", "")
+		ra := ref(e.book(t, a.token, tickets("free:A"), 201))
+		ov := e.book(t, "", `{"mode":"online","tickets":[{"type":"free","name":"Vi"}],"name":"Vi","email":"vi@example.org"}`, 201)
+		if booking(ov)["status"] != "waitlisted" || booking(ov)["awaiting"] != "email" {
+			t.Fatalf("visitor: %v", booking(ov))
+		}
+		confirm := to(e.mails(t, 2), "vi@example.org", "Confirm")
+		if len(confirm) != 1 || !strings.Contains(confirm[0].Parts["text/plain"].Body, "waiting list") {
+			t.Fatalf("confirm mail: %v", confirm)
+		}
+		if code, _ := e.do(t, "POST", "/api/bookings/"+ra+"/cancel", a.token, "{}"); code != 200 {
+			t.Fatal("cancel")
+		}
+		if e.taken(t) != 0 {
+			t.Errorf("an unconfirmed visitor was offered the place: taken %d", e.taken(t))
+		}
+		code, out := e.do(t, "POST", "/api/bookings/confirm", "", `{"token":"`+token(t, confirm[0])+`"}`)
+		if code != 200 || booking(out)["status"] != "waitlisted" || booking(out)["offer_expires_at"] == nil || e.taken(t) != 1 {
+			t.Fatalf("confirmed: %d %v taken %d", code, out, e.taken(t))
+		}
+		offer := to(e.mails(t, 5), "vi@example.org", "A place is free")
+		code, out = e.do(t, "POST", "/api/bookings/offers/accept", "", `{"token":"`+token(t, offer[0])+`"}`)
+		if code != 200 || booking(out)["status"] != "confirmed" {
+			t.Fatalf("accept: %d %v", code, out)
+		}
+
+		// Two more on the list; the editor adds a place: the first is offered it.
+		b, c := e.user(t, "b@example.org", ""), e.user(t, "c@example.org", "")
+		rb := ref(e.book(t, b.token, tickets("free:B"), 201))
+		e.clock.Add(time.Second)
+		rc := ref(e.book(t, c.token, tickets("free:C"), 201))
+		e.settings(t, talk, free(2))
+		bb, _ := e.ev.BookingByRef(context.Background(), rb)
+		cb, _ := e.ev.BookingByRef(context.Background(), rc)
+		if bb.OfferExpiresAt == nil || cb.OfferExpiresAt != nil || e.taken(t) != 2 {
+			t.Errorf("more capacity: b offer %v, c offer %v, taken %d", bb.OfferExpiresAt, cb.OfferExpiresAt, e.taken(t))
+		}
+	})
+}
