@@ -98,6 +98,8 @@ describe("a member books at the members' price and pays by card", () => {
     await page.getByRole("link", { name: "Return to the society" }).click();
     await page.waitForURL((u) => u.pathname === `${EVENT}/booked`);
     await page.getByText("We are processing your payment.").waitFor();
+    const own = await page.context().request.get(page.url());
+    assert.equal(own.headers()["cache-control"], "private, no-store", "a booking's page is never kept by the page cache");
     assert.equal(await page.getByText(/You.re booked/).count(), 0, "never booked before the webhook says so");
     await checkA11y(page, `${EVENT}/booked (processing)`);
 

@@ -2,7 +2,7 @@
 // forms: step 1 a GET (the choice lands in the URL), step 2 a POST to the route's
 // action. Errors show at their fields and in a summary; focus goes to the first.
 import { useEffect, useRef } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from "../../components/forms/Forms";
 import { firstErrorField, type FieldErrors, type FormResult } from "../../lib/form-result";
 import { bookingFields, QTY_PREFIX, ticketsTotal, type TicketChoice, type TicketRow } from "./booking-form";
@@ -215,10 +215,18 @@ export function NamesStep({ event, mode, rows, counts, signedIn, defaultName, re
 /** After a visitor books: check your email. Focus moves to the heading. */
 export function CheckEmail({ email, waitlisted }: { email: string; waitlisted: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const navigation = useNavigation();
+  const focused = useRef(false);
   useEffect(() => {
-    const timer = window.setTimeout(() => heading.current?.focus(), 0);
+    // Once the submission's navigation has ended, and after the site shell's own
+    // after-navigation focus (a parent's effect of the same commit).
+    if (navigation.state !== "idle" || focused.current) return;
+    const timer = window.setTimeout(() => {
+      focused.current = true;
+      heading.current?.focus();
+    }, 0);
     return () => window.clearTimeout(timer);
-  }, []);
+  }, [navigation.state]);
   return (
     <section className="booking-processing" aria-labelledby="check-email">
       <h2 id="check-email" ref={heading} tabIndex={-1}>

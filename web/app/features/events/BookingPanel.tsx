@@ -69,6 +69,9 @@ export function BookingPanel({ event, now, signedIn, staff }: BookingPanelProps)
           ) : null}
         </>
       ) : null}
+      {panel.action && !event.card_payments && event.ticket_types.some((t) => t.eligible && t.price > 0) ? (
+        <p>Paid tickets cannot be booked online just now: please contact the society to book one.</p>
+      ) : null}
       {mine.length ? (
         <div className="booking-panel__mine">
           <h3 className="booking-panel__subtitle">Your booking</h3>
