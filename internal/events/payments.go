@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -188,7 +189,12 @@ func (s *Service) RefundDue(ctx context.Context) int {
 	n := 0
 	for _, d := range list {
 		if d.amount > 0 {
-			if err := s.opt.Payments.Refund(ctx, d.ref, d.amount); err != nil {
+			err := s.opt.Payments.Refund(ctx, d.ref, d.amount)
+			switch {
+			case errors.Is(err, payments.ErrNothingToRefund):
+				// Refunded already (in Stripe's dashboard, say): nothing to retry.
+				s.log.Warn("events: refund: nothing left to refund", "booking", d.ref)
+			case err != nil:
 				s.log.Error("events: refund", "booking", d.ref, "err", err)
 				continue
 			}
