@@ -132,6 +132,11 @@ describe("a member books at the members' price and pays by card", () => {
     await booked.waitFor();
     await checkA11y(page, `${EVENT}/booked (confirmed)`);
 
+    // The event page now names the member's booking instead of offering "Book".
+    await ctx.visit(page, EVENT);
+    await box.getByRole("link", { name: `Booking ${held.ref}: Booked` }).waitFor();
+    assert.equal(await box.getByRole("link", { name: /^Book\b/ }).count(), 0);
+
     // The account area, reached from the account menu.
     await page.locator("header").getByText("Your account").click();
     await page.getByRole("link", { name: "Event bookings" }).click();

@@ -81,6 +81,17 @@ describe("the waiting list", () => {
     await ctx.visit(visitor, own);
     await visitor.locator("article.booking-card").getByText("Booked", { exact: true }).waitFor();
     assert.match(await visitor.locator("article.booking-card").innerText(), /Walter Waiting \(Free admission, Free\)/);
+    await checkA11y(visitor, "/sog-events/bookings/{ref}?key=…");
+
+    // The key is enough to cancel it, too (a visitor has no account).
+    await visitor.getByRole("link", { name: /^Cancel this booking/ }).click();
+    await visitor.getByRole("heading", { name: "Cancel this booking?" }).waitFor();
+    await visitor.getByText("Your places will be offered to other people.").waitFor();
+    await checkA11y(visitor, "/sog-events/bookings/{ref}?key=…&cancel=1");
+    await visitor.getByRole("button", { name: "Yes, cancel my booking" }).click();
+    await visitor.getByText("Your booking is cancelled.").waitFor();
+    await visitor.locator("article.booking-card").getByText("Cancelled", { exact: true }).waitFor();
+    assert.equal((await apiGet(visitor, `/api/events/${UID}/booking`)).modes.in_person.left, 2, "both places are free again");
   });
 });
 
