@@ -27,9 +27,6 @@ function ErrorText({ id, errors }: { id: string; errors: string[] | undefined })
 function CheckInButton({ booking }: { booking: Booking }) {
   const fetcher = useFetcher<FormResult>();
   const attended = booking.status === "attended";
-  // While the post is under way, show what it will do.
-  const pending = fetcher.formData ? fetcher.formData.get("attended") === "true" : null;
-  const shownIn = pending ?? attended;
   const failed = fetcher.data && !fetcher.data.ok ? fetcher.data : undefined;
   return (
     <fetcher.Form method="post">
@@ -52,7 +49,6 @@ function CheckInButton({ booking }: { booking: Booking }) {
           {failed.message}
         </p>
       ) : null}
-      {shownIn !== attended ? <span className="visually-hidden">Saving…</span> : null}
     </fetcher.Form>
   );
 }
