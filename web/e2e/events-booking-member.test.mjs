@@ -103,6 +103,14 @@ describe("a member books at the members' price and pays by card", () => {
     assert.equal(await page.getByText(/You.re booked/).count(), 0, "never booked before the webhook says so");
     await checkA11y(page, `${EVENT}/booked (processing)`);
 
+    // Until then the booking's page offers the payment again, until the hold ends.
+    await ctx.visit(page, `/sog-events/bookings/${held.ref}`);
+    const pay = page.getByRole("link", { name: `Complete your payment (${GBP(held.total)})` });
+    assert.match(await pay.getAttribute("href"), /^https:\/\/checkout\.stripe\.com\//);
+    await page.getByText("Waiting for payment", { exact: true }).waitFor();
+    await page.goBack();
+    await page.getByText("We are processing your payment.").waitFor();
+
     const delivered = await deliverWebhook(ctx.server, {
       id: `evt_booking_${Date.now()}`,
       type: "checkout.session.completed",

@@ -9,6 +9,7 @@ import { FormStatus } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { BookingCard, CancelConfirm } from "../features/events/BookingCard";
 import { ACCOUNT_BOOKINGS_PATH, bookingPagePath } from "../features/events/booking-paths";
+import { dateTimeText, priceText } from "../features/events/booking-text";
 import { cancelBooking, loadBooking, loadEventBooking, type BookingResult } from "../features/events/bookings.server";
 import { EVENTS_PATH } from "../features/events/events";
 import bookingsCss from "../features/events/bookings.css?url";
@@ -27,9 +28,10 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const key = url.searchParams.get("key");
-  const booking = await loadBooking(context, params.ref, key);
+  const found = await loadBooking(context, params.ref, key);
   // The API answers 404 both for no such booking and for no right to see it.
-  if (!booking) throw new Response("This booking could not be found", { status: 404, statusText: "Not Found" });
+  if (!found) throw new Response("This booking could not be found", { status: 404, statusText: "Not Found" });
+  const { booking, checkoutUrl } = found;
   const asking = url.searchParams.has("cancel") && booking.can_cancel;
   const event = asking && !booking.refund_rule ? await loadEventBooking(context, booking.event_uid) : null;
   return {
@@ -37,6 +39,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     key,
     asking,
     refundRule: booking.refund_rule ?? event?.refund_rule ?? "",
+    // A booking held for payment can still be paid until its hold ends.
+    payHref: booking.status === "held" && booking.awaiting === "payment" ? checkoutUrl : null,
     signedIn: getAuth(context).state.loggedIn,
   };
 }
@@ -51,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function BookingPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, key, asking, refundRule, signedIn } = loaderData;
+  const { booking, key, asking, refundRule, payHref, signedIn } = loaderData;
   const result = actionData as BookingResult | undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel";
@@ -68,6 +72,20 @@ export default function BookingPage({ loaderData, actionData }: Route.ComponentP
       <FormStatus result={result?.ok ? result : undefined} />
       {asking && !result?.ok ? (
         <CancelConfirm booking={booking} refundRule={refundRule} bookingKey={key} backHref={here} busy={busy} error={result && !result.ok ? result.message : undefined} />
+      ) : null}
+      {payHref ? (
+        <div className="booking-processing">
+          <p>
+            <strong>Your booking is not paid yet.</strong>{" "}
+            {booking.hold_expires_at ? `We hold your places until ${dateTimeText(booking.hold_expires_at)}.` : ""}
+          </p>
+          <p>
+            {/* Stripe's page, not ours: a plain link. */}
+            <a href={payHref} className="button button--primary booking-button">
+              Complete your payment ({priceText(booking.total, booking.currency)})
+            </a>
+          </p>
+        </div>
       ) : null}
       <BookingCard booking={booking} headingLevel={2} cancelHref={asking ? null : `${here}${key ? "&" : "?"}cancel=1`} />
       {signedIn ? (

@@ -27,7 +27,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   if (!isPlausibleUid(params.slug)) throw new Response("This page could not be found", { status: 404, statusText: "Not Found" });
   const ref = url.searchParams.get("ref") ?? "";
   const key = url.searchParams.get("key");
-  const booking = ref ? await loadBooking(context, ref, key) : null;
+  const booking = ref ? ((await loadBooking(context, ref, key))?.booking ?? null) : null;
   return {
     uid: params.slug,
     booking: booking && booking.event_uid === params.slug ? booking : null,

@@ -140,6 +140,7 @@ describe("a booking's status", () => {
     [{ status: "waitlisted", waitlist_position: 2 }, "On the waiting list (number 2)"],
     [{ status: "waitlisted", offer_expires_at: "2026-11-27T12:00:00Z" }, "A place is offered to you until Friday 27 November 2026 at midday"],
     [{ status: "refunded", refunded_amount: 1100 }, "Cancelled and refunded £11.00"],
+    [{ status: "refunded", refund_pending: true }, "Cancelled: a refund of £11.00 is on its way"],
     [{ status: "cancelled", cancel_reason: "event_cancelled" }, "Cancelled: the event was cancelled"],
     [{ status: "cancelled", cancel_reason: "hold_expired" }, "Cancelled: the payment was not made in time"],
     [{ status: "cancelled", cancel_reason: "booker" }, "Cancelled"],

@@ -137,7 +137,9 @@ const CANCEL_REASONS: Record<NonNullable<Booking["cancel_reason"]>, string> = {
 };
 
 /** A booking's status in words. */
-export function bookingStatusText(b: Pick<Booking, "status" | "awaiting" | "offer_expires_at" | "waitlist_position" | "cancel_reason" | "refunded_amount" | "currency">): string {
+export function bookingStatusText(
+  b: Pick<Booking, "status" | "awaiting" | "offer_expires_at" | "waitlist_position" | "cancel_reason" | "refunded_amount" | "currency" | "total" | "refund_pending">,
+): string {
   switch (b.status) {
     case "confirmed":
       return "Booked";
@@ -149,6 +151,7 @@ export function bookingStatusText(b: Pick<Booking, "status" | "awaiting" | "offe
       if (b.offer_expires_at) return `A place is offered to you until ${dateTimeText(b.offer_expires_at)}`;
       return b.waitlist_position ? `On the waiting list (number ${b.waitlist_position})` : "On the waiting list";
     case "refunded":
+      if (b.refund_pending) return `Cancelled: a refund of ${formatMoney(b.total - b.refunded_amount, b.currency)} is on its way`;
       return b.refunded_amount > 0 ? `Cancelled and refunded ${formatMoney(b.refunded_amount, b.currency)}` : "Cancelled and refunded";
     case "cancelled":
       return CANCEL_REASONS[b.cancel_reason ?? "booker"] ?? "Cancelled";

@@ -61,6 +61,10 @@ export interface Booking {
   currency: string;
   paid: boolean;
   refunded_amount: number;
+  /** A refund is owed and not yet made by Stripe. */
+  refund_pending?: boolean;
+  /** A visitor's email address is confirmed (always for accounts). */
+  email_confirmed?: boolean;
   can_cancel: boolean;
   refund_if_cancelled: boolean;
   /** The event's refund rule, when the API sends it with the booking. */

@@ -66,13 +66,18 @@ function bookingPath(ref: string, key: string | null, tail = ""): string {
   return `/api/bookings/${encode(ref)}${tail}${key ? `?key=${encode(key)}` : ""}`;
 }
 
-/** A booking: the member's own (session), or anyone's with the key from its emails. */
-export async function loadBooking(context: Context, ref: string, key: string | null): Promise<Booking | null> {
+/**
+ * A booking: the member's own (session), or anyone's with the key from its emails; with
+ * the Checkout page where a held booking can still be paid.
+ */
+export async function loadBooking(context: Context, ref: string, key: string | null): Promise<{ booking: Booking; checkoutUrl: string | null } | null> {
   if (!REF.test(ref)) return null;
   const auth = getAuth(context);
-  const done = await getApi<{ booking: Booking }>(auth, bookingPath(ref, key), key ? { session: false } : {});
+  const done = await getApi<{ booking: Booking; checkout_url?: string | null }>(auth, bookingPath(ref, key), key ? { session: false } : {});
   logFailure("GET /api/bookings/{ref}", done);
-  return done.ok ? done.body.booking : null;
+  if (!done.ok) return null;
+  const url = done.body.checkout_url ?? null;
+  return { booking: done.body.booking, checkoutUrl: isCheckoutUrl(url) ? url : null };
 }
 
 export async function loadMyBookings(context: Context): Promise<{ upcoming: Booking[]; past: Booking[] } | null> {
