@@ -35,8 +35,14 @@ describe("the waiting list", () => {
 
     // A visitor finds it full and joins the waiting list.
     const email = `waiting-${Date.now()}@example.org`;
-    const visitor = await ctx.newPage();
+    // On a phone: no page of the journey scrolls sideways.
+    const visitor = await ctx.newPage({ viewport: { width: 390, height: 844 } });
+    const narrow = async (what) => {
+      const width = await visitor.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${what} is ${width}px wide at 390px`);
+    };
     await ctx.visit(visitor, EVENT);
+    await narrow(EVENT);
     const box = visitor.locator("section.booking-panel");
     await box.getByText("Fully booked", { exact: true }).waitFor();
     await box.getByRole("link", { name: /^Join the waiting list/ }).click();
@@ -49,6 +55,7 @@ describe("the waiting list", () => {
     await visitor.getByLabel("Your name").fill("Walter Waiting");
     await visitor.getByLabel("Your email address").fill(email);
     await checkA11y(visitor, `${EVENT}/book (waiting list, step 2)`);
+    await narrow(`${EVENT}/book (step 2)`);
     await visitor.getByRole("button", { name: "Join the waiting list" }).click();
     await visitor.getByRole("heading", { name: "Check your email to confirm" }).waitFor();
     await visitor.getByText(email).waitFor();
@@ -82,6 +89,7 @@ describe("the waiting list", () => {
     await visitor.locator("article.booking-card").getByText("Booked", { exact: true }).waitFor();
     assert.match(await visitor.locator("article.booking-card").innerText(), /Walter Waiting \(Free admission, Free\)/);
     await checkA11y(visitor, "/sog-events/bookings/{ref}?key=…");
+    await narrow("/sog-events/bookings/{ref}");
 
     // The key is enough to cancel it, too (a visitor has no account).
     await visitor.getByRole("link", { name: /^Cancel this booking/ }).click();
