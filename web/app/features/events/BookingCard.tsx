@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { CsrfField, formStyles } from "../../components/forms/Forms";
 import type { Booking } from "./booking-types";
-import { bookingStatusText, cancelConsequence, MODE_LABELS, priceText } from "./booking-text";
+import { bookingStatusText, cancelConsequence, dateTimeText, MODE_LABELS, priceText } from "./booking-text";
 import { formatTimeRange } from "./london-time";
 import { EventWhen } from "./EventWhen";
 import { eventPath } from "./booking-paths";
@@ -73,6 +73,15 @@ export function BookingCard({ booking: b, headingLevel = 3, cancelHref }: Bookin
           </div>
         ) : null}
       </dl>
+      {b.status === "waitlisted" && b.offer_expires_at ? (
+        <p>
+          <strong>A place is free for you.</strong> Take it with the link in the email we sent you before {dateTimeText(b.offer_expires_at)}; after that it
+          goes to the next person on the list.
+        </p>
+      ) : null}
+      {b.status === "held" && b.awaiting === "email" ? (
+        <p>Press the link in the email we sent to {b.email} to confirm this booking.</p>
+      ) : null}
       {b.joining ? (
         <div className="booking-card__joining">
           <Subheading className="booking-card__subtitle">How to join online</Subheading>
