@@ -4,13 +4,14 @@
 //                                         (within 48 hours of the email).
 // A button does it, so a mail scanner that opens links does not use the token up. A
 // place to pay for goes on to Stripe Checkout; a free one is confirmed on the spot.
-import { data, Form, redirect } from "react-router";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/bookings-token";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, formStyles, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { BookingCard } from "../features/events/BookingCard";
 import { BookingProgress } from "../features/events/BookingProgress";
+import { bookingKeyOf, bookingPagePath } from "../features/events/booking-paths";
 import { isCheckoutUrl, redeemToken, type BookingResult } from "../features/events/bookings.server";
 import { EVENTS_PATH } from "../features/events/events";
 import bookingsCss from "../features/events/bookings.css?url";
@@ -57,6 +58,9 @@ export default function BookingToken({ loaderData, actionData }: Route.Component
         <>
           <BookingProgress booking={booking} />
           <BookingCard booking={booking} headingLevel={2} />
+          <p>
+            <Link to={bookingPagePath(booking.ref, bookingKeyOf(booking))}>See or cancel this booking</Link> (the emails we send you link to it too).
+          </p>
         </>
       ) : (
         <>

@@ -21,3 +21,9 @@ export function bookedPath(uid: string, ref: string, key?: string | null): strin
   if (key) params.set("key", key);
   return `${EVENTS_PATH}/${encodeURIComponent(uid)}/booked?${params}`;
 }
+
+/** The key a visitor's links carry, as the API puts it on the booking's `ics_url`; null for none. */
+export function bookingKeyOf(booking: { ics_url?: string | null }): string | null {
+  if (!booking.ics_url) return null;
+  return new URL(booking.ics_url, "http://localhost").searchParams.get("key");
+}
