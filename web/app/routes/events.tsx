@@ -138,7 +138,11 @@ function EventPage({ data }: { data: Extract<LoaderData, { kind: "item" }> }) {
           {data.paymentCancelled !== null ? (
             <p className="notice event-notice" role="status">
               You left the payment page before paying, so your booking is not confirmed yet.{" "}
-              {data.paymentCancelled ? <Link to={bookingPagePath(data.paymentCancelled)}>See your booking</Link> : null}
+              {data.paymentCancelled && data.signedIn ? (
+                <Link to={bookingPagePath(data.paymentCancelled)}>See your booking</Link>
+              ) : (
+                "The link in the email we sent you leads to your booking."
+              )}
             </p>
           ) : null}
           {data.booking && !data.finished ? (
