@@ -336,7 +336,16 @@ func (s *Service) startCheckout(ctx context.Context, b *Booking) (string, error)
 		return "", nil
 	}
 	base := s.opt.PublicURL + "/sog-events/" + b.EventUID
-	url, err := s.opt.Payments.Checkout(ctx, b, base+"/booked?ref="+b.Ref, base+"?booking="+b.Ref+"&payment=cancelled")
+	key := ""
+	if b.UserID == nil {
+		// A visitor comes back without a session: the return carries their key.
+		k, err := s.AccessKey(ctx, b.Ref)
+		if err != nil {
+			return "", err
+		}
+		key = "&key=" + k
+	}
+	url, err := s.opt.Payments.Checkout(ctx, b, base+"/booked?ref="+b.Ref+key, base+"?booking="+b.Ref+"&payment=cancelled"+key)
 	if err != nil {
 		s.log.Error("events: checkout", "booking", b.Ref, "err", err)
 		if _, cerr := s.cancel(ctx, b.Ref, "system", ReasonHoldExpired, false); cerr != nil {
