@@ -5,14 +5,21 @@
 // behind the server; the hosted page played by a test page), comes back to
 // "processing" until the signed checkout.session.completed reaches the webhook, sees
 // the booking in the account area (.ics, joining details) and cancels it, told the
-// refund rule first. Chromium against the real binary, axe on every page.
+// refund rule first. A visitor pays too, confirming their address first, and their key
+// from the emails and Stripe's return opens their booking without an account.
+// Chromium against the real binary, axe on every page.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { checkA11y, setup, waitForHydration } from "./harness.mjs";
 import { checkoutPage, deliverWebhook, useStripeMock } from "./stripe.mjs";
 import { apiGet, demoAccounts, signIn } from "./events-helpers.mjs";
+import { mailedLink } from "./mail.mjs";
 
-const ctx = setup({ name: "events-booking-member", env: await useStripeMock() });
+const stripe = await useStripeMock();
+const ctx = setup({ name: "events-booking-member", env: stripe.env });
+/** Where Stripe sends the browser back: the URLs lineage gave the newest Checkout Session. */
+const successUrl = () => stripe.checkouts.at(-1).success_url;
+const cancelUrl = () => stripe.checkouts.at(-1).cancel_url;
 const UID = "dna-introduction-december-2026";
 const EVENT = `/sog-events/${UID}`;
 const GBP = (minor) => `£${(minor / 100).toFixed(2)}`;
@@ -57,12 +64,7 @@ describe("a member books at the members' price and pays by card", () => {
   test("book → Checkout → processing until the signed webhook → booked → the account's bookings → cancel with a refund", { timeout: 180_000 }, async () => {
     const accounts = await demoAccounts(ctx.server);
     const page = await ctx.newPage();
-    const visits = await checkoutPage(page, async () => {
-      // Stripe sends the browser to the success URL the API gave it: the booking's page.
-      const mine = await apiGet(page, "/api/bookings");
-      const held = mine.upcoming.find((b) => b.event_uid === UID && b.status === "held");
-      return ctx.server.at(`${EVENT}/booked?ref=${encodeURIComponent(held.ref)}`);
-    });
+    const visits = await checkoutPage(page, successUrl);
     await signIn(ctx, page, accounts.member, EVENT);
     await waitForHydration(page);
 
@@ -173,5 +175,87 @@ describe("a member books at the members' price and pays by card", () => {
     const after = await apiGet(page, `/api/bookings/${held.ref}`);
     assert.ok(["refunded", "cancelled"].includes(after.booking.status), after.booking.status);
     assert.equal((await apiGet(page, `/api/events/${UID}/booking`)).modes.online.left, state.modes.online.left, "the place is free again");
+  });
+});
+
+/** Stripe's checkout.session.completed for a booking, as the webhook gets it. */
+function paidEvent(booking, email) {
+  const n = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  return {
+    id: `evt_booking_${n}`,
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: `cs_test_booking_${n}`,
+        object: "checkout.session",
+        mode: "payment",
+        payment_status: "paid",
+        status: "complete",
+        client_reference_id: booking.ref,
+        metadata: { kind: "booking", booking_id: booking.ref },
+        amount_total: booking.total,
+        currency: "gbp",
+        customer: "cus_e2e_visitor",
+        customer_details: { email },
+        payment_intent: `pi_booking_${n}`,
+      },
+    },
+  };
+}
+
+describe("a visitor pays by card", () => {
+  test("book with name and email → confirm by email → Checkout, left unpaid → their booking from the event page → pay → booked", { timeout: 180_000 }, async () => {
+    const email = `payer-${Date.now()}@example.org`;
+    const page = await ctx.newPage();
+    await checkoutPage(page, successUrl, cancelUrl);
+    const state = await apiGet(page, `/api/events/${UID}/booking`);
+    const visitor = state.ticket_types.find((t) => t.key === "visitor");
+
+    await ctx.visit(page, `${EVENT}/book`);
+    await page.getByLabel(/^Visitor: /).selectOption("1");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByLabel("Name on ticket 1 (Visitor)").fill("Petra Payer");
+    await page.getByLabel("Your name").fill("Petra Payer");
+    await page.getByLabel("Your email address").fill(email);
+    await page.getByRole("button", { name: `Continue to payment (${GBP(visitor.price)})` }).click();
+    await page.getByRole("heading", { name: "Check your email to confirm" }).waitFor();
+
+    // The mailed link confirms the address and goes on to Checkout, whose return URLs
+    // carry the visitor's key (they have no account).
+    await ctx.visit(page, await mailedLink(ctx.server, email, "/sog-events/bookings/confirm?token="));
+    await page.getByRole("button", { name: "Confirm my booking" }).click();
+    await page.getByRole("heading", { name: "Checkout (test)" }).waitFor();
+    const success = new URL(successUrl());
+    const ref = success.searchParams.get("ref");
+    const key = success.searchParams.get("key");
+    assert.ok(ref && key, `the success URL names the booking and its key: ${success}`);
+
+    // Back without paying: the event page (private: it shows their booking) leads to it.
+    await page.getByRole("link", { name: "Go back without paying" }).click();
+    await page.waitForURL((u) => u.pathname === EVENT && u.searchParams.get("payment") === "cancelled");
+    await page.getByText("You left the payment page before paying").waitFor();
+    const back = await page.context().request.get(page.url());
+    assert.equal(back.headers()["cache-control"], "private, no-store");
+    await checkA11y(page, `${EVENT}?payment=cancelled`);
+    await page.locator("section.booking-panel").getByRole("link", { name: `Booking ${ref}: Waiting for payment` }).waitFor();
+    await page.getByRole("link", { name: "See your booking" }).click();
+    await page.waitForURL((u) => u.pathname === `/sog-events/bookings/${ref}`);
+    await page.getByRole("link", { name: `Complete your payment (${GBP(visitor.price)})` }).click();
+
+    // Paid this time: processing until the webhook, then booked.
+    await page.getByRole("heading", { name: "Checkout (test)" }).waitFor();
+    await page.getByRole("link", { name: "Return to the society" }).click();
+    await page.waitForURL((u) => u.pathname === `${EVENT}/booked`);
+    await page.getByText("We are processing your payment.").waitFor();
+    const held = (await apiGet(page, `/api/bookings/${ref}?key=${encodeURIComponent(key)}`)).booking;
+    const delivered = await deliverWebhook(ctx.server, paidEvent(held, email));
+    assert.equal(delivered.status, 200, delivered.text);
+    const booked = page.getByText(/You.re booked\./);
+    const slow = page.getByText("This is taking longer than usual.", { exact: false });
+    await booked.or(slow).waitFor({ timeout: 40_000 });
+    if (await slow.isVisible()) await ctx.visit(page, `${EVENT}/booked?ref=${ref}&key=${encodeURIComponent(key)}`);
+    await booked.waitFor();
+    await page.locator("article.booking-card").getByText("Booked", { exact: true }).waitFor();
+    await checkA11y(page, `${EVENT}/booked (visitor, confirmed)`);
   });
 });

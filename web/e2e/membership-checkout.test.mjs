@@ -11,7 +11,7 @@ import { checkoutPage, deliverWebhook, useStripeMock } from "./stripe.mjs";
 
 const PASSWORD = "correct horse battery";
 const HUB = "/research-hub/our-collections";
-const ctx = setup({ name: "membership-checkout", env: await useStripeMock() });
+const ctx = setup({ name: "membership-checkout", env: (await useStripeMock()).env });
 
 async function api(p) {
   const res = await fetch(ctx.server.at(p));

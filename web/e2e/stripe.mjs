@@ -6,6 +6,7 @@ import { before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHmac } from "node:crypto";
+import http from "node:http";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,12 +34,16 @@ export function stripeMockBinary() {
 
 /**
  * Starts stripe-mock for the calling test file (before its first test, stopped after
- * its last) and returns the server environment that points lineage at it. Call it
- * before setup(), so the mock is up before the server starts.
+ * its last), behind a recording proxy, and returns `env`, the server environment that
+ * points lineage at it, and `checkouts`: the parameters of every Checkout Session lineage
+ * asked for (`success_url`, `cancel_url`…), newest last — where Stripe would send the
+ * browser back. Call it before setup(), so the mock is up before the server starts.
  */
 export async function useStripeMock() {
-  const port = await freePort();
+  const [port, proxyPort] = [await freePort(), await freePort()];
+  const checkouts = [];
   let mock = null;
+  let proxy = null;
   before(
     async () => {
       mock = spawn(stripeMockBinary(), ["-http-addr", `127.0.0.1:${port}`, "-https-addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -52,14 +57,40 @@ export async function useStripeMock() {
         mock.stderr.on("data", seen);
         mock.on("exit", (code) => reject(new Error(`stripe-mock exited ${code}:\n${out}`)));
       });
+      proxy = http.createServer((req, res) => {
+        const chunks = [];
+        req.on("data", (c) => chunks.push(c));
+        req.on("end", () => {
+          const body = Buffer.concat(chunks);
+          if (req.method === "POST" && req.url.startsWith("/v1/checkout/sessions")) {
+            checkouts.push(Object.fromEntries(new URLSearchParams(body.toString("utf8"))));
+          }
+          const forward = http.request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+            res.writeHead(answer.statusCode, answer.headers);
+            answer.pipe(res);
+          });
+          forward.on("error", (err) => {
+            res.writeHead(502);
+            res.end(String(err));
+          });
+          forward.end(body);
+        });
+      });
+      await new Promise((resolve) => proxy.listen(proxyPort, "127.0.0.1", resolve));
     },
     { timeout: 660_000 },
   );
-  after(() => mock?.kill());
+  after(() => {
+    proxy?.close();
+    mock?.kill();
+  });
   return {
-    LINEAGE_STRIPE_SECRET_KEY: "sk_test_123",
-    LINEAGE_STRIPE_API: `http://127.0.0.1:${port}`,
-    LINEAGE_STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    env: {
+      LINEAGE_STRIPE_SECRET_KEY: "sk_test_123",
+      LINEAGE_STRIPE_API: `http://127.0.0.1:${proxyPort}`,
+      LINEAGE_STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    },
+    checkouts,
   };
 }
 
@@ -79,9 +110,10 @@ export async function deliverWebhook(server, event) {
 /**
  * Plays Stripe's hosted Checkout page in `page`: every visit to checkout.stripe.com is
  * answered by a test page with a link back to `await returnTo(sessionId)` (Stripe's
- * success URL). Returns the list of visited Checkout URLs.
+ * success URL) and, with `cancelTo`, one that leaves without paying (its cancel URL).
+ * Returns the list of visited Checkout URLs.
  */
-export async function checkoutPage(page, returnTo) {
+export async function checkoutPage(page, returnTo, cancelTo) {
   const visits = [];
   await page.route("https://checkout.stripe.com/**", async (route) => {
     visits.push(route.request().url());
@@ -89,7 +121,7 @@ export async function checkoutPage(page, returnTo) {
     await route.fulfill({
       status: 200,
       contentType: "text/html",
-      body: `<!doctype html><html lang="en"><title>Checkout (test)</title><main><h1>Checkout (test)</h1><p><a href="${await returnTo(session)}">Return to the society</a></p></main></html>`,
+      body: `<!doctype html><html lang="en"><title>Checkout (test)</title><main><h1>Checkout (test)</h1><p><a href="${await returnTo(session)}">Return to the society</a></p>${cancelTo ? `<p><a href="${await cancelTo(session)}">Go back without paying</a></p>` : ""}</main></html>`,
     });
   });
   return visits;

@@ -2,7 +2,7 @@
 // past events, a month calendar); with one, the event. /sog-events/join is a
 // route of its own (routes/events-join.tsx).
 import { asText } from "@prismicio/client";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/events";
 import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
@@ -62,11 +62,14 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     const bookmark = bookmarkState(context, url.pathname);
     // The booking state as this visitor sees it (prices, their own booking). For
     // visitors without a session the page is cached; the API's booking routes purge it.
-    const booking = loadEventBooking(context, params.slug);
+    const ref = url.searchParams.get("booking");
+    const key = url.searchParams.get("key");
+    const visitor = ref && key ? { booking: ref, key } : null;
+    const booking = loadEventBooking(context, params.slug, visitor);
     const doc = requireDocument(await getEvent(client, params.slug));
     const summary = toEventSummary(doc);
     const title = asText(doc.data.title).trim() || doc.uid || "Event";
-    return {
+    const item = {
       kind: "item" as const,
       title,
       facts: summary ? toEventListItem(summary, now) : null,
@@ -81,8 +84,11 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
       signedIn: getAuth(context).state.loggedIn,
       staff: isStaff(context),
       // Back from Stripe Checkout without paying (its cancel URL).
-      paymentCancelled: url.searchParams.get("payment") === "cancelled" ? (url.searchParams.get("booking") ?? "") : null,
+      paymentCancelled: url.searchParams.get("payment") === "cancelled" ? (ref ?? "") : null,
+      bookingKey: key,
     };
+    // With a visitor's key the page shows their booking: never kept by the page cache.
+    return visitor ? data(item, { headers: { "Cache-Control": "private, no-store" } }) : item;
   }
 
   const filters = parseEventFilters(url.searchParams);
@@ -108,6 +114,9 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     ),
   };
 }
+
+// The loader's own headers: a page showing a visitor's booking is private.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: Route.MetaFunction = (args) => {
   const tags: MetaDescriptor[] = routeMeta(args);
@@ -138,15 +147,15 @@ function EventPage({ data }: { data: Extract<LoaderData, { kind: "item" }> }) {
           {data.paymentCancelled !== null ? (
             <p className="notice event-notice" role="status">
               You left the payment page before paying, so your booking is not confirmed yet.{" "}
-              {data.paymentCancelled && data.signedIn ? (
-                <Link to={bookingPagePath(data.paymentCancelled)}>See your booking</Link>
+              {data.paymentCancelled && (data.signedIn || data.bookingKey) ? (
+                <Link to={bookingPagePath(data.paymentCancelled, data.bookingKey)}>See your booking</Link>
               ) : (
                 "The link in the email we sent you leads to your booking."
               )}
             </p>
           ) : null}
           {data.booking && !data.finished ? (
-            <BookingPanel event={data.booking} now={data.now} signedIn={data.signedIn} staff={data.staff} />
+            <BookingPanel event={data.booking} now={data.now} signedIn={data.signedIn} staff={data.staff} bookingKey={data.bookingKey} />
           ) : null}
           {data.finished ? (
             <p className="notice event-notice">This event has finished.</p>

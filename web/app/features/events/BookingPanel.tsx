@@ -10,6 +10,8 @@ interface BookingPanelProps {
   now: string;
   signedIn: boolean;
   staff: boolean;
+  /** A visitor's key for their booking (from Stripe's return or their email), for its link. */
+  bookingKey?: string | null;
 }
 
 /**
@@ -17,7 +19,7 @@ interface BookingPanelProps {
  * places left per way of attending, the prices this visitor pays (the members' price
  * explained), their own booking, and "Book" or "Join the waiting list".
  */
-export function BookingPanel({ event, now, signedIn, staff }: BookingPanelProps) {
+export function BookingPanel({ event, now, signedIn, staff, bookingKey }: BookingPanelProps) {
   const panel = bookingPanel(event, new Date(now));
   if (!panel) {
     return staff ? (
@@ -78,7 +80,7 @@ export function BookingPanel({ event, now, signedIn, staff }: BookingPanelProps)
           <ul>
             {mine.map((b) => (
               <li key={b.ref}>
-                <Link to={bookingPagePath(b.ref)}>
+                <Link to={bookingPagePath(b.ref, signedIn ? null : bookingKey)}>
                   Booking {b.ref}: {bookingStatusText(b)}
                 </Link>
               </li>

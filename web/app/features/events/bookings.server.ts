@@ -39,8 +39,10 @@ function logFailure(what: string, done: ApiResult<unknown>): void {
 }
 
 /** The event's booking state for this visitor; null when it has none or the API failed (logged). */
-export async function loadEventBooking(context: Context, uid: string): Promise<EventBooking | null> {
-  const done = await getApi<EventBooking>(getAuth(context), `/api/events/${encode(uid)}/booking`);
+export async function loadEventBooking(context: Context, uid: string, visitor?: { booking: string; key: string } | null): Promise<EventBooking | null> {
+  // A visitor's own booking comes with its key (Stripe's return, their emails' links).
+  const query = visitor ? `?${new URLSearchParams({ booking: visitor.booking, key: visitor.key })}` : "";
+  const done = await getApi<EventBooking>(getAuth(context), `/api/events/${encode(uid)}/booking${query}`);
   logFailure("GET /api/events/{uid}/booking", done);
   return done.ok ? done.body : null;
 }
