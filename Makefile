@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom bench-newsletter soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom bench-newsletter bench-bookings soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 # The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
@@ -91,6 +91,15 @@ bench-iiif: build
 ## figures go to docs/benchmarks.md
 soak: build
 	scripts/soak
+
+## bench-bookings: event bookings per second (and p99) against one popular event with 64
+## concurrent clients, interleaved with a reference request on the same server, with the
+## load average, on SQLite and on a throwaway PostgreSQL cluster; written to
+## docs/benchmarks.md under "Event bookings (SQLite)" and "(PostgreSQL)" (tools/bookbench).
+bench-bookings:
+	go build -o $${TMPDIR:-/tmp}/lineage-bookbench ./cmd/lineage
+	go run ./tools/bookbench -lineage $${TMPDIR:-/tmp}/lineage-bookbench -write docs/benchmarks.md
+	go run ./tools/bookbench -lineage $${TMPDIR:-/tmp}/lineage-bookbench -pg -write docs/benchmarks.md
 
 ## bench-gedcom: GEDCOM parse MB/s, and import time and peak memory of a generated
 ## 200 000-person file (about 50 MB) into SQLite, written to docs/benchmarks-gedcom.md

@@ -14,6 +14,7 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/content"
+	"lineage/internal/events"
 	"lineage/internal/iiif"
 	"lineage/internal/mail"
 	"lineage/internal/members"
@@ -37,6 +38,7 @@ type app struct {
 	payments   *payments.Service // set by addPayments; card payments (Stripe) for the membership room
 	trees      *trees.Service    // set by addTrees; fills the global search's 'family trees' group
 	research   *research.Service // set by addResearch; the research hub's records, catalogues and searches
+	events     *events.Service   // set by addEvents; event bookings (payments kind "booking")
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
 
@@ -61,6 +63,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 	}
 	a.connectPayments()
 	if err := a.addRenewals(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if err := a.addEvents(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addTrees(ctx, cfg, db); err != nil {

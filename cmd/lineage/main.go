@@ -26,6 +26,7 @@ var commands = map[string]command{
 	"content":    {runContent, "import, export and preview content documents"},
 	"user":       {runUser, "add, list and delete accounts; set roles and passwords"},
 	"membership": {runMembership, "membership scheme jobs: sync-stripe (create plans' Stripe prices)"},
+	"events":     {runEvents, "event bookings jobs: run-due (expire holds and offers; change notices, joining instructions, refunds)"},
 	"member":     {runMember, "search members; record manual payments; grant complimentary memberships; import and export CSV"},
 	"video":      {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 	"import":     {runImport, "import index records (CSV) into the research hub"},

@@ -26,6 +26,7 @@ func (a *app) routes() []httpx.Room {
 	session := a.accounts.Middleware
 	acc, mem, ms, tr, ct, im, pay, rs := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments, a.research
 	nl := a.newsletter
+	ev := a.events
 	return []httpx.Room{
 		{
 			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
@@ -141,6 +142,33 @@ func (a *app) routes() []httpx.Room {
 			// Stripe has no session: its signature is the authentication.
 			Name:   "payments",
 			Routes: []httpx.Route{{Pattern: "POST /api/stripe/webhook", Handler: pay.Webhook, Access: stripeSig}},
+		},
+		{
+			// Event bookings: what changes places left or an event's state purges the
+			// page cache (the event pages show them to visitors).
+			Name:     "events",
+			Session:  session,
+			Fallback: []string{"/api/events/", "/api/bookings", "/api/bookings/", "/api/admin/events/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/events/booking-states", Handler: ev.Public(ev.GetStates), Access: public},
+				{Pattern: "GET /api/events/{uid}/booking", Handler: ev.Public(ev.GetEventBooking), Access: public},
+				{Pattern: "POST /api/events/{uid}/bookings", Handler: ev.Public(ev.PostBooking), Access: public, ChangesPages: true},
+				{Pattern: "POST /api/bookings/confirm", Handler: ev.Public(ev.PostConfirm), Access: public, ChangesPages: true},
+				{Pattern: "POST /api/bookings/offers/accept", Handler: ev.Public(ev.PostAcceptOffer), Access: public, ChangesPages: true},
+				{Pattern: "GET /api/bookings", Handler: ev.SignedIn(ev.GetMine), Access: signedIn},
+				// The booking's account, staff, or a visitor with the booking's key (?key=).
+				{Pattern: "GET /api/bookings/{ref}", Handler: ev.Public(ev.GetBooking), Access: public},
+				{Pattern: "POST /api/bookings/{ref}/cancel", Handler: ev.Public(ev.PostCancel), Access: public, ChangesPages: true},
+				{Pattern: "GET /api/bookings/{ref}/ics", Handler: ev.Public(ev.GetICS), Access: public},
+
+				{Pattern: "GET /api/admin/events/{uid}/booking-settings", Handler: ev.Staff(ev.AdminGetSettings), Access: staff},
+				{Pattern: "PUT /api/admin/events/{uid}/booking-settings", Handler: ev.Staff(ev.AdminPutSettings), Access: staff, ChangesPages: true},
+				{Pattern: "GET /api/admin/events/{uid}/attendees", Handler: ev.Staff(ev.AdminAttendees), Access: staff},
+				{Pattern: "GET /api/admin/events/{uid}/attendees.csv", Handler: ev.Staff(ev.AdminAttendeesCSV), Access: staff},
+				{Pattern: "POST /api/admin/events/{uid}/attendees/{ref}/check-in", Handler: ev.Staff(ev.AdminCheckIn), Access: staff},
+				{Pattern: "POST /api/admin/events/{uid}/message", Handler: ev.Staff(ev.AdminMessage), Access: staff},
+				{Pattern: "POST /api/admin/events/{uid}/cancel", Handler: ev.Staff(ev.AdminCancel), Access: staff, ChangesPages: true},
+			},
 		},
 		{
 			Name:     "trees",

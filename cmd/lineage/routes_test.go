@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"lineage/internal/auth/authtest"
+	"lineage/internal/events/eventstest"
 	"lineage/internal/httpx"
 	"lineage/internal/research/researchtest"
 )
@@ -75,7 +76,7 @@ func TestTestRoomsAreTheTable(t *testing.T) {
 		}
 	}
 	for _, rm := range []httpx.Room{authtest.AuthRoom(a.accounts, quiet), authtest.MembersRoom(a.members, a.accounts.Middleware, quiet),
-		researchtest.Room(a.research, a.accounts.Middleware, quiet)} {
+		researchtest.Room(a.research, a.accounts.Middleware, quiet), eventstest.Room(a.events, a.accounts.Middleware, quiet)} {
 		if got, want := shape(rm), shape(table[rm.Name]); !slices.Equal(got, want) {
 			t.Errorf("authtest's %s room:\n%q\nthe table's:\n%q", rm.Name, got, want)
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stripe/stripe-go/v82"
 )
@@ -55,16 +56,28 @@ func (k PriceKey) validate() error {
 
 // CheckoutRequest is what a room asks to be paid for.
 type CheckoutRequest struct {
-	Kind     string // "membership"
-	RefID    string // the membership id; becomes client_reference_id and metadata
-	Price    PriceKey
-	Name     string // what the payer sees, e.g. "Individual membership (student)"
-	Email    string // prefills the Checkout form when no Customer is known
-	Customer string // cus_… of an earlier payment, so the Portal shows one history
+	Kind  string // "membership", "booking"
+	RefID string // the membership id, the booking reference; becomes client_reference_id and metadata
+	Price PriceKey
+	// OneOff, when set, is paid instead of a plan's Price: a single payment of an
+	// amount made up by the room (an event booking's tickets), with Name as the line.
+	OneOff *OneOff
+	// ExpiresAt, when set, ends the Checkout Session (Stripe accepts 30 minutes to 24
+	// hours ahead): a booking's held places are not kept longer than that.
+	ExpiresAt time.Time
+	Name      string // what the payer sees, e.g. "Individual membership (student)"
+	Email     string // prefills the Checkout form when no Customer is known
+	Customer  string // cus_… of an earlier payment, so the Portal shows one history
 	// SuccessURL and CancelURL are absolute; SuccessURL may carry
 	// {CHECKOUT_SESSION_ID}, which Stripe fills in.
 	SuccessURL string
 	CancelURL  string
+}
+
+// OneOff is a single payment of an amount.
+type OneOff struct {
+	AmountMinor int64
+	Currency    string // ISO 4217, upper case
 }
 
 // CheckoutSession is a created Checkout Session.
@@ -86,26 +99,45 @@ func (s *Service) Checkout(ctx context.Context, req CheckoutRequest) (CheckoutSe
 	if req.SuccessURL == "" {
 		return CheckoutSession{}, errors.New("payments: a checkout needs a success URL")
 	}
-	price, err := s.EnsurePrice(ctx, req.Price, req.Name)
-	if err != nil {
-		return CheckoutSession{}, err
+	var item *stripe.CheckoutSessionCreateLineItemParams
+	if o := req.OneOff; o != nil {
+		if o.AmountMinor <= 0 || len(o.Currency) != 3 || strings.ToUpper(o.Currency) != o.Currency {
+			return CheckoutSession{}, fmt.Errorf("payments: a one-off payment needs an amount above nothing and an ISO 4217 currency, got %d %q", o.AmountMinor, o.Currency)
+		}
+		name := req.Name
+		if name == "" {
+			name = req.Kind + " " + req.RefID
+		}
+		item = &stripe.CheckoutSessionCreateLineItemParams{Quantity: stripe.Int64(1), PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+			Currency: stripe.String(strings.ToLower(o.Currency)), UnitAmount: stripe.Int64(o.AmountMinor),
+			ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(name)},
+		}}
+	} else {
+		price, err := s.EnsurePrice(ctx, req.Price, req.Name)
+		if err != nil {
+			return CheckoutSession{}, err
+		}
+		item = &stripe.CheckoutSessionCreateLineItemParams{Price: stripe.String(price), Quantity: stripe.Int64(1)}
 	}
 	meta := map[string]string{"kind": req.Kind, metaRefKey(req.Kind): req.RefID}
 	p := &stripe.CheckoutSessionCreateParams{
 		ClientReferenceID: stripe.String(req.RefID),
-		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{{Price: stripe.String(price), Quantity: stripe.Int64(1)}},
+		LineItems:         []*stripe.CheckoutSessionCreateLineItemParams{item},
 		Metadata:          meta,
 		SuccessURL:        stripe.String(req.SuccessURL),
 	}
 	if req.CancelURL != "" {
 		p.CancelURL = stripe.String(req.CancelURL)
 	}
+	if !req.ExpiresAt.IsZero() {
+		p.ExpiresAt = stripe.Int64(req.ExpiresAt.Unix())
+	}
 	if req.Customer != "" {
 		p.Customer = stripe.String(req.Customer)
 	} else if req.Email != "" {
 		p.CustomerEmail = stripe.String(req.Email)
 	}
-	if req.Price.recurring() != "" {
+	if req.OneOff == nil && req.Price.recurring() != "" {
 		p.Mode = stripe.String(string(stripe.CheckoutSessionModeSubscription))
 		// On the Subscription too, so its events and invoices name the membership even
 		// when they arrive before checkout.session.completed.

@@ -22,6 +22,15 @@ export default [
   // The static join route outranks the slug.
   route("sog-events/join", "routes/events-join.tsx"),
   route("sog-events/:slug?", "routes/events.tsx"),
+  // Bookings: the form, Stripe's return, the editors' page; a booking's own page and
+  // the emailed links' pages (static "bookings" outranks an event's slug).
+  route("sog-events/:slug/book", "routes/events-book.tsx"),
+  route("sog-events/:slug/booked", "routes/events-booked.tsx"),
+  route("sog-events/:slug/manage", "routes/events-manage.tsx"),
+  route("sog-events/bookings/confirm", "routes/bookings-token.tsx", { id: "bookings-confirm" }),
+  route("sog-events/bookings/offer", "routes/bookings-token.tsx", { id: "bookings-offer" }),
+  route("sog-events/bookings/:ref", "routes/bookings-booking.tsx"),
+  route("user-account/bookings", "routes/user-account.bookings.tsx"),
 
   // Sign-in and accounts (issue 3). Access levels are in each module's `handle`
   // (features/auth/access.ts): a route that declares none requires sign-in.

@@ -3,10 +3,9 @@
 // in Chromium against the real binary, with axe on every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
 import { newsNewestFirst, titleOf } from "./demo.mjs";
+import { mailedLink } from "./mail.mjs";
 
 const ctx = setup({ name: "members" });
 const [newsItem] = newsNewestFirst();
@@ -23,30 +22,6 @@ function addMember(name = "Ada Lovelace") {
   });
   return { email, name };
 }
-
-/** The first link to this site in the newest mail to `to` (mail goes to <data>/mail/ without SMTP). */
-async function mailedLink(to, pathPrefix, timeoutMs = 15_000) {
-  const dir = path.join(ctx.server.dataDir, "mail");
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    let files = [];
-    try {
-      files = readdirSync(dir).filter((f) => f.endsWith(".eml")).sort().reverse();
-    } catch {
-      // not written yet
-    }
-    for (const file of files) {
-      const text = readFileSync(path.join(dir, file), "utf8");
-      if (!text.includes(`<${to}>`)) continue;
-      const start = text.indexOf(ctx.server.url + pathPrefix);
-      const link = start >= 0 ? text.slice(start).match(/^\S+/) : null;
-      if (link) return link[0];
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no mail to ${to} with a ${pathPrefix} link in ${dir}`);
-}
-
 
 function pathOf(page) {
   const url = new URL(page.url());
@@ -92,7 +67,7 @@ describe("registration and the account area", () => {
     await checkA11y(page, "/sign-in (not verified)");
 
     // Follow the mailed link.
-    const link = await mailedLink(email, "/verify-email?token=");
+    const link = await mailedLink(ctx.server, email, "/verify-email?token=");
     await ctx.visit(page, link);
     await page.getByRole("button", { name: "Confirm my email address" }).click();
     await page.getByRole("heading", { level: 1, name: "Email address confirmed" }).waitFor();
@@ -216,7 +191,7 @@ describe("registration and the account area", () => {
     await page.getByText("If an account uses that address, we have emailed it a link to reset the password.").waitFor();
     await checkA11y(page, "/forgot-password (sent)");
 
-    const link = await mailedLink(member.email, "/reset-password?token=");
+    const link = await mailedLink(ctx.server, member.email, "/reset-password?token=");
     await ctx.visit(page, link);
     await page.getByText(member.email).waitFor();
     const fresh = "a brand new passphrase";

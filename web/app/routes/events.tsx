@@ -2,7 +2,7 @@
 // past events, a month calendar); with one, the event. /sog-events/join is a
 // route of its own (routes/events-join.tsx).
 import { asText } from "@prismicio/client";
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/events";
 import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
@@ -30,6 +30,12 @@ import {
 import { loadEventList } from "../features/events/events-list.server";
 import { ROUTED_PAGE_PATHS, EVENTS_JOIN_UID } from "../features/content/link-resolver";
 import { monthLabel } from "../features/events/london-time";
+import { BookingPanel } from "../features/events/BookingPanel";
+import { stateBadge, type Badge } from "../features/events/booking-text";
+import { bookingPagePath, eventPath } from "../features/events/booking-paths";
+import { isStaff, loadBookingStates, loadEventBooking } from "../features/events/bookings.server";
+import bookingsCss from "../features/events/bookings.css?url";
+import { getAuth } from "../features/auth/context";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
@@ -43,6 +49,7 @@ export const handle: AuthHandle = { auth: false };
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: eventsCss },
+  { rel: "stylesheet", href: bookingsCss },
   { rel: "alternate", type: "text/calendar", title: "Upcoming events (iCalendar)", href: EVENTS_ICS_PATH },
 ];
 
@@ -53,10 +60,16 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
   if (params.slug !== undefined) {
     if (!isPlausibleUid(params.slug)) throw notFound();
     const bookmark = bookmarkState(context, url.pathname);
+    // The booking state as this visitor sees it (prices, their own booking). For
+    // visitors without a session the page is cached; the API's booking routes purge it.
+    const ref = url.searchParams.get("booking");
+    const key = url.searchParams.get("key");
+    const visitor = ref && key ? { booking: ref, key } : null;
+    const booking = loadEventBooking(context, params.slug, visitor);
     const doc = requireDocument(await getEvent(client, params.slug));
     const summary = toEventSummary(doc);
     const title = asText(doc.data.title).trim() || doc.uid || "Event";
-    return {
+    const item = {
       kind: "item" as const,
       title,
       facts: summary ? toEventListItem(summary, now) : null,
@@ -66,19 +79,34 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
       icsHref: eventIcsPath(doc.uid ?? params.slug),
       seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
       bookmark: await bookmark,
+      booking: await booking,
+      now: now.toISOString(),
+      signedIn: getAuth(context).state.loggedIn,
+      staff: isStaff(context),
+      // Back from Stripe Checkout without paying (its cancel URL).
+      paymentCancelled: url.searchParams.get("payment") === "cancelled" ? (ref ?? "") : null,
+      bookingKey: key,
     };
+    // With a visitor's key the page shows their booking: never kept by the page cache.
+    return visitor ? data(item, { headers: { "Cache-Control": "private, no-store" } }) : item;
   }
 
   const filters = parseEventFilters(url.searchParams);
   if (!filters) throw notFound();
-  const view = await loadEventList(client, filters, now);
+  const [view, states] = await Promise.all([loadEventList(client, filters, now), loadBookingStates(context)]);
   if (!view) throw notFound();
+  const badges: Record<string, Badge> = {};
+  for (const state of Object.values(states)) {
+    const badge = stateBadge(state);
+    if (badge) badges[eventPath(state.uid)] = badge;
+  }
   const base = filters.month ? `Events in ${monthLabel(filters.month)}` : "Events";
   const title = filters.page > 1 ? `${base}, page ${filters.page}` : base;
   return {
     kind: "list" as const,
     title,
     ...view,
+    badges,
     seo: pageSeo(
       { request, url },
       { title, description: "Talks, courses, workshops and open days of the Society, in London and online." },
@@ -86,6 +114,9 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     ),
   };
 }
+
+// The loader's own headers: a page showing a visitor's booking is private.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export const meta: Route.MetaFunction = (args) => {
   const tags: MetaDescriptor[] = routeMeta(args);
@@ -113,6 +144,19 @@ function EventPage({ data }: { data: Extract<LoaderData, { kind: "item" }> }) {
       facts={
         <>
           {data.facts ? <EventFacts event={data.facts} className="event-facts--page" /> : null}
+          {data.paymentCancelled !== null ? (
+            <p className="notice event-notice" role="status">
+              You left the payment page before paying, so your booking is not confirmed yet.{" "}
+              {data.paymentCancelled && (data.signedIn || data.bookingKey) ? (
+                <Link to={bookingPagePath(data.paymentCancelled, data.bookingKey)}>See your booking</Link>
+              ) : (
+                "The link in the email we sent you leads to your booking."
+              )}
+            </p>
+          ) : null}
+          {data.booking && !data.finished ? (
+            <BookingPanel event={data.booking} now={data.now} signedIn={data.signedIn} staff={data.staff} bookingKey={data.bookingKey} />
+          ) : null}
           {data.finished ? (
             <p className="notice event-notice">This event has finished.</p>
           ) : (
@@ -187,6 +231,7 @@ function EventsList({ data }: { data: Extract<LoaderData, { kind: "list" }> }) {
         <section id="upcoming" className="section" aria-labelledby="upcoming-title">
           <h2 id="upcoming-title">Upcoming events</h2>
           <EventList
+            badges={data.badges}
             events={upcoming}
             empty={data.filtered ? "No upcoming events match these filters." : "No upcoming events are planned at the moment."}
           />
@@ -197,7 +242,7 @@ function EventsList({ data }: { data: Extract<LoaderData, { kind: "list" }> }) {
         <EventList events={past} empty={data.filtered ? "No past events match these filters." : "There are no past events yet."} />
         <Pagination page={page} totalPages={data.totalPages} basePath={`${data.pagingBase}#past`} label="Past events pages" />
       </section>
-      <EventCalendar calendar={data.calendar} links={data.calendarLinks} />
+      <EventCalendar calendar={data.calendar} links={data.calendarLinks} badges={data.badges} />
     </>
   );
 }

@@ -72,6 +72,9 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to="/user-account/newsletter">Your newsletters</Link>: choose which of the society's newsletters you get by email.
       </p>
+      <p>
+        <Link to="/user-account/bookings">Your event bookings</Link>: upcoming and past bookings, calendar files, cancelling.
+      </p>
       {hasScope(user, "editor") || hasScope(user, "admin") ? (
         <p>
           <Link to="/admin/newsletter">Newsletter editions</Link>: write, preview and send the newsletter (editors).

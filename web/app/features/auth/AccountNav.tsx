@@ -54,6 +54,9 @@ export function AccountNav() {
             <Link to="/user-account/membership">Membership</Link>
           </li>
           <li>
+            <Link to="/user-account/bookings">Event bookings</Link>
+          </li>
+          <li>
             <Link to="/user-account#bookmarks">Bookmarks</Link>
           </li>
           <li>

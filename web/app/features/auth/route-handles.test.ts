@@ -23,6 +23,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/user-account.trees.tsx",
   "routes/user-account.membership.tsx",
   "routes/user-account.newsletter.tsx",
+  "routes/user-account.bookings.tsx",
   // Admins only: sign-in first, then the loader answers 404 to anyone else.
   "routes/admin.members.tsx",
   "routes/admin.member.tsx",
@@ -32,6 +33,8 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/admin.newsletter.tsx",
   "routes/admin.newsletter-edition.tsx",
   "routes/admin.newsletter-lists.tsx",
+  // Editors and admins only, the same way.
+  "routes/events-manage.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

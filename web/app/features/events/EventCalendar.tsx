@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { agendaDays, type CalendarMonth } from "./event-calendar";
 import { monthLabel } from "./london-time";
+import type { Badge } from "./booking-text";
+import { StateBadge } from "./StateBadge";
 
 /** Weekday headings: short on screen, the whole word for screen readers ("Mon" + "day"). */
 const WEEKDAYS: [string, string][] = [
@@ -16,6 +18,8 @@ const WEEKDAYS: [string, string][] = [
 interface EventCalendarProps {
   calendar: CalendarMonth;
   links: { previous: string | null; next: string | null; thisMonth: string | null };
+  /** Booking state badges by event path. */
+  badges?: Record<string, Badge>;
 }
 
 /**
@@ -25,7 +29,7 @@ interface EventCalendarProps {
  * seven columns do not fit, get the same month as an agenda of the days with
  * events instead (events.css switches between the two).
  */
-export function EventCalendar({ calendar, links }: EventCalendarProps) {
+export function EventCalendar({ calendar, links, badges = {} }: EventCalendarProps) {
   const agenda = agendaDays(calendar);
   return (
     <section id="calendar" className="event-calendar section" aria-labelledby="event-calendar-title">
@@ -81,7 +85,8 @@ export function EventCalendar({ calendar, links }: EventCalendarProps) {
                     <li key={event.href}>
                       <Link to={event.href}>
                         <span className="event-calendar__time">{event.time}</span> {event.title}
-                      </Link>
+                      </Link>{" "}
+                      <StateBadge badge={badges[event.href]} />
                     </li>
                   ))}
                 </ul>
@@ -137,7 +142,8 @@ export function EventCalendar({ calendar, links }: EventCalendarProps) {
                             <li key={event.href}>
                               <Link to={event.href}>
                                 <span className="event-calendar__time">{event.time}</span> {event.title}
-                              </Link>
+                              </Link>{" "}
+                              <StateBadge badge={badges[event.href]} />
                             </li>
                           ))}
                         </ul>

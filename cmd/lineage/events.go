@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	"lineage/internal/content"
+	"lineage/internal/events"
+	"lineage/internal/mail"
+	"lineage/internal/pagegen"
+	"lineage/internal/payments"
+	"lineage/internal/store"
+)
+
+// addEvents builds the event bookings room on the content, accounts, mail and payments
+// rooms, registers it with the payments room for kind "booking", and starts its job
+// (expiry, change notices, joining instructions, refunds) in serve every
+// LINEAGE_EVENTS_JOB_INTERVAL (default 1m; "off": run `lineage events run-due` from
+// cron). With --demo, three demo events become bookable.
+func (a *app) addEvents(ctx context.Context, cfg config.Config, db *store.DB) error {
+	every, err := eventsJobInterval(os.Getenv)
+	if err != nil {
+		return err
+	}
+	svc := newEvents(db, cfg, a.content, a.outbox, a.payments)
+	a.payments.Handle(events.PaymentKind, svc.Fulfiller())
+	if cfg.Demo {
+		loaded, err := svc.LoadDemo(ctx)
+		if err != nil {
+			return fmt.Errorf("load demo bookable events: %w", err)
+		}
+		if loaded {
+			slog.Info("demo bookable events loaded")
+		}
+	}
+	a.events = svc
+	if every == 0 {
+		slog.Info("events job off (LINEAGE_EVENTS_JOB_INTERVAL=off): run lineage events run-due from cron")
+		return nil
+	}
+	go svc.Run(ctx, every)
+	return nil
+}
+
+// eventsJobInterval reads LINEAGE_EVENTS_JOB_INTERVAL: a Go duration from 10s to 1h,
+// or "off".
+func eventsJobInterval(getenv func(string) string) (time.Duration, error) {
+	v := strings.TrimSpace(getenv("LINEAGE_EVENTS_JOB_INTERVAL"))
+	switch {
+	case v == "":
+		return events.DefaultJobInterval, nil
+	case strings.EqualFold(v, "off"):
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 10*time.Second || d > time.Hour {
+		return 0, fmt.Errorf("LINEAGE_EVENTS_JOB_INTERVAL must be a duration from 10s to 1h, such as 1m, or off; got %q", v)
+	}
+	return d, nil
+}
+
+// newEvents builds the room (serve and `lineage events run-due`).
+func newEvents(db *store.DB, cfg config.Config, ct *content.Service, outbox *mail.Outbox, pay *payments.Service) *events.Service {
+	name := os.Getenv("LINEAGE_SOCIETY_NAME")
+	if name == "" {
+		name = "Lineage"
+	}
+	opt := events.Options{Viewer: eventsViewer, Event: events.FromContent(ct), Mailer: outbox, PublicURL: cfg.PublicURL,
+		SocietyName: name, Log: slog.Default(),
+		PagesChanged: func(ctx context.Context) {
+			if _, err := pagegen.Raise(ctx, db); err != nil {
+				slog.Error("events: page cache not told of a change", "err", err)
+			}
+		}}
+	if pay != nil && pay.CardPayments() {
+		opt.Payments = events.Stripe{P: pay}
+	}
+	return events.New(db, opt)
+}
+
+// eventsViewer tells the events room who is signed in, with the scope that decides
+// members' prices.
+func eventsViewer(r *http.Request) events.Viewer {
+	u := auth.UserFrom(r.Context())
+	if u == nil {
+		return events.Viewer{}
+	}
+	return events.Viewer{ID: u.ID, Name: u.Name, Email: u.Email, Verified: u.Verified(), Scope: u.Scope,
+		Staff: u.Role == auth.RoleEditor || u.Role == auth.RoleAdmin}
+}
+
+// eventsCommands are the subcommands of `lineage events`.
+var eventsCommands = map[string]struct {
+	run     func(ctx context.Context, args []string, w io.Writer) error
+	summary string
+}{
+	"run-due": {runEventsRunDue, "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
+}
+
+// runEvents dispatches `lineage events SUBCOMMAND`.
+func runEvents(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
+		return fmt.Errorf("no subcommand given")
+	}
+	c, ok := eventsCommands[args[0]]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
+		return fmt.Errorf("unknown subcommand %q", args[0])
+	}
+	return c.run(ctx, args[1:], os.Stdout)
+}
+
+// runEventsRunDue is `lineage events run-due`: the bookings job once, then the mail
+// that is due, so cron sends them without a server running.
+func runEventsRunDue(ctx context.Context, args []string, w io.Writer) error {
+	fs := newFlags("events run-due", "[--data DIR]")
+	cfgFn := config.DataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	cfg, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	log := slog.Default()
+	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
+	if err != nil {
+		return err
+	}
+	outbox := mail.NewOutbox(db, sender, log)
+	ct := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken})
+	pay, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	svc := newEvents(db, cfg, ct, outbox, pay)
+	rep, err := svc.RunDue(ctx, svc.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d booking(s) expired; %d change notice(s), %d joining instruction(s) put in the outbox; %d refund(s) made\n",
+		rep.Expired, rep.Moved, rep.Joining, rep.Refunded)
+	sent, err := outbox.DeliverDue(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d mail(s) sent\n", sent)
+	return nil
+}
