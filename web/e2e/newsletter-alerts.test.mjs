@@ -146,3 +146,48 @@ test("a member's saved search with an alert gets one digest listing exactly the 
   runDue();
   assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, 1, "no second digest once the alert is off");
 });
+
+test("a member follows the library's catalogue from its page and hears of the books added to it", { timeout: 240_000 }, async () => {
+  await researchReady();
+  const email = `follow-${Date.now()}@example.org`;
+  cli(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Lena Library", "--role", "member"]);
+  const catalogue = "/research-hub/our-collections/society-library";
+
+  const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(catalogue)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname === catalogue);
+  await waitForHydration(page);
+
+  // The catalogue's page offers to follow it.
+  await page.getByRole("heading", { name: "Follow this catalogue" }).waitFor();
+  await checkA11y(page, `${catalogue} (signed in)`);
+  await page.getByLabel("Save this search as").fill("Library shelves");
+  await page.getByRole("button", { name: "Save search" }).click();
+  await page.getByText("Saved the search as “Library shelves”.", { exact: false }).waitFor();
+
+  await ctx.visit(page, "/user-account#saved-searches");
+  await waitForHydration(page);
+  const group = page.locator("#saved-searches").getByRole("group", { name: /“Library shelves”/ });
+  await group.getByLabel("As soon as new records match").check();
+  await page.getByRole("button", { name: "Save the email setting for “Library shelves”" }).click();
+  await page.getByText("Saved. We will email you soon after new records matching “Library shelves” are added.").waitFor();
+
+  runDue();
+  const title = `A guide to Quillfeather wills ${Date.now()}`;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-follow-"));
+  try {
+    const file = path.join(dir, "books.csv");
+    writeFileSync(file, `key,title,authors,year,publisher,subjects,shelfmark\nE2E-${Date.now()},${title},A. Writer,1901,,,\n`);
+    cli(["import", "library", "--data", ctx.server.dataDir, "--collection", "society-library", file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  runDue();
+  const digest = await waitForMail(ctx.server.dataDir, email, (m) => (m.headers.subject ?? "").includes(DIGEST_SUBJECT));
+  assert.ok(digest.text.includes(title), `the new book is listed:\n${digest.text}`);
+  assert.ok(digest.text.includes(`${ctx.server.url}${catalogue}`), "linked to the catalogue's page");
+  assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, 1, "one email");
+});

@@ -2,6 +2,7 @@
 // it and its records) or a catalogue (facts and entries).
 import type { ReactNode } from "react";
 import { Breadcrumbs, type Crumb } from "../../../components/Breadcrumbs";
+import { SaveSearchForm } from "../../members";
 import { CollectionSearchForm, SearchProblem, SearchResults } from "./CollectionSearch";
 import { AccessTag, CatalogueTable, CollectionFacts } from "./CollectionViews";
 import { type CollectionDetail, HUB_PATH, type SearchForm, type SearchOutcome, isCatalogue, searchFields } from "./model";
@@ -38,7 +39,17 @@ export function CollectionPage({ detail, path, trail, form, asked, outcome, chil
       <CollectionFacts detail={detail} />
       {children}
       {catalogue ? (
-        <CatalogueTable detail={detail} />
+        <>
+          <CatalogueTable detail={detail} />
+          <section aria-labelledby="follow-catalogue">
+            <h2 id="follow-catalogue">Follow this catalogue</h2>
+            <p>
+              Save it with your searches, then choose an email alert for it on your account page: we will tell you when new
+              entries are added.
+            </p>
+            <SaveSearchForm suggestedName={c.title} />
+          </section>
+        </>
       ) : (
         <>
           <CollectionSearchForm
