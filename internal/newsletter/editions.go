@@ -483,7 +483,8 @@ func (s *Service) start(ctx context.Context, e *Edition) error {
 // recipient is one address an edition goes to.
 type recipient struct {
 	id    int64
-	email string
+	email string // the subscriber's address, which its links are signed for
+	to    string // where the mail goes: the account's address when it has one
 }
 
 // sendBatch claims and enqueues up to n more recipients of a sending edition, and
@@ -492,7 +493,10 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 	if _, err := s.installationSecret(ctx); err != nil { // before the transaction that signs
 		return 0, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT s.id, s.email FROM newsletter_subscriptions x JOIN newsletter_subscribers s ON s.id = x.subscriber_id
+	// A subscriber of an account is written to at the account's address, which follows
+	// the member's verified changes of address.
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT s.id, s.email, COALESCE(u.email, s.email) FROM newsletter_subscriptions x
+		JOIN newsletter_subscribers s ON s.id = x.subscriber_id LEFT JOIN users u ON u.id = s.user_id
 		WHERE x.list_id = ? AND x.status = 'subscribed' AND s.confirmed_at > 0 AND s.suppressed_at = 0
 		AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d WHERE d.edition_id = ? AND d.subscriber_id = s.id)
 		ORDER BY s.id LIMIT ?`), e.listID, e.ID, n)
@@ -502,7 +506,7 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 	var rs []recipient
 	for rows.Next() {
 		var r recipient
-		if err := rows.Scan(&r.id, &r.email); err != nil {
+		if err := rows.Scan(&r.id, &r.email, &r.to); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -603,7 +607,7 @@ func (s *Service) holdsScope(ctx context.Context, r recipient, scope string) (bo
 
 // suppressIfBouncing suppresses an address the mail server has refused Bounces times.
 func (s *Service) suppressIfBouncing(ctx context.Context, r recipient) (bool, error) {
-	n, err := s.opt.Outbox.Rejections(ctx, r.email)
+	n, err := s.opt.Outbox.Rejections(ctx, r.to)
 	if err != nil || n < s.opt.Bounces {
 		return false, err
 	}
@@ -622,7 +626,7 @@ func (s *Service) editionMail(ctx context.Context, e *Edition, l *List, r recipi
 	prefs := s.abs("/newsletter/preferences?token=" + url.QueryEscape(tok))
 	rep := strings.NewReplacer(phPreferences, prefs, phUnsubscribe, prefs)
 	return mail.Message{
-		To:      r.email,
+		To:      r.to,
 		Subject: e.Subject,
 		Text:    rep.Replace(e.text),
 		HTML:    rep.Replace(e.html),

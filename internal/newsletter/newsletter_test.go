@@ -572,3 +572,39 @@ func TestSchedulerSendsEdition(t *testing.T) {
 		}
 	})
 }
+
+// A member's subscriber follows the account: after a verified change of address the
+// edition goes to the new one, and its links still work.
+func TestEditionGoesToTheAccountsAddress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		ctx := context.Background()
+		accounts := auth.New(db, auth.Options{})
+		u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "old@example.org", Name: "Ann", Verified: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := newsletter.Viewer{ID: u.ID, Email: u.Email, Verified: true, Scope: []string{"registered"}}
+		if _, err := e.svc.SetMine(ctx, v, []string{"news"}, "/user-account", "Tick to receive."); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(db.Rebind(`UPDATE users SET email = ? WHERE id = ?`), "new@example.org", u.ID); err != nil {
+			t.Fatal(err)
+		}
+		seen := len(e.smtp.Messages())
+		sendEdition(t, e, "news")
+		got := e.deliver(t, &seen)
+		if len(got) != 1 || got[0].To[0] != "new@example.org" {
+			var to [][]string
+			for _, m := range got {
+				to = append(to, m.To)
+			}
+			t.Fatalf("the edition went to %v, want the account's new address", to)
+		}
+		link := strings.Trim(got[0].Header.Get("List-Unsubscribe"), "<>")
+		tok, _ := url.ParseQuery(link[strings.IndexByte(link, '?')+1:])
+		if _, err := e.svc.Preferences(ctx, tok.Get("token")); err != nil {
+			t.Errorf("the mail's preferences link: %v", err)
+		}
+	})
+}
