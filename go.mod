@@ -3,6 +3,7 @@ module lineage
 go 1.26.0
 
 require (
+	github.com/arran4/golang-ical v0.3.2
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.25.1
@@ -24,7 +25,6 @@ require (
 )
 
 require (
-	github.com/arran4/golang-ical v0.3.2
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-jose/go-jose/v3 v3.0.1 // indirect
