@@ -96,11 +96,6 @@ func (a *app) addNewsletter(ctx context.Context, cfg config.Config, db *store.DB
 		return err
 	}
 	svc := newNewsletter(db, cfg, ns, a.accounts, a.content, a.research, a.trees, a.outbox)
-	if cfg.Demo && a.content != nil {
-		if err := loadDemoNewsletter(ctx, a.content, newsletterContent{ct: a.content, publicURL: cfg.PublicURL}); err != nil {
-			return err
-		}
-	}
 	a.accounts.AddExporter(svc)
 	a.newsletter = svc
 	go svc.Run(ctx, ns.Tick)
