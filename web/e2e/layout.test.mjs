@@ -1,8 +1,9 @@
 // Every spec route (seed-spec §2, with the demo set's slugs) at a 390 px phone and a
-// 1366 px laptop: a full-page screenshot of each is kept as a test artefact (in
+// 1366 px laptop: at 390 px no page may scroll sideways; the harness fails any page with
+// a console error or a failed request, and axe checks each. With
+// LINEAGE_E2E_SCREENSHOTS=1, a full-page screenshot of each is kept as an artefact (in
 // LINEAGE_E2E_ARTIFACTS, default <tmp>/lineage-e2e-artifacts/screenshots, outside the
-// repository), and at 390 px no page may scroll sideways. The harness fails any page with
-// a console error or a failed request, and axe checks each.
+// repository); they are for people to look at, and cost make test a minute and a half.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
@@ -15,6 +16,7 @@ const ctx = setup({ name: "layout" });
 
 export const ARTIFACTS = process.env.LINEAGE_E2E_ARTIFACTS || path.join(os.tmpdir(), "lineage-e2e-artifacts");
 const SHOTS = path.join(ARTIFACTS, "screenshots");
+const SCREENSHOTS = process.env.LINEAGE_E2E_SCREENSHOTS === "1";
 
 const HUB = "/research-hub/our-collections";
 const first = (type) => demoByType(type)[0].uid;
@@ -80,15 +82,19 @@ for (const width of [390, 1366]) {
   describe(`every spec route at ${width} px`, () => {
     const dir = path.join(SHOTS, String(width));
     for (const p of ROUTES) {
-      test(`${p}: screenshot${width === 390 ? ", no sideways scrolling" : ""}`, async () => {
-        mkdirSync(dir, { recursive: true });
+      test(`${p}: ${width === 390 ? "no sideways scrolling" : "loads cleanly"}${SCREENSHOTS ? ", screenshot" : ""}`, async () => {
         const page = await ctx.newPage({ viewport: { width, height: width === 390 ? 844 : 768 } });
         await ctx.visit(page, p);
-        // The viewer and other islands draw after hydration; let the page settle, but not
-        // for long: a page that keeps a request going (a video facade's poster, a live
-        // count) never becomes network-idle, and its screenshot is still worth taking.
-        await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
-        await page.screenshot({ path: path.join(dir, `${shotName(p)}.png`), fullPage: true });
+        if (width === 390 || SCREENSHOTS) {
+          // The viewer and other islands draw after hydration; let the page settle, but not
+          // for long: a page that keeps a request going (a video facade's poster, a live
+          // count) never becomes network-idle, and it is still worth checking.
+          await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => {});
+        }
+        if (SCREENSHOTS) {
+          mkdirSync(dir, { recursive: true });
+          await page.screenshot({ path: path.join(dir, `${shotName(p)}.png`), fullPage: true });
+        }
         if (width === 390) {
           const o = await sidewaysOverflow(page);
           assert.ok(o.scrollWidth <= o.width, `${p} scrolls sideways at 390 px: ${o.scrollWidth} px wide in ${o.width} px; ${o.culprits.join(", ")}`);
@@ -99,5 +105,5 @@ for (const width of [390, 1366]) {
 }
 
 test("where the screenshots are", () => {
-  console.log(`# screenshots at 390 and 1366 px: ${SHOTS}`);
+  console.log(SCREENSHOTS ? `# screenshots at 390 and 1366 px: ${SHOTS}` : "# no screenshots (LINEAGE_E2E_SCREENSHOTS=1 keeps them)");
 });
