@@ -63,7 +63,8 @@ func (o *Outbox) Enqueue(ctx context.Context, m Message) error {
 // EnqueueTx stores m inside the caller's transaction, so the message exists if and
 // only if the caller's own writes commit (a renewal reminder and the row that says it
 // was sent). The worker cannot see it before the commit: call Wake after it. It
-// returns the message's outbox id, which Status and Get report on.
+// returns the message's outbox id (mail_outbox.id), by which a room follows what
+// became of its mail.
 func (o *Outbox) EnqueueTx(ctx context.Context, tx *sql.Tx, m Message) (int64, error) {
 	return o.insert(ctx, tx, m)
 }
