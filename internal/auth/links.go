@@ -5,7 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -27,18 +26,9 @@ func (s *Service) installationSecret(ctx context.Context) ([]byte, error) {
 	if s.secret != nil {
 		return s.secret, nil
 	}
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(
-		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`), "auth.link_secret", randomToken(32))
+	key, err := s.db.Secret(ctx, s.db, "auth.link_secret")
 	if err != nil {
-		return nil, fmt.Errorf("auth: installation secret: %w", err)
-	}
-	var v string
-	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), "auth.link_secret").Scan(&v); err != nil {
-		return nil, fmt.Errorf("auth: installation secret: %w", err)
-	}
-	key, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil || len(key) < 16 {
-		return nil, fmt.Errorf("auth: installation secret in settings is damaged")
+		return nil, err
 	}
 	s.secret = key
 	return key, nil

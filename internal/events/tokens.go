@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -38,18 +37,9 @@ func (s *Service) key(ctx context.Context) ([]byte, error) {
 	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
 		q = tx
 	}
-	_, err := q.ExecContext(ctx, s.db.Rebind(
-		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`), "events.link_secret", randomToken(32))
+	k, err := s.db.Secret(ctx, q, "events.link_secret")
 	if err != nil {
-		return nil, fmt.Errorf("events: link secret: %w", err)
-	}
-	var v string
-	if err := q.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), "events.link_secret").Scan(&v); err != nil {
-		return nil, fmt.Errorf("events: link secret: %w", err)
-	}
-	k, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil || len(k) < 16 {
-		return nil, errors.New("events: link secret in settings is damaged")
+		return nil, err
 	}
 	s.secret = k
 	return k, nil

@@ -2,10 +2,7 @@ package newsletter
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/base64"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -124,19 +121,9 @@ func (s *Service) installationSecret(ctx context.Context) ([]byte, error) {
 	if s.secret != nil {
 		return s.secret, nil
 	}
-	b := make([]byte, 32)
-	rand.Read(b)
-	if _, err := s.db.ExecContext(ctx, s.db.Rebind(
-		`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`), "newsletter.secret", base64.RawURLEncoding.EncodeToString(b)); err != nil {
-		return nil, fmt.Errorf("newsletter: secret: %w", err)
-	}
-	var v string
-	if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT value FROM settings WHERE key = ?`), "newsletter.secret").Scan(&v); err != nil {
-		return nil, fmt.Errorf("newsletter: secret: %w", err)
-	}
-	key, err := base64.RawURLEncoding.DecodeString(v)
-	if err != nil || len(key) < 16 {
-		return nil, fmt.Errorf("newsletter: the secret in settings is damaged")
+	key, err := s.db.Secret(ctx, s.db, "newsletter.secret")
+	if err != nil {
+		return nil, err
 	}
 	s.secret = key
 	return key, nil

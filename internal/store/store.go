@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"embed"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -236,6 +238,33 @@ func (db *DB) OctetLength(expr string) string {
 		return `octet_length(` + expr + `)`
 	}
 	return `length(CAST(` + expr + ` AS BLOB))`
+}
+
+// Secret returns the installation's random key called name, creating it on first use.
+// It lives in the settings table, so every instance signs with the same key. q is the
+// database or the caller's transaction (on SQLite a transaction's connection is the
+// only one that may write while it is open).
+func (db *DB) Secret(ctx context.Context, q interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}, name string) ([]byte, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	if _, err := q.ExecContext(ctx, db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING`),
+		name, base64.RawURLEncoding.EncodeToString(b)); err != nil {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	var v string
+	if err := q.QueryRowContext(ctx, db.Rebind(`SELECT value FROM settings WHERE key = ?`), name).Scan(&v); err != nil {
+		return nil, fmt.Errorf("store: secret %s: %w", name, err)
+	}
+	key, err := base64.RawURLEncoding.DecodeString(v)
+	if err != nil || len(key) < 16 {
+		return nil, fmt.Errorf("store: the secret %s in settings is damaged", name)
+	}
+	return key, nil
 }
 
 // ForUpdate is the clause that locks the rows a SELECT reads until the transaction

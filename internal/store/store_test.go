@@ -62,6 +62,22 @@ func TestStore(t *testing.T) {
 				}
 			}
 		})
+		t.Run("Secret", func(t *testing.T) {
+			a, err := db.Secret(ctx, db, "test.secret")
+			if err != nil || len(a) != 32 {
+				t.Fatalf("first: %x, %v", a, err)
+			}
+			if b, err := db.Secret(ctx, db, "test.secret"); err != nil || string(b) != string(a) {
+				t.Errorf("second call made another key: %x, %v", b, err)
+			}
+			if c, _ := db.Secret(ctx, db, "test.other"); string(c) == string(a) {
+				t.Error("two names share a key")
+			}
+			db.Exec(db.Rebind(`UPDATE settings SET value = ? WHERE key = ?`), "short", "test.secret")
+			if _, err := db.Secret(ctx, db, "test.secret"); err == nil {
+				t.Error("a damaged key was accepted")
+			}
+		})
 		t.Run("ForUpdate", func(t *testing.T) {
 			if _, err := db.Exec(db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?)`), "locked", "1"); err != nil {
 				t.Fatal(err)
