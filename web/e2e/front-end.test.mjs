@@ -19,15 +19,37 @@ const ctx = setup({ name: "front-end" });
 const HOME_JS_BUDGET_KB = 125;
 const CARD = "demo-memorial-card-1"; // a public demo item with scans
 
-/** Records the same-origin scripts and stylesheets a page fetches, with their bodies' gzip size. */
+/**
+ * Records the same-origin scripts and stylesheets a page fetches, with their bodies' gzip
+ * size, and how many of them are still in flight. Images are left out on purpose: the
+ * image explorer's thumbnails can take seconds on a loaded machine, and they are not what
+ * these tests weigh.
+ */
 function recordAssets(page) {
   const seen = [];
+  seen.inflight = 0;
+  seen.lastChange = Date.now();
+  const mine = (req) => {
+    const u = new URL(req.url());
+    const type = req.resourceType();
+    return u.origin === ctx.server.url && (type === "script" || type === "stylesheet") ? { u, type } : null;
+  };
+  const finished = (req) => {
+    if (!mine(req)) return;
+    seen.inflight--;
+    seen.lastChange = Date.now();
+  };
+  page.on("request", (req) => {
+    if (!mine(req)) return;
+    seen.inflight++;
+    seen.lastChange = Date.now();
+  });
+  page.on("requestfinished", finished);
+  page.on("requestfailed", finished);
   page.on("response", async (r) => {
-    const u = new URL(r.url());
-    if (u.origin !== ctx.server.url) return;
-    const type = r.request().resourceType();
-    if (type !== "script" && type !== "stylesheet") return;
-    const entry = { path: u.pathname, type, gzip: null };
+    const m = mine(r.request());
+    if (!m) return;
+    const entry = { path: m.u.pathname, type: m.type, gzip: null };
     seen.push(entry);
     entry.done = r
       .body()
@@ -37,8 +59,15 @@ function recordAssets(page) {
   return seen;
 }
 
+/** The page has loaded, hydrated, and fetched no script or stylesheet for half a second. */
 async function settled(page, seen) {
-  await page.waitForLoadState("networkidle");
+  await page.waitForLoadState("load");
+  await waitForHydration(page);
+  const deadline = Date.now() + 30_000;
+  while (seen.inflight > 0 || Date.now() - seen.lastChange < 500) {
+    assert.ok(Date.now() < deadline, `scripts or stylesheets still loading after 30 s (${seen.inflight} in flight)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await Promise.all(seen.map((s) => s.done));
 }
 
@@ -74,7 +103,6 @@ describe("a light front end", () => {
     await ctx.visit(page, "/image-viewer");
     await settled(page, seen);
     assert.deepEqual(seen.filter((s) => s.path.startsWith("/uv/umd/")).map((s) => s.path), [], "no UV.js on the explorer");
-    await waitForHydration(page);
     await page.locator(`main a[href="/image-viewer/${CARD}"]`).first().click();
     await page.waitForURL(`**/image-viewer/${CARD}`);
     // A client-side navigation: the head's <script> is React's and inert; the viewer adds one that runs.
