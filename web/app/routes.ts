@@ -100,7 +100,15 @@ export default [
   // child loads). Its screens are children, shown in its layout with its navigation
   // (features/studio/nav.ts).
   route("studio", "routes/studio.tsx", [
-    // Content: writing, releases, pictures.
+    // Content: writing, releases, pictures (features/studio). Static segments outrank :id.
+    index("routes/studio.home.tsx"),
+    route("content", "routes/studio.content.tsx"),
+    route("content/lookup", "routes/studio.content-lookup.ts"),
+    route("content/:id", "routes/studio.content-document.tsx"),
+    route("content/:id/history", "routes/studio.content-history.tsx"),
+    route("releases", "routes/studio.releases.tsx"),
+    route("releases/:id", "routes/studio.release.tsx"),
+    route("media", "routes/studio.media.tsx"),
 
     // Staff tools: records, scans, trees, people, audit log.
 

@@ -37,6 +37,14 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/events-manage.tsx",
   // The studio: sign-in first, then its layout's middleware refuses anyone not staff.
   "routes/studio.tsx",
+  "routes/studio.home.tsx",
+  "routes/studio.content.tsx",
+  "routes/studio.content-lookup.ts",
+  "routes/studio.content-document.tsx",
+  "routes/studio.content-history.tsx",
+  "routes/studio.releases.tsx",
+  "routes/studio.release.tsx",
+  "routes/studio.media.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

@@ -1,0 +1,203 @@
+// /studio/content — the documents: filtered by type, status, tag and words, newest
+// change first, with a form to start a new one.
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import type { Route } from "./+types/studio.content";
+import { CsrfField, formStyles } from "../components/forms/Forms";
+import { Pagination } from "../components/Pagination";
+import { formFailure } from "../features/auth/index.server";
+import { privateMeta } from "../features/auth/meta";
+import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
+import { createDocument, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
+import { typeLabel } from "../features/studio/models";
+import styles from "../features/studio/studio.module.css";
+import { STATUS_WORDS, statusText, when } from "../features/studio/words";
+import { parsePageParam } from "../lib/paging";
+
+const STATUSES = ["draft", "scheduled", "published", "archived"] as const;
+const SORTS = [
+  ["-updated_at", "Latest change first"],
+  ["updated_at", "Oldest change first"],
+  ["title", "Title, A to Z"],
+  ["-title", "Title, Z to A"],
+] as const;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const get = (k: string) => url.searchParams.get(k)?.trim() ?? "";
+  const page = parsePageParam(url.searchParams.get("page")) ?? 1;
+  const query = { type: get("type"), status: get("status"), tag: get("tag"), q: get("q"), sort: get("sort"), from: get("from"), to: get("to"), page };
+  const [list, models, tags] = await Promise.all([listDocuments(context, query), loadModels(context), loadTags(context)]);
+  if (!models.ok) throw new Response("The content list could not be loaded just now", { status: 503 });
+  return {
+    query,
+    list: list.ok ? list.body : null,
+    problem: list.ok ? null : list.status === 422 ? Object.values(list.errors).flat().join(" ") || list.message || "Those filters cannot be used." : "The list could not be loaded just now.",
+    types: models.body.types.map((t) => ({ id: t.id, label: typeLabel(t) })),
+    tags: tags.ok ? tags.body.tags : [],
+  };
+}
+
+export const meta = privateMeta("Content");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const type = String(form.get("type") ?? "");
+  const done = await createDocument(context, csrf, { type });
+  if (done.ok && done.body) throw redirect(`/studio/content/${encodeURIComponent(done.body.id)}`);
+  const failure = done.ok ? { ok: false, message: "The document could not be made just now." } : formFailure(done);
+  return data(failure, { status: done.ok ? 502 : done.status || 502 });
+}
+
+export default function StudioContent({ loaderData, actionData }: Route.ComponentProps) {
+  const { query, list, problem, types, tags } = loaderData;
+  const [params] = useSearchParams();
+  const typeName = (id: string) => types.find((t) => t.id === id)?.label ?? id;
+  const base = (() => {
+    const p = new URLSearchParams(params);
+    p.delete("page");
+    const s = p.toString();
+    return `/studio/content${s ? `?${s}` : ""}`;
+  })();
+  const totalPages = list ? Math.max(1, Math.ceil(list.total / Math.max(1, list.page_size))) : 1;
+  return (
+    <>
+      <h1>Content</h1>
+
+      <section aria-labelledby="new-h" className={styles.panel}>
+        <h2 id="new-h">Write something new</h2>
+        {actionData && !actionData.ok ? (
+          <p role="alert" className={formStyles.error}>
+            {actionData.message ?? Object.values(actionData.errors ?? {}).flat().join(" ")}
+          </p>
+        ) : null}
+        <Form method="post" className={styles.addRow} aria-labelledby="new-h">
+          <CsrfField />
+          <label htmlFor="new-type">Kind of document</label>
+          <select id="new-type" name="type" className={formStyles.input} defaultValue={query.type || "news_item"}>
+            {types.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button button--primary">
+            Start writing
+          </button>
+        </Form>
+      </section>
+
+      <search>
+        <Form method="get" className={styles.filters} aria-label="Find documents">
+          <div className={formStyles.field}>
+            <label htmlFor="f-q">Words</label>
+            <input id="f-q" name="q" type="search" className={formStyles.input} defaultValue={query.q} />
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-type">Kind</label>
+            <select id="f-type" name="type" className={formStyles.input} defaultValue={query.type}>
+              <option value="">All kinds</option>
+              {types.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-status">Status</label>
+            <select id="f-status" name="status" className={formStyles.input} defaultValue={query.status}>
+              <option value="">All but archived</option>
+              {STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_WORDS[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-tag">Tag</label>
+            <select id="f-tag" name="tag" className={formStyles.input} defaultValue={query.tag}>
+              <option value="">Any tag</option>
+              {tags.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-from">Changed from</label>
+            <input id="f-from" name="from" type="date" className={formStyles.input} defaultValue={query.from} />
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-to">Changed until</label>
+            <input id="f-to" name="to" type="date" className={formStyles.input} defaultValue={query.to} />
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-sort">Order</label>
+            <select id="f-sort" name="sort" className={formStyles.input} defaultValue={query.sort || "-updated_at"}>
+              {SORTS.map(([v, l]) => (
+                <option key={v} value={v}>
+                  {l}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={styles.filterActions}>
+            <button type="submit" className="button button--primary">
+              Show
+            </button>
+            <Link to="/studio/content" className="button">
+              Clear
+            </Link>
+          </div>
+        </Form>
+      </search>
+
+      {problem ? <p role="alert">{problem}</p> : null}
+      {list ? (
+        <>
+          <p role="status">
+            {list.total === 0 ? "No documents match." : list.total === 1 ? "1 document." : `${list.total} documents.`}
+          </p>
+          {list.results.length ? (
+            <div className={styles.tableWrap}>
+              <table className={styles.table}>
+                <caption className="visually-hidden">Documents</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Title</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Last changed</th>
+                    <th scope="col">Tags</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.results.map((d) => (
+                    <tr key={d.id}>
+                      <td>
+                        <Link to={`/studio/content/${encodeURIComponent(d.id)}`}>{d.title || d.uid || d.id}</Link>
+                      </td>
+                      <td>{typeName(d.type)}</td>
+                      <td>{statusText(d.status, d.has_changes)}</td>
+                      <td>
+                        {when(d.updated_at)}
+                        {d.updated_by ? ` by ${d.updated_by.name}` : ""}
+                      </td>
+                      <td>{d.tags.join(", ")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+          <Pagination page={list.page} totalPages={totalPages} basePath={base} label="Pages of documents" />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export { RouteErrorBoundary as ErrorBoundary };
