@@ -185,7 +185,11 @@ func (m membershipAccounts) EnsureAccount(ctx context.Context, email, name strin
 // addContent builds the Prismic-compatible content API and, with --demo, loads the demo
 // editorial set into an empty store.
 func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) error {
-	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken})
+	opts, err := contentOptions(cfg)
+	if err != nil {
+		return err
+	}
+	svc := content.New(db, opts)
 	if cfg.Demo {
 		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
 		if err != nil {
@@ -196,6 +200,7 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 		}
 	}
 	a.content = svc
+	go svc.RunReleases(ctx, releaseCheckEvery) // scheduled releases and outgoing webhooks
 	return nil
 }
 

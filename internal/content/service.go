@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -33,6 +34,23 @@ type Options struct {
 	RefCheckInterval time.Duration
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time
+
+	// Editor tells the studio's handlers who is signed in (cmd/lineage reads the
+	// session); nil: nobody, so every studio route answers 401.
+	Editor func(r *http.Request) Editor
+	// Audit, when set, is told of every studio write: who, what ("content.publish"),
+	// the subject ("content_document:<id>") and the state before and after.
+	Audit func(ctx context.Context, actorID int64, action, subject string, before, after any)
+	// Webhooks are sent Prismic's api-update body on every publish, unpublish and
+	// release (studio_webhooks.go).
+	Webhooks []Webhook
+	// HTTPClient sends the webhooks; nil: a client with a 10-second timeout.
+	HTTPClient *http.Client
+	// PagesChanged is called after the release scheduler published something, so that
+	// page caches are purged; nil: the store's page generation is raised
+	// (internal/pagegen). Publishing through the studio's routes purges through the
+	// route table's ChangesPages instead.
+	PagesChanged func(ctx context.Context)
 }
 
 // Service is the content room's API: it stores documents and refs in the database and
@@ -50,6 +68,8 @@ type Service struct {
 	previews   map[string]time.Time // preview token → expiry, as read from the database
 
 	loadMu sync.Mutex // one snapshot load at a time
+
+	webhookKick chan struct{} // wakes RunReleases to send webhooks queued by a request
 }
 
 // New returns the content service over db.
@@ -61,7 +81,7 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, opts: opts, previews: map[string]time.Time{}}
+	return &Service{db: db, opts: opts, previews: map[string]time.Time{}, webhookKick: make(chan struct{}, 1)}
 }
 
 func (s *Service) now() time.Time { return s.opts.Now().UTC() }

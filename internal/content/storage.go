@@ -135,6 +135,21 @@ const (
 // writeDocuments upserts published versions and moves the master ref once, in one
 // transaction.
 func writeDocuments(ctx context.Context, db *store.DB, docs []Document, mode publishMode, now time.Time) (string, error) {
+	var ref string
+	err := db.InTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		ref, err = writeDocumentsTx(ctx, tx, db, docs, mode, now)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("content: publish: %w", err)
+	}
+	return ref, nil
+}
+
+// writeDocumentsTx is writeDocuments inside the caller's transaction (the studio
+// publishes, records the history and queues webhooks in one).
+func writeDocumentsTx(ctx context.Context, tx *sql.Tx, db *store.DB, docs []Document, mode publishMode, now time.Time) (string, error) {
 	first := "excluded.first_publication_date"
 	drafts := ""
 	if mode == modePublish {
@@ -147,36 +162,28 @@ func writeDocuments(ctx context.Context, db *store.DB, docs []Document, mode pub
 		ON CONFLICT (id) DO UPDATE SET type = excluded.type, lang = excluded.lang,
 			alternate_ids = excluded.alternate_ids, uid = excluded.uid, tags = excluded.tags, data = excluded.data,
 			first_publication_date = ` + first + `, last_publication_date = excluded.last_publication_date` + drafts)
-	var ref string
-	err := db.InTx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, query)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for _, d := range docs {
-			firstAt, lastAt := d.FirstPublicationDate, d.LastPublicationDate
-			if mode == modePublish || lastAt.IsZero() {
-				lastAt = now
-			}
-			if mode == modePublish || firstAt.IsZero() {
-				firstAt = lastAt
-			}
-			if _, err := stmt.ExecContext(ctx, d.ID, d.Type, d.Lang, encodeStrings(alternateIDs(d.AlternateLanguages)),
-				nullString(d.UID), encodeStrings(d.Tags), string(d.Data), nullMS(firstAt), nullMS(lastAt)); err != nil {
-				if store.IsUniqueViolation(err) {
-					return fmt.Errorf("document %s: uid %q is already used by another %s document in %s", d.ID, d.UID, d.Type, d.Lang)
-				}
-				return fmt.Errorf("document %s: %w", d.ID, err)
-			}
-		}
-		ref, err = moveMaster(ctx, tx, db, now)
-		return err
-	})
+	stmt, err := tx.PrepareContext(ctx, query)
 	if err != nil {
-		return "", fmt.Errorf("content: publish: %w", err)
+		return "", err
 	}
-	return ref, nil
+	defer stmt.Close()
+	for _, d := range docs {
+		firstAt, lastAt := d.FirstPublicationDate, d.LastPublicationDate
+		if mode == modePublish || lastAt.IsZero() {
+			lastAt = now
+		}
+		if mode == modePublish || firstAt.IsZero() {
+			firstAt = lastAt
+		}
+		if _, err := stmt.ExecContext(ctx, d.ID, d.Type, d.Lang, encodeStrings(alternateIDs(d.AlternateLanguages)),
+			nullString(d.UID), encodeStrings(d.Tags), string(d.Data), nullMS(firstAt), nullMS(lastAt)); err != nil {
+			if store.IsUniqueViolation(err) {
+				return "", fmt.Errorf("document %s: uid %q is already used by another %s document in %s", d.ID, d.UID, d.Type, d.Lang)
+			}
+			return "", fmt.Errorf("document %s: %w", d.ID, err)
+		}
+	}
+	return moveMaster(ctx, tx, db, now)
 }
 
 // moveMaster records a new master ref; the old one stays in content_refs so it answers
@@ -196,19 +203,24 @@ func moveMaster(ctx context.Context, tx *sql.Tx, db *store.DB, now time.Time) (s
 func unpublish(ctx context.Context, db *store.DB, ids []string, now time.Time) (string, error) {
 	var ref string
 	err := db.InTx(ctx, func(tx *sql.Tx) error {
-		for _, id := range ids {
-			if _, err := tx.ExecContext(ctx, db.Rebind("UPDATE content_documents SET uid = NULL, tags = '[]', data = NULL, last_publication_date = NULL WHERE id = ?"), id); err != nil {
-				return err
-			}
-		}
 		var err error
-		ref, err = moveMaster(ctx, tx, db, now)
+		ref, err = unpublishTx(ctx, tx, db, ids, now)
 		return err
 	})
 	if err != nil {
 		return "", fmt.Errorf("content: unpublish: %w", err)
 	}
 	return ref, nil
+}
+
+// unpublishTx is unpublish inside the caller's transaction.
+func unpublishTx(ctx context.Context, tx *sql.Tx, db *store.DB, ids []string, now time.Time) (string, error) {
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, db.Rebind("UPDATE content_documents SET uid = NULL, tags = '[]', data = NULL, last_publication_date = NULL WHERE id = ?"), id); err != nil {
+			return "", err
+		}
+	}
+	return moveMaster(ctx, tx, db, now)
 }
 
 // saveDraft stores a draft version, creating the document if it is new.
