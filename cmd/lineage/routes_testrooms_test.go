@@ -44,7 +44,7 @@ func TestDomainTestRoomsAreTheTable(t *testing.T) {
 	}
 	// The string constants the test rooms' patterns are written with, by the name a
 	// test file uses (its package's, or the import's).
-	consts := map[string]string{"content.APIPath": content.APIPath, "iiif.Prefix": iiif.Prefix}
+	consts := map[string]string{"content.APIPath": content.APIPath, "content.StudioPrefix": content.StudioPrefix, "iiif.Prefix": iiif.Prefix}
 
 	rooms, err := testRooms("../../internal", consts)
 	if err != nil {
