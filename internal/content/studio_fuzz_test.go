@@ -25,7 +25,9 @@ func pngBytes(t *testing.T, w, h int) []byte {
 	return buf.Bytes()
 }
 
-func decodeConfig(b []byte) (image.Config, string, error) { return image.DecodeConfig(bytes.NewReader(b)) }
+func decodeConfig(b []byte) (image.Config, string, error) {
+	return image.DecodeConfig(bytes.NewReader(b))
+}
 
 func newMultipart(w io.Writer) *multipart.Writer { return multipart.NewWriter(w) }
 
