@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"lineage/internal/httpx"
 	"lineage/internal/store/storetest"
 )
 
@@ -45,12 +46,16 @@ func TestPrismicClient(t *testing.T) {
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
-	svc := New(db, Options{PublicURL: srv.URL, DataDir: dataDir})
+	// Editor: the studio's test accounts (studio_test.go), so the script writes through
+	// the studio's API as an editor.
+	svc := New(db, Options{PublicURL: srv.URL, DataDir: dataDir, Editor: testEditor})
 	if _, err := svc.Import(ctx, fixtureDocs()); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range room(svc).Mounts() {
-		mux.Handle(m.Pattern, m.Handler)
+	for _, rm := range []httpx.Room{room(svc), studioRoom(svc)} {
+		for _, m := range rm.Mounts() {
+			mux.Handle(m.Pattern, m.Handler)
+		}
 	}
 	mux.HandleFunc("POST /_publish", func(w http.ResponseWriter, r *http.Request) {
 		if _, err := svc.Publish(ctx, Document{ID: "ctl", UID: "ctl", Type: "page", Lang: "en-gb"}); err != nil {

@@ -129,6 +129,55 @@ await check("private API: ForbiddenError without the token, content with it", as
   const docs = await prismic.createClient("lineage", { documentAPIEndpoint: priv, accessToken: "s3cret" }).getAllByType("news_item");
   assert.equal(docs.length, 4);
 });
+await check("documents written through the studio API read back through the client", async () => {
+  const studio = base + "/api/studio/content";
+  const call = async (method, path, body) => {
+    const res = await fetch(studio + path, {
+      method,
+      headers: { "content-type": "application/json", "x-test-account": "pat" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  const image = { id: "img1", url: "/media/census.png", alt: "A page of the census", copyright: "Lineage", dimensions: { width: 1, height: 1 } };
+  const data = {
+    title: [{ type: "heading1", text: "Written in the studio", spans: [] }],
+    summary: [{ type: "paragraph", text: "See the society page.", spans: [{ start: 8, end: 20, type: "hyperlink", data: { link_type: "Document", id: "about" } }] }],
+    date: "2026-11-26",
+    image,
+    body: [
+      { slice_type: "hero", slice_label: null, id: "hero$studio", variation: "default", version: "initial",
+        primary: { title: [{ type: "heading1", text: "Hero title", spans: [] }], text: [], image, link: { link_type: "Document", id: "about" }, link_label: "About us" },
+        items: [] },
+    ],
+  };
+  const created = await call("POST", "/documents", { type: "news_item", uid: "studio-written", tags: ["news"], data });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  await assert.rejects(client.getByUID("news_item", "studio-written"), prismic.NotFoundError);
+  // A preview token from the studio shows the draft to the client.
+  const pv = await call("POST", "/preview", { document_id: created.body.id });
+  const c2 = prismic.createClient("lineage", { documentAPIEndpoint: endpoint, routes });
+  c2.enableAutoPreviewsFromReq({ headers: { cookie: `io.prismic.preview=${pv.body.token}` } });
+  assert.equal(prismic.asText((await c2.getByUID("news_item", "studio-written")).data.title), "Written in the studio");
+  const pub = await call("POST", `/documents/${created.body.id}/publish`, { revision: created.body.revision });
+  assert.equal(pub.status, 200, JSON.stringify(pub.body));
+  const d = await client.getByUID("news_item", "studio-written");
+  assert.equal(d.url, "/news/studio-written");
+  assert.deepEqual(d.tags, ["news"]);
+  assert.equal(prismic.asText(d.data.title), "Written in the studio");
+  assert.equal(prismic.asDate(d.data.date).toISOString().slice(0, 10), "2026-11-26");
+  assert.equal(d.data.image.alt, "A page of the census");
+  assert.equal(prismic.asImageSrc(d.data.image, { w: 640 }).startsWith(base + "/media/census.png"), true);
+  const hero = d.data.body[0];
+  assert.equal(hero.slice_type, "hero");
+  assert.equal(prismic.asLink(hero.primary.link), "/about");
+  assert.equal(prismic.asHTML(d.data.summary, { linkResolver: (doc) => "/" + doc.uid }).includes('href="/about"'), true);
+  // Unpublished through the studio: gone for the client.
+  const un = await call("POST", `/documents/${created.body.id}/unpublish`, {});
+  assert.equal(un.status, 200, JSON.stringify(un.body));
+  await assert.rejects(client.getByUID("news_item", "studio-written"), prismic.NotFoundError);
+});
 console.warn = quiet;
 console.log(failures ? `${failures} FAILED` : "all passed");
 process.exit(failures ? 1 : 0);
