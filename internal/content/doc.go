@@ -27,6 +27,12 @@
 //     TestPrismicClient runs the web app's own @prismicio/client against them.
 //   - Import and export of a directory of JSON documents (importexport.go), used by
 //     `lineage content import|export` and by `serve --demo`.
+//   - The studio (studio*.go, migration 00023, decision 019): the writing side. Type and
+//     slice models in Prismic's Custom Types API shape (models/, embedded; an admin's
+//     stored copy overrides a file), validation of every save against them, revisions
+//     with 409 conflicts, the history of every document, releases published once by
+//     RunReleases, the media library and outgoing webhooks, as JSON under
+//     /api/studio/content/ in the project's one error contract (httpx).
 //
 // Choices where Prismic is silent or where we differ, for the next person:
 //
