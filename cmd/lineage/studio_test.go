@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"lineage/internal/auth"
+)
+
+// The studio through the assembled site: the accounts middleware tells it who is
+// signed in (an editor writes, a member is refused), and what an editor publishes is
+// served by the content API at once.
+func TestStudioThroughTheSite(t *testing.T) {
+	ctx, _, _, a, srv := startSite(t, t.TempDir())
+	token := func(email, role string) string {
+		t.Helper()
+		u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: email, Name: email, Password: "correct horse battery", Verified: true, Role: role})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok.AccessToken
+	}
+	editor, member := token("editor@example.org", auth.RoleEditor), token("member@example.org", "")
+	call := func(bearer, method, path string, body any) (int, map[string]any) {
+		t.Helper()
+		b, _ := json.Marshal(body)
+		req, _ := http.NewRequest(method, srv.URL+path, bytes.NewReader(b))
+		req.Header.Set("Content-Type", "application/json")
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var out map[string]any
+		json.NewDecoder(res.Body).Decode(&out)
+		return res.StatusCode, out
+	}
+	if code, _ := call(member, "GET", "/api/studio/content/documents", nil); code != 403 {
+		t.Errorf("a member lists documents: %d", code)
+	}
+	data := map[string]any{"title": []any{map[string]any{"type": "heading1", "text": "From the studio", "spans": []any{}}}, "date": "2026-11-26"}
+	code, d := call(editor, "POST", "/api/studio/content/documents", map[string]any{"type": "news_item", "uid": "from-the-studio", "data": data})
+	if code != 201 || d["created_by"].(map[string]any)["name"] != "editor@example.org" {
+		t.Fatalf("create: %d %v", code, d)
+	}
+	if code, out := call(editor, "POST", "/api/studio/content/documents/"+d["id"].(string)+"/publish", map[string]any{"revision": d["revision"]}); code != 200 {
+		t.Fatalf("publish: %d %v", code, out)
+	}
+	info, err := a.content.Repository(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{"ref": {info.MasterRef}, "q": {`[[at(my.news_item.uid, "from-the-studio")]]`}}
+	var res struct {
+		Total int `json:"total_results_size"`
+	}
+	if err := json.Unmarshal(getOK(t, srv.URL+"/content/api/v2/documents/search?"+q.Encode(), ""), &res); err != nil || res.Total != 1 {
+		t.Errorf("the content API does not serve the published document: %v %d", err, res.Total)
+	}
+}
