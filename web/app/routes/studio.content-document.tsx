@@ -30,6 +30,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(answer, { status: answer.ok ? 200 : answer.status && answer.status >= 400 ? answer.status : 502 });
 }
 
+// A save that gets no answer at all (the network, the server restarting) is a failed
+// save the editor can show and retry, not an error page over what was typed.
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const intent = String((await request.clone().formData()).get("intent") ?? "");
+  try {
+    return await serverAction();
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return { intent, ok: false, status: 0, message: "the server did not answer" };
+  }
+}
+
 // The editor keeps its own state: a save's answer must not reload the document under it.
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: { formMethod?: string; defaultShouldRevalidate: boolean }) {
   return formMethod && formMethod.toUpperCase() === "POST" ? false : defaultShouldRevalidate;

@@ -1,8 +1,9 @@
 // /studio and everything under it: the society's editors and admins write content and
 // run the staff tools here. Signed-out visitors are sent to sign-in with a way back
 // (the root middleware: no handle.auth means sign-in required); signed-in users who
-// are not staff get a plain "not allowed" page, before any child's loader runs.
-import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError, type MiddlewareFunction } from "react-router";
+// are not staff get a plain "not allowed" page from this layout's loader, which hides
+// whatever its children loaded (the Go API refuses them their data anyway).
+import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
 import type { Route } from "./+types/studio";
 import { hasScope } from "../features/auth/user";
 import { getAuth } from "../features/auth/context";
@@ -17,15 +18,9 @@ export const handle: RouteHandle = { layout: "wide" };
 
 const NOT_ALLOWED = "The studio is for the society's editors and administrators.";
 
-const staffOnly: MiddlewareFunction<Response> = ({ context }) => {
-  const user = getAuth(context).state.user;
-  if (!hasScope(user, "editor") && !hasScope(user, "admin")) throw new Response(NOT_ALLOWED, { status: 403, statusText: "Not allowed" });
-};
-
-export const middleware: Route.MiddlewareFunction[] = [staffOnly];
-
 export function loader({ context }: Route.LoaderArgs) {
   const user = getAuth(context).state.user;
+  if (!hasScope(user, "editor") && !hasScope(user, "admin")) throw new Response(NOT_ALLOWED, { status: 403, statusText: "Not allowed" });
   return { admin: hasScope(user, "admin"), name: user?.name ?? "" };
 }
 

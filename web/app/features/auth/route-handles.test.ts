@@ -35,7 +35,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/admin.newsletter-lists.tsx",
   // Editors and admins only, the same way.
   "routes/events-manage.tsx",
-  // The studio: sign-in first, then its layout's middleware refuses anyone not staff.
+  // The studio: sign-in first, then its layout's loader refuses anyone not staff.
   "routes/studio.tsx",
   "routes/studio.home.tsx",
   "routes/studio.content.tsx",

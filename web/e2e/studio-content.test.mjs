@@ -1,0 +1,240 @@
+// The studio's content editor in a real browser against the real binary: who may open
+// it; an editor writes a news item with a hero section and a picture they upload,
+// previews it, schedules it a few seconds ahead in a release and sees it appear on
+// /news when the release is published; changes typed while signed out are kept in the
+// browser and restored after signing in again; the editor worked by keyboard alone; axe
+// on every page, at 1366 and 390 px.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import zlib from "node:zlib";
+import { checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { demoAccounts, signIn } from "./events-helpers.mjs";
+
+const ctx = setup({ name: "studio-content" });
+const DESKTOP = { width: 1366, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** A PNG of one colour, width × height (a real image the server decodes and resizes). */
+function png(width, height, [r, g, b]) {
+  const chunk = (type, data) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // truecolour
+  const row = Buffer.alloc(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+async function saved(page) {
+  await page.getByRole("status").filter({ hasText: /^All changes saved/ }).waitFor({ timeout: 20_000 });
+}
+
+/** Starts a new document of `kind` from the content list; returns the editor's path. */
+async function startDocument(page, kind = "News item") {
+  await ctx.visit(page, "/studio/content");
+  await waitForHydration(page);
+  await page.getByLabel("Kind of document").selectOption({ label: kind });
+  await page.getByRole("button", { name: "Start writing" }).click();
+  await page.waitForURL((u) => /^\/studio\/content\/[^/]+$/.test(u.pathname) && !u.pathname.endsWith("/lookup"));
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  await waitForHydration(page);
+  return new URL(page.url()).pathname;
+}
+
+describe("studio content", () => {
+  test("the studio is for editors and admins: signed-out visitors go to sign-in, members are not allowed", { timeout: 120_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await ctx.visit(page, "/studio/content");
+    assert.equal(new URL(page.url()).pathname, "/sign-in");
+    assert.equal(new URL(page.url()).searchParams.get("redirect"), "/studio/content");
+
+    await signIn(ctx, page, accounts.member, "/user-account");
+    await ctx.visit(page, "/studio", { status: 403 });
+    await page.getByRole("heading", { level: 1, name: "You are not allowed to use the studio" }).waitFor();
+    assert.equal(await page.getByRole("navigation", { name: "Studio" }).count(), 0, "no studio navigation for a member");
+    // A screen under the studio says the same, whatever its own loader met.
+    await ctx.visit(page, "/studio/content", { status: 403 });
+    await page.getByRole("heading", { level: 1, name: "You are not allowed to use the studio" }).waitFor();
+
+    const editor = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, editor, accounts.editor, "/studio");
+    await editor.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Content" }).waitFor();
+    await checkA11y(editor, "/studio");
+  });
+
+  test("an editor writes a news item with a hero section and a picture, previews it, schedules it and sees it on /news", { timeout: 240_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, page, accounts.editor, "/studio/content");
+    await checkA11y(page, "/studio/content");
+    const editorPath = await startDocument(page);
+    await checkA11y(page, `${editorPath} (new)`);
+
+    const title = `Open day at the library ${Date.now()}`;
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByRole("button", { name: /^Make it from the title/ }).click();
+    await page.getByText("This address is free.").waitFor();
+    await page.getByLabel("Date", { exact: true }).fill("2026-11-26");
+    // The summary: one paragraph with a bold word.
+    await page.getByRole("button", { name: "Add the block" }).first().click();
+    const summary = page.getByLabel("Text of block 1").first();
+    await summary.fill("Come and see the reading room on Saturday.");
+    await summary.evaluate((el) => el.setSelectionRange(0, 4));
+    await page.getByRole("toolbar", { name: "Formatting of block 1" }).first().getByRole("button", { name: "Bold" }).click();
+    await page.getByRole("list", { name: "Formatting in block 1" }).first().getByText("Bold: “Come”").waitFor();
+
+    // A hero section with a picture uploaded from this computer.
+    await page.getByLabel("Kind of new section").selectOption({ label: "Hero" });
+    await page.getByRole("button", { name: "Add the section" }).click();
+    const hero = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Section 1: Hero" }) });
+    await hero.getByLabel("Heading").fill("Welcome to the library");
+    await hero.getByRole("button", { name: "Choose a picture" }).click();
+    await hero.getByText("Upload a new picture").click();
+    await hero.getByLabel("Picture", { exact: true }).setInputFiles({ name: "reading-room.png", mimeType: "image/png", buffer: png(800, 500, [40, 90, 160]) });
+    await hero.getByLabel("Description (alt text)").fill("The reading room with its long tables");
+    await hero.getByRole("button", { name: "Upload the picture" }).click();
+    await hero.getByRole("img", { name: "The reading room with its long tables" }).waitFor();
+    assert.equal(await hero.getByLabel("Description (alt text)").inputValue(), "The reading room with its long tables");
+    await saved(page);
+    await checkA11y(page, `${editorPath} (filled in)`);
+
+    // The same editor at phone width: axe-clean, no sideways scrolling.
+    const phone = await ctx.newPage({ viewport: PHONE });
+    await signIn(ctx, phone, accounts.editor, editorPath);
+    await phone.getByLabel("Title", { exact: true }).waitFor();
+    assert.equal(await phone.getByLabel("Title", { exact: true }).inputValue(), title, "the saved title is there on another device");
+    await checkA11y(phone, `${editorPath} (390 px)`);
+    assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the editor does not scroll sideways at 390 px");
+
+    // Preview in a new tab: the real news page, before it is published.
+    await page.getByRole("button", { name: "Preview", exact: true }).click();
+    const link = page.getByRole("link", { name: "Open the preview in a new tab" });
+    await link.waitFor();
+    const [preview] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
+    await preview.waitForLoadState("load");
+    await preview.getByRole("heading", { level: 1, name: title }).waitFor();
+    await preview.getByRole("img", { name: "The reading room with its long tables" }).first().waitFor();
+    await preview.close();
+
+    // Not on the site yet.
+    const reader = await ctx.newPage({ viewport: DESKTOP });
+    await ctx.visit(reader, "/news");
+    assert.equal(await reader.getByText(title).count(), 0, "a draft is not on /news");
+
+    // Scheduled a few seconds ahead in a new release.
+    const at = new Date(Date.now() + 8_000);
+    const pad = (n) => String(n).padStart(2, "0");
+    const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+    await page.getByLabel("Name of the release").fill("Open day news");
+    await page.getByLabel("Publish on (date and time)").fill(local);
+    await page.getByRole("button", { name: "Make the release and add this document" }).click();
+    await page.getByText("Added to the release.").waitFor();
+    await page.getByText(/^In “Open day news”, to be published on/).waitFor();
+
+    // The release publishes it; /news shows it once it has.
+    let seen = false;
+    for (let i = 0; i < 60 && !seen; i++) {
+      await ctx.visit(reader, "/news", { a11y: false });
+      seen = (await reader.getByRole("link", { name: title }).count()) > 0;
+      if (!seen) await new Promise((r) => setTimeout(r, 1_000));
+    }
+    assert.ok(seen, "the news item appears on /news once its release is published");
+    assert.ok(Date.now() >= at.getTime() - 1_000, "not before the time it was scheduled for");
+    await checkA11y(reader, "/news (with the new item)");
+    await reader.getByRole("link", { name: title }).click();
+    await reader.getByRole("heading", { level: 1, name: title }).waitFor();
+    await reader.getByRole("heading", { name: "Welcome to the library" }).waitFor();
+
+    // The history lists who published it.
+    await ctx.visit(page, `${editorPath}/history`);
+    await page.getByRole("link", { name: /^Published,/ }).first().waitFor();
+  });
+
+  test("changes typed after the session ended are kept in the browser and restored after signing in again", { timeout: 180_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, page, accounts.editor, "/studio/content");
+    const editorPath = await startDocument(page);
+    await page.getByLabel("Title", { exact: true }).fill("Kept on this computer");
+    await saved(page);
+
+    // The session ends (signed out elsewhere): the next autosave cannot reach the API as them.
+    await page.context().clearCookies();
+    await page.getByLabel("Title", { exact: true }).fill("Kept on this computer, and changed");
+    await page.waitForURL((u) => u.pathname === "/sign-in", { timeout: 20_000 });
+    assert.equal(new URL(page.url()).searchParams.get("redirect"), editorPath);
+
+    await page.getByLabel("Email address").fill(accounts.editor.email);
+    await page.getByLabel("Password", { exact: true }).fill(accounts.editor.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((u) => u.pathname === editorPath);
+    await page.getByRole("heading", { name: "Changes you made were not saved" }).waitFor();
+    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Kept on this computer", "the server's version until restored");
+    await checkA11y(page, `${editorPath} (changes kept)`);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Restore my changes" }).click();
+    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Kept on this computer, and changed");
+    await saved(page);
+    await page.reload();
+    await page.getByLabel("Title", { exact: true }).waitFor();
+    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Kept on this computer, and changed", "the restored changes were saved");
+    assert.equal(await page.getByRole("heading", { name: "Changes you made were not saved" }).count(), 0, "nothing left to restore");
+  });
+
+  test("the editor by keyboard alone: a block with bold text, a section added, moved and removed", { timeout: 120_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, page, accounts.editor, "/studio/content");
+    await startDocument(page);
+
+    await page.getByLabel("Title", { exact: true }).focus();
+    await page.keyboard.type("Written with the keyboard");
+    // To the summary's "Add the block" button with Tab, then Enter.
+    const add = page.getByRole("button", { name: "Add the block" }).first();
+    for (let i = 0; i < 40 && !(await add.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+    assert.ok(await add.evaluate((el) => el === document.activeElement), "Tab reaches “Add the block”");
+    await page.keyboard.press("Enter");
+    const text = page.getByLabel("Text of block 1").first();
+    await text.focus();
+    await page.keyboard.type("Bold words then plain");
+    await page.keyboard.press("Home");
+    for (let i = 0; i < 10; i++) await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.press("Control+b");
+    await page.getByRole("list", { name: "Formatting in block 1" }).first().getByText("Bold: “Bold words”").waitFor();
+
+    // Two sections, by keyboard: choose the kind, add, then move the second up and remove it.
+    const kind = page.getByLabel("Kind of new section");
+    await kind.focus();
+    assert.equal(await kind.inputValue(), "rich_text", "the first kind offered is text");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Section 1: Text" }).waitFor();
+    await kind.focus();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await kind.inputValue(), "gallery", "arrow keys choose the kind");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Section 2: Gallery" }).waitFor();
+    await page.getByRole("button", { name: "Move section 2 (Gallery) up" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Section 1: Gallery" }).waitFor();
+    await page.getByRole("button", { name: "Remove section 1 (Gallery)" }).focus();
+    await page.keyboard.press("Space");
+    await page.getByRole("heading", { name: "Section 1: Text" }).waitFor();
+    assert.equal(await page.getByRole("heading", { name: /Gallery/ }).count(), 0);
+    await saved(page);
+    await checkA11y(page, "editor (keyboard)");
+  });
+});
