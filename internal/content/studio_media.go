@@ -38,6 +38,13 @@ const (
 	MaxMediaSide   = 12_000     // pixels on either side
 )
 
+// MaxMediaWorkers is how many uploads are read and resized at once; the others wait
+// for their turn (or their caller to give up). A 40-megapixel image takes 160 MB while
+// it is resized, so this bounds the memory uploads can take.
+const MaxMediaWorkers = 2
+
+var mediaWorkers = make(chan struct{}, MaxMediaWorkers)
+
 // mediaVariantWidths are the widths of the resized copies (only those narrower than the
 // original are made).
 var mediaVariantWidths = []int{320, 640, 1280, 2048}
@@ -332,6 +339,12 @@ func (s *Service) UpdateMedia(ctx context.Context, ed Editor, id string, alt, co
 // PostMedia is POST /api/studio/content/media: multipart/form-data with file, alt and
 // copyright. The body may be at most MaxMediaBytes plus 64 KiB for the other parts.
 func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) error {
+	select {
+	case mediaWorkers <- struct{}{}:
+		defer func() { <-mediaWorkers }()
+	case <-r.Context().Done():
+		return &httpx.Error{Code: httpx.ECANCELED, Message: "The upload was cancelled."}
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxMediaBytes+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
