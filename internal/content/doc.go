@@ -8,7 +8,7 @@
 //   - Storage (storage.go, migrations 00002_content.sql): documents with a published
 //     and a draft version, the master ref (a new random ref on every publish; old ones
 //     are remembered and answer 410) and preview tokens (refs that see drafts until they
-//     expire).
+//     expire; a release's preview token sees only its documents' drafts).
 //   - Snapshots (snapshot.go, service.go): a ref is an immutable view, so each instance
 //     keeps the current master's documents decoded in memory, loaded on first use and
 //     dropped when the master moves (previews likewise, per revision of the drafts).

@@ -65,7 +65,12 @@ type Service struct {
 	master     *snapshot // the current master's snapshot, if loaded
 	preview    *snapshot // drafts over published at previewRev
 	previewRev int64
-	previews   map[string]time.Time // preview token → expiry, as read from the database
+	previews   map[string]previewRef // preview token → expiry and release, as read from the database
+	// relPreview is the last release preview loaded (drafts of one release's documents
+	// over published), at relPreviewRev.
+	relPreview    *snapshot
+	relPreviewID  string
+	relPreviewRev int64
 
 	loadMu sync.Mutex // one snapshot load at a time
 
@@ -81,7 +86,7 @@ func New(db *store.DB, opts Options) *Service {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Service{db: db, opts: opts, previews: map[string]time.Time{}, webhookKick: make(chan struct{}, 1)}
+	return &Service{db: db, opts: opts, previews: map[string]previewRef{}, webhookKick: make(chan struct{}, 1)}
 }
 
 func (s *Service) now() time.Time { return s.opts.Now().UTC() }
@@ -115,6 +120,16 @@ func (s *Service) noteState(st repoState) {
 	if s.preview != nil && s.previewRev != st.revision {
 		s.preview = nil
 	}
+	if s.relPreview != nil && s.relPreviewRev != st.revision {
+		s.relPreview = nil
+	}
+}
+
+// previewRef is what a preview token is: its expiry, and the release it previews ("":
+// every draft).
+type previewRef struct {
+	expires time.Time
+	release string
 }
 
 // refCandidates lists the spellings a ref may arrive in: as sent; URL-decoded once (the
@@ -174,14 +189,18 @@ func (s *Service) snapshotFor(ctx context.Context, ref string) (*snapshot, strin
 		}
 	}
 	for _, r := range cands {
-		kind, expires, err := s.lookupRef(ctx, r)
+		kind, pv, err := s.lookupRef(ctx, r)
 		if err != nil {
 			return nil, "", err
 		}
 		switch kind {
 		case "preview":
-			if !s.now().Before(expires) {
+			if !s.now().Before(pv.expires) {
 				return nil, "", errPreviewExpired
+			}
+			if pv.release != "" {
+				snap, err := s.releasePreviewSnapshot(ctx, pv.release)
+				return snap, r, err
 			}
 			snap, err := s.previewSnapshot(ctx)
 			return snap, r, err
@@ -219,23 +238,24 @@ func (s *Service) isPreviewRef(ctx context.Context, ref string) bool {
 
 const maxCachedPreviews = 1024
 
-func (s *Service) lookupRef(ctx context.Context, ref string) (string, time.Time, error) {
+func (s *Service) lookupRef(ctx context.Context, ref string) (string, previewRef, error) {
 	s.mu.Lock()
-	exp, ok := s.previews[ref]
+	pv, ok := s.previews[ref]
 	s.mu.Unlock()
 	if ok {
-		return "preview", exp, nil
+		return "preview", pv, nil
 	}
-	kind, exp, err := lookupRef(ctx, s.db, ref)
+	kind, exp, release, err := lookupRef(ctx, s.db, ref)
+	pv = previewRef{expires: exp, release: release}
 	if err == nil && kind == "preview" {
 		s.mu.Lock()
 		if len(s.previews) >= maxCachedPreviews {
-			s.previews = map[string]time.Time{}
+			s.previews = map[string]previewRef{}
 		}
-		s.previews[ref] = exp
+		s.previews[ref] = pv
 		s.mu.Unlock()
 	}
-	return kind, exp, err
+	return kind, pv, err
 }
 
 // masterSnapshot returns the snapshot of the current master, loading it if needed. It
@@ -307,15 +327,56 @@ func (s *Service) previewSnapshot(ctx context.Context) (*snapshot, error) {
 	return snap, nil
 }
 
+// releasePreviewSnapshot returns the drafts of a release's documents over published
+// documents as of the current revision (adding or removing a document of a release
+// raises the revision too).
+func (s *Service) releasePreviewSnapshot(ctx context.Context, release string) (*snapshot, error) {
+	st, err := s.state(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	cached := func() *snapshot {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.relPreview != nil && s.relPreviewID == release && s.relPreviewRev == st.revision {
+			return s.relPreview
+		}
+		return nil
+	}
+	if snap := cached(); snap != nil {
+		return snap, nil
+	}
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	if snap := cached(); snap != nil {
+		return snap, nil
+	}
+	snap, loaded, err := s.loadOf(ctx, true, release)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.st.revision <= loaded.revision {
+		s.relPreview, s.relPreviewID, s.relPreviewRev = snap, release, loaded.revision
+	}
+	s.mu.Unlock()
+	return snap, nil
+}
+
 // load reads documents between two reads of the state; if the state moved in between,
 // it tries again, so the snapshot always matches the state it is filed under.
 func (s *Service) load(ctx context.Context, withDrafts bool) (*snapshot, repoState, error) {
+	return s.loadOf(ctx, withDrafts, "")
+}
+
+// loadOf is load; with a release, only its documents' drafts are seen.
+func (s *Service) loadOf(ctx context.Context, withDrafts bool, release string) (*snapshot, repoState, error) {
 	for attempt := 0; attempt < 5; attempt++ {
 		before, err := readState(ctx, s.db)
 		if err != nil {
 			return nil, before, err
 		}
-		rows, err := loadRows(ctx, s.db, withDrafts)
+		rows, err := loadRowsOf(ctx, s.db, withDrafts, release)
 		if err != nil {
 			return nil, before, err
 		}
@@ -432,7 +493,21 @@ func (s *Service) CreatePreview(ctx context.Context, ttl time.Duration) (string,
 	}
 	now := s.now()
 	token := "preview-" + newRef() + newRef()
-	if err := insertPreview(ctx, s.db, token, now, now.Add(ttl)); err != nil {
+	if err := insertPreview(ctx, s.db, token, now, now.Add(ttl), ""); err != nil {
+		return "", err
+	}
+	return token, nil
+}
+
+// CreateReleasePreview issues a preview token that sees the drafts of one release's
+// documents over the published site: the site as it will be once the release is out.
+func (s *Service) CreateReleasePreview(ctx context.Context, release string, ttl time.Duration) (string, error) {
+	if ttl <= 0 {
+		ttl = DefaultPreviewTTL
+	}
+	now := s.now()
+	token := "preview-" + newRef() + newRef()
+	if err := insertPreview(ctx, s.db, token, now, now.Add(ttl), release); err != nil {
 		return "", err
 	}
 	return token, nil

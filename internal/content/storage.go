@@ -34,13 +34,29 @@ func readState(ctx context.Context, db *store.DB) (repoState, error) {
 // loadRows reads the documents a snapshot sees, in one statement so that the result is
 // consistent on both databases. With drafts, a draft replaces the published version.
 func loadRows(ctx context.Context, db *store.DB, withDrafts bool) ([]docRow, error) {
+	return loadRowsOf(ctx, db, withDrafts, "")
+}
+
+// loadRowsOf is loadRows; with a release, only the drafts of the release's documents
+// replace published versions (a release's preview).
+func loadRowsOf(ctx context.Context, db *store.DB, withDrafts bool, release string) ([]docRow, error) {
 	where := "data IS NOT NULL"
-	if withDrafts {
+	var args []any
+	switch {
+	case withDrafts && release != "":
+		where += " OR id IN (SELECT document_id FROM content_release_documents WHERE release_id = ?)"
+		args = append(args, release)
+	case withDrafts:
 		where += " OR draft_data IS NOT NULL"
 	}
-	rows, err := db.QueryContext(ctx, `SELECT id, type, lang, alternate_ids, uid, tags, data,
-		first_publication_date, last_publication_date, draft_uid, draft_tags, draft_data, draft_saved_at
-		FROM content_documents WHERE `+where+` ORDER BY id`)
+	in := "0"
+	if release != "" {
+		in = "CASE WHEN id IN (SELECT document_id FROM content_release_documents WHERE release_id = ?) THEN 1 ELSE 0 END"
+		args = append([]any{release}, args...)
+	}
+	rows, err := db.QueryContext(ctx, db.Rebind(`SELECT id, type, lang, alternate_ids, uid, tags, data,
+		first_publication_date, last_publication_date, draft_uid, draft_tags, draft_data, draft_saved_at, `+in+`
+		FROM content_documents WHERE `+where+` ORDER BY id`), args...)
 	if err != nil {
 		return nil, fmt.Errorf("content: load documents: %w", err)
 	}
@@ -52,12 +68,13 @@ func loadRows(ctx context.Context, db *store.DB, withDrafts bool) ([]docRow, err
 			alts, tags                    string
 			uid, data, dUID, dTags, dData sql.NullString
 			first, last, saved            sql.NullInt64
+			inRelease                     int
 		)
-		if err := rows.Scan(&r.ID, &r.Type, &r.Lang, &alts, &uid, &tags, &data, &first, &last, &dUID, &dTags, &dData, &saved); err != nil {
+		if err := rows.Scan(&r.ID, &r.Type, &r.Lang, &alts, &uid, &tags, &data, &first, &last, &dUID, &dTags, &dData, &saved, &inRelease); err != nil {
 			return nil, fmt.Errorf("content: load documents: %w", err)
 		}
 		r.AlternateIDs = decodeStrings(alts)
-		if withDrafts && dData.Valid {
+		if withDrafts && dData.Valid && (release == "" || inRelease == 1) {
 			r.UID = dUID.String
 			r.Tags = decodeStrings(dTags.String)
 			r.Data = []byte(dData.String)
@@ -67,6 +84,9 @@ func loadRows(ctx context.Context, db *store.DB, withDrafts bool) ([]docRow, err
 				r.First = r.Last
 			}
 		} else {
+			if !data.Valid {
+				continue // in the release, but neither drafted nor published
+			}
 			r.UID = uid.String
 			r.Tags = decodeStrings(tags)
 			r.Data = []byte(data.String)
@@ -254,9 +274,9 @@ func saveDraft(ctx context.Context, db *store.DB, d Document, now time.Time) err
 	return nil
 }
 
-func insertPreview(ctx context.Context, db *store.DB, token string, now, expires time.Time) error {
-	_, err := db.ExecContext(ctx, db.Rebind("INSERT INTO content_refs (ref, kind, created_at, expires_at) VALUES (?, 'preview', ?, ?)"),
-		token, now.UnixMilli(), expires.UnixMilli())
+func insertPreview(ctx context.Context, db *store.DB, token string, now, expires time.Time, release string) error {
+	_, err := db.ExecContext(ctx, db.Rebind("INSERT INTO content_refs (ref, kind, created_at, expires_at, release_id) VALUES (?, 'preview', ?, ?, ?)"),
+		token, now.UnixMilli(), expires.UnixMilli(), nullString(release))
 	if err != nil {
 		return fmt.Errorf("content: create preview: %w", err)
 	}
@@ -265,17 +285,19 @@ func insertPreview(ctx context.Context, db *store.DB, token string, now, expires
 	return nil
 }
 
-// lookupRef finds a ref that is not the current master: kind "" when unknown.
-func lookupRef(ctx context.Context, db *store.DB, ref string) (kind string, expires time.Time, err error) {
+// lookupRef finds a ref that is not the current master: kind "" when unknown; a
+// release's preview names its release.
+func lookupRef(ctx context.Context, db *store.DB, ref string) (kind string, expires time.Time, release string, err error) {
 	var exp sql.NullInt64
-	err = db.QueryRowContext(ctx, db.Rebind("SELECT kind, expires_at FROM content_refs WHERE ref = ?"), ref).Scan(&kind, &exp)
+	var rel sql.NullString
+	err = db.QueryRowContext(ctx, db.Rebind("SELECT kind, expires_at, release_id FROM content_refs WHERE ref = ?"), ref).Scan(&kind, &exp, &rel)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", time.Time{}, nil
+		return "", time.Time{}, "", nil
 	}
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("content: look up ref: %w", err)
+		return "", time.Time{}, "", fmt.Errorf("content: look up ref: %w", err)
 	}
-	return kind, msTime(exp), nil
+	return kind, msTime(exp), rel.String, nil
 }
 
 func countDocuments(ctx context.Context, db *store.DB) (int, error) {

@@ -1055,14 +1055,17 @@ type StudioPreview struct {
 	ExpiresAt *string `json:"expires_at"`
 }
 
-// Preview issues a preview token that shows drafts (a release's included) over the
-// published site, and the /preview address that opens a document with it.
+// Preview issues a preview token and the /preview address that opens a document with
+// it: for a release, the drafts of its documents over the published site; else every
+// draft.
 func (s *Service) Preview(ctx context.Context, ed Editor, docID, releaseID string) (*StudioPreview, error) {
 	if docID != "" {
 		if _, err := s.readRow(ctx, s.db, docID); err != nil {
 			return nil, err
 		}
 	}
+	var token string
+	var err error
 	if releaseID != "" {
 		rel, err := s.GetRelease(ctx, releaseID)
 		if err != nil {
@@ -1071,8 +1074,10 @@ func (s *Service) Preview(ctx context.Context, ed Editor, docID, releaseID strin
 		if docID == "" && len(rel.Documents) > 0 {
 			docID = rel.Documents[0].ID
 		}
+		token, err = s.CreateReleasePreview(ctx, releaseID, DefaultPreviewTTL)
+	} else {
+		token, err = s.CreatePreview(ctx, DefaultPreviewTTL)
 	}
-	token, err := s.CreatePreview(ctx, DefaultPreviewTTL)
 	if err != nil {
 		return nil, err
 	}

@@ -319,18 +319,27 @@ func (s *Service) SetReleaseDocument(ctx context.Context, ed Editor, id, docID s
 	if err != nil {
 		return nil, err
 	}
-	if in {
-		if doc.Archived.Valid {
-			return nil, &httpx.Error{Code: httpx.ECONFLICT, Message: "This document is archived: bring it back from the archive first."}
-		}
-		_, err = s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO content_release_documents (release_id, document_id, added_at) VALUES (?, ?, ?)
-			ON CONFLICT (release_id, document_id) DO NOTHING`), id, docID, s.now().UnixMilli())
-	} else {
-		_, err = s.db.ExecContext(ctx, s.db.Rebind("DELETE FROM content_release_documents WHERE release_id = ? AND document_id = ?"), id, docID)
+	if in && doc.Archived.Valid {
+		return nil, &httpx.Error{Code: httpx.ECONFLICT, Message: "This document is archived: bring it back from the archive first."}
 	}
+	// The revision moves too, so that the release's previews see the change.
+	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if in {
+			_, err = tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO content_release_documents (release_id, document_id, added_at) VALUES (?, ?, ?)
+				ON CONFLICT (release_id, document_id) DO NOTHING`), id, docID, s.now().UnixMilli())
+		} else {
+			_, err = tx.ExecContext(ctx, s.db.Rebind("DELETE FROM content_release_documents WHERE release_id = ? AND document_id = ?"), id, docID)
+		}
+		if err != nil {
+			return err
+		}
+		return bumpRevision(ctx, tx, s)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("content: release document: %w", err)
 	}
+	s.state(ctx, true)
 	r, err := s.GetRelease(ctx, id)
 	if err == nil {
 		action := "content.release.add"

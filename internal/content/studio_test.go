@@ -1089,3 +1089,44 @@ func TestStudioBadBodies(t *testing.T) {
 		}
 	})
 }
+
+// A release's preview shows the site as it will be once the release is out: the drafts
+// of its documents, not other drafts; adding a document shows it at once.
+func TestReleasePreview(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newStudioEnv(t, db, Options{})
+		pat := testAccounts["pat"]
+		in, err := e.svc.CreateDocument(ctx, pat, DocumentInput{Type: "news_item", UID: "in-release", Data: json.RawMessage(newsData)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := e.svc.CreateDocument(ctx, pat, DocumentInput{Type: "news_item", UID: "not-in-release", Data: json.RawMessage(newsData)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel := e.must(201, "pat", "POST", StudioPrefix+"/releases", map[string]any{"label": "Winter"})
+		relID := rel["id"].(string)
+		e.must(200, "pat", "PUT", StudioPrefix+"/releases/"+relID+"/documents/"+in.ID, nil)
+		pv := e.must(200, "pat", "POST", StudioPrefix+"/preview", map[string]any{"release_id": relID})
+		token := pv["token"].(string)
+		if !strings.Contains(pv["url"].(string), "documentId="+in.ID) {
+			t.Errorf("release preview url: %v", pv["url"])
+		}
+		if e.searchUID(ctx, token, "in-release") != 1 || e.searchUID(ctx, token, "not-in-release") != 0 {
+			t.Errorf("release preview: sees in %d, out %d", e.searchUID(ctx, token, "in-release"), e.searchUID(ctx, token, "not-in-release"))
+		}
+		all := e.must(200, "pat", "POST", StudioPrefix+"/preview", map[string]any{"document_id": out.ID})["token"].(string)
+		if e.searchUID(ctx, all, "in-release") != 1 || e.searchUID(ctx, all, "not-in-release") != 1 {
+			t.Error("a document preview does not see every draft")
+		}
+		e.must(200, "pat", "PUT", StudioPrefix+"/releases/"+relID+"/documents/"+out.ID, nil)
+		if e.searchUID(ctx, token, "not-in-release") != 1 {
+			t.Error("a document added to the release is not in its preview")
+		}
+		e.must(200, "pat", "DELETE", StudioPrefix+"/releases/"+relID+"/documents/"+in.ID, nil)
+		if e.searchUID(ctx, token, "in-release") != 0 {
+			t.Error("a document taken out of the release is still in its preview")
+		}
+	})
+}

@@ -14,6 +14,9 @@ ALTER TABLE content_documents ADD COLUMN updated_at BIGINT;
 ALTER TABLE content_documents ADD COLUMN updated_by BIGINT;
 ALTER TABLE content_documents ADD COLUMN updated_by_name TEXT NOT NULL DEFAULT '';
 
+-- A preview token may preview one release: only its documents' drafts are seen.
+ALTER TABLE content_refs ADD COLUMN release_id TEXT;
+
 -- Admins' copies of the type and slice models; a row overrides the repository's file of
 -- the same id (internal/content/models).
 CREATE TABLE content_models (
@@ -109,6 +112,7 @@ DROP TABLE content_release_documents;
 DROP TABLE content_releases;
 DROP TABLE content_versions;
 DROP TABLE content_models;
+ALTER TABLE content_refs DROP COLUMN release_id;
 ALTER TABLE content_documents DROP COLUMN updated_by_name;
 ALTER TABLE content_documents DROP COLUMN updated_by;
 ALTER TABLE content_documents DROP COLUMN updated_at;
