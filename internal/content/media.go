@@ -1,6 +1,9 @@
 package content
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -11,6 +14,43 @@ import (
 
 // MediaDir is where media live inside the data directory.
 func MediaDir(dataDir string) string { return filepath.Join(dataDir, "files", "media") }
+
+// PutMedia stores a medium under name (a slash-separated path such as
+// "studio/church.jpg"), replacing any of that name whole (a temporary file renamed into
+// place, so a request never sees half of it), and returns its size. It is served at
+// /media/{name}. A name that cannot be a URL path (empty, "..", backslashes, a part
+// starting with ".") is refused.
+func (s *Service) PutMedia(ctx context.Context, name string, r io.Reader) (int64, error) {
+	if !fs.ValidPath(name) || name == "." || strings.Contains(name, "\\") || strings.HasPrefix(name, ".") || strings.Contains(name, "/.") {
+		return 0, fmt.Errorf("content: media name %q is not a valid path", name)
+	}
+	if s.opts.DataDir == "" {
+		return 0, fmt.Errorf("content: store media %s: no data directory is configured", name)
+	}
+	target := filepath.Join(MediaDir(s.opts.DataDir), filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return 0, fmt.Errorf("content: store media %s: %w", name, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), ".upload-*")
+	if err != nil {
+		return 0, fmt.Errorf("content: store media %s: %w", name, err)
+	}
+	n, err := io.Copy(tmp, r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), target)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, fmt.Errorf("content: store media %s: %w", name, err)
+	}
+	return n, nil
+}
 
 // ServeMedia serves GET /media/{file...} from DataDir/files/media. The query string
 // is ignored, so imgix parameters (?auto=format&w=640) that @prismicio/react appends are

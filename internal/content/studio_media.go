@@ -15,7 +15,6 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -29,7 +28,7 @@ import (
 // The media library: images an editor uploads once, with their alt text and copyright,
 // and finds again to reuse. Resized variants are made at upload, so nothing is resized
 // while a page is served. Files go to the media directory under studio/ and are served
-// by ServeMedia like every other media file.
+// by ServeMedia like every other media file. Files are stored through PutMedia.
 
 // Limits of one upload.
 const (
@@ -124,9 +123,6 @@ func (s *Service) UploadMedia(ctx context.Context, ed Editor, up MediaUpload) (*
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	if s.opts.DataDir == "" {
-		return nil, errors.New("content: media upload: no data directory is configured")
-	}
 	img, _, err := image.Decode(bytes.NewReader(up.Data))
 	if err != nil {
 		return nil, httpx.Invalid("file", "This image could not be read: it may be damaged.")
@@ -135,7 +131,7 @@ func (s *Service) UploadMedia(ctx context.Context, ed Editor, up MediaUpload) (*
 	id := "m_" + newRef()
 	base := mediaBaseName(up.Name)
 	file := "studio/" + id + "-" + base + f.ext
-	if err := writeMediaFile(s.opts.DataDir, file, up.Data); err != nil {
+	if _, err := s.PutMedia(ctx, file, bytes.NewReader(up.Data)); err != nil {
 		return nil, err
 	}
 	m := &Media{ID: id, Name: mediaDisplayName(up.Name, f.ext), URL: "/media/" + file, ContentType: f.ctype,
@@ -159,7 +155,7 @@ func (s *Service) UploadMedia(ctx context.Context, ed Editor, up MediaUpload) (*
 			return nil, fmt.Errorf("content: media variant: %w", err)
 		}
 		vf := fmt.Sprintf("studio/%s-%s-%d%s", id, base, w, ext)
-		if err := writeMediaFile(s.opts.DataDir, vf, buf.Bytes()); err != nil {
+		if _, err := s.PutMedia(ctx, vf, &buf); err != nil {
 			return nil, err
 		}
 		m.Variants = append(m.Variants, MediaVariant{Width: w, Height: h, URL: "/media/" + vf})
@@ -176,34 +172,6 @@ func (s *Service) UploadMedia(ctx context.Context, ed Editor, up MediaUpload) (*
 	m.CreatedBy = &Person{ID: ed.ID, Name: ed.Name}
 	s.audit(ctx, ed, "content.media.upload", "content_media:"+m.ID, nil, m)
 	return m, nil
-}
-
-// writeMediaFile stores a file under the media directory atomically (a temporary file
-// renamed into place), so a request never sees half of it.
-func writeMediaFile(dataDir, rel string, b []byte) error {
-	target := filepath.Join(MediaDir(dataDir), filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fmt.Errorf("content: media: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".upload-*")
-	if err != nil {
-		return fmt.Errorf("content: media: %w", err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("content: media: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("content: media: %w", err)
-	}
-	os.Chmod(tmp.Name(), 0o644)
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("content: media: %w", err)
-	}
-	return nil
 }
 
 // mediaBaseName makes a safe file name part from an upload's name.
