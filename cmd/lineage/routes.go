@@ -81,6 +81,7 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "POST " + content.StudioPrefix + "/media", Handler: ct.Staff(ct.PostMedia), Access: staff},
 				{Pattern: "GET " + content.StudioPrefix + "/media/{id}", Handler: ct.Staff(ct.GetMediaItem), Access: staff},
 				{Pattern: "PATCH " + content.StudioPrefix + "/media/{id}", Handler: ct.Staff(ct.PatchMedia), Access: staff},
+				{Pattern: "GET " + content.StudioPrefix + "/webhooks", Handler: ct.Admin(ct.GetWebhooks), Access: admin},
 			},
 		},
 		{

@@ -62,6 +62,7 @@ func studioRoom(s *Service) httpx.Room {
 			{Pattern: "POST " + StudioPrefix + "/media", Handler: s.Staff(s.PostMedia)},
 			{Pattern: "GET " + StudioPrefix + "/media/{id}", Handler: s.Staff(s.GetMediaItem)},
 			{Pattern: "PATCH " + StudioPrefix + "/media/{id}", Handler: s.Staff(s.PatchMedia)},
+			{Pattern: "GET " + StudioPrefix + "/webhooks", Handler: s.Admin(s.GetWebhooks)},
 		},
 	}
 }
@@ -891,6 +892,16 @@ func TestWebhooksDelivered(t *testing.T) {
 		db.QueryRowContext(ctx, db.Rebind("SELECT status, attempts FROM content_webhook_deliveries WHERE url = ?"), dead.URL).Scan(&status, &attempts)
 		if status != "failed" || attempts != webhookAttempts {
 			t.Errorf("dead receiver: %s after %d attempts", status, attempts)
+		}
+		// Admins see the addresses (not the secrets) and the deliveries; editors do not.
+		e.must(403, "pat", "GET", StudioPrefix+"/webhooks", nil)
+		st := e.must(200, "ada", "GET", StudioPrefix+"/webhooks", nil)
+		if fmt.Sprint(st["urls"]) != fmt.Sprintf("[%s %s]", recv.URL, dead.URL) || strings.Contains(fmt.Sprint(st), "s3cret") {
+			t.Errorf("webhook status: %v", st)
+		}
+		ds := st["deliveries"].([]any)
+		if len(ds) != 2 || ds[0].(map[string]any)["status"] != "failed" || ds[0].(map[string]any)["last_error"] == "" || ds[1].(map[string]any)["status"] != "delivered" {
+			t.Errorf("deliveries: %v", ds)
 		}
 		// A release's body names it.
 		d2, _ := e.svc.CreateDocument(ctx, pat, DocumentInput{Type: "news_item", UID: "hook-2", Data: json.RawMessage(newsData)})

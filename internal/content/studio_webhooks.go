@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"lineage/internal/httpx"
 )
 
 // Outgoing webhooks in Prismic's body shape (protocols.md §7), so a site built on hosted
@@ -205,5 +207,56 @@ func (s *Service) sendWebhook(ctx context.Context, client *http.Client, to, body
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return fmt.Errorf("the receiver answered %s", resp.Status)
 	}
+	return nil
+}
+
+// WebhookDelivery is a queued, delivered or failed webhook, as admins see it.
+type WebhookDelivery struct {
+	ID        int64   `json:"id"`
+	URL       string  `json:"url"`
+	Status    string  `json:"status"`
+	Attempts  int     `json:"attempts"`
+	NextAt    *string `json:"next_at"`
+	LastError string  `json:"last_error"`
+	CreatedAt *string `json:"created_at"`
+}
+
+// WebhookStatus lists the configured webhook addresses (not their secrets) and the
+// latest deliveries, newest first.
+func (s *Service) WebhookStatus(ctx context.Context, limit int) ([]string, []WebhookDelivery, error) {
+	urls := []string{}
+	for _, w := range s.opts.Webhooks {
+		urls = append(urls, w.URL)
+	}
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, url, status, attempts, next_at, last_error, created_at
+		FROM content_webhook_deliveries ORDER BY id DESC LIMIT `+fmt.Sprint(limit)))
+	if err != nil {
+		return nil, nil, fmt.Errorf("content: webhook deliveries: %w", err)
+	}
+	defer rows.Close()
+	out := []WebhookDelivery{}
+	for rows.Next() {
+		var d WebhookDelivery
+		var next, created sql.NullInt64
+		if err := rows.Scan(&d.ID, &d.URL, &d.Status, &d.Attempts, &next, &d.LastError, &created); err != nil {
+			return nil, nil, err
+		}
+		if d.Status == "pending" {
+			d.NextAt = msString(next)
+		}
+		d.CreatedAt = msString(created)
+		out = append(out, d)
+	}
+	return urls, out, rows.Err()
+}
+
+// GetWebhooks is GET /api/studio/content/webhooks (admins): the configured addresses
+// and the latest 100 deliveries.
+func (s *Service) GetWebhooks(w http.ResponseWriter, r *http.Request, ed Editor) error {
+	urls, list, err := s.WebhookStatus(r.Context(), 100)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"urls": urls, "deliveries": list})
 	return nil
 }
