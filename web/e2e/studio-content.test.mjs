@@ -161,6 +161,62 @@ describe("studio content", () => {
     await page.getByRole("link", { name: /^Published,/ }).first().waitFor();
   });
 
+  test("the API's messages appear next to their fields; a second editor's save is caught as a conflict", { timeout: 180_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, page, accounts.editor, "/studio/content");
+    const editorPath = await startDocument(page);
+    await page.getByLabel("Title", { exact: true }).fill("Checked by the server");
+    await saved(page);
+
+    // Publishing without the date the model requires: refused, the message at the date.
+    ctx.expectProblem(page, { url: new RegExp(`${editorPath}(\\.data)?(\\?|$)`), status: 422 }, "the test publishes and saves what the API refuses");
+    await page.getByRole("button", { name: "Publish now" }).click();
+    const dateField = page.getByLabel("Date", { exact: true });
+    await page.locator(`#${await dateField.getAttribute("id")}-error`).waitFor();
+    assert.equal(await dateField.getAttribute("aria-invalid"), "true", "the date is marked");
+    await page.getByRole("alert").filter({ hasText: "There is a problem" }).waitFor();
+    await checkA11y(page, `${editorPath} (publish refused)`);
+
+    // An address that is not allowed: the check says so as one types, and saving is refused at the field.
+    await page.getByLabel(/^Address/).fill("Not An Address!");
+    await page.getByText("This address cannot be used.", { exact: false }).or(page.locator('[id="doc-uid-check"]').filter({ hasText: /./ })).first().waitFor();
+    await page.getByRole("status").filter({ hasText: /^Not saved: please correct the problems/ }).waitFor({ timeout: 20_000 });
+    assert.equal(await page.getByLabel(/^Address/).getAttribute("aria-invalid"), "true");
+    await page.getByLabel(/^Address/).fill(`checked-${Date.now()}`);
+    await page.getByLabel("Date", { exact: true }).fill("2026-11-26");
+    await saved(page);
+
+    // Two editors on the same document: the second one's save meets the first one's.
+    const other = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, other, accounts.admin, editorPath);
+    await other.getByLabel("Title", { exact: true }).waitFor();
+    await waitForHydration(other);
+    await other.getByLabel("Title", { exact: true }).fill("Changed by the admin");
+    await saved(other);
+    ctx.expectProblem(page, { url: new RegExp(`${editorPath}(\\.data)?(\\?|$)`), status: 409 }, "the test saves over another editor's save");
+    await page.getByLabel("Title", { exact: true }).fill("Changed by the editor");
+    await page.getByRole("heading", { name: "Someone else saved this document" }).waitFor({ timeout: 20_000 });
+    await checkA11y(page, `${editorPath} (conflict)`);
+    await page.getByRole("button", { name: "Keep my version and save it" }).click();
+    await saved(page);
+    await ctx.visit(other, editorPath);
+    assert.equal(await other.getByLabel("Title", { exact: true }).inputValue(), "Changed by the editor", "the kept version was saved");
+
+    // Its history lists both editors' saves; the releases and pictures screens at both widths.
+    await ctx.visit(page, `${editorPath}/history`);
+    await page.getByRole("link", { name: /^Saved draft,/ }).first().click();
+    await page.getByRole("button", { name: "Restore this version" }).waitFor();
+    await checkA11y(page, `${editorPath}/history (a version)`);
+    for (const viewport of [DESKTOP, PHONE]) {
+      await page.setViewportSize(viewport);
+      for (const p of ["/studio", "/studio/content", "/studio/releases", "/studio/media"]) {
+        await ctx.visit(page, p);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${p} does not scroll sideways at ${viewport.width} px`);
+      }
+    }
+  });
+
   test("changes typed after the session ended are kept in the browser and restored after signing in again", { timeout: 180_000 }, async () => {
     const accounts = await demoAccounts(ctx.server);
     const page = await ctx.newPage({ viewport: DESKTOP });

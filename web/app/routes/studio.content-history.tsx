@@ -33,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function StudioHistory({ loaderData, actionData }: Route.ComponentProps) {
   const { doc, versions, version } = loaderData;
-  const title = plainText(doc.data.title) || doc.uid || doc.id;
+  const title = plainText(doc.data?.title) || doc.uid || doc.id;
   return (
     <>
       <p className={styles.breadcrumb}>
@@ -69,8 +69,8 @@ export default function StudioHistory({ loaderData, actionData }: Route.Componen
             <dt>Address</dt>
             <dd>{version.uid ?? "(none)"}</dd>
             <dt>Tags</dt>
-            <dd>{version.tags.join(", ") || "(none)"}</dd>
-            {Object.entries(version.data).map(([k, v]) => {
+            <dd>{(version.tags ?? []).join(", ") || "(none)"}</dd>
+            {Object.entries(version.data ?? {}).map(([k, v]) => {
               const text = plainText(v) || (typeof v === "string" || typeof v === "number" ? String(v) : "");
               return text ? (
                 <div key={k}>

@@ -83,11 +83,11 @@ export default function StudioRelease({ loaderData, actionData }: Route.Componen
       ) : null}
 
       <h2>Documents</h2>
-      {release.documents.length === 0 ? (
+      {(release.documents ?? []).length === 0 ? (
         <p>No documents yet. Add one from its editor (“Publish later”).</p>
       ) : (
         <ul className={styles.releaseList}>
-          {release.documents.map((d) => (
+          {(release.documents ?? []).map((d) => (
             <li key={d.id}>
               <Link to={`/studio/content/${encodeURIComponent(d.id)}`}>{d.title || d.uid || d.id}</Link> ({statusText(d.status)})
               {published ? null : (

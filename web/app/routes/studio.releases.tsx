@@ -42,7 +42,7 @@ export default function StudioReleases({ loaderData, actionData }: Route.Compone
             <li key={r.id}>
               <Link to={`/studio/releases/${encodeURIComponent(r.id)}`}>{r.label}</Link> — {RELEASE_WORDS[r.status]}
               {r.status === "scheduled" && r.scheduled_at ? ` for ${when(r.scheduled_at)}` : ""}
-              {r.status === "published" && r.published_at ? ` on ${when(r.published_at)}` : ""}, {r.documents.length === 1 ? "1 document" : `${r.documents.length} documents`}
+              {r.status === "published" && r.published_at ? ` on ${when(r.published_at)}` : ""}, {(r.documents ?? []).length === 1 ? "1 document" : `${(r.documents ?? []).length} documents`}
             </li>
           ))}
         </ul>

@@ -76,9 +76,10 @@ export interface Version {
 }
 
 export interface VersionDetail extends Version {
-  uid: string | null;
-  tags: string[];
-  data: Record<string, unknown>;
+  uid?: string | null;
+  /** Absent when the version had none. */
+  tags?: string[];
+  data?: Record<string, unknown>;
 }
 
 export interface LinkTarget {
@@ -106,7 +107,7 @@ export interface Release {
   published_at: string | null;
   created_at: string;
   created_by: Person | null;
-  documents: { id: string; type: string; uid: string | null; title: string; status: DocumentStatus }[];
+  documents?: { id: string; type: string; uid: string | null; title: string; status: DocumentStatus }[];
 }
 
 export interface Media {
