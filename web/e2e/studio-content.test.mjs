@@ -268,6 +268,19 @@ describe("studio content", () => {
     for (let i = 0; i < 10; i++) await page.keyboard.press("Shift+ArrowRight");
     await page.keyboard.press("Control+b");
     await page.getByRole("list", { name: "Formatting in block 1" }).first().getByText("Bold: “Bold words”").waitFor();
+    // A link over "plain", to a web address: Ctrl+K, then the chooser by keyboard.
+    await text.focus();
+    await page.keyboard.press("End");
+    for (let i = 0; i < 5; i++) await page.keyboard.press("Shift+ArrowLeft");
+    await page.keyboard.press("Control+k");
+    const chooser = page.getByRole("group", { name: "Link over “plain”" });
+    await chooser.getByLabel("A web address").focus();
+    await page.keyboard.press("Space");
+    await chooser.getByRole("textbox", { name: "Web address" }).focus();
+    await page.keyboard.type("https://example.org/open-day");
+    await chooser.getByRole("button", { name: "Add the link" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("list", { name: "Formatting in block 1" }).first().getByText("Link: “plain” → https://example.org/open-day").waitFor();
 
     // Two sections, by keyboard: choose the kind, add, then move the second up and remove it.
     const kind = page.getByLabel("Kind of new section");
