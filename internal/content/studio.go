@@ -430,6 +430,16 @@ func (s *Service) CreateDocument(ctx context.Context, ed Editor, in DocumentInpu
 		if err := s.validate(ctx, tx, set, in.Type, in.Lang, id, in.UID, in.Tags, data, false); err != nil {
 			return err
 		}
+		if m := set.types[in.Type]; !m.Repeatable {
+			var n int
+			if err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT count(*) FROM content_documents WHERE type = ? AND lang = ? AND archived_at IS NULL`),
+				in.Type, in.Lang).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return httpx.Invalid("type", "There is one %s only (in this language): edit the one there is.", strings.ToLower(m.Label))
+			}
+		}
 		if _, err := tx.ExecContext(ctx, s.db.Rebind(`INSERT INTO content_documents
 			(id, type, lang, alternate_ids, draft_uid, draft_tags, draft_data, draft_saved_at, revision,
 			 created_at, created_by, created_by_name, updated_at, updated_by, updated_by_name)

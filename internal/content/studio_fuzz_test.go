@@ -101,3 +101,24 @@ func FuzzValidateDocument(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReleaseBody: a release's body never panics the parser; what it accepts has a
+// label or a schedule only as given.
+func FuzzReleaseBody(f *testing.F) {
+	for _, b := range []string{`{"label":"Spring","scheduled_at":"2026-12-01T09:00:00Z"}`, `{"scheduled_at":null}`,
+		`{"scheduled_at":"2026-12-01T09:00:00+0100"}`, `{"label":7}`, ``, `[]`} {
+		f.Add([]byte(b))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		in, err := parseReleaseBody(b)
+		if err != nil {
+			if _, ok := err.(*httpx.Error); !ok {
+				t.Fatalf("not an API error: %v", err)
+			}
+			return
+		}
+		if in.ScheduledAt != nil && !in.SetSchedule {
+			t.Fatal("a time without SetSchedule")
+		}
+	})
+}

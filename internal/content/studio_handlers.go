@@ -432,12 +432,25 @@ func (s *Service) PostPreview(w http.ResponseWriter, r *http.Request, ed Editor)
 	return nil
 }
 
-// releaseBody reads {"label"?, "scheduled_at"?}; a null scheduled_at unschedules.
+// releaseBody reads {"label"?, "scheduled_at"?} (parseReleaseBody).
 func releaseBody(w http.ResponseWriter, r *http.Request) (ReleaseInput, error) {
-	var raw map[string]json.RawMessage
+	b, err := readBody(w, r, 8<<10)
+	if err != nil {
+		return ReleaseInput{}, err
+	}
+	return parseReleaseBody(b)
+}
+
+// parseReleaseBody reads {"label"?, "scheduled_at"?}; a null scheduled_at unschedules.
+// An empty body changes nothing.
+func parseReleaseBody(b []byte) (ReleaseInput, error) {
 	var in ReleaseInput
-	if err := decodeBody(w, r, 8<<10, &raw); err != nil {
-		return in, err
+	if len(bytes.TrimSpace(b)) == 0 {
+		return in, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return in, &httpx.Error{Code: httpx.EBADREQUEST, Message: "The request body must be a JSON object of the right shape: " + err.Error() + "."}
 	}
 	if v, ok := raw["label"]; ok {
 		var s string
@@ -457,6 +470,7 @@ func releaseBody(w http.ResponseWriter, r *http.Request) (ReleaseInput, error) {
 			if !ok || len(s) <= 10 {
 				return in, httpx.Invalid("scheduled_at", "Give the date and time, such as 2026-12-01T09:00:00Z.")
 			}
+			t = t.UTC()
 			in.ScheduledAt = &t
 		}
 	}

@@ -376,6 +376,11 @@ func TestStudioDocumentLifecycle(t *testing.T) {
 		if probs := d["problems"].(map[string]any); probs["data.title"] == nil {
 			t.Errorf("an empty draft shows no problem with its title: %v", probs)
 		}
+		// A single type has one document per language.
+		e.must(201, "pat", "POST", StudioPrefix+"/documents", map[string]any{"type": "home", "uid": "home"})
+		if out := e.must(422, "pat", "POST", StudioPrefix+"/documents", map[string]any{"type": "home", "uid": "home-2"}); fieldErrors(out)["type"] == nil {
+			t.Errorf("a second home page: %v", out)
+		}
 		// Unknown type, taken uid.
 		out := e.must(422, "pat", "POST", StudioPrefix+"/documents", map[string]any{"type": "nonsense"})
 		if fieldErrors(out)["type"] == nil {
