@@ -75,7 +75,7 @@ func TestDomainTestRoomsAreTheTable(t *testing.T) {
 	}
 	// So that the test fails, rather than passing on nothing, when the rooms are no
 	// longer found where it looks.
-	for _, name := range []string{"trees", "membership", "content", "iiif", "images", "payments"} {
+	for _, name := range []string{"trees", "membership", "content", "studio", "iiif", "images", "payments"} {
 		if !seen[name] {
 			t.Errorf("no test room named %q found under internal/", name)
 		}
