@@ -109,6 +109,7 @@ export default [
     route("releases", "routes/studio.releases.tsx"),
     route("releases/:id", "routes/studio.release.tsx"),
     route("media", "routes/studio.media.tsx"),
+    route("models/:id?", "routes/studio.models.tsx"),
 
     // Staff tools: records, scans, trees, people, audit log.
 

@@ -71,6 +71,34 @@ describe("studio content", () => {
     await signIn(ctx, editor, accounts.editor, "/studio");
     await editor.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Content" }).waitFor();
     await checkA11y(editor, "/studio");
+    assert.equal(await editor.getByRole("link", { name: "Document types" }).count(), 0, "editors do not change the models");
+    await ctx.visit(editor, "/studio/models", { status: 403 });
+
+    // An admin relabels a field of the news item's model; the editor's form says the new words.
+    const admin = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, admin, accounts.admin, "/studio");
+    await admin.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Document types" }).click();
+    await admin.getByRole("link", { name: "News item" }).click();
+    await admin.getByRole("heading", { level: 1, name: "News item" }).waitFor();
+    await checkA11y(admin, "/studio/models/news_item");
+    const box = admin.getByLabel("The model (Prismic custom-type JSON)");
+    ctx.expectProblem(admin, { url: /\/studio\/models\/news_item(\.data)?(\?|$)/, status: 422 }, "the test saves a model that is not JSON");
+    await box.fill("{ not json");
+    await admin.getByRole("button", { name: "Save the model" }).click();
+    await admin.getByText(/^That is not valid JSON/).waitFor();
+    await ctx.visit(admin, "/studio/models/news_item");
+    const model = JSON.parse(await box.inputValue());
+    model.json.Main.summary.config.label = "Short summary for lists";
+    await box.fill(JSON.stringify(model, null, 2));
+    await admin.getByRole("button", { name: "Save the model" }).click();
+    await admin.getByText("Saved. The editor uses it from now on.").waitFor();
+    await admin.getByRole("button", { name: "Use the shipped model again" }).waitFor();
+    const path = await startDocument(editor);
+    await editor.getByRole("group", { name: "Short summary for lists" }).waitFor();
+    await admin.getByRole("button", { name: "Use the shipped model again" }).click();
+    await admin.getByText("This is the model shipped with Lineage.").waitFor();
+    await ctx.visit(editor, path);
+    assert.equal(await editor.getByRole("group", { name: "Short summary for lists" }).count(), 0, "the shipped model is back");
   });
 
   test("an editor writes a news item with a hero section and a picture, previews it, schedules it and sees it on /news", { timeout: 240_000 }, async () => {

@@ -45,6 +45,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/studio.releases.tsx",
   "routes/studio.release.tsx",
   "routes/studio.media.tsx",
+  "routes/studio.models.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

@@ -15,6 +15,7 @@ export const STUDIO_NAV: readonly StudioNavItem[] = [
   { to: "/studio/content", label: "Content" },
   { to: "/studio/releases", label: "Releases" },
   { to: "/studio/media", label: "Pictures" },
+  { to: "/studio/models", label: "Document types", adminOnly: true },
 ];
 
 /** The rows a user sees: all of them for admins, the others' for editors. */
