@@ -74,7 +74,8 @@ type Service struct {
 
 	loadMu sync.Mutex // one snapshot load at a time
 
-	webhookKick chan struct{} // wakes RunReleases to send webhooks queued by a request
+	webhookKick chan struct{}        // wakes RunReleases to send webhooks queued by a request
+	listCache   map[string]listEntry // the studio list's titles and words by document (studio.go)
 }
 
 // New returns the content service over db.

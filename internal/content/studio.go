@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"sort"
 	"strings"
 	"time"
@@ -823,13 +824,12 @@ func (s *Service) ListDocuments(ctx context.Context, p ListParams) (*DocumentLis
 		if !p.From.IsZero() && when < p.From.UnixMilli() || !p.To.IsZero() && when >= p.To.UnixMilli() {
 			continue
 		}
-		m, _ := decodeData(data)
-		title := strings.TrimSpace(asText(m["title"]))
+		title, words := s.listText(r.ID, data, len(terms) > 0)
 		if len(terms) > 0 {
-			words := sortedUnique(appendWords(collectText(nil, m, ""), uid+" "+strings.Join(tags, " ")))
+			extra := sortedUnique(appendWords(nil, uid+" "+strings.Join(tags, " ")))
 			ok := true
 			for _, t := range terms {
-				ok = ok && hasWordPrefix(words, t)
+				ok = ok && (hasWordPrefix(words, t) || hasWordPrefix(extra, t))
 			}
 			if !ok {
 				continue
@@ -878,6 +878,43 @@ func (s *Service) ListDocuments(ctx context.Context, p ListParams) (*DocumentLis
 		out.Results = append(out.Results, hits[i].sum)
 	}
 	return out, nil
+}
+
+// listEntry is what the list needs of a document's data: its title and words, kept per
+// content (a checksum of the data) so that a list decodes only what changed since.
+type listEntry struct {
+	sum   uint32
+	size  int
+	title string
+	words []string // nil until a search needs them
+}
+
+// maxListCache bounds the list's memo of titles and words.
+const maxListCache = 20_000
+
+func (s *Service) listText(id string, data []byte, withWords bool) (string, []string) {
+	sum := crc32.ChecksumIEEE(data)
+	s.mu.Lock()
+	e, ok := s.listCache[id]
+	s.mu.Unlock()
+	if ok && e.sum == sum && e.size == len(data) && (!withWords || e.words != nil) {
+		return e.title, e.words
+	}
+	m, _ := decodeData(data)
+	e = listEntry{sum: sum, size: len(data), title: strings.TrimSpace(asText(m["title"]))}
+	if withWords {
+		e.words = sortedUnique(collectText(nil, m, ""))
+		if e.words == nil {
+			e.words = []string{}
+		}
+	}
+	s.mu.Lock()
+	if s.listCache == nil || len(s.listCache) >= maxListCache {
+		s.listCache = map[string]listEntry{}
+	}
+	s.listCache[id] = e
+	s.mu.Unlock()
+	return e.title, e.words
 }
 
 // LinkTarget is a row of the link picker.

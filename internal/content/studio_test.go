@@ -1146,3 +1146,42 @@ func TestReleasePreview(t *testing.T) {
 		}
 	})
 }
+
+// The list's memo of titles and words follows the content, whichever way it changed
+// (here an import, which does not touch the studio's revision).
+func TestStudioListFollowsImports(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newStudioEnv(t, db, Options{})
+		doc := func(word string) []Document {
+			return []Document{{ID: "imp", UID: "imp", Type: "page", Lang: "en-gb",
+				Data: json.RawMessage(`{"title":[{"type":"heading1","text":"` + word + ` day","spans":[]}]}`)}}
+		}
+		count := func(q string) (int, string) {
+			l, err := e.svc.ListDocuments(ctx, ListParams{Q: q, Page: 1, PageSize: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			title := ""
+			if len(l.Results) > 0 {
+				title = l.Results[0].Title
+			}
+			return l.Total, title
+		}
+		if _, err := e.svc.Import(ctx, doc("Alpha")); err != nil {
+			t.Fatal(err)
+		}
+		if n, title := count("alpha"); n != 1 || title != "Alpha day" {
+			t.Fatalf("alpha: %d %q", n, title)
+		}
+		if _, err := e.svc.Import(ctx, doc("Beta")); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := count("alpha"); n != 0 {
+			t.Error("the list still finds the old word")
+		}
+		if n, title := count("beta"); n != 1 || title != "Beta day" {
+			t.Errorf("beta: %d %q", n, title)
+		}
+	})
+}
