@@ -35,8 +35,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/admin.newsletter-lists.tsx",
   // Editors and admins only, the same way.
   "routes/events-manage.tsx",
-  // The studio: sign-in first, then its layout's loader refuses anyone not staff.
-  "routes/studio.tsx",
+  // The studio's content screens, under its layout (models: admins, others 403).
   "routes/studio.home.tsx",
   "routes/studio.content.tsx",
   "routes/studio.content-lookup.ts",
@@ -46,6 +45,8 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/studio.release.tsx",
   "routes/studio.media.tsx",
   "routes/studio.models.tsx",
+  // The studio: sign-in first, then its layout's loader refuses anyone not staff.
+  "routes/studio.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

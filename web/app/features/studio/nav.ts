@@ -14,8 +14,8 @@ export const STUDIO_NAV: readonly StudioNavItem[] = [
   { to: "/studio", label: "Studio home" },
   { to: "/studio/content", label: "Content" },
   { to: "/studio/releases", label: "Releases" },
-  { to: "/studio/media", label: "Pictures" },
   { to: "/studio/models", label: "Document types", adminOnly: true },
+  { to: "/studio/media", label: "Pictures" },
 ];
 
 /** The rows a user sees: all of them for admins, the others' for editors. */
