@@ -242,6 +242,9 @@ func (s *Service) checkReleasePublishable(ctx context.Context, id string) error 
 		return err
 	}
 	var fe httpx.FieldErrors
+	if len(rows) == 0 {
+		fe.Add("documents", "Add a document to the release first.")
+	}
 	for _, r := range rows {
 		uid, tags, data := r.current()
 		if err := s.validate(ctx, s.db, set, r.Type, r.Lang, r.ID, uid, tags, data, true); err != nil {
@@ -356,6 +359,9 @@ func (s *Service) PublishRelease(ctx context.Context, ed Editor, id string) (*Re
 	before, err := s.GetRelease(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if before.Status != ReleasePublished && len(before.Documents) == 0 {
+		return nil, httpx.Invalid("documents", "Add a document to the release first.")
 	}
 	ok, err := s.publishRelease(ctx, ed, id, "status IN ('open', 'scheduled', 'failed')", nil)
 	if err != nil {

@@ -690,6 +690,11 @@ func TestReleasesScheduledExactlyOnce(t *testing.T) {
 		if rel["status"] != ReleaseOpen {
 			t.Fatalf("release: %v", rel)
 		}
+		// An empty release can be neither scheduled nor published.
+		if out := e.must(422, "pat", "PATCH", StudioPrefix+"/releases/"+relID, map[string]any{"scheduled_at": at.Format(time.RFC3339)}); fieldErrors(out)["documents"] == nil {
+			t.Errorf("scheduling an empty release: %v", out)
+		}
+		e.must(422, "pat", "POST", StudioPrefix+"/releases/"+relID+"/publish", nil)
 		e.must(200, "pat", "PUT", StudioPrefix+"/releases/"+relID+"/documents/"+d.ID, nil)
 		rel = e.must(200, "pat", "PATCH", StudioPrefix+"/releases/"+relID, map[string]any{"scheduled_at": at.Format(time.RFC3339)})
 		if rel["status"] != ReleaseScheduled || len(rel["documents"].([]any)) != 1 {
