@@ -417,15 +417,16 @@ func (s *Service) publishRelease(ctx context.Context, ed Editor, id, cond string
 			revs[r.ID] = r.Revision + 1
 			live = append(live, r)
 		}
+		if len(live) == 0 {
+			return httpx.Invalid("documents", "The release has no documents to publish.")
+		}
 		rel, err := s.readRelease(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		ref := ""
-		if len(live) > 0 {
-			if ref, err = s.publishRowsTx(ctx, tx, ed, set, live, revs, now, rel); err != nil {
-				return err
-			}
+		ref, err := s.publishRowsTx(ctx, tx, ed, set, live, revs, now, rel)
+		if err != nil {
+			return err
 		}
 		_, err = tx.ExecContext(ctx, s.db.Rebind("UPDATE content_releases SET master_ref = ? WHERE id = ?"), nullString(ref), id)
 		return err

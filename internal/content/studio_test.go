@@ -801,6 +801,17 @@ func TestReleasesScheduledExactlyOnce(t *testing.T) {
 		e.must(200, "pat", "PATCH", StudioPrefix+"/releases/"+rel2ID, map[string]any{"scheduled_at": nil, "label": "Someday"})
 		e.must(422, "pat", "PATCH", StudioPrefix+"/releases/"+rel2ID, map[string]any{"scheduled_at": "tomorrow"})
 		e.must(422, "pat", "POST", StudioPrefix+"/releases", map[string]any{"label": " "})
+		// A release scheduled empty fails at its time rather than publishing nothing.
+		empty, err := e.svc.CreateRelease(ctx, pat, ReleaseInput{Label: strPtr("Empty"), ScheduledAt: ptrTime(e.clock.Now())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := e.svc.PublishDueReleases(ctx, e.clock.Now()); err != nil || n != 0 {
+			t.Errorf("an empty release: %d %v", n, err)
+		}
+		if got, _ := e.svc.GetRelease(ctx, empty.ID); got.Status != ReleaseFailed {
+			t.Errorf("an empty due release is %s", got.Status)
+		}
 		code, _ := e.call("pat", "DELETE", StudioPrefix+"/releases/"+rel2ID, nil)
 		if code != 204 {
 			t.Errorf("delete release: %d", code)
@@ -1190,3 +1201,5 @@ func TestStudioListFollowsImports(t *testing.T) {
 		}
 	})
 }
+
+func ptrTime(t time.Time) *time.Time { return &t }
