@@ -109,7 +109,8 @@ describe("studio content", () => {
     const editorPath = await startDocument(page);
     await checkA11y(page, `${editorPath} (new)`);
 
-    const title = `Open day at the library ${Date.now()}`;
+    const stamp = String(Date.now());
+    const title = `Open day at the library ${stamp}`;
     await page.getByLabel("Title", { exact: true }).fill(title);
     await page.getByRole("button", { name: /^Make it from the title/ }).click();
     await page.getByText("This address is free.").waitFor();
@@ -144,6 +145,17 @@ describe("studio content", () => {
     assert.equal(await phone.getByLabel("Title", { exact: true }).inputValue(), title, "the saved title is there on another device");
     await checkA11y(phone, `${editorPath} (390 px)`);
     assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the editor does not scroll sideways at 390 px");
+
+    // The content list finds it by its words, among drafts and not among published documents.
+    await ctx.visit(phone, "/studio/content");
+    await phone.getByLabel("Words").fill(`library ${stamp}`);
+    await phone.getByLabel("Status").selectOption({ label: "Draft" });
+    await phone.getByRole("button", { name: "Show", exact: true }).click();
+    await phone.getByRole("link", { name: title }).waitFor();
+    await phone.getByRole("status").filter({ hasText: /^1 document\.$/ }).waitFor();
+    await checkA11y(phone, "/studio/content (search, 390 px)");
+    await ctx.visit(phone, `/studio/content?q=${encodeURIComponent(stamp)}&status=published`);
+    assert.equal(await phone.getByRole("link", { name: title }).count(), 0, "a draft is not among published documents");
 
     // Preview in a new tab: the real news page, before it is published.
     await page.getByRole("button", { name: "Preview", exact: true }).click();
