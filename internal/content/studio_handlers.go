@@ -14,7 +14,7 @@ import (
 )
 
 // The studio's JSON API under /api/studio/content/ (cmd/lineage's route table lists
-// every route; /work's contract and docs/content.md "The studio" describe the bodies).
+// every route; docs/studio-content-api.md describes the bodies).
 // It answers in the project's one error contract (httpx), not in Prismic's.
 
 // StudioPrefix is where the studio's content API lives.
