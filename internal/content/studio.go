@@ -965,14 +965,19 @@ func (s *Service) StudioTags(ctx context.Context) ([]string, error) {
 
 // Version is a row of a document's history.
 type Version struct {
-	ID        int64           `json:"id"`
-	Revision  int64           `json:"revision"`
-	Kind      string          `json:"kind"`
-	Author    *Person         `json:"author"`
-	CreatedAt *string         `json:"created_at"`
-	UID       *string         `json:"uid,omitempty"`
-	Tags      []string        `json:"tags,omitempty"`
-	Data      json.RawMessage `json:"data,omitempty"`
+	ID        int64   `json:"id"`
+	Revision  int64   `json:"revision"`
+	Kind      string  `json:"kind"`
+	Author    *Person `json:"author"`
+	CreatedAt *string `json:"created_at"`
+}
+
+// VersionDetail is a version with its content.
+type VersionDetail struct {
+	Version
+	UID  *string         `json:"uid"`
+	Tags []string        `json:"tags"`
+	Data json.RawMessage `json:"data"`
 }
 
 // autosaveWindow: an editor's saves within this time of their own last draft version
@@ -1053,8 +1058,8 @@ func (s *Service) Versions(ctx context.Context, id string) ([]Version, error) {
 }
 
 // GetVersion returns one version of a document with its content.
-func (s *Service) GetVersion(ctx context.Context, id string, vid int64) (*Version, error) {
-	var v Version
+func (s *Service) GetVersion(ctx context.Context, id string, vid int64) (*VersionDetail, error) {
+	var v VersionDetail
 	var author sql.NullInt64
 	var name, tags, data string
 	var uid sql.NullString

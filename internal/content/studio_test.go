@@ -1203,3 +1203,45 @@ func TestStudioListFollowsImports(t *testing.T) {
 }
 
 func ptrTime(t time.Time) *time.Time { return &t }
+
+// Lists in answers are [] when empty, never null, and a version's content keys are
+// always there.
+func TestStudioEmptyListsAreArrays(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newStudioEnv(t, db, Options{})
+		listKeys := map[string]bool{"results": true, "documents": true, "tags": true, "variants": true, "releases": true,
+			"deliveries": true, "urls": true, "types": true, "slices": true}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, el := range x {
+					if el == nil && listKeys[k] {
+						t.Errorf("%s.%s is null", path, k)
+					}
+					walk(path+"."+k, el)
+				}
+			case []any:
+				for i, el := range x {
+					walk(fmt.Sprintf("%s.%d", path, i), el)
+				}
+			}
+		}
+		d := e.must(201, "pat", "POST", StudioPrefix+"/documents", map[string]any{"type": "page", "uid": "bare"})
+		id := d["id"].(string)
+		rel := e.must(201, "pat", "POST", StudioPrefix+"/releases", map[string]any{"label": "Empty"})
+		for _, p := range []string{"/documents?q=zzz", "/documents/" + id, "/releases", "/releases/" + rel["id"].(string),
+			"/media", "/links?q=zzz", "/tags", "/documents/" + id + "/versions", "/models"} {
+			walk(p, e.must(200, "pat", "GET", StudioPrefix+p, nil))
+		}
+		walk("/webhooks", e.must(200, "ada", "GET", StudioPrefix+"/webhooks", nil))
+		vs := e.must(200, "pat", "GET", StudioPrefix+"/documents/"+id+"/versions", nil)["results"].([]any)
+		v := e.must(200, "pat", "GET", fmt.Sprintf("%s/documents/%s/versions/%d", StudioPrefix, id, int64(vs[0].(map[string]any)["id"].(float64))), nil)
+		walk("version", v)
+		for _, k := range []string{"uid", "tags", "data"} {
+			if _, ok := v[k]; !ok {
+				t.Errorf("a version has no %q", k)
+			}
+		}
+	})
+}
