@@ -166,6 +166,11 @@ describe("studio content", () => {
     await preview.getByRole("heading", { level: 1, name: title }).waitFor();
     await preview.getByRole("img", { name: "The reading room with its long tables" }).first().waitFor();
     await preview.close();
+    // …and beside the form.
+    await page.getByRole("button", { name: "Show the preview here" }).click();
+    await page.frameLocator('iframe[title="Preview of the page"]').getByRole("heading", { level: 1, name: title }).waitFor();
+    await checkA11y(page, `${editorPath} (preview beside the form)`);
+    await page.getByRole("button", { name: "Hide the preview" }).click();
 
     // Not on the site yet.
     const reader = await ctx.newPage({ viewport: DESKTOP });
