@@ -82,6 +82,7 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET " + content.StudioPrefix + "/media/{id}", Handler: ct.Staff(ct.GetMediaItem), Access: staff},
 				{Pattern: "PATCH " + content.StudioPrefix + "/media/{id}", Handler: ct.Staff(ct.PatchMedia), Access: staff},
 				{Pattern: "GET " + content.StudioPrefix + "/webhooks", Handler: ct.Admin(ct.GetWebhooks), Access: admin},
+				{Pattern: "POST " + content.StudioPrefix + "/webhooks/test", Handler: ct.Admin(ct.PostTestWebhooks), Access: admin},
 			},
 		},
 		{

@@ -63,6 +63,7 @@ func studioRoom(s *Service) httpx.Room {
 			{Pattern: "GET " + StudioPrefix + "/media/{id}", Handler: s.Staff(s.GetMediaItem)},
 			{Pattern: "PATCH " + StudioPrefix + "/media/{id}", Handler: s.Staff(s.PatchMedia)},
 			{Pattern: "GET " + StudioPrefix + "/webhooks", Handler: s.Admin(s.GetWebhooks)},
+			{Pattern: "POST " + StudioPrefix + "/webhooks/test", Handler: s.Admin(s.PostTestWebhooks)},
 		},
 	}
 }
@@ -924,6 +925,17 @@ func TestWebhooksDelivered(t *testing.T) {
 		if len(ds) != 2 || ds[0].(map[string]any)["status"] != "failed" || ds[0].(map[string]any)["last_error"] == "" || ds[1].(map[string]any)["status"] != "delivered" {
 			t.Errorf("deliveries: %v", ds)
 		}
+		// The test trigger reaches the receiver with the secret.
+		if out := e.must(202, "ada", "POST", StudioPrefix+"/webhooks/test", nil); out["queued"].(float64) != 2 {
+			t.Errorf("test trigger: %v", out)
+		}
+		e.must(403, "pat", "POST", StudioPrefix+"/webhooks/test", nil)
+		e.svc.DeliverWebhooks(ctx, e.clock.Now())
+		mu.Lock()
+		if last := bodies[len(bodies)-1]; last["type"] != "test-trigger" || last["secret"] != "s3cret" {
+			t.Errorf("test trigger body: %v", last)
+		}
+		mu.Unlock()
 		// A release's body names it.
 		d2, _ := e.svc.CreateDocument(ctx, pat, DocumentInput{Type: "news_item", UID: "hook-2", Data: json.RawMessage(newsData)})
 		rel, _ := e.svc.CreateRelease(ctx, pat, ReleaseInput{Label: strPtr("Batch")})

@@ -260,3 +260,41 @@ func (s *Service) GetWebhooks(w http.ResponseWriter, r *http.Request, ed Editor)
 	httpx.JSON(w, http.StatusOK, map[string]any{"urls": urls, "deliveries": list})
 	return nil
 }
+
+// TestWebhooks queues Prismic's test-trigger body for every configured address, as
+// Prismic's "Trigger it" button does, so an admin can check a receiver. It returns how
+// many were queued.
+func (s *Service) TestWebhooks(ctx context.Context, ed Editor) (int, error) {
+	origin := s.opts.PublicURL
+	domain := origin
+	if u, err := url.Parse(origin); err == nil && u.Host != "" {
+		domain = u.Hostname()
+	}
+	body, err := json.Marshal(map[string]any{"type": "test-trigger", "domain": domain, "apiUrl": origin + "/content/api"})
+	if err != nil {
+		return 0, err
+	}
+	now := s.now()
+	for _, w := range s.opts.Webhooks {
+		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`INSERT INTO content_webhook_deliveries (url, body, status, attempts, next_at, created_at)
+			VALUES (?, ?, 'pending', 0, ?, ?)`), w.URL, string(body), now.UnixMilli(), now.UnixMilli()); err != nil {
+			return 0, fmt.Errorf("content: test webhooks: %w", err)
+		}
+	}
+	s.kickWebhooks()
+	s.audit(ctx, ed, "content.webhooks.test", "content_webhooks", nil, map[string]any{"queued": len(s.opts.Webhooks)})
+	return len(s.opts.Webhooks), nil
+}
+
+// PostTestWebhooks is POST /api/studio/content/webhooks/test (admins): {"queued": n}.
+func (s *Service) PostTestWebhooks(w http.ResponseWriter, r *http.Request, ed Editor) error {
+	if len(s.opts.Webhooks) == 0 {
+		return &httpx.Error{Code: httpx.ECONFLICT, Message: "No webhook is configured (LINEAGE_CONTENT_WEBHOOK_URL)."}
+	}
+	n, err := s.TestWebhooks(r.Context(), ed)
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusAccepted, map[string]any{"queued": n})
+	return nil
+}
