@@ -262,6 +262,86 @@ describe("studio content", () => {
     }
   });
 
+  test("a release published by hand with its preview, a copy, the archive, and the picture library", { timeout: 180_000 }, async () => {
+    const accounts = await demoAccounts(ctx.server);
+    const page = await ctx.newPage({ viewport: DESKTOP });
+    await signIn(ctx, page, accounts.editor, "/studio/content");
+    const editorPath = await startDocument(page);
+    const title = `Library talk ${Date.now()}`;
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByRole("button", { name: /^Make it from the title/ }).click();
+    await page.getByLabel("Date", { exact: true }).fill("2026-11-27");
+    // A text section whose blocks are a heading, a numbered item and a picture from the library.
+    await page.getByLabel("Kind of new section").selectOption({ label: "Text" });
+    await page.getByRole("button", { name: "Add the section" }).click();
+    const section = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Section 1: Text" }) });
+    const kind = section.getByLabel("New block in text");
+    for (const [label, text] of [["Heading", "About the talk"], ["Numbered list item", "Arrive by seven"]]) {
+      await kind.selectOption({ label });
+      await section.getByRole("button", { name: "Add the block" }).click();
+    }
+    await section.getByLabel("Text of block 1").fill("About the talk");
+    await section.getByLabel("Text of block 2").fill("Arrive by seven");
+    await kind.selectOption({ label: "Picture" });
+    await section.getByRole("button", { name: "Add the block" }).click();
+    await section.getByRole("button", { name: "Choose a picture" }).click();
+    await section.getByText("Upload a new picture").click();
+    await section.getByLabel("Picture", { exact: true }).setInputFiles({ name: "speaker.png", mimeType: "image/png", buffer: png(600, 400, [150, 60, 30]) });
+    await section.getByLabel("Description (alt text)").fill("The speaker at the lectern");
+    await section.getByRole("button", { name: "Upload the picture" }).click();
+    await section.getByRole("img", { name: "The speaker at the lectern" }).waitFor();
+    await saved(page);
+
+    // A release without a time: previewed, then published by hand.
+    await page.getByLabel("Name of the release").fill(`Talks ${title}`);
+    await page.getByRole("button", { name: "Make the release and add this document" }).click();
+    await page.getByText(/not scheduled yet/).waitFor();
+    await page.getByRole("link", { name: `“Talks ${title}”` }).click();
+    await page.getByRole("heading", { level: 1, name: `Talks ${title}` }).waitFor();
+    await checkA11y(page, "/studio/releases/:id");
+    await page.getByRole("button", { name: "Preview the site with this release" }).click();
+    const link = page.getByRole("link", { name: "Open the preview in a new tab" });
+    await link.waitFor();
+    const [preview] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
+    await preview.waitForLoadState("load");
+    await preview.getByRole("heading", { level: 1, name: title }).waitFor();
+    await preview.getByRole("img", { name: "The speaker at the lectern" }).waitFor();
+    await preview.close();
+    await page.getByRole("button", { name: "Publish it now" }).click();
+    await page.getByText("Published. Its documents are on the site now.").waitFor();
+    const reader = await ctx.newPage({ viewport: PHONE });
+    await ctx.visit(reader, "/news");
+    await reader.getByRole("link", { name: title }).click();
+    await reader.getByRole("heading", { name: "About the talk" }).waitFor();
+    await reader.getByRole("img", { name: "The speaker at the lectern" }).waitFor();
+
+    // A copy opens as a draft of its own; the original goes to the archive and off the site.
+    await ctx.visit(page, editorPath);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Make a copy" }).click();
+    await page.waitForURL((u) => u.pathname !== editorPath && u.pathname.startsWith("/studio/content/"));
+    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), title, "the copy has the same title");
+    await page.getByLabel("Title", { exact: true }).waitFor();
+    assert.equal(await page.locator("main h1 + p strong").first().innerText(), "Draft", "the copy is a draft");
+    await ctx.visit(page, editorPath);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Archive it" }).click();
+    await page.getByText("Archived.", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Bring it back from the archive" }).waitFor();
+    await ctx.visit(page, `/studio/content?status=archived&q=${encodeURIComponent(title)}`);
+    await page.getByRole("link", { name: title }).waitFor();
+
+    // The picture library: both uploads are there; a description corrected.
+    await ctx.visit(page, "/studio/media?q=lectern");
+    const card = page.getByRole("listitem").filter({ has: page.getByRole("img", { name: "The speaker at the lectern" }) });
+    await card.getByLabel("Description (alt text)").fill("The speaker at the lectern, smiling");
+    await card.getByRole("button", { name: /^Save/ }).click();
+    await card.getByText("Saved.").waitFor();
+    await ctx.visit(page, "/studio/media");
+    await page.getByRole("img", { name: "The speaker at the lectern, smiling" }).waitFor();
+    await checkA11y(page, "/studio/media (pictures)");
+  });
+
   test("changes typed after the session ended are kept in the browser and restored after signing in again", { timeout: 180_000 }, async () => {
     const accounts = await demoAccounts(ctx.server);
     const page = await ctx.newPage({ viewport: DESKTOP });

@@ -1,5 +1,5 @@
 // /studio/content/:id — the editor of one document (features/studio/DocumentEditor).
-import { data } from "react-router";
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/studio.content-document";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
@@ -43,7 +43,9 @@ export async function clientAction({ request, serverAction }: Route.ClientAction
 }
 
 // The editor keeps its own state: a save's answer must not reload the document under it.
-export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: { formMethod?: string; defaultShouldRevalidate: boolean }) {
+// Another document (a copy's redirect carries the copy action's method) loads as usual.
+export function shouldRevalidate({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
   return formMethod && formMethod.toUpperCase() === "POST" ? false : defaultShouldRevalidate;
 }
 
