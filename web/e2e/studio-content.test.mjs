@@ -150,6 +150,7 @@ describe("studio content", () => {
     await ctx.visit(phone, "/studio/content");
     await phone.getByLabel("Words").fill(`library ${stamp}`);
     await phone.getByLabel("Status").selectOption({ label: "Draft" });
+    await phone.getByLabel("Written or changed by").selectOption({ label: "Me" });
     await phone.getByRole("button", { name: "Show", exact: true }).click();
     await phone.getByRole("link", { name: title }).waitFor();
     await phone.getByRole("status").filter({ hasText: /^1 document\.$/ }).waitFor();

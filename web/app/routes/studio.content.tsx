@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/studio.content";
 import { CsrfField, formStyles } from "../components/forms/Forms";
 import { Pagination } from "../components/Pagination";
-import { formFailure } from "../features/auth/index.server";
+import { formFailure, getAuth } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { createDocument, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
@@ -25,11 +25,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const get = (k: string) => url.searchParams.get(k)?.trim() ?? "";
   const page = parsePageParam(url.searchParams.get("page")) ?? 1;
-  const query = { type: get("type"), status: get("status"), tag: get("tag"), q: get("q"), sort: get("sort"), from: get("from"), to: get("to"), page };
+  // "Me" is the only author offered: the API filters by account number.
+  const me = getAuth(context).state.user?.id;
+  const author = get("author") === "me" && me ? String(me) : "";
+  const query = { type: get("type"), status: get("status"), tag: get("tag"), q: get("q"), sort: get("sort"), from: get("from"), to: get("to"), author, page };
   const [list, models, tags] = await Promise.all([listDocuments(context, query), loadModels(context), loadTags(context)]);
   if (!models.ok) throw new Response("The content list could not be loaded just now", { status: 503 });
   return {
-    query,
+    query: { ...query, author: author ? "me" : "" },
     list: list.ok ? list.body : null,
     problem: list.ok ? null : list.status === 422 ? Object.values(list.errors).flat().join(" ") || list.message || "Those filters cannot be used." : "The list could not be loaded just now.",
     types: models.body.types.map((t) => ({ id: t.id, label: typeLabel(t) })),
@@ -124,6 +127,13 @@ export default function StudioContent({ loaderData, actionData }: Route.Componen
                   {t}
                 </option>
               ))}
+            </select>
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor="f-author">Written or changed by</label>
+            <select id="f-author" name="author" className={formStyles.input} defaultValue={query.author}>
+              <option value="">Anyone</option>
+              <option value="me">Me</option>
             </select>
           </div>
           <div className={formStyles.field}>
