@@ -50,7 +50,7 @@ export function SliceZone({ path, label, model, value, onChange }: { path: strin
                     <FieldEditor key={f.id} path={`${sPath}.primary.${f.id}`} field={f} value={primary[f.id]} onChange={(v) => set(i, { ...slice, primary: { ...primary, [f.id]: v } })} />
                   ))}
                   {choice.items.length ? (
-                    <ItemList path={`${sPath}.items`} label={`Items of section ${i + 1}`} fields={choice.items} items={slice.items ?? []} onChange={(items) => set(i, { ...slice, items })} itemWord="item" />
+                    <ItemList path={`${sPath}.items`} label={`Items of section ${i + 1}`} fields={choice.items} items={slice.items ?? []} onChange={(items) => set(i, { ...slice, items })} itemWord="item" level={5} />
                   ) : null}
                 </>
               ) : (

@@ -275,6 +275,7 @@ export function ItemList({
   items,
   onChange,
   itemWord,
+  level = 3,
 }: {
   path: string;
   label: string;
@@ -282,14 +283,17 @@ export function ItemList({
   items: Record<string, unknown>[];
   onChange: (v: Record<string, unknown>[]) => void;
   itemWord: string;
+  /** The heading level of the list's title (one below what contains it). */
+  level?: 3 | 4 | 5;
 }) {
   const { errors } = useEditorEnv();
   const headingId = useId();
+  const Heading = `h${level}` as "h3" | "h4" | "h5";
   return (
     <section className={styles.group} aria-labelledby={headingId}>
-      <h4 id={headingId} className={styles.groupTitle}>
+      <Heading id={headingId} className={styles.groupTitle}>
         {label}
-      </h4>
+      </Heading>
       {errorsAt(errors, path).length ? <p className={formStyles.error}>{errorsAt(errors, path).join(" ")}</p> : null}
       {items.length === 0 ? <p>None yet.</p> : null}
       <ol className={styles.items}>
@@ -307,7 +311,7 @@ export function ItemList({
         })}
       </ol>
       <button type="button" className="button" onClick={() => onChange([...items, newItem(fields)])}>
-        Add an item to {label.toLowerCase()}
+        Add an item<span className="visually-hidden"> to {label.toLowerCase()}</span>
       </button>
     </section>
   );
