@@ -202,6 +202,10 @@ describe("studio content", () => {
     await reader.getByRole("heading", { level: 1, name: title }).waitFor();
     await reader.getByRole("heading", { name: "Welcome to the library" }).waitFor();
 
+    // The editor now links the page on the site.
+    await ctx.visit(page, editorPath);
+    assert.equal(new URL(await page.getByRole("link", { name: "See it on the site" }).getAttribute("href"), ctx.server.url).pathname, new URL(reader.url()).pathname);
+
     // The history lists who published it.
     await ctx.visit(page, `${editorPath}/history`);
     await page.getByRole("link", { name: /^Published,/ }).first().waitFor();

@@ -69,6 +69,11 @@ export default function StudioRelease({ loaderData, actionData }: Route.Componen
         {release.status === "scheduled" && release.scheduled_at ? ` for ${when(release.scheduled_at)}` : ""}
         {published && release.published_at ? ` on ${when(release.published_at)}` : ""}
       </p>
+      {release.status === "failed" ? (
+        <p className={formStyles.error}>
+          {release.error || "Something stopped it."} Correct the documents, then set a new time or publish it now.
+        </p>
+      ) : null}
       {answer ? (
         <div role={answer.ok ? "status" : "alert"} className={answer.ok ? styles.ok : formStyles.error}>
           <p>{answer.message ?? (answer.ok ? "" : "That did not work.")}</p>

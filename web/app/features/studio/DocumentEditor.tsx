@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
 import formStyles from "../../components/forms/forms.module.css";
+import { linkResolver } from "../content";
 import type { FieldErrors } from "../../lib/form-result";
 import { controlId, errorsUnder, nearestControl } from "./errors";
 import { EditorContext, FieldEditor, useEditorEnv } from "./fields";
@@ -172,6 +173,8 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
   const allErrors = { ...(errors ?? {}) };
   const busy = actor.state !== "idle";
   const publishing = busy && actor.formData?.get("intent") === "publish";
+  // Where the published version is on the site (the link resolver, as the site places it).
+  const siteUrl = doc.status === "published" && doc.published ? linkResolver({ type: doc.type, uid: doc.published.uid, data: doc.published.data }) : null;
 
   return (
     <EditorContext.Provider value={{ errors, slices }}>
@@ -182,10 +185,10 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
         <h1 className={styles.title}>{title}</h1>
         <p>
           <strong>{statusText(doc.status, doc.has_changes)}</strong>
-          {doc.url && doc.status === "published" ? (
+          {siteUrl ? (
             <>
               {" · "}
-              <a href={doc.url}>See it on the site</a>
+              <a href={siteUrl}>See it on the site</a>
             </>
           ) : null}
           {doc.releases?.length ? ` · In ${doc.releases.map((r) => `“${r.label}”${r.scheduled_at ? ` (${when(r.scheduled_at)})` : ""}`).join(", ")}` : ""}

@@ -1,7 +1,7 @@
 // The release forms' date and time: typed in this computer's time, sent in UTC.
 import formStyles from "../../components/forms/forms.module.css";
 
-export const RELEASE_WORDS = { open: "Not scheduled", scheduled: "Scheduled", published: "Published" } as const;
+export const RELEASE_WORDS = { open: "Not scheduled", scheduled: "Scheduled", published: "Published", failed: "Could not be published" } as const;
 
 /** The date and time field in this computer's time; a hidden field carries it in UTC. */
 export function ScheduleInput({ errors, value }: { errors?: string[]; value?: string | null }) {

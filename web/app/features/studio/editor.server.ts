@@ -11,6 +11,7 @@ import {
   makePreview,
   releaseDocument,
   saveDocument,
+  updateRelease,
 } from "./api.server";
 import type { EditorAnswer } from "./DocumentEditor";
 import type { StudioDocument } from "./types";
@@ -96,15 +97,21 @@ export async function editorAction(context: Context, id: string, form: FormData)
     }
     case "schedule": {
       let release = String(form.get("release") ?? "");
+      // A new release is made, given this document, then its time: the API does not
+      // schedule an empty release.
+      const at = String(form.get("scheduled_at") ?? "").trim();
       if (!release) {
         const label = String(form.get("label") ?? "").trim();
-        const at = String(form.get("scheduled_at") ?? "").trim();
-        const made = await createRelease(context, csrf, { label, scheduled_at: at || null });
+        const made = await createRelease(context, csrf, { label });
         if (!made.ok || !made.body) return made.ok ? { intent, ok: false, message: FAILED } : { ...failure(intent, made), document: doc };
         release = made.body.id;
       }
       const added = await releaseDocument(context, csrf, release, id, true);
       if (!added.ok) return { ...failure(intent, added), document: doc };
+      if (at && !form.get("release")) {
+        const timed = await updateRelease(context, csrf, release, { scheduled_at: at });
+        if (!timed.ok) return { ...failure(intent, timed), message: `The release was made without a time: ${failure(intent, timed).message ?? FAILED}`, document: doc };
+      }
       const fresh = await loadDocument(context, id);
       return { intent, ok: true, document: fresh.ok ? fresh.body : doc };
     }

@@ -102,9 +102,11 @@ export interface UidCheck {
 export interface Release {
   id: string;
   label: string;
-  status: "open" | "scheduled" | "published";
+  status: "open" | "scheduled" | "published" | "failed";
   scheduled_at: string | null;
   published_at: string | null;
+  /** Why publishing it failed (status "failed"). */
+  error?: string | null;
   created_at: string;
   created_by: Person | null;
   documents?: { id: string; type: string; uid: string | null; title: string; status: DocumentStatus }[];
