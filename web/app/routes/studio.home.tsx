@@ -8,20 +8,37 @@ import styles from "../features/studio/studio.module.css";
 import { statusText, when } from "../features/studio/words";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [drafts, releases] = await Promise.all([listDocuments(context, { status: "draft", sort: "-updated_at" }), listReleases(context, "scheduled")]);
-  return { drafts: drafts.ok ? drafts.body : null, releases: releases.ok ? releases.body.results : null };
+  const [drafts, releases, failed] = await Promise.all([
+    listDocuments(context, { status: "draft", sort: "-updated_at" }),
+    listReleases(context, "scheduled"),
+    listReleases(context, "failed"),
+  ]);
+  return { drafts: drafts.ok ? drafts.body : null, releases: releases.ok ? releases.body.results : null, failed: failed.ok ? failed.body.results : [] };
 }
 
 export const meta = privateMeta("Studio");
 
 export default function StudioHome({ loaderData }: Route.ComponentProps) {
-  const { drafts, releases } = loaderData;
+  const { drafts, releases, failed } = loaderData;
   return (
     <>
       <h1>Studio</h1>
       <p>
         Write and publish the site’s content. <Link to="/studio/content">Start with the content list</Link>.
       </p>
+      {failed.length ? (
+        <section aria-labelledby="failed-h" className={`notice ${styles.panel}`}>
+          <h2 id="failed-h">Releases that could not be published</h2>
+          <ul className={styles.releaseList}>
+            {failed.map((r) => (
+              <li key={r.id}>
+                <Link to={`/studio/releases/${encodeURIComponent(r.id)}`}>{r.label}</Link>
+                {r.error ? ` — ${r.error}` : ""}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <section aria-labelledby="drafts-h" className={styles.panel}>
         <h2 id="drafts-h">Drafts waiting</h2>
         {drafts === null ? (
