@@ -336,6 +336,17 @@ describe("studio content", () => {
     await ctx.visit(page, `/studio/content?status=archived&q=${encodeURIComponent(title)}`);
     await page.getByRole("link", { name: title }).waitFor();
 
+    // A release made on the releases page, left empty, then deleted.
+    await ctx.visit(page, "/studio/releases");
+    await page.getByLabel("Name", { exact: true }).fill(`Spare ${title}`);
+    await page.getByRole("button", { name: "Make the release" }).click();
+    await page.getByRole("heading", { level: 1, name: `Spare ${title}` }).waitFor();
+    await page.getByText("No documents yet.", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Delete the release" }).click();
+    await page.waitForURL((u) => u.pathname === "/studio/releases");
+    assert.equal(await page.getByRole("link", { name: `Spare ${title}` }).count(), 0, "the deleted release is gone");
+    await page.getByRole("link", { name: `Talks ${title}` }).waitFor();
+
     // The picture library: both uploads are there; a description corrected.
     await ctx.visit(page, "/studio/media?q=lectern");
     const card = page.getByRole("listitem").filter({ has: page.getByRole("img", { name: "The speaker at the lectern" }) });
