@@ -1,9 +1,10 @@
 // The studio's content editor in a real browser against the real binary: who may open
-// it; an editor writes a news item with a hero section and a picture they upload,
-// previews it, schedules it a few seconds ahead in a release and sees it appear on
-// /news when the release is published; changes typed while signed out are kept in the
-// browser and restored after signing in again; the editor worked by keyboard alone; axe
-// on every page, at 1366 and 390 px.
+// it; an admin changes a model; an editor writes a news item with a hero section and a
+// picture they upload, previews it, schedules it a few seconds ahead in a release and
+// sees it appear on /news when the release is published; messages at their fields and
+// conflicts; releases, copies, the archive and the picture library; changes kept in the
+// browser when a save fails or the session ended, restored after signing in again; the
+// editor worked by keyboard alone; axe on every page, at 1366 and 390 px.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
@@ -358,12 +359,23 @@ describe("studio content", () => {
     await checkA11y(page, "/studio/media (pictures)");
   });
 
-  test("changes typed after the session ended are kept in the browser and restored after signing in again", { timeout: 180_000 }, async () => {
+  test("changes are kept in the browser when a save gets no answer or the session has ended, and restored after signing in again", { timeout: 180_000 }, async () => {
     const accounts = await demoAccounts(ctx.server);
     const page = await ctx.newPage({ viewport: DESKTOP });
     await signIn(ctx, page, accounts.editor, "/studio/content");
     const editorPath = await startDocument(page);
     await page.getByLabel("Title", { exact: true }).fill("Kept on this computer");
+    await saved(page);
+
+    // A save that gets no answer: said so, kept, and saved when tried again.
+    const saves = new RegExp(`${editorPath}\\.data`);
+    ctx.expectProblem(page, { url: saves, failed: true }, "the test cuts the network under a save");
+    await page.route(saves, (route) => (route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue()));
+    await page.getByLabel("Title", { exact: true }).fill("Kept on this computer while offline");
+    await page.getByRole("status").filter({ hasText: /^Not saved: the server did not answer/ }).waitFor({ timeout: 20_000 });
+    assert.ok((await page.evaluate((k) => localStorage.getItem(k), `lineage.studio.draft.${editorPath.split("/").pop()}`))?.includes("while offline"), "the change is kept in the browser");
+    await page.unroute(saves);
+    await page.getByRole("button", { name: "Try saving again" }).click();
     await saved(page);
 
     // The session ends (signed out elsewhere): the next autosave cannot reach the API as them.
@@ -377,7 +389,7 @@ describe("studio content", () => {
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL((u) => u.pathname === editorPath);
     await page.getByRole("heading", { name: "Changes you made were not saved" }).waitFor();
-    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Kept on this computer", "the server's version until restored");
+    assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Kept on this computer while offline", "the server's version until restored");
     await checkA11y(page, `${editorPath} (changes kept)`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Restore my changes" }).click();
