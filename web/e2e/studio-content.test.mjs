@@ -456,6 +456,20 @@ describe("studio content", () => {
     await page.keyboard.press("Space");
     await page.getByRole("heading", { name: "Section 1: Text" }).waitFor();
     assert.equal(await page.getByRole("heading", { name: /Gallery/ }).count(), 0);
+    // A video section, and an embed in the text section's blocks.
+    await kind.focus();
+    assert.equal(await kind.inputValue(), "gallery", "the kind chosen last stays chosen");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await kind.inputValue(), "video");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Section 2: Video" }).waitFor();
+    await page.getByLabel("Video address").focus();
+    await page.keyboard.type("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+    const textSection = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Section 1: Text" }) });
+    await textSection.getByLabel("New block in text").selectOption({ label: "Video or other embed" });
+    await textSection.getByRole("button", { name: "Add the block" }).click();
+    await textSection.getByLabel("Address of the video or page to embed (block 1)").fill("https://vimeo.com/76979871");
     await saved(page);
     await checkA11y(page, "editor (keyboard)");
   });
