@@ -227,6 +227,8 @@ describe("studio content", () => {
     await page.locator(`#${await dateField.getAttribute("id")}-error`).waitFor();
     assert.equal(await dateField.getAttribute("aria-invalid"), "true", "the date is marked");
     await page.getByRole("alert").filter({ hasText: "There is a problem" }).waitFor();
+    // Focus moves to the list of problems after a refused publish.
+    await page.waitForFunction(() => document.activeElement?.hasAttribute("data-error-summary"));
     await checkA11y(page, `${editorPath} (publish refused)`);
 
     // An address that is not allowed: the check says so as one types, and saving is refused at the field.

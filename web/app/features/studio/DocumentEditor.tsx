@@ -59,6 +59,7 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
   const [offer, setOffer] = useState<LocalDraft | null>(null);
   const [conflict, setConflict] = useState<StudioDocument | null>(null);
   const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [focusProblems, setFocusProblems] = useState(0);
   const sent = useRef<DraftContent | null>(null);
   const handled = useRef<EditorAnswer | undefined>(undefined);
   const handledAction = useRef<EditorAnswer | undefined>(undefined);
@@ -156,12 +157,21 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
       }
     }
     if (answer.ok) setErrors(undefined);
-    else if (answer.errors && Object.keys(answer.errors).length) setErrors(answer.errors);
+    else if (answer.errors && Object.keys(answer.errors).length) {
+      setErrors(answer.errors);
+      // A button the editor pressed was refused: take them to the list of problems
+      // (autosave's messages never move focus while one types).
+      setFocusProblems((n) => n + 1);
+    }
     if (answer.status === 409) {
       setConflict(answer.current ?? null);
       setState("conflict");
     }
   }, [actor.data, actor.state, content, initial.id, type]);
+
+  useEffect(() => {
+    if (focusProblems > 0) document.querySelector<HTMLElement>("[data-error-summary]")?.focus();
+  }, [focusProblems]);
 
   const act = (intent: string, extra: Record<string, string> = {}) => {
     sent.current = content;
