@@ -64,6 +64,9 @@ describe("studio content", () => {
     await ctx.visit(page, "/studio", { status: 403 });
     await page.getByRole("heading", { level: 1, name: "You are not allowed to use the studio" }).waitFor();
     assert.equal(await page.getByRole("navigation", { name: "Studio" }).count(), 0, "no studio navigation for a member");
+    // A form sent straight to a studio screen's action is refused.
+    const posted = await page.context().request.post("/studio/content", { form: { type: "news_item" }, maxRedirects: 0 });
+    assert.equal(posted.status(), 403, "a member cannot start a document");
     // A screen under the studio says the same, whatever its own loader met.
     await ctx.visit(page, "/studio/content", { status: 403 });
     await page.getByRole("heading", { level: 1, name: "You are not allowed to use the studio" }).waitFor();

@@ -1,4 +1,5 @@
 // /studio/content/:id — the editor of one document (features/studio/DocumentEditor).
+import { requireStaff } from "../features/studio/access.server";
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/studio.content-document";
 import { privateMeta } from "../features/auth/meta";
@@ -8,6 +9,7 @@ import { DocumentEditor } from "../features/studio/DocumentEditor";
 import { editorAction } from "../features/studio/editor.server";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const [doc, models, tags, releases] = await Promise.all([loadDocument(context, params.id), loadModels(context), loadTags(context), listReleases(context)]);
   if (!doc.ok && doc.status === 404) throw new Response("This document could not be found", { status: 404, statusText: "Not Found" });
   if (!doc.ok || !models.ok) throw new Response("The content editor could not be loaded just now", { status: 503 });
@@ -25,6 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Edit a document");
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireStaff(context);
   const answer = await editorAction(context, params.id, await request.formData());
   if (answer instanceof Response) return answer;
   return data(answer, { status: answer.ok ? 200 : answer.status && answer.status >= 400 ? answer.status : 502 });

@@ -1,5 +1,6 @@
 // /studio/content/:id/history — every saved version of a document, who made it and
 // when; one version's text; restoring one makes it the draft again.
+import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/studio.content-history";
 import { CsrfField, formStyles } from "../components/forms/Forms";
@@ -14,6 +15,7 @@ import { when } from "../features/studio/words";
 const KIND_WORDS: Record<string, string> = { draft: "Saved draft", published: "Published", restored: "Restored", unpublished: "Taken off the site", archived: "Archived" };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const vid = new URL(request.url).searchParams.get("version");
   const [doc, versions, version] = await Promise.all([loadDocument(context, params.id), loadVersions(context, params.id), vid ? loadVersion(context, params.id, vid) : null]);
   if (!doc.ok && doc.status === 404) throw new Response("This document could not be found", { status: 404, statusText: "Not Found" });
@@ -24,6 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const meta = privateMeta("History of a document");
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
   const done = await restoreVersion(context, csrf, params.id, String(form.get("version") ?? ""), Number(form.get("revision")));

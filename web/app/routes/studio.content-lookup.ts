@@ -2,11 +2,13 @@
 // to (kind=links), pictures of the library (kind=media), whether an address is free
 // (kind=uid). JSON for the editor's fetchers; staff only, like the whole studio.
 import type { Route } from "./+types/studio.content-lookup";
+import { requireStaff } from "../features/studio/access.server";
 import { checkUid, listMedia, searchLinks } from "../features/studio/api.server";
 
 const UNAVAILABLE = { message: "The search is not available just now." };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const url = new URL(request.url);
   const p = (k: string) => (url.searchParams.get(k) ?? "").slice(0, 200);
   switch (p("kind")) {

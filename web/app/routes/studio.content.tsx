@@ -1,5 +1,6 @@
 // /studio/content — the documents: filtered by type, status, tag and words, newest
 // change first, with a form to start a new one.
+import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/studio.content";
 import { CsrfField, formStyles } from "../components/forms/Forms";
@@ -22,6 +23,7 @@ const SORTS = [
 ] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const url = new URL(request.url);
   const get = (k: string) => url.searchParams.get(k)?.trim() ?? "";
   const page = parsePageParam(url.searchParams.get("page")) ?? 1;
@@ -43,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Content");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
   const type = String(form.get("type") ?? "");

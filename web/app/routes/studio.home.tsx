@@ -1,4 +1,5 @@
 // /studio — the studio's home: what needs attention (drafts waiting, releases due).
+import { requireStaff } from "../features/studio/access.server";
 import { Link } from "react-router";
 import type { Route } from "./+types/studio.home";
 import { privateMeta } from "../features/auth/meta";
@@ -8,6 +9,7 @@ import styles from "../features/studio/studio.module.css";
 import { statusText, when } from "../features/studio/words";
 
 export async function loader({ context }: Route.LoaderArgs) {
+  requireStaff(context);
   const [drafts, releases, failed] = await Promise.all([
     listDocuments(context, { status: "draft", sort: "-updated_at" }),
     listReleases(context, "scheduled"),

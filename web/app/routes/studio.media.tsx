@@ -1,6 +1,7 @@
 // /studio/media — the picture library: find pictures, upload new ones (with their
 // description and copyright), correct a picture's description. The editor's picture
 // chooser uploads here too.
+import { requireStaff } from "../features/studio/access.server";
 import { data, Form, useFetcher } from "react-router";
 import type { Route } from "./+types/studio.media";
 import { CsrfField, formStyles } from "../components/forms/Forms";
@@ -16,6 +17,7 @@ import { when } from "../features/studio/words";
 import { parsePageParam } from "../lib/paging";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const url = new URL(request.url);
   const q = url.searchParams.get("q")?.trim() ?? "";
   const page = parsePageParam(url.searchParams.get("page")) ?? 1;
@@ -27,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Pictures");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
   const intent = String(form.get("intent") ?? "");

@@ -1,5 +1,6 @@
 // /studio/releases/:id — one release: its documents, its time (set, change or clear),
 // a preview of the site as it will be, publish now, delete.
+import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/studio.release";
 import { CsrfField, formStyles } from "../components/forms/Forms";
@@ -12,6 +13,7 @@ import styles from "../features/studio/studio.module.css";
 import { statusText, when } from "../features/studio/words";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const r = await loadRelease(context, params.id);
   if (!r.ok && r.status === 404) throw new Response("This release could not be found", { status: 404, statusText: "Not Found" });
   if (!r.ok) throw new Response("The release could not be loaded just now", { status: 503 });
@@ -21,6 +23,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Release");
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
   const intent = String(form.get("intent") ?? "");

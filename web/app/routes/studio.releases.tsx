@@ -1,4 +1,5 @@
 // /studio/releases — groups of changes published together, now or at a set time.
+import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/studio.releases";
 import { CsrfField, formStyles } from "../components/forms/Forms";
@@ -11,6 +12,7 @@ import { when } from "../features/studio/words";
 import { localTimeToUtc, RELEASE_WORDS, ScheduleInput } from "../features/studio/ReleaseFields";
 
 export async function loader({ context }: Route.LoaderArgs) {
+  requireStaff(context);
   const list = await listReleases(context);
   if (!list.ok) throw new Response("The releases could not be loaded just now", { status: 503 });
   return { releases: list.body.results };
@@ -19,6 +21,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta = privateMeta("Releases");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
   const at = String(form.get("scheduled_at") ?? "");
