@@ -110,6 +110,7 @@ export default [
     route("releases/:id", "routes/studio.release.tsx"),
     route("media", "routes/studio.media.tsx"),
     route("models/:id?", "routes/studio.models.tsx"),
+    route("webhooks", "routes/studio.webhooks.tsx"),
 
     // Staff tools: records, scans, trees, people, audit log.
 

@@ -5,13 +5,29 @@
 // conflicts; releases, copies, the archive and the picture library; changes kept in the
 // browser when a save fails or the session ended, restored after signing in again; the
 // editor worked by keyboard alone; axe on every page, at 1366 and 390 px.
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import http from "node:http";
 import zlib from "node:zlib";
-import { checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { checkA11y, freePort, setup, waitForHydration } from "./harness.mjs";
 import { demoAccounts, signIn } from "./events-helpers.mjs";
 
-const ctx = setup({ name: "studio-content" });
+// A site built on Prismic's tooling, told of every publication by the webhook.
+const hookPort = await freePort();
+const hookBodies = [];
+const hooks = http.createServer((req, res) => {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    hookBodies.push({ path: req.url, body: JSON.parse(body) });
+    res.end("ok");
+  });
+});
+await new Promise((resolve) => hooks.listen(hookPort, "127.0.0.1", resolve));
+after(() => hooks.close());
+
+const ctx = setup({ name: "studio-content", env: { LINEAGE_CONTENT_WEBHOOK_URL: `http://127.0.0.1:${hookPort}/prismic-hook` } });
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
@@ -77,6 +93,7 @@ describe("studio content", () => {
     await checkA11y(editor, "/studio");
     assert.equal(await editor.getByRole("link", { name: "Document types" }).count(), 0, "editors do not change the models");
     await ctx.visit(editor, "/studio/models", { status: 403 });
+    await ctx.visit(editor, "/studio/webhooks", { status: 403 });
 
     // An admin relabels a field of the news item's model; the editor's form says the new words.
     const admin = await ctx.newPage({ viewport: DESKTOP });
@@ -205,6 +222,28 @@ describe("studio content", () => {
     await reader.getByRole("link", { name: title }).click();
     await reader.getByRole("heading", { level: 1, name: title }).waitFor();
     await reader.getByRole("heading", { name: "Welcome to the library" }).waitFor();
+
+    // The site built on Prismic's tooling heard of it, in Prismic's body.
+    const docId = editorPath.split("/").pop();
+    for (let i = 0; i < 100 && !hookBodies.some((h) => h.body.documents?.includes(docId)); i++) await new Promise((r) => setTimeout(r, 200));
+    const hook = hookBodies.find((h) => h.body.documents?.includes(docId));
+    assert.ok(hook, `a webhook names the published document (got ${JSON.stringify(hookBodies)})`);
+    assert.equal(hook.path, "/prismic-hook");
+    assert.equal(hook.body.type, "api-update");
+    assert.equal(typeof hook.body.masterRef, "string");
+
+    // An admin sees the delivery and sends a test.
+    const admin = await ctx.newPage({ viewport: PHONE });
+    await signIn(ctx, admin, accounts.admin, "/studio/webhooks");
+    await admin.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+    await admin.getByText(`http://127.0.0.1:${hookPort}/prismic-hook`, { exact: true }).first().waitFor();
+    await admin.getByRole("cell", { name: "Delivered" }).first().waitFor();
+    await checkA11y(admin, "/studio/webhooks (390 px)");
+    const before = hookBodies.length;
+    await admin.getByRole("button", { name: "Send a test" }).click();
+    await admin.getByText("A test is on its way.").waitFor();
+    for (let i = 0; i < 100 && hookBodies.length === before; i++) await new Promise((r) => setTimeout(r, 200));
+    assert.ok(hookBodies.length > before, "the test arrived");
 
     // The editor now links the page on the site.
     await ctx.visit(page, editorPath);

@@ -45,6 +45,7 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/studio.release.tsx",
   "routes/studio.media.tsx",
   "routes/studio.models.tsx",
+  "routes/studio.webhooks.tsx",
   // The studio: sign-in first, then its layout's loader refuses anyone not staff.
   "routes/studio.tsx",
 ]);

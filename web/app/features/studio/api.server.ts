@@ -5,7 +5,7 @@ import { getAuth } from "../auth/index.server";
 import { callApi, getApi } from "../../lib/api.server";
 import type { ApiResult } from "../../lib/api-result";
 import type { CustomType } from "./models";
-import type { DocumentSummary, LinkTarget, Media, Models, Page, Release, StudioDocument, UidCheck, Version, VersionDetail } from "./types";
+import type { DocumentSummary, LinkTarget, Media, Models, Page, Release, StudioDocument, UidCheck, Version, VersionDetail, WebhookDelivery } from "./types";
 
 type Context = Parameters<typeof getAuth>[0];
 
@@ -90,6 +90,10 @@ export const listMedia = (c: Context, p: { q?: string; page?: number; page_size?
 export const uploadMedia = (c: Context, csrf: string | null, form: FormData) => write<Media>(c, "POST", "/media", csrf, undefined, form, fixMedia);
 export const updateMedia = (c: Context, csrf: string | null, id: string, body: { alt?: string; copyright?: string; name?: string }) =>
   write<Media>(c, "PATCH", `/media/${encodeURIComponent(id)}`, csrf, body, undefined, fixMedia);
+
+export const loadWebhooks = (c: Context) =>
+  read<{ urls: string[]; deliveries: WebhookDelivery[] }>(c, "/webhooks", (w) => ({ urls: list(w.urls), deliveries: list(w.deliveries) }));
+export const testWebhooks = (c: Context, csrf: string | null) => write<{ queued: number }>(c, "POST", "/webhooks/test", csrf, {});
 
 /** Whether the signed-in user is an admin (model editing). */
 export { isAdmin } from "./access.server";

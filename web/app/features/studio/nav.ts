@@ -15,6 +15,7 @@ export const STUDIO_NAV: readonly StudioNavItem[] = [
   { to: "/studio/content", label: "Content" },
   { to: "/studio/releases", label: "Releases" },
   { to: "/studio/models", label: "Document types", adminOnly: true },
+  { to: "/studio/webhooks", label: "Webhooks", adminOnly: true },
   { to: "/studio/media", label: "Pictures" },
 ];
 

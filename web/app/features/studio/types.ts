@@ -138,3 +138,13 @@ export function imageValue(m: Media): Record<string, unknown> {
     edit: { x: 0, y: 0, zoom: 1, background: "transparent" },
   };
 }
+
+export interface WebhookDelivery {
+  id: number;
+  url: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  next_at: string | null;
+  last_error: string;
+  created_at: string;
+}
