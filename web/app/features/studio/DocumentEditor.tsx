@@ -97,12 +97,12 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
     void saver.submit({ intent: "save", _token: csrf, payload: payload(content) }, { method: "post" });
   }, [content, csrf, payload, saver]);
 
-  // Autosave: a moment after the last change, when no save is under way.
+  // Autosave: a moment after the last change, when no save (nor an action's) is under way.
   useEffect(() => {
-    if (state !== "waiting" || saver.state !== "idle") return;
+    if (state !== "waiting" || saver.state !== "idle" || actor.state !== "idle") return;
     const timer = window.setTimeout(save, AUTOSAVE_MS);
     return () => window.clearTimeout(timer);
-  }, [state, saver.state, save]);
+  }, [state, saver.state, actor.state, save]);
 
   // The answer to a save.
   useEffect(() => {
@@ -143,7 +143,7 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
     setState("failed");
   }, [saver.data, saver.state, content, initial.id]);
 
-  // The answer to publish, preview and the other actions.
+  // The answer to publish, preview and the other actions (each saved what was on screen first).
   useEffect(() => {
     const answer = actor.data;
     if (!answer || actor.state !== "idle" || handledAction.current === answer) return;
@@ -154,6 +154,8 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
       if (sameContent(contentOf(answer.document, type), content)) {
         dropDraft(localStore(), initial.id);
         setState("saved");
+      } else {
+        setState("waiting");
       }
     }
     if (answer.ok) setErrors(undefined);
@@ -163,9 +165,16 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
       // (autosave's messages never move focus while one types).
       setFocusProblems((n) => n + 1);
     }
+    if (answer.ok || answer.document) return;
+    // The save before the action did not happen.
     if (answer.status === 409) {
       setConflict(answer.current ?? null);
       setState("conflict");
+    } else if (answer.status === 422) setState("invalid");
+    else if (answer.status === 401 || answer.status === 419) setState("signed-out");
+    else {
+      setMessage(answer.message ?? "");
+      setState("failed");
     }
   }, [actor.data, actor.state, content, initial.id, type]);
 
@@ -175,13 +184,16 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
 
   const act = (intent: string, extra: Record<string, string> = {}) => {
     sent.current = content;
+    // No autosave beside the action's own save (both would send the same revision).
+    setState("saving");
     void actor.submit({ intent, _token: csrf, payload: payload(content), ...extra }, { method: "post" });
   };
 
   const tabs = useMemo(() => tabsOf(type), [type]);
   const title = plainText(content.data.title) || content.uid || `Untitled ${typeLabel(type).toLowerCase()}`;
   const allErrors = { ...(errors ?? {}) };
-  const busy = actor.state !== "idle";
+  // While a save or an action is under way, the actions wait (they save first themselves).
+  const busy = actor.state !== "idle" || saver.state !== "idle";
   const publishing = busy && actor.formData?.get("intent") === "publish";
   // Where the published version is on the site (the link resolver, as the site places it).
   const siteUrl = doc.status === "published" && doc.published ? linkResolver({ type: doc.type, uid: doc.published.uid, data: doc.published.data }) : null;
