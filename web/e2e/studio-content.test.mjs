@@ -321,6 +321,15 @@ describe("studio content", () => {
     await page.waitForURL((u) => u.pathname === editorPath);
     await page.getByLabel("Title", { exact: true }).waitFor();
     assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), "Changed by the admin", "the restored version is the draft");
+
+    // Publish straight after typing, before autosave's moment: what was typed is published and editing goes on.
+    await waitForHydration(page);
+    await page.getByLabel("Title", { exact: true }).fill("Published straight away");
+    await page.getByRole("button", { name: "Publish now" }).click();
+    await page.getByText("Published. It is on the site now.").waitFor();
+    await page.getByLabel("Title", { exact: true }).fill("Published straight away, then changed");
+    await saved(page);
+    assert.equal(await page.getByRole("heading", { name: "Someone else saved this document" }).count(), 0);
     for (const viewport of [DESKTOP, PHONE]) {
       await page.setViewportSize(viewport);
       for (const p of ["/studio", "/studio/content", "/studio/releases", "/studio/media"]) {
