@@ -76,6 +76,7 @@ type Service struct {
 
 	webhookKick chan struct{}        // wakes RunReleases to send webhooks queued by a request
 	listCache   map[string]listEntry // the studio list's titles and words by document (studio.go)
+	modelCache  map[string]any       // admins' stored models parsed, by their JSON (studio_models.go)
 }
 
 // New returns the content service over db.

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"lineage/internal/httpx"
 )
@@ -365,9 +367,13 @@ type modelSet struct {
 	slices map[string]*SliceModel
 }
 
-// fileModels reads the repository's models; a bad file is a programming error caught
-// by TestModelFilesParse, so here it is reported, not skipped.
-func fileModels() (*modelSet, error) {
+// fileModels returns the repository's models, parsed once (they are embedded, so they
+// never change while the process runs). Callers copy the maps before changing them.
+var fileModels = sync.OnceValues(parseFileModels)
+
+// parseFileModels reads the repository's models; a bad file is a programming error
+// caught by TestModelFilesParse, so here it is reported, not skipped.
+func parseFileModels() (*modelSet, error) {
 	set := &modelSet{types: map[string]*Model{}, slices: map[string]*SliceModel{}}
 	for _, kind := range []string{"types", "slices"} {
 		entries, err := fs.ReadDir(modelFiles, "models/"+kind)
@@ -400,12 +406,14 @@ func fileModels() (*modelSet, error) {
 	return set, nil
 }
 
-// models returns the models in force: the files, overridden by admins' stored copies.
+// models returns the models in force: the files, overridden by admins' stored copies
+// (parsed again only when their JSON changed).
 func (s *Service) models(ctx context.Context) (*modelSet, error) {
-	set, err := fileModels()
+	files, err := fileModels()
 	if err != nil {
 		return nil, err
 	}
+	set := &modelSet{types: maps.Clone(files.types), slices: maps.Clone(files.slices)}
 	rows, err := s.db.QueryContext(ctx, "SELECT kind, id, json FROM content_models")
 	if err != nil {
 		return nil, fmt.Errorf("content: read models: %w", err)
@@ -416,15 +424,14 @@ func (s *Service) models(ctx context.Context) (*modelSet, error) {
 		if err := rows.Scan(&kind, &id, &raw); err != nil {
 			return nil, err
 		}
-		switch kind {
-		case "type":
-			if m, err := ParseModel([]byte(raw)); err == nil {
-				m.source = "custom"
+		parsed, ok := s.storedModel(kind, raw)
+		switch m := parsed.(type) {
+		case *Model:
+			if ok {
 				set.types[id] = m
 			}
-		case "slice":
-			if m, err := ParseSliceModel([]byte(raw)); err == nil {
-				m.source = "custom"
+		case *SliceModel:
+			if ok {
 				set.slices[id] = m
 			}
 		}
@@ -537,3 +544,34 @@ func (s *Service) ResetModel(ctx context.Context, ed Editor, kind, id string) (a
 }
 
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+// storedModel parses an admin's stored model, remembering the result by its JSON.
+func (s *Service) storedModel(kind, raw string) (any, bool) {
+	key := kind + "\x00" + raw
+	s.mu.Lock()
+	m, ok := s.modelCache[key]
+	s.mu.Unlock()
+	if ok {
+		return m, m != nil
+	}
+	var out any
+	switch kind {
+	case "type":
+		if m, err := ParseModel([]byte(raw)); err == nil {
+			m.source = "custom"
+			out = m
+		}
+	case "slice":
+		if m, err := ParseSliceModel([]byte(raw)); err == nil {
+			m.source = "custom"
+			out = m
+		}
+	}
+	s.mu.Lock()
+	if s.modelCache == nil || len(s.modelCache) > 1000 {
+		s.modelCache = map[string]any{}
+	}
+	s.modelCache[key] = out
+	s.mu.Unlock()
+	return out, out != nil
+}
