@@ -96,6 +96,16 @@ export default [
   route("research-hub/our-collections/pedigree-search", "routes/trees-pedigree-search.tsx"),
   route("user-account/trees", "routes/user-account.trees.tsx"),
 
+  // The studio (issue 22): editors and admins only (routes/studio.tsx says so before any
+  // child loads). Its screens are children, shown in its layout with its navigation
+  // (features/studio/nav.ts).
+  route("studio", "routes/studio.tsx", [
+    // Content: writing, releases, pictures.
+
+    // Staff tools: records, scans, trees, people, audit log.
+
+  ]),
+
   // Resource routes: feeds, sitemap, robots.
   route("feeds/news.xml", "routes/feeds.news-rss.ts"),
   route("feeds/news.atom", "routes/feeds.news-atom.ts"),

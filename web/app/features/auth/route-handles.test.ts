@@ -35,6 +35,8 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/admin.newsletter-lists.tsx",
   // Editors and admins only, the same way.
   "routes/events-manage.tsx",
+  // The studio: sign-in first, then its layout's middleware refuses anyone not staff.
+  "routes/studio.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

@@ -1,0 +1,23 @@
+// The studio's navigation (/studio and its screens). Each area adds its row here;
+// the layout (routes/studio.tsx) shows the rows the signed-in user may use.
+
+export interface StudioNavItem {
+  /** Where the link goes; a child of /studio. */
+  to: string;
+  /** The link's words: plain, short. */
+  label: string;
+  /** True for screens only admins may use; the rest are for editors and admins. */
+  adminOnly?: boolean;
+}
+
+export const STUDIO_NAV: readonly StudioNavItem[] = [
+  { to: "/studio", label: "Studio home" },
+  { to: "/studio/content", label: "Content" },
+  { to: "/studio/releases", label: "Releases" },
+  { to: "/studio/media", label: "Pictures" },
+];
+
+/** The rows a user sees: all of them for admins, the others' for editors. */
+export function studioNavFor(admin: boolean, items: readonly StudioNavItem[] = STUDIO_NAV): StudioNavItem[] {
+  return items.filter((item) => admin || !item.adminOnly);
+}
