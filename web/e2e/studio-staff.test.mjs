@@ -1,0 +1,219 @@
+// The studio's staff tools (issue 22 §2, §4), in Chromium against the real binary with
+// axe on every page: a volunteer (an editor) on a 390 px phone uploads a CSV whose
+// columns are not ours, fixes the matching the studio proposed (a field at fault is
+// named next to it), checks the file (counts, a problem by its line, the first records),
+// imports it while the progress bar follows the server's events, and finds a record of
+// it in the search; an admin changes someone's role by keyboard, sees the change in the
+// audit log (filtered, and in its CSV); editors do not see the admins' screens, and
+// members do not get into the studio.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { checkA11y, runLineage, setup } from "./harness.mjs";
+
+const ctx = setup({ name: "studio-staff" });
+const PASSWORD = "correct horse battery";
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+let users = 0;
+/** An account made with `lineage user add` (and `user set-role`) while the server runs. */
+function addUser(name, role = "registered") {
+  const email = `staff${++users}-${Date.now()}@example.org`;
+  const env = { env: { LINEAGE_DATABASE_URL: "" } };
+  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name], env);
+  if (role !== "registered") runLineage(["user", "set-role", "--data", ctx.server.dataDir, "--email", email, "--role", role], env);
+  return { email, name };
+}
+
+async function signIn(page, email, wanted) {
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname + u.search === wanted);
+}
+
+/** The page does not scroll sideways at 390 px. */
+async function assertNoSidewaysScroll(page, what) {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `${what} is ${width}px wide at 390px`);
+}
+
+describe("records: upload, matching, dry run, import with progress, search", () => {
+  test("a volunteer on a phone imports a CSV of another layout and finds a record of it", { timeout: 180_000 }, async () => {
+    const volunteer = addUser("Vera Volunteer", "editor");
+    const page = await ctx.newPage(PHONE);
+    await signIn(page, volunteer.email, "/studio/records");
+    await page.getByRole("heading", { level: 1, name: "Import records" }).waitFor();
+    await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Records" }).waitFor();
+    await checkA11y(page, "/studio/records (390 px)");
+    await assertNoSidewaysScroll(page, "/studio/records");
+
+    // Columns named the parish's way: no record type at all, and the surname under a
+    // name the studio is not expected to know. Line 4 has no names: a problem by line.
+    const stamp = Date.now();
+    const surname = `Quillfeather${stamp % 100000}`;
+    const csv = [
+      "Entry;Baptised;Parish;Relationship;Family name;Christian names",
+      `E1-${stamp};3 Mar 1851;Leeds;child;${surname};John`,
+      `E2-${stamp};9 Apr 1851;Leeds;child;${surname};Mary`,
+      `E3-${stamp};1 May 1851;Leeds;child;;`,
+    ].join("\n");
+    await page.getByLabel("CSV file").setInputFiles({ name: "parish-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload and match the columns" }).click();
+    await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
+    await page.getByRole("heading", { level: 1, name: "Match the columns of “parish-baptisms.csv”" }).waitFor();
+    await checkA11y(page, "/studio/records/:upload (390 px)");
+    await assertNoSidewaysScroll(page, "the mapping editor");
+
+    // Leave the record type out and check: the studio names the field at fault.
+    const recordType = page.locator("#map-value-record_type");
+    await recordType.fill("");
+    await page.locator("#map-col-record_type").selectOption("");
+    await page.locator("#map-col-surname").selectOption("Family name");
+    await page.getByRole("button", { name: "Check the file" }).click();
+    const summary = page.locator("[data-error-summary]");
+    await summary.getByText("There is a problem").waitFor();
+    await summary.getByRole("link", { name: /Choose the column that holds/ }).waitFor();
+    assert.equal(await page.locator("#map-col-record_type").getAttribute("aria-invalid"), "true");
+    await checkA11y(page, "mapping with an error (390 px)");
+
+    // Fix it: every line is a baptism. Name the new collection; check again.
+    await page.locator("#map-value-record_type").fill("baptism");
+    await page.locator("#map-col-surname").selectOption("Family name");
+    await page.locator("#map-col-given_names").selectOption("Christian names");
+    await page.locator("#map-col-record_id").selectOption("Entry");
+    await page.locator("#map-col-date").selectOption("Baptised");
+    await page.locator("#map-col-place").selectOption("Parish");
+    await page.locator("#map-col-role").selectOption("Relationship");
+    const collection = `e2e-baptisms-${stamp}`;
+    await page.getByLabel("Collection").fill(collection);
+    await page.getByLabel("Title").fill(`Baptisms ${stamp}`);
+    await page.getByLabel("Kind of collection").selectOption("record_set");
+    await page.getByLabel("Who may see the records").selectOption("public");
+    await page.getByLabel("Remember this matching as").fill(`Parish baptisms ${stamp}`);
+    await page.getByRole("button", { name: "Check the file" }).click();
+    const report = page.locator("section", { has: page.getByRole("heading", { name: "What the import would do" }) });
+    await report.getByText("Nothing has been imported yet.").waitFor();
+    await report.getByText("records in the file").waitFor();
+    const problems = report.getByRole("table", { name: /Problems by line/ });
+    await problems.getByRole("cell", { name: "4", exact: true }).waitFor();
+    const sample = report.getByRole("table", { name: /as they would be imported/ });
+    await sample.getByText(`John ${surname}`).waitFor();
+    await checkA11y(page, "dry run (390 px)");
+    await assertNoSidewaysScroll(page, "the dry run");
+
+    // Import: the job's page shows the progress bar, fed by the server's events.
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL((u) => /^\/studio\/jobs\/\d+$/.test(u.pathname));
+    const bar = page.getByRole("progressbar", { name: "Importing the records" });
+    await bar.waitFor();
+    await page.getByRole("link", { name: "Search the imported records" }).waitFor({ timeout: 60_000 });
+    assert.equal(await bar.getAttribute("aria-valuenow"), "100");
+    await page.getByText("Finished", { exact: true }).waitFor();
+    await checkA11y(page, "/studio/jobs/:id done (390 px)");
+    await assertNoSidewaysScroll(page, "the import's page");
+
+    // The stream itself, as the page's EventSource reads it: the job first, then its end.
+    const jobId = new URL(page.url()).pathname.split("/").pop();
+    const stream = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/studio/jobs/${id}/events`, { headers: { Accept: "text/event-stream" } });
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    }, jobId);
+    assert.equal(stream.status, 200);
+    assert.match(stream.type ?? "", /^text\/event-stream/);
+    assert.match(stream.text, /^event: job$/m);
+    assert.match(stream.text, /^event: done$/m);
+
+    // Find a record of it in the search.
+    await page.getByRole("link", { name: "Search the imported records" }).click();
+    await page.waitForURL((u) => u.pathname === "/research-hub/our-collections/searchexplore" && u.searchParams.get("collection") === collection);
+    await page.getByRole("link", { name: new RegExp(surname) }).first().waitFor();
+    await checkA11y(page, "search of the imported collection (390 px)");
+
+    // The matching was remembered for next time.
+    await ctx.visit(page, "/studio/records");
+    await page.getByLabel("CSV file").setInputFiles({ name: "more-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv.replaceAll(`-${stamp}`, `-${stamp}-b`)) });
+    await page.getByRole("button", { name: "Upload and match the columns" }).click();
+    await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
+    assert.equal(await page.locator("#map-col-surname").inputValue(), "Family name");
+    assert.equal(await page.locator("#map-value-record_type").inputValue(), "baptism");
+  });
+});
+
+describe("people and the audit log", () => {
+  test("an admin changes a role by keyboard and sees it in the audit log and its CSV", { timeout: 120_000 }, async () => {
+    const admin = addUser("Ada Admin", "admin");
+    const rob = addUser("Rob Registered");
+    const page = await ctx.newPage();
+    await signIn(page, admin.email, "/studio/people");
+    await page.getByRole("heading", { level: 1, name: "People" }).waitFor();
+
+    // Find Rob by keyboard: the search box, then Enter.
+    await page.getByLabel("Name or email address").focus();
+    await page.keyboard.type(rob.email);
+    await page.keyboard.press("Enter");
+    await page.waitForURL((u) => u.searchParams.get("q") === rob.email);
+    const row = page.getByRole("row", { name: new RegExp(rob.name) });
+    await row.getByRole("cell", { name: "Registered user", exact: true }).waitFor();
+    await checkA11y(page, "/studio/people?q=…");
+
+    // Choose the new role and press the row's button with the keyboard.
+    const select = page.getByLabel(`New role for ${rob.name}`);
+    await select.focus();
+    await select.selectOption("editor");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), `Change role of ${rob.name}`);
+    await page.keyboard.press("Enter");
+    await page.getByRole("status").getByText(`${rob.name}’s role is now “Editor”.`).waitFor();
+    await row.getByRole("cell", { name: "Editor", exact: true }).waitFor();
+    await checkA11y(page, "/studio/people (role changed)");
+
+    // The audit log has it, with who, what and the change.
+    await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Audit log" }).click();
+    await page.waitForURL((u) => u.pathname === "/studio/audit");
+    const entry = page.getByRole("row", { name: new RegExp(`Changed a role.*${rob.name}`) }).first();
+    await entry.getByText("role: Registered user → Editor").waitFor();
+    await entry.getByRole("cell", { name: admin.name }).waitFor();
+    await checkA11y(page, "/studio/audit");
+
+    // Filtered to role changes by this admin; then the same as a CSV file.
+    await page.getByLabel("What").selectOption("user.role");
+    await page.getByLabel("Who").selectOption({ label: admin.name });
+    await page.getByRole("button", { name: "Show" }).click();
+    await page.waitForURL((u) => u.searchParams.get("action") === "user.role");
+    await page.getByRole("row", { name: new RegExp(rob.name) }).first().waitFor();
+    const href = await page.getByRole("link", { name: /as a spreadsheet \(CSV\)/ }).getAttribute("href");
+    assert.match(href, /^\/api\/studio\/audit\.csv\?/);
+    assert.match(href, /action=user\.role/);
+    const csv = await page.request.get(href);
+    assert.equal(csv.status(), 200);
+    assert.match(csv.headers()["content-type"], /^text\/csv/);
+    const text = await csv.text();
+    assert.match(text.split("\n")[0], /^id,at,actor_id,actor_name,actor_email,action,subject,summary,before,after/);
+    assert.ok(text.includes(rob.email), "the CSV names the account whose role changed");
+
+    // At 390 px the people and audit pages do not scroll sideways (their tables scroll in their box).
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const p of ["/studio/people", "/studio/audit"]) {
+      await ctx.visit(page, p);
+      await assertNoSidewaysScroll(page, p);
+    }
+  });
+
+  test("editors do not get the admins' screens; members do not get into the studio", { timeout: 60_000 }, async () => {
+    const editor = addUser("Eddie Editor", "editor");
+    const page = await ctx.newPage();
+    await signIn(page, editor.email, "/studio/records");
+    const nav = page.getByRole("navigation", { name: "Studio" });
+    assert.equal(await nav.getByRole("link", { name: "People" }).count(), 0);
+    assert.equal(await nav.getByRole("link", { name: "Audit log" }).count(), 0);
+    await ctx.visit(page, "/studio/people", { status: 404 });
+    await ctx.visit(page, "/studio/audit", { status: 404 });
+
+    const member = addUser("Mo Member");
+    const other = await ctx.newPage();
+    await signIn(other, member.email, "/");
+    await ctx.visit(other, "/studio/records", { status: 403 });
+    await other.getByRole("heading", { level: 1, name: "You are not allowed to use the studio" }).waitFor();
+  });
+});
