@@ -5,9 +5,10 @@
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/studio.audit";
 import { formStyles } from "../components/forms/Forms";
+import { AUDIT_FILTERS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { AUDIT_FILTERS, auditCsvPath, isAdmin, loadAudit, loadPeople, notFound } from "../features/staff/api.server";
+import { auditCsvPath, isAdmin, loadAudit, loadPeople, notFound } from "../features/staff/api.server";
 import { actionText, changeLines } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";

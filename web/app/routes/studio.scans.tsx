@@ -5,9 +5,10 @@
 import { data, Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.scans";
 import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from "../components/forms/Forms";
+import { SCAN_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { loadJobs, SCAN_FIELDS, uploadScans, type ScansResult } from "../features/staff/api.server";
+import { loadJobs, uploadScans, type ScansResult } from "../features/staff/api.server";
 import { JobTable } from "../features/staff/JobTable";
 import { accessText } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";

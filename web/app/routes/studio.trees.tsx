@@ -6,9 +6,10 @@
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.trees";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } from "../components/forms/Forms";
+import { TREE_STATES } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { loadTreeQueue, TREE_STATES, treeAction, type TreeResult } from "../features/staff/api.server";
+import { loadTreeQueue, treeAction, type TreeResult } from "../features/staff/api.server";
 import type { QueueTree } from "../features/staff/types";
 import { plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";

@@ -5,6 +5,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { FormResult } from "../../lib/form-result";
 import { formFailure, getAuth, memberCall, memberRead, text } from "../auth/index.server";
+import { AUDIT_FILTERS, IMPORT_FIELDS, PEOPLE_FILTERS } from "./fields";
 import { mappingFromForm } from "./mapping";
 import { roleText as roleWord } from "./words";
 import type { AuditPage, DryRun, Job, Mapping, PeoplePage, Person, RecordsUpload, SavedMapping, TreeQueue, QueueTree } from "./types";
@@ -42,8 +43,6 @@ function only(params: URLSearchParams, keys: readonly string[]): string {
 // ---------------------------------------------------------------------------------
 // People and the audit log (admins)
 
-export const PEOPLE_FILTERS = ["q", "role", "status", "offset", "limit"] as const;
-export const AUDIT_FILTERS = ["actor", "action", "subject", "from", "to", "before"] as const;
 
 export function loadPeople(context: Context, params: URLSearchParams): Promise<(PeoplePage & { roles?: string[] }) | null> {
   return memberRead(getAuth(context), `/api/studio/people${only(params, PEOPLE_FILTERS)}`);
@@ -156,7 +155,6 @@ export async function deleteUpload(context: Context, form: FormData): Promise<Fo
   return { ok: true, intent, target: id, message: `Removed “${text(form, "filename").slice(0, 200) || "the file"}”.` };
 }
 
-export const IMPORT_FIELDS = ["collection", "title", "kind", "access", "save_mapping_as"] as const;
 
 export type RecordsFormResult = FormResult & { dryRun?: DryRun; job?: Job; mapping?: Mapping };
 
@@ -203,7 +201,6 @@ export async function cancelJob(context: Context, form: FormData): Promise<FormR
 // ---------------------------------------------------------------------------------
 // Scans
 
-export const SCAN_FIELDS = ["files", "collection", "attach", "record", "record_id", "person", "manifest", "access"] as const;
 
 export type ScansResult = FormResult & { job?: Job };
 
@@ -240,7 +237,6 @@ export async function uploadScans(context: Context, form: FormData): Promise<Sca
 // ---------------------------------------------------------------------------------
 // Trees
 
-export const TREE_STATES = ["waiting", "published", "all"] as const;
 
 export function loadTreeQueue(context: Context, state: string): Promise<TreeQueue | null> {
   return memberRead(getAuth(context), `/api/studio/trees?state=${enc(state)}`);
