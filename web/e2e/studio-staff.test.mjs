@@ -58,7 +58,7 @@ describe("records: upload, matching, dry run, import with progress, search", () 
       `E2-${stamp};9 Apr 1851;Leeds;child;${surname};Mary`,
       `E3-${stamp};1 May 1851;Leeds;child;;`,
     ].join("\n");
-    await page.getByLabel("CSV file").setInputFiles({ name: "parish-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "parish-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Upload and match the columns" }).click();
     await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
     await page.getByRole("heading", { level: 1, name: "Match the columns of “parish-baptisms.csv”" }).waitFor();
@@ -86,11 +86,11 @@ describe("records: upload, matching, dry run, import with progress, search", () 
     await page.locator("#map-col-place").selectOption("Parish");
     await page.locator("#map-col-role").selectOption("Relationship");
     const collection = `e2e-baptisms-${stamp}`;
-    await page.getByLabel("Collection").fill(collection);
-    await page.getByLabel("Title").fill(`Baptisms ${stamp}`);
-    await page.getByLabel("Kind of collection").selectOption("record_set");
-    await page.getByLabel("Who may see the records").selectOption("public");
-    await page.getByLabel("Remember this matching as").fill(`Parish baptisms ${stamp}`);
+    await page.getByLabel("Collection", { exact: true }).fill(collection);
+    await page.getByLabel("Title", { exact: true }).fill(`Baptisms ${stamp}`);
+    await page.getByLabel("Kind of collection", { exact: true }).selectOption("record_set");
+    await page.getByLabel("Who may see the records", { exact: true }).selectOption("public");
+    await page.getByLabel("Remember this matching as", { exact: true }).fill(`Parish baptisms ${stamp}`);
     await page.getByRole("button", { name: "Check the file" }).click();
     const report = page.locator("section", { has: page.getByRole("heading", { name: "What the import would do" }) });
     await report.getByText("Nothing has been imported yet.").waitFor();
@@ -132,7 +132,7 @@ describe("records: upload, matching, dry run, import with progress, search", () 
 
     // The matching was remembered for next time.
     await ctx.visit(page, "/studio/records");
-    await page.getByLabel("CSV file").setInputFiles({ name: "more-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv.replaceAll(`-${stamp}`, `-${stamp}-b`)) });
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "more-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv.replaceAll(`-${stamp}`, `-${stamp}-b`)) });
     await page.getByRole("button", { name: "Upload and match the columns" }).click();
     await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
     assert.equal(await page.locator("#map-col-surname").inputValue(), "Family name");
@@ -177,8 +177,8 @@ describe("people and the audit log", () => {
     await checkA11y(page, "/studio/audit");
 
     // Filtered to role changes by this admin; then the same as a CSV file.
-    await page.getByLabel("What").selectOption("user.role");
-    await page.getByLabel("Who").selectOption({ label: admin.name });
+    await page.getByLabel("What", { exact: true }).selectOption("user.role");
+    await page.getByLabel("Who", { exact: true }).selectOption({ label: admin.name });
     await page.getByRole("button", { name: "Show" }).click();
     await page.waitForURL((u) => u.searchParams.get("action") === "user.role");
     await page.getByRole("row", { name: new RegExp(rob.name) }).first().waitFor();
