@@ -7,6 +7,7 @@ import (
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
 	"lineage/internal/server"
+	staffroom "lineage/internal/staff"
 )
 
 // Access levels of the table's rows; each room's handler or adapter enforces its row's
@@ -27,6 +28,7 @@ func (a *app) routes() []httpx.Room {
 	acc, mem, ms, tr, ct, im, pay, rs := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments, a.research
 	nl := a.newsletter
 	ev := a.events
+	st := a.staff
 	return []httpx.Room{
 		{
 			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
@@ -186,8 +188,8 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/trees/{slug}/people/{id}", Handler: tr.GetPerson, Access: public},
 				{Pattern: "GET /api/trees/{slug}/people/{id}/{section}", Handler: tr.GetPersonSection, Access: public},
 				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
-				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff, ChangesPages: true},
-				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staffroom.ActionTreePublish, "tree:", published(false), published(true), tr.Publish), Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: st.Audited(staffroom.ActionTreeUnpublish, "tree:", published(true), published(false), tr.Unpublish), Access: staff, ChangesPages: true},
 				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff, ChangesPages: true},
 			},
 		},
@@ -266,6 +268,7 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/newsletter/one-click", Handler: nl.GetOneClick, Access: public},
 			},
 		},
+		a.staffRoom(),
 		{
 			// Addresses people guess for the site's pages, sent on to the real ones.
 			Name:   "aliases",
@@ -273,6 +276,9 @@ func (a *app) routes() []httpx.Room {
 		},
 	}
 }
+
+// published is a tree's state in the audit log.
+func published(p bool) map[string]bool { return map[string]bool{"published": p} }
 
 // pageAliases are the addresses people type for pages the site has under other names
 // (web/app/routes.ts), and where a GET of one is sent. Only GET (and HEAD): POST /login

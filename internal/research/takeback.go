@@ -27,3 +27,14 @@ func (s *Service) WriteCanonical(ctx context.Context, collection string, keys []
 func (s *Service) DeleteEmptyCollection(ctx context.Context, slug string) error {
 	return s.ingest.DeleteEmptyCollection(ctx, slug)
 }
+
+// CSVRows reads the rows of a CSV file under CSVLimits (ingest/csvrows.go).
+type CSVRows = ingest.CSVRows
+
+// NewCSVRows reads CSV rows with the delimiter comma.
+func NewCSVRows(r io.Reader, comma rune, lim CSVLimits) *CSVRows {
+	return ingest.NewCSVRows(r, comma, lim)
+}
+
+// HeaderKey is a header cell as imports compare them: "Given Names" is given_names.
+func HeaderKey(s string) string { return ingest.HeaderKey(s) }
