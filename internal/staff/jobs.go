@@ -321,7 +321,17 @@ func (r *runner) run(base context.Context, id int64, kind string, fn jobFunc) {
 	jr := &jobRun{s: s, id: id}
 	report, err := fn(ctx, jr)
 	if err == nil {
-		if err := s.setState(ctx, id, StateDone, report, ""); err != nil {
+		// Only a job still running is done: one another server took over (its
+		// heartbeat had stopped) is that server's to end.
+		b, merr := json.Marshal(report)
+		if merr != nil {
+			err = merr
+		} else {
+			now := s.Now().Unix()
+			_, err = s.db.ExecContext(context.WithoutCancel(ctx), s.db.Rebind(`UPDATE staff_jobs SET state = ?, report = ?, error = '', updated_at = ?, heartbeat_at = ?, version = version + 1
+				WHERE id = ? AND state = ?`), StateDone, string(b), now, now, id, StateRunning)
+		}
+		if err != nil {
 			s.log.Error("staff: finish job", "job", id, "err", err)
 		}
 		return

@@ -768,6 +768,9 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 		Progress: func(ip research.ImportProgress) {
 			jr.progress(ctx, RecordsProgress{Done: ip.Records, Total: total, Percent: percent(ip.Records, total),
 				Added: ip.Added, Updated: ip.Updated, Unchanged: ip.Unchanged, Skipped: ip.Skipped}, false)
+			if s.batchDone != nil {
+				s.batchDone(ctx)
+			}
 		}}
 	rep, err := rs.ImportRecords(ctx, f, m, opts, st.Size())
 	if err != nil {

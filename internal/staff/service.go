@@ -40,6 +40,9 @@ type Service struct {
 	jobs  *runner
 	// Now is the clock; tests replace it.
 	Now func() time.Time
+	// batchDone, when set, runs after each batch a records job writes (tests stop a
+	// job there, between two of its writes).
+	batchDone func(ctx context.Context)
 }
 
 // New builds the room. Call Start to run the jobs' workers.
