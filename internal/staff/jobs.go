@@ -37,10 +37,10 @@ func finished(state string) bool {
 }
 
 // How the runner keeps its jobs' rows alive, and when another instance may take a
-// job over: a job whose heartbeat is older than staleAfter lost its server.
+// job over: a job whose heartbeat is older than StaleAfter lost its server.
 const (
 	heartbeatEvery = 2 * time.Second
-	staleAfter     = 30 * time.Second
+	StaleAfter     = 30 * time.Second
 	progressEvery  = 250 * time.Millisecond
 )
 
@@ -140,7 +140,7 @@ func newRunner(s *Service) *runner {
 }
 
 // Start makes ctx the jobs' context (they stop, and take themselves back, when it
-// ends) and takes over, every staleAfter, the jobs of servers that died. It returns
+// ends) and takes over, every StaleAfter, the jobs of servers that died. It returns
 // at once.
 func (s *Service) Start(ctx context.Context) {
 	s.jobs.mu.Lock()
@@ -149,7 +149,7 @@ func (s *Service) Start(ctx context.Context) {
 	s.jobs.wg.Add(1)
 	go func() {
 		defer s.jobs.wg.Done()
-		t := time.NewTicker(staleAfter)
+		t := time.NewTicker(StaleAfter)
 		defer t.Stop()
 		for {
 			if _, err := s.RecoverJobs(ctx, s.Now()); err != nil && ctx.Err() == nil {
@@ -406,11 +406,11 @@ func plainCause(err error) string {
 }
 
 // RecoverJobs takes back the jobs whose server stopped (a heartbeat older than
-// staleAfter at now): each is claimed by one server with a conditional UPDATE, so
+// StaleAfter at now): each is claimed by one server with a conditional UPDATE, so
 // that with several servers only one takes it back. It answers how many it ended.
 func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, kind FROM staff_jobs WHERE state IN (?, ?, ?) AND heartbeat_at < ?`),
-		StateQueued, StateRunning, StateUndoing, now.Add(-staleAfter).Unix())
+		StateQueued, StateRunning, StateUndoing, now.Add(-StaleAfter).Unix())
 	if err != nil {
 		return 0, err
 	}
@@ -434,7 +434,7 @@ func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 	n := 0
 	for _, st := range found {
 		res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE staff_jobs SET heartbeat_at = ? WHERE id = ? AND state IN (?, ?, ?) AND heartbeat_at < ?`),
-			now.Unix(), st.id, StateQueued, StateRunning, StateUndoing, now.Add(-staleAfter).Unix())
+			now.Unix(), st.id, StateQueued, StateRunning, StateUndoing, now.Add(-StaleAfter).Unix())
 		if err != nil {
 			return n, err
 		}
