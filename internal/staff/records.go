@@ -137,7 +137,7 @@ func (s *Service) withProposal(ctx context.Context, u *Upload) error {
 
 // PostRecordsUpload is POST /api/studio/records/uploads (multipart, field file).
 func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxCSVBytes+1<<20)
+	r.Body = http.MaxBytesReader(w, r.Body, s.csvLimits.bytes+1<<20)
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the file as multipart/form-data."}
@@ -161,7 +161,7 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 			break
 		}
 		if err != nil {
-			return uploadReadError(err)
+			return s.uploadReadError(err)
 		}
 		if part.FormName() != "file" || filename != "" {
 			part.Close()
@@ -171,7 +171,10 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 		if filename == "." || filename == "/" || filename == "" {
 			filename = "upload.csv"
 		}
-		if size, err = saveLimited(part, path, MaxCSVBytes); err != nil {
+		if size, err = saveLimited(part, path, s.csvLimits.bytes); err != nil {
+			if errors.Is(err, errTooLarge) {
+				return s.tooLarge()
+			}
 			return err
 		}
 	}
@@ -188,10 +191,10 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	if err != nil {
 		return err
 	}
-	sh, err := analyse(f, MaxCSVRows)
+	sh, err := analyse(f, s.csvLimits.rows)
 	f.Close()
 	if errors.Is(err, errTooManyRows) {
-		return errorField("file", fmt.Sprintf("The file is over a limit: a file may have at most %d rows; split it into several files.", MaxCSVRows))
+		return errorField("file", fmt.Sprintf("The file is over a limit: a file may have at most %d rows; split it into several files.", s.csvLimits.rows))
 	}
 	if err != nil {
 		return errorField("file", err.Error())
@@ -217,21 +220,44 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	return nil
 }
 
-// uploadReadError is a body that could not be read: over the limit, or broken.
-func uploadReadError(err error) error {
+// csvLimits are the limits of a records upload (MaxCSVBytes, MaxCSVRows; tests lower
+// them).
+type csvLimits struct {
+	bytes int64
+	rows  int
+}
+
+// errTooLarge: a file over its byte limit.
+var errTooLarge = errors.New("staff: the file is over its limit")
+
+// uploadReadError is a body that could not be read: broken, or over the request's
+// limit.
+func (s *Service) uploadReadError(err error) error {
 	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return tooLarge()
+	if errors.As(err, &mbe) || errors.Is(err, errTooLarge) {
+		return s.tooLarge()
 	}
 	return &httpx.Error{Code: httpx.EBADREQUEST, Message: "The upload could not be read; please try again."}
 }
 
-func tooLarge() error {
-	msg := fmt.Sprintf("The file is over a limit: a file may be at most %d MB; split it into several files.", MaxCSVBytes>>20)
+func (s *Service) tooLarge() error {
+	msg := fmt.Sprintf("The file is over a limit: a file may be at most %s; split it into several files.", sizeText(s.csvLimits.bytes))
 	return &httpx.Error{Code: httpx.ETOOLARGE, Message: msg, Fields: map[string][]string{"file": {msg}}}
 }
 
-// saveLimited copies r to a new file at path, refusing more than max bytes.
+// sizeText is a byte count for people: whole MB, else KB, else bytes.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// saveLimited copies r to a new file at path: errTooLarge past max bytes, the
+// reader's error when it fails.
 func saveLimited(r io.Reader, path string, max int64) (int64, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -242,10 +268,10 @@ func saveLimited(r io.Reader, path string, max int64) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return n, uploadReadError(err)
+		return n, err
 	}
 	if n > max {
-		return n, tooLarge()
+		return n, errTooLarge
 	}
 	return n, nil
 }

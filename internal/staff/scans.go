@@ -113,6 +113,9 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 				fe.Add("files", "Two files are called %q.", cutText(base, 80))
 			default:
 				if _, err := saveLimited(part, filepath.Join(dir, base), MaxScanUploadBytes); err != nil {
+					if errors.Is(err, errTooLarge) {
+						return scanReadError(&http.MaxBytesError{Limit: MaxScanUploadBytes})
+					}
 					return scanReadError(err)
 				}
 				files = append(files, base)
@@ -207,13 +210,9 @@ func contains(list []string, s string) bool {
 
 func scanReadError(err error) error {
 	var mbe *http.MaxBytesError
-	var he *httpx.Error
-	switch {
-	case errors.As(err, &mbe):
+	if errors.As(err, &mbe) {
 		msg := fmt.Sprintf("The files are over a limit: at most %d MB may be sent at once; send them in several goes.", MaxScanUploadBytes>>20)
 		return &httpx.Error{Code: httpx.ETOOLARGE, Message: msg, Fields: map[string][]string{"files": {msg}}}
-	case errors.As(err, &he) && he.Code == httpx.ETOOLARGE:
-		return scanReadError(&http.MaxBytesError{})
 	}
 	return &httpx.Error{Code: httpx.EBADREQUEST, Message: "The upload could not be read; please try again."}
 }

@@ -43,11 +43,12 @@ type Service struct {
 	// batchDone, when set, runs after each batch a records job writes (tests stop a
 	// job there, between two of its writes).
 	batchDone func(ctx context.Context)
+	csvLimits csvLimits
 }
 
 // New builds the room. Call Start to run the jobs' workers.
 func New(db *store.DB, opt Options) *Service {
-	s := &Service{db: db, opt: opt, log: opt.Log, audit: opt.Audit, Now: time.Now}
+	s := &Service{db: db, opt: opt, log: opt.Log, audit: opt.Audit, Now: time.Now, csvLimits: csvLimits{bytes: MaxCSVBytes, rows: MaxCSVRows}}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
