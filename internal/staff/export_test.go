@@ -9,7 +9,9 @@ import (
 func (s *Service) SetBatchDone(fn func(ctx context.Context)) { s.batchDone = fn }
 
 // SetCSVLimits lowers the records upload's limits.
-func (s *Service) SetCSVLimits(bytes int64, rows int) { s.csvLimits = csvLimits{bytes: bytes, rows: rows} }
+func (s *Service) SetCSVLimits(bytes int64, rows int) {
+	s.csvLimits = csvLimits{bytes: bytes, rows: rows}
+}
 
 // Analyse, Propose, DetectDelimiter and HeaderWord are the upload's parsers.
 var (
