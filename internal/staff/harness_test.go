@@ -79,10 +79,11 @@ func staffRoutes(st *staff.Service, tr *trees.Service) []httpx.Route {
 		{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
 		{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
 		{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
+		{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
 		{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
 		{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
 		{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
-		{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", false, true, tr.Publish)},
+		{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
 	}
 }
 
