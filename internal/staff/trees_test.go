@@ -57,6 +57,12 @@ func TestTreeReviewQueue(t *testing.T) {
 			t.Errorf("upload audit: %+v", es)
 		}
 
+		var sum map[string]int
+		st, body = ed.do("GET", "/api/studio/staff/summary", nil)
+		want(t, "summary", st, body, http.StatusOK, &sum)
+		if sum["trees_waiting"] != 1 || sum["jobs_running"] != 0 {
+			t.Errorf("summary: %s", body)
+		}
 		st, body = ed.do("POST", "/api/studio/trees/smith-family/publish", nil)
 		if st != http.StatusOK || !strings.Contains(string(body), `"published":true`) {
 			t.Fatalf("publish: %d %s", st, body)
