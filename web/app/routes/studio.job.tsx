@@ -62,6 +62,7 @@ export default function StudioJob({ loaderData }: Route.ComponentProps) {
 }
 
 function JobOutcome({ job, search }: { job: Job; search: string | null }) {
+  if (job.state === "undoing") return <p>Taking back what it loaded, so that nothing from it is kept. This page says when that is done.</p>;
   if (!jobFinished(job.state)) {
     return (
       <>
@@ -98,7 +99,7 @@ function JobOutcome({ job, search }: { job: Job; search: string | null }) {
           <ul>
             {r.items.map((item) => (
               <li key={item.id}>
-                <a href={item.url}>{item.file}</a>
+                {item.file}: {item.id}
               </li>
             ))}
           </ul>

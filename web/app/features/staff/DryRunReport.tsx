@@ -14,7 +14,10 @@ export function DryRunReport({ report }: { report: DryRun }) {
       <h2 id="dry-run" tabIndex={-1}>
         What the import would do
       </h2>
-      <p>Nothing has been imported yet.</p>
+      <p>
+        Nothing has been imported yet.
+        {report.new !== null && report.new !== undefined && !report.collection_exists ? " The collection is new: it will be made by the import." : ""}
+      </p>
       <ul className={styles.counts}>
         <li>
           <strong>{report.records.toLocaleString("en-GB")}</strong> records in the file
@@ -25,19 +28,14 @@ export function DryRunReport({ report }: { report: DryRun }) {
         <li>
           <strong>{report.skipped.toLocaleString("en-GB")}</strong> would be skipped
         </li>
-        {report.would_add !== null ? (
+        {report.new !== null && report.new !== undefined ? (
           <li>
-            <strong>{report.would_add.toLocaleString("en-GB")}</strong> new
+            <strong>{report.new.toLocaleString("en-GB")}</strong> new to the collection
           </li>
         ) : null}
-        {report.would_update !== null ? (
+        {report.existing !== null && report.existing !== undefined ? (
           <li>
-            <strong>{report.would_update.toLocaleString("en-GB")}</strong> changed
-          </li>
-        ) : null}
-        {report.would_keep !== null ? (
-          <li>
-            <strong>{report.would_keep.toLocaleString("en-GB")}</strong> unchanged
+            <strong>{report.existing.toLocaleString("en-GB")}</strong> already in it (changed where they differ)
           </li>
         ) : null}
       </ul>

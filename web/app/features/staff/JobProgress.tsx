@@ -38,12 +38,14 @@ export function announcement(job: Job, last: { state: string; quarter: number })
     switch (job.state) {
       case "running":
         return `${what} has started.`;
+      case "undoing":
+        return `${what} stopped and is taking back what it loaded.`;
       case "done":
         return `${what} has finished.`;
       case "failed":
         return `${what} failed. ${job.error ?? ""}`.trim();
       case "canceled":
-        return `${what} was stopped. Nothing it loaded was kept.`;
+        return `${what} was stopped. ${job.error ?? ""}`.trim();
       default:
         return null;
     }

@@ -10,7 +10,8 @@ export interface Person {
   disabled_at: string | null;
   email_verified: boolean;
   created_at: string;
-  last_sign_in_at: string | null;
+  /** The latest activity of any of its sessions; null when it has none. */
+  last_seen_at: string | null;
 }
 
 export interface PeoplePage {
@@ -118,16 +119,19 @@ export interface DryRun {
   records: number;
   good: number;
   skipped: number;
-  would_add: number | null;
-  would_update: number | null;
-  would_keep: number | null;
+  collection_exists: boolean;
+  /** Good records whose record_id is not in the collection yet; null without a collection. */
+  new: number | null;
+  /** Good records already in the collection (updated where they differ); null without a collection. */
+  existing: number | null;
   warning_count: number;
   warnings: LineMessage[];
   notes: LineMessage[];
   sample: SampleRecord[];
 }
 
-export type JobState = "queued" | "running" | "done" | "failed" | "canceled";
+/** `undoing`: it stopped and is taking back what it wrote, then `failed` or `canceled`. */
+export type JobState = "queued" | "running" | "undoing" | "done" | "failed" | "canceled";
 
 export interface JobProgress {
   done: number;
@@ -156,7 +160,8 @@ export interface ScansReport {
   scans: number;
   cut: number;
   unchanged: number;
-  items?: { file: string; id: string; url: string }[];
+  /** The scans made, each with its IIIF item id. */
+  items?: { file: string; id: string }[];
 }
 
 export interface Job {

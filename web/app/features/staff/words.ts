@@ -22,6 +22,7 @@ export function roleText(role: string): string {
 const STATE_WORDS: Record<JobState, string> = {
   queued: "Waiting to start",
   running: "In progress",
+  undoing: "Stopped: taking back what it loaded",
   done: "Finished",
   failed: "Failed",
   canceled: "Stopped",
