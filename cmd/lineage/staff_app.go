@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"strconv"
 
 	"lineage/internal/audit"
+	"lineage/internal/auth"
 	"lineage/internal/config"
 	staffroom "lineage/internal/staff"
 	"lineage/internal/store"
@@ -28,3 +30,8 @@ func (a *app) addStaff(ctx context.Context, cfg config.Config, db *store.DB) err
 	a.staff.Start(ctx)
 	return nil
 }
+
+// commandLine is the audit log's actor for what an operator does with `lineage`.
+var commandLine = audit.Actor{Name: "command line"}
+
+func userSubject(u *auth.User) string { return "user:" + strconv.FormatInt(u.ID, 10) }

@@ -39,8 +39,8 @@ type Record struct {
 type Entry struct {
 	ID      int64           `json:"id"`
 	At      time.Time       `json:"at"`
-	ActorID *int64          `json:"actor_id"`
-	Actor   *EntryActor     `json:"actor"` // nil: no account (the system) or one since deleted
+	ActorID *int64          `json:"actor_id"` // nil: not an account (the command line)
+	Actor   *EntryActor     `json:"actor"`    // nil: nobody named (the system)
 	Action  string          `json:"action"`
 	Subject string          `json:"subject"`
 	Summary string          `json:"summary"`
@@ -48,11 +48,12 @@ type Entry struct {
 	After   json.RawMessage `json:"after"`
 }
 
-// EntryActor is the actor of an entry.
+// EntryActor is the actor of an entry, with the name and address they had then.
 type EntryActor struct {
-	ID    int64  `json:"id"`
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	ID      int64  `json:"id"` // 0: not an account (the command line)
+	Name    string `json:"name"`
+	Email   string `json:"email"`
+	Deleted bool   `json:"deleted"` // the account has been deleted since
 }
 
 // Limits of what one entry keeps and of what one request reads.
@@ -251,9 +252,9 @@ func (l *Log) each(ctx context.Context, f Filter, limit int, fn func(Entry) erro
 		if actorID.Valid {
 			id := actorID.Int64
 			e.ActorID = &id
-			if liveID.Valid {
-				e.Actor = &EntryActor{ID: id, Name: name, Email: email}
-			}
+			e.Actor = &EntryActor{ID: id, Name: name, Email: email, Deleted: !liveID.Valid}
+		} else if name != "" || email != "" {
+			e.Actor = &EntryActor{Name: name, Email: email}
 		}
 		e.Before, e.After = json.RawMessage(before), json.RawMessage(after)
 		if err := fn(e); err != nil {

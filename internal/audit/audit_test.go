@@ -33,8 +33,8 @@ func addUser(t *testing.T, db *store.DB, name, email string) int64 {
 }
 
 // TestLogListsAndFilters: every field is kept, entries come newest first, page by
-// page, and each filter narrows them; the actor of a deleted account is null but its
-// id stays.
+// page, and each filter narrows them; the actor of a deleted account keeps the name
+// and address they had, marked deleted.
 func TestLogListsAndFilters(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
@@ -122,8 +122,18 @@ func TestLogListsAndFilters(t *testing.T) {
 			t.Fatal(err)
 		}
 		es, _, err := log.List(ctx, audit.Filter{ActorID: bob})
-		if err != nil || len(es) != 1 || es[0].Actor != nil || es[0].ActorID == nil || *es[0].ActorID != bob {
+		if err != nil || len(es) != 1 || es[0].Actor == nil || !es[0].Actor.Deleted || es[0].Actor.Name != "Bob" || es[0].ActorID == nil || *es[0].ActorID != bob {
 			t.Errorf("deleted actor: %+v %v", es, err)
+		}
+		if all[0].Actor.Deleted {
+			t.Error("a live actor is marked deleted")
+		}
+		if err := log.Add(ctx, audit.Record{Actor: audit.Actor{Name: "command line"}, Action: "user.add", Subject: "user:1"}); err != nil {
+			t.Fatal(err)
+		}
+		es, _, _ = log.List(ctx, audit.Filter{Action: "user.add"})
+		if len(es) != 1 || es[0].ActorID != nil || es[0].Actor == nil || es[0].Actor.Name != "command line" || es[0].Actor.ID != 0 {
+			t.Errorf("command line actor: %+v", es)
 		}
 	})
 }
