@@ -2,12 +2,13 @@
 // axe on every page: a volunteer (an editor) on a 390 px phone uploads a CSV whose
 // columns are not ours, fixes the matching the studio proposed (a field at fault is
 // named next to it), checks the file (counts, a problem by its line, the first records),
-// imports it while the progress bar follows the server's events, and finds a record of
-// it in the search; an admin changes someone's role by keyboard, sees the change in the
+// imports it while the progress bar follows the server's events, finds a record of it
+// in the search and attaches a scan to it (prepared in the background); an admin changes someone's role by keyboard, sees the change in the
 // audit log (filtered, and in its CSV); editors do not see the admins' screens, and
 // members do not get into the studio.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import zlib from "node:zlib";
 import { checkA11y, runLineage, setup } from "./harness.mjs";
 
 const ctx = setup({ name: "studio-staff" });
@@ -32,14 +33,38 @@ async function signIn(page, email, wanted) {
   await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
+/** A small RGB PNG (a gradient), made here so the test needs no image file. */
+function png(width, height) {
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body) >>> 0);
+    return Buffer.concat([len, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bits per sample
+  header[9] = 2; // RGB
+  const row = width * 3 + 1;
+  const raw = Buffer.alloc(row * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) raw.set([x % 256, y % 256, 128], y * row + 1 + x * 3);
+  }
+  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
+  return Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
 /** The page does not scroll sideways at 390 px. */
 async function assertNoSidewaysScroll(page, what) {
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `${what} is ${width}px wide at 390px`);
 }
 
-describe("records: upload, matching, dry run, import with progress, search", () => {
-  test("a volunteer on a phone imports a CSV of another layout and finds a record of it", { timeout: 180_000 }, async () => {
+describe("records and scans: upload, matching, dry run, import with progress, search, a scan", () => {
+  test("a volunteer on a phone imports a CSV of another layout, finds a record of it and attaches a scan to it", { timeout: 180_000 }, async () => {
     const volunteer = addUser("Vera Volunteer", "editor");
     const page = await ctx.newPage(PHONE);
     ctx.expectProblem(page, { url: /\/studio\/records\/[^/]+\.data(\?|$)/, status: 422 }, "the test checks the file with a needed field left out");
@@ -130,6 +155,21 @@ describe("records: upload, matching, dry run, import with progress, search", () 
     await page.waitForURL((u) => u.pathname === "/research-hub/our-collections/searchexplore" && u.searchParams.get("collection") === collection);
     await page.getByRole("link", { name: new RegExp(surname) }).first().waitFor();
     await checkA11y(page, "search of the imported collection (390 px)");
+
+    // A scan of the first record's page, attached to it; prepared in the background.
+    await ctx.visit(page, "/studio/scans");
+    await page.getByLabel("Scans", { exact: true }).setInputFiles({ name: "e1-page-1.png", mimeType: "image/png", buffer: png(320, 240) });
+    await page.getByLabel("Collection", { exact: true }).selectOption(collection);
+    await page.getByLabel(/All to one record or catalogue item/).check();
+    await page.getByLabel(/Record or catalogue reference/).fill(`E1-${stamp}`);
+    await checkA11y(page, "/studio/scans (390 px)");
+    await assertNoSidewaysScroll(page, "/studio/scans");
+    await page.getByRole("button", { name: "Upload and prepare the scans" }).click();
+    await page.waitForURL((u) => /^\/studio\/jobs\/\d+$/.test(u.pathname));
+    await page.getByRole("progressbar", { name: "Preparing the scans" }).waitFor();
+    await page.getByText("1 scan: 1 prepared for viewing, 0 unchanged.").waitFor({ timeout: 60_000 });
+    await page.getByText(/^e1-page-1\.png: /).waitFor();
+    await checkA11y(page, "/studio/jobs/:id scans done (390 px)");
 
     // The matching was remembered for next time.
     await ctx.visit(page, "/studio/records");
