@@ -39,7 +39,7 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // staff tools' room, on a real store, with a real outbox delivering to an in-process
 // SMTP server.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	db     *store.DB
 	url    string
 	acc    *auth.Service
@@ -87,7 +87,7 @@ func staffRoutes(st *staff.Service, tr *trees.Service) []httpx.Route {
 	}
 }
 
-func newEnv(t *testing.T, db *store.DB) *env {
+func newEnv(t testing.TB, db *store.DB) *env {
 	t.Helper()
 	e := &env{t: t, db: db}
 	e.smtp = mailtest.Start(t, "", "")
@@ -230,7 +230,7 @@ type formFile struct {
 }
 
 // want fails unless status is want; it decodes the body into v (when not nil).
-func want(t *testing.T, what string, status int, body []byte, wantStatus int, v any) {
+func want(t testing.TB, what string, status int, body []byte, wantStatus int, v any) {
 	t.Helper()
 	if status != wantStatus {
 		t.Fatalf("%s: %d %s, want %d", what, status, body, wantStatus)
