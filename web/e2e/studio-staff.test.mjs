@@ -64,7 +64,7 @@ async function assertNoSidewaysScroll(page, what) {
 }
 
 describe("records and scans: upload, matching, dry run, import with progress, search, a scan", () => {
-  test("a volunteer on a phone imports a CSV of another layout, finds a record of it and attaches a scan to it", { timeout: 180_000 }, async () => {
+  test("a volunteer on a phone imports a CSV of another layout, finds a record of it and attaches a scan to it", { timeout: 180_000 }, async (t) => {
     const volunteer = addUser("Vera Volunteer", "editor");
     const page = await ctx.newPage(PHONE);
     ctx.expectProblem(page, { url: /\/studio\/records\/[^/]+\.data(\?|$)/, status: 422 }, "the test checks the file with a needed field left out");
@@ -83,6 +83,8 @@ describe("records and scans: upload, matching, dry run, import with progress, se
       `E1-${stamp};3 Mar 1851;Leeds;child;${surname};John`,
       `E2-${stamp};9 Apr 1851;Leeds;child;${surname};Mary`,
       `E3-${stamp};1 May 1851;Leeds;child;;`,
+      // Enough other baptisms that the import is usually still running when its page opens.
+      ...Array.from({ length: 40_000 }, (_, i) => `F${i}-${stamp};${(i % 28) + 1} Jun 1851;Leeds;child;Fillingham;Child ${i}`),
     ].join("\n");
     await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "parish-baptisms.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
     await page.getByRole("button", { name: "Upload and match the columns" }).click();
@@ -128,7 +130,19 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     await checkA11y(page, "dry run (390 px)");
     await assertNoSidewaysScroll(page, "the dry run");
 
-    // Import: the job's page shows the progress bar, fed by the server's events.
+    // Import: the job's page shows the progress bar, fed by the server's events. The
+    // page's EventSource is watched (not replaced) to see which events it was given.
+    await page.evaluate(() => {
+      const Original = window.EventSource;
+      window.__jobEvents = [];
+      window.EventSource = class extends Original {
+        constructor(...args) {
+          super(...args);
+          window.__jobEvents.push("open");
+          for (const name of ["job", "progress", "done", "failed", "canceled"]) this.addEventListener(name, () => window.__jobEvents.push(name));
+        }
+      };
+    });
     await page.getByRole("button", { name: "Import", exact: true }).click();
     await page.waitForURL((u) => /^\/studio\/jobs\/\d+$/.test(u.pathname));
     const bar = page.getByRole("progressbar", { name: "Importing the records" });
@@ -136,6 +150,17 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     await page.getByRole("link", { name: "Search the imported records" }).waitFor({ timeout: 60_000 });
     assert.equal(await bar.getAttribute("aria-valuenow"), "100");
     await page.getByText("Finished", { exact: true }).waitFor();
+    // Either the job was still going when its page loaded, and then the stream gave the
+    // job, then its end, which the live region said; or it had finished already, and
+    // then the page opened no stream at all.
+    const events = await page.evaluate(() => window.__jobEvents);
+    t.diagnostic(`the job page's events: ${events.join(" ") || "none (finished before the page loaded)"}`);
+    if (events.length) {
+      assert.deepEqual([events[0], events[1], events.at(-1)], ["open", "job", "done"], `events: ${events}`);
+      await page.getByRole("status").filter({ hasText: "The import has finished." }).waitFor();
+    } else {
+      assert.equal(await page.getByRole("status").filter({ hasText: "The import has finished." }).count(), 0);
+    }
     await checkA11y(page, "/studio/jobs/:id done (390 px)");
     await assertNoSidewaysScroll(page, "the import's page");
 
