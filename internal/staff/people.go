@@ -100,7 +100,8 @@ func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request, _ *auth.Use
 	for i, u := range users {
 		out[i] = personOf(u, seen)
 	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"people": out, "total": total, "offset": q.Offset, "limit": q.Limit})
+	// roles: what a role select offers, in auth's order.
+	httpx.JSON(w, http.StatusOK, map[string]any{"people": out, "total": total, "offset": q.Offset, "limit": q.Limit, "roles": auth.Roles})
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 type peopleAnswer struct {
 	People []staff.Person `json:"people"`
 	Total  int            `json:"total"`
+	Roles  []string       `json:"roles"`
 }
 
 // TestPeopleAccess: people and the audit log are for admins only; editors get 403.
@@ -58,7 +59,7 @@ func TestPeopleSearchRoleAndAudit(t *testing.T) {
 		var pa peopleAnswer
 		st, body := admin.do("GET", "/api/studio/people?q=ann", nil)
 		want(t, "search", st, body, http.StatusOK, &pa)
-		if pa.Total != 2 || len(pa.People) != 2 || pa.People[0].Name != "Ann" || pa.People[1].Name != "Annabel" {
+		if pa.Total != 2 || len(pa.People) != 2 || pa.People[0].Name != "Ann" || pa.People[1].Name != "Annabel" || strings.Join(pa.Roles, ",") != "registered,editor,admin" {
 			t.Fatalf("search ann: %+v", pa)
 		}
 		st, body = admin.do("GET", "/api/studio/people?role=editor", nil)

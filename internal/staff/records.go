@@ -650,12 +650,6 @@ func percent(done, total int) int {
 	return min(100, done*100/total)
 }
 
-// RecordsReport is a finished records job's report.
-type RecordsReport struct {
-	*research.ImportReport
-	SearchURL string `json:"search_url"`
-}
-
 // PostRecordsImport is POST /api/studio/records/uploads/{id}/import: 202 with the job.
 func (s *Service) PostRecordsImport(w http.ResponseWriter, r *http.Request, me *auth.User) error {
 	if s.opt.Research == nil {
@@ -818,7 +812,7 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 	}
 	os.Remove(p.Fresh)
 	os.Remove(p.Before)
-	out := RecordsReport{ImportReport: rep, SearchURL: "/research/search?collection=" + p.Collection}
+	out := rep
 	if err := s.record(ctx, me, ActionRecordsImport, "collection:"+p.Collection, p.Filename, nil,
 		map[string]any{"job": jr.id, "state": StateDone, "records": rep.Records, "added": rep.Added, "updated": rep.Updated,
 			"unchanged": rep.Unchanged, "skipped": rep.Skipped}); err != nil {
