@@ -105,8 +105,13 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     assert.equal(await page.locator("#map-col-record_type").getAttribute("aria-invalid"), "true");
     await checkA11y(page, "mapping with an error (390 px)");
 
-    // Fix it: every line is a baptism. Name the new collection; check again.
-    await page.locator("#map-value-record_type").fill("baptism");
+    // Fix it by keyboard: focus is on the field at fault; the box for one value for
+    // every line is next. Every line is a baptism.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "map-col-record_type");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "map-value-record_type");
+    await page.keyboard.type("baptism");
+    // Then the other columns, and the new collection; check again.
     await page.locator("#map-col-surname").selectOption("Family name");
     await page.locator("#map-col-given_names").selectOption("Christian names");
     await page.locator("#map-col-record_id").selectOption("Entry");
@@ -275,6 +280,13 @@ describe("people and the audit log", () => {
     assert.equal(await nav.getByRole("link", { name: "Audit log" }).count(), 0);
     await ctx.visit(page, "/studio/people", { status: 404 });
     await ctx.visit(page, "/studio/audit", { status: 404 });
+
+    // The trees' queue on a phone: the demo tree among the published, with its button.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await ctx.visit(page, "/studio/trees?state=published");
+    await page.getByRole("link", { name: /^Published/, exact: false }).first().waitFor();
+    await page.getByRole("button", { name: /^Unpublish / }).first().waitFor();
+    await assertNoSidewaysScroll(page, "/studio/trees?state=published");
 
     const member = addUser("Mo Member");
     const other = await ctx.newPage();
