@@ -53,40 +53,6 @@ type env struct {
 	stop   context.CancelFunc
 }
 
-// staffRoutes are the staff tools' rows of cmd/lineage/routes.go that these tests call.
-func staffRoutes(st *staff.Service, tr *trees.Service) []httpx.Route {
-	return []httpx.Route{
-		{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople)},
-		{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson)},
-		{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole)},
-		{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable)},
-		{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable)},
-		{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset)},
-		{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit)},
-		{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit)},
-		{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads)},
-		{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload)},
-		{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload)},
-		{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload)},
-		{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun)},
-		{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport)},
-		{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings)},
-		{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping)},
-		{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping)},
-		{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs)},
-		{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob)},
-		{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents)},
-		{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
-		{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
-		{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
-		{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
-		{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
-		{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
-		{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
-		{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
-	}
-}
-
 func newEnv(t testing.TB, db *store.DB) *env {
 	t.Helper()
 	e := &env{t: t, db: db}
@@ -119,8 +85,49 @@ func newEnv(t testing.TB, db *store.DB) *env {
 		e.st.Wait()
 	})
 	var mounts []server.Mount
-	for _, rm := range []httpx.Room{authtest.AuthRoom(e.acc, quiet),
-		{Name: "staff", Session: e.acc.Middleware, Fallback: []string{"/api/studio/"}, Routes: staffRoutes(e.st, e.tr)}} {
+	st, tr := e.st, e.tr
+	// The staff room as cmd/lineage/routes.go has it, and the trees room's route that
+	// the table wraps in the audit log.
+	rooms := []httpx.Room{authtest.AuthRoom(e.acc, quiet), {
+		Name:     "staff",
+		Session:  e.acc.Middleware,
+		Fallback: []string{"/api/studio/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople)},
+			{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson)},
+			{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole)},
+			{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable)},
+			{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable)},
+			{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset)},
+			{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit)},
+			{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit)},
+			{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads)},
+			{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload)},
+			{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload)},
+			{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload)},
+			{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun)},
+			{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport)},
+			{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings)},
+			{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping)},
+			{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping)},
+			{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs)},
+			{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob)},
+			{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents)},
+			{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
+			{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
+			{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
+			{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
+			{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
+			{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
+			{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
+		},
+	}, {
+		Session: e.acc.Middleware,
+		Routes: []httpx.Route{
+			{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
+		},
+	}}
+	for _, rm := range rooms {
 		for _, m := range rm.Mounts() {
 			mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
 		}
