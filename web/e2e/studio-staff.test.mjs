@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import zlib from "node:zlib";
 import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { mailedLink } from "./mail.mjs";
 
 const ctx = setup({ name: "studio-staff" });
 const PASSWORD = "correct horse battery";
@@ -212,7 +213,7 @@ describe("records and scans: upload, matching, dry run, import with progress, se
 });
 
 describe("people and the audit log", () => {
-  test("an admin changes a role by keyboard and sees it in the audit log and its CSV", { timeout: 120_000 }, async () => {
+  test("an admin changes a role by keyboard, disables and enables an account, sends a reset, and sees it all in the audit log and its CSV", { timeout: 120_000 }, async () => {
     const admin = addUser("Ada Admin", "admin");
     const rob = addUser("Rob Registered");
     const page = await ctx.newPage();
@@ -239,6 +240,16 @@ describe("people and the audit log", () => {
     await row.getByRole("cell", { name: "Editor", exact: true }).waitFor();
     await checkA11y(page, "/studio/people (role changed)");
 
+    // Stop Rob signing in, let him again, and send him a password reset.
+    await row.getByRole("button", { name: `Stop them signing in (${rob.name})` }).click();
+    await page.getByRole("status").getByText(`${rob.name} can no longer sign in.`, { exact: false }).waitFor();
+    await row.getByRole("cell", { name: "No: disabled" }).waitFor();
+    await row.getByRole("button", { name: `Let them sign in (${rob.name})` }).click();
+    await page.getByRole("status").getByText(`${rob.name} can sign in again.`).waitFor();
+    await row.getByRole("button", { name: `Send a password reset to ${rob.name}` }).click();
+    await page.getByRole("status").getByText(/We have emailed .* a link to reset the password\./).waitFor();
+    assert.ok(await mailedLink(ctx.server, rob.email, "/reset-password?"), "the reset link is mailed");
+
     // The audit log has it, with who, what and the change.
     await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Audit log" }).click();
     await page.waitForURL((u) => u.pathname === "/studio/audit");
@@ -246,6 +257,9 @@ describe("people and the audit log", () => {
     await entry.getByText("role: Registered user → Editor").waitFor();
     await entry.getByRole("cell", { name: admin.name }).waitFor();
     await checkA11y(page, "/studio/audit");
+    for (const what of ["Disabled an account", "Enabled an account", "Sent a password reset"]) {
+      await page.getByRole("row", { name: new RegExp(`${what}.*${rob.name}`) }).first().waitFor();
+    }
 
     // Filtered to role changes by this admin; then the same as a CSV file.
     await page.getByLabel("What", { exact: true }).selectOption("user.role");
