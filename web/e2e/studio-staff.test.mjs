@@ -212,6 +212,36 @@ describe("records and scans: upload, matching, dry run, import with progress, se
   });
 });
 
+describe("without JavaScript", () => {
+  test("upload, check and import are plain forms; the import's page says to look again until it is done", { timeout: 120_000 }, async () => {
+    const volunteer = addUser("Nora NoScript", "editor");
+    const page = await ctx.newPage({ javaScriptEnabled: false });
+    await signIn(page, volunteer.email, "/studio/records");
+    const stamp = Date.now();
+    const csv = ["record_id,record_type,date,place,role,surname,given_names", `N1-${stamp},burial,2 Feb 1860,York,deceased,Plainform${stamp % 100000},Ann`].join("\n");
+    await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "burials.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await page.getByRole("button", { name: "Upload and match the columns" }).click();
+    await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
+    assert.equal(await page.locator("#map-col-surname").inputValue(), "surname", "our own column names are matched");
+    const collection = `e2e-burials-${stamp}`;
+    await page.getByLabel("Collection", { exact: true }).fill(collection);
+    await page.getByLabel("Title", { exact: true }).fill(`Burials ${stamp}`);
+    await page.getByLabel("Kind of collection", { exact: true }).selectOption("index");
+    await page.getByLabel("Who may see the records", { exact: true }).selectOption("public");
+    await page.getByRole("button", { name: "Check the file" }).click();
+    await page.getByRole("heading", { name: "What the import would do" }).waitFor();
+    await checkA11y(page, "dry run without JavaScript");
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.waitForURL((u) => /^\/studio\/jobs\/\d+$/.test(u.pathname));
+    for (let i = 0; i < 100 && !(await page.getByRole("link", { name: "Search the imported records" }).count()); i++) {
+      await page.getByRole("link", { name: "Look again" }).click();
+      await page.waitForLoadState("load");
+    }
+    await page.getByText("Finished", { exact: true }).waitFor();
+    await checkA11y(page, "finished import without JavaScript");
+  });
+});
+
 describe("people and the audit log", () => {
   test("an admin changes a role by keyboard, disables and enables an account, sends a reset, and sees it all in the audit log and its CSV", { timeout: 120_000 }, async () => {
     const admin = addUser("Ada Admin", "admin");
