@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -130,6 +131,16 @@ func (l *Log) ByID(ctx context.Context, actorID int64, action, subject string, b
 		}
 	}
 	return l.Add(ctx, Record{Actor: a, Action: action, Subject: subject, Before: before, After: after})
+}
+
+// Hook is ByID for a room whose writes must not fail because the log could not be
+// written (content.Options.Audit): such a failure goes to lg.
+func (l *Log) Hook(lg *slog.Logger) func(ctx context.Context, actorID int64, action, subject string, before, after any) {
+	return func(ctx context.Context, actorID int64, action, subject string, before, after any) {
+		if err := l.ByID(ctx, actorID, action, subject, before, after); err != nil {
+			lg.Error("audit: an entry was not written", "action", action, "subject", subject, "err", err)
+		}
+	}
 }
 
 func cut(s string) string {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -138,16 +139,14 @@ func TestLogListsAndFilters(t *testing.T) {
 	})
 }
 
-// TestByIDAndTx: ByID finds the actor's name; AddTx's entry goes with its
-// transaction.
+// TestByIDAndTx: ByID (through Hook, content's shape) finds the actor's name; AddTx's
+// entry goes with its transaction.
 func TestByIDAndTx(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		log := audit.New(db, nil)
 		ann := addUser(t, db, "Ann", "ann@example.org")
-		if err := log.ByID(ctx, ann, "content.publish", "document:news-1", nil, map[string]string{"status": "published"}); err != nil {
-			t.Fatal(err)
-		}
+		log.Hook(slog.Default())(ctx, ann, "content.publish", "document:news-1", nil, map[string]string{"status": "published"})
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
