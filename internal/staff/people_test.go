@@ -170,6 +170,10 @@ func TestDisableEnableAndReset(t *testing.T) {
 		if st != http.StatusUnprocessableEntity || !strings.Contains(string(body), "disabled") {
 			t.Errorf("disabled sign-in: %d %s", st, body)
 		}
+		st, body = again.do("POST", "/api/tokens", map[string]string{"email": u.Email, "password": "a long enough password", "name": "script"})
+		if st != http.StatusUnprocessableEntity || !strings.Contains(string(body), "disabled") {
+			t.Errorf("disabled token: %d %s", st, body)
+		}
 		if st, body := admin.do("POST", fmt.Sprintf("/api/studio/people/%d/password-reset", u.ID), nil); st != http.StatusUnprocessableEntity {
 			t.Errorf("reset of a disabled account: %d %s", st, body)
 		}
