@@ -256,7 +256,11 @@ type event struct {
 }
 
 // events reads a job's event stream until it ends.
-func (b *browser) events(id int64) []event {
+func (b *browser) events(id int64) []event { return b.eventsEach(id, nil) }
+
+// eventsEach reads a job's event stream until it ends, calling each (when not nil)
+// with every event as it arrives.
+func (b *browser) eventsEach(id int64, each func(event)) []event {
 	b.e.t.Helper()
 	req := b.request("GET", fmt.Sprintf("/api/studio/jobs/%d/events", id), nil, "")
 	req.Header.Set("Accept", "text/event-stream")
@@ -279,6 +283,9 @@ func (b *browser) events(id int64) []event {
 		case line == "":
 			if cur.name != "" {
 				out = append(out, cur)
+				if each != nil {
+					each(cur)
+				}
 			}
 			cur = event{}
 		case strings.HasPrefix(line, "id: "):

@@ -247,9 +247,18 @@ func TestRecordsImportStoppedLeavesNothing(t *testing.T) {
 		if e.searchTotal("Sugden") != 1 {
 			t.Fatal("the job had not written its records when it was stopped")
 		}
-		st, body = vol.do("POST", fmt.Sprintf("/api/studio/jobs/%d/cancel", ja.Job.ID), nil)
-		want(t, "cancel", st, body, http.StatusAccepted, nil)
-		evs := vol.events(ja.Job.ID)
+		// The stream delivers while the job runs: its first event comes before the
+		// cancel that lets the job end is even sent.
+		evs := vol.eventsEach(ja.Job.ID, func(ev event) {
+			if ev.name != "job" {
+				return
+			}
+			if ev.job.State != staff.StateRunning {
+				t.Errorf("first event: %+v", ev.job)
+			}
+			st, body := vol.do("POST", fmt.Sprintf("/api/studio/jobs/%d/cancel", ja.Job.ID), nil)
+			want(t, "cancel", st, body, http.StatusAccepted, nil)
+		})
 		last := evs[len(evs)-1]
 		if last.name != "canceled" || last.job.Error == nil || !strings.Contains(*last.job.Error, "Nothing from this file was kept") {
 			t.Fatalf("last event %s: %+v", last.name, last.job)
