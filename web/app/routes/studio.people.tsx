@@ -102,6 +102,7 @@ export default function StudioPeople({ loaderData }: Route.ComponentProps) {
                 <th scope="col">Role</th>
                 <th scope="col">Can sign in</th>
                 <th scope="col">Joined</th>
+                <th scope="col">Last seen</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -147,6 +148,7 @@ function PersonRow({ person: p, roles, self }: { person: Person; roles: string[]
       <td>{roleText(p.role)}</td>
       <td>{p.disabled ? <span className={`${styles.badge} ${styles.badgeWarning}`}>No: disabled</span> : "Yes"}</td>
       <td>{formatDate(p.created_at)}</td>
+      <td>{p.last_seen_at ? formatDate(p.last_seen_at) : "Never"}</td>
       <td>
         {self ? (
           <p>This is you. Another administrator can change your account.</p>
