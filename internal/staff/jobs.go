@@ -293,14 +293,9 @@ func (r *runner) run(base context.Context, id int64, kind string, fn jobFunc) {
 	}()
 	select {
 	case r.slots[kind] <- struct{}{}:
+		defer func() { <-r.slots[kind] }()
 	case <-ctx.Done():
 	}
-	defer func() {
-		select {
-		case <-r.slots[kind]:
-		default:
-		}
-	}()
 	if ctx.Err() != nil && context.Cause(ctx) == errCanceledByStaff {
 		s.finishStopped(ctx, id, kind, StateCanceled, nil)
 		return

@@ -305,3 +305,63 @@ func TestRecordsImportStoppedLeavesNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestJobsWaitTheirTurn: a server runs one records job at a time; the next waits
+// queued, and one cancelled while it waits ends without running and without taking
+// the turn of the one behind it.
+func TestJobsWaitTheirTurn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		vol, _ := e.signedIn("Vera", "editor")
+		var ua uploadAnswer
+		st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
+		want(t, "upload", st, body, http.StatusCreated, &ua)
+		m := ua.Upload.Proposed.Mapping
+		release := make(chan struct{})
+		reached := make(chan string, 3)
+		e.st.SetBatchDone(func(ctx context.Context) {
+			reached <- "batch"
+			<-release
+		})
+		start := func(coll string) int64 {
+			t.Helper()
+			var up uploadAnswer
+			st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", coll + ".csv", []byte(parish)}})
+			want(t, "upload", st, body, http.StatusCreated, &up)
+			var ja jobAnswer
+			st, body = vol.do("POST", "/api/studio/records/uploads/"+up.Upload.ID+"/import", map[string]any{"mapping": m, "collection": coll})
+			want(t, "import "+coll, st, body, http.StatusAccepted, &ja)
+			return ja.Job.ID
+		}
+		first := start("first")
+		<-reached // the first is running, stopped after its batch
+		second, third := start("second"), start("third")
+		state := func(id int64) string {
+			j, err := e.st.JobByID(t.Context(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return j.State
+		}
+		if state(second) != staff.StateQueued || state(third) != staff.StateQueued {
+			t.Fatalf("the others run beside the first: %s %s", state(second), state(third))
+		}
+		st, body = vol.do("POST", fmt.Sprintf("/api/studio/jobs/%d/cancel", second), nil)
+		want(t, "cancel the second", st, body, http.StatusAccepted, nil)
+		if evs := vol.events(second); evs[len(evs)-1].name != "canceled" {
+			t.Fatalf("second: %+v", evs[len(evs)-1].job)
+		}
+		if state(third) != staff.StateQueued {
+			t.Errorf("the third started while the first runs: %s", state(third))
+		}
+		close(release)
+		for _, id := range []int64{first, third} {
+			if evs := vol.events(id); evs[len(evs)-1].name != "done" {
+				t.Errorf("job %d: %+v", id, evs[len(evs)-1].job)
+			}
+		}
+		if _, err := e.rs.CollectionBySlug(t.Context(), "second"); err == nil {
+			t.Error("the cancelled job made its collection")
+		}
+	})
+}
