@@ -28,6 +28,9 @@ const (
 	MaxScanFiles       = 200
 	MaxManifestBytes   = 1 << 20
 	MaxManifestRows    = 10_000
+	// MaxScanJobsPerUser bounds the scans an account has waiting or being cut (each
+	// holds its files on disk until it is done).
+	MaxScanJobsPerUser = 3
 )
 
 var scanExts = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".tif": true, ".tiff": true}
@@ -69,6 +72,14 @@ type scansParams struct {
 func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
 	if s.opt.Images == nil || s.opt.Research == nil {
 		return unavailable("scans")
+	}
+	var active int
+	if err := s.db.QueryRowContext(r.Context(), s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE kind = ? AND user_id = ? AND state IN (?, ?, ?)`),
+		KindScans, me.ID, StateQueued, StateRunning, StateUndoing).Scan(&active); err != nil {
+		return err
+	}
+	if active >= MaxScanJobsPerUser {
+		return &httpx.Error{Code: httpx.ETOOMANY, Message: fmt.Sprintf("You have %d sets of scans waiting or being made; send more when one is done.", active), RetryAfter: time.Minute}
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxScanUploadBytes)
 	mr, err := r.MultipartReader()

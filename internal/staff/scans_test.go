@@ -96,5 +96,18 @@ func TestScansUpload(t *testing.T) {
 		if es := e.auditEntries(staff.ActionScansImport); len(es) < 2 {
 			t.Errorf("audit: %+v", es)
 		}
+		// Three sets waiting (written as a server that has them would): a fourth waits.
+		u, _ := e.acc.UserByEmail(t.Context(), "eddie@example.org")
+		for i := 0; i < staff.MaxScanJobsPerUser; i++ {
+			now := e.st.Now().Unix()
+			if _, err := db.ExecContext(t.Context(), db.Rebind(`INSERT INTO staff_jobs (kind, state, user_id, created_at, updated_at, heartbeat_at) VALUES ('scans', 'queued', ?, ?, ?, ?)`),
+				u.ID, now, now, now); err != nil {
+				t.Fatal(err)
+			}
+		}
+		st, body = ed.upload("/api/studio/scans/uploads", map[string]string{"collection": "york", "record": "S1"}, []formFile{{"files", "page-9.png", red}})
+		if st != http.StatusTooManyRequests {
+			t.Errorf("a fourth set of scans: %d %s", st, body)
+		}
 	})
 }
