@@ -33,3 +33,6 @@ func AnalyseFile(r io.Reader, maxRows int) (delimiter string, columns []Column, 
 func ProposeFor(columns []string, delimiter string) Proposal { return propose(columns, delimiter) }
 
 var ErrTooManyRows = errTooManyRows
+
+// PruneExpired is pruneExpired.
+func (s *Service) PruneExpired(ctx context.Context) error { return s.pruneExpired(ctx) }

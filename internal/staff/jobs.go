@@ -155,6 +155,9 @@ func (s *Service) Start(ctx context.Context) {
 			if _, err := s.RecoverJobs(ctx, s.Now()); err != nil && ctx.Err() == nil {
 				s.log.Error("staff: recover jobs", "err", err)
 			}
+			if err := s.pruneExpired(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("staff: remove old uploads", "err", err)
+			}
 			select {
 			case <-ctx.Done():
 				return

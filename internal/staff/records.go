@@ -281,7 +281,7 @@ func saveLimited(r io.Reader, path string, max int64) (int64, error) {
 func (s *Service) pruneUploads(ctx context.Context, userID int64) error {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, created_at FROM staff_uploads u WHERE user_id = ?
 		AND NOT EXISTS (SELECT 1 FROM staff_jobs j WHERE j.upload_id = u.id AND j.state IN (?, ?, ?))
-		ORDER BY created_at DESC, id DESC`), userID, StateQueued, StateRunning, StateUndoing)
+		ORDER BY seq DESC`), userID, StateQueued, StateRunning, StateUndoing)
 	if err != nil {
 		return err
 	}
@@ -312,6 +312,35 @@ func (s *Service) pruneUploads(ctx context.Context, userID int64) error {
 	return nil
 }
 
+// pruneExpired deletes every upload older than UploadTTL that no job is importing.
+func (s *Service) pruneExpired(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM staff_uploads u WHERE created_at < ?
+		AND NOT EXISTS (SELECT 1 FROM staff_jobs j WHERE j.upload_id = u.id AND j.state IN (?, ?, ?))`),
+		s.Now().Add(-UploadTTL).Unix(), StateQueued, StateRunning, StateUndoing)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := s.deleteUpload(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (s *Service) deleteUpload(ctx context.Context, id string) error {
 	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM staff_uploads WHERE id = ?`), id); err != nil {
 		return err
@@ -324,7 +353,7 @@ func (s *Service) deleteUpload(ctx context.Context, id string) error {
 
 // ListRecordsUploads is GET /api/studio/records/uploads: the caller's, newest first.
 func (s *Service) ListRecordsUploads(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	rows, err := s.db.QueryContext(r.Context(), s.db.Rebind(`SELECT `+uploadCols+` FROM staff_uploads WHERE user_id = ? ORDER BY created_at DESC, id DESC`), me.ID)
+	rows, err := s.db.QueryContext(r.Context(), s.db.Rebind(`SELECT `+uploadCols+` FROM staff_uploads WHERE user_id = ? ORDER BY seq DESC`), me.ID)
 	if err != nil {
 		return err
 	}

@@ -365,3 +365,40 @@ func TestJobsWaitTheirTurn(t *testing.T) {
 		}
 	})
 }
+
+// TestUploadsAreNotKeptForEver: an account keeps its newest MaxUploadsPerUser uploads,
+// and none older than UploadTTL.
+func TestUploadsAreNotKeptForEver(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		vol, _ := e.signedIn("Vera", "editor")
+		var first string
+		for i := 0; i <= staff.MaxUploadsPerUser; i++ {
+			var ua uploadAnswer
+			st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", fmt.Sprintf("f%d.csv", i), []byte(parish)}})
+			want(t, "upload", st, body, http.StatusCreated, &ua)
+			if i == 0 {
+				first = ua.Upload.ID
+			}
+		}
+		var list struct{ Uploads []staff.Upload }
+		st, body := vol.do("GET", "/api/studio/records/uploads", nil)
+		want(t, "list", st, body, http.StatusOK, &list)
+		if len(list.Uploads) != staff.MaxUploadsPerUser || list.Uploads[len(list.Uploads)-1].Filename != "f1.csv" {
+			t.Fatalf("%d uploads kept, the oldest %s", len(list.Uploads), list.Uploads[len(list.Uploads)-1].Filename)
+		}
+		if st, _ := vol.do("GET", "/api/studio/records/uploads/"+first, nil); st != http.StatusNotFound {
+			t.Errorf("the oldest upload is still there: %d", st)
+		}
+		now := e.st.Now()
+		e.st.Now = func() time.Time { return now.Add(staff.UploadTTL + time.Hour) }
+		if err := e.st.PruneExpired(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		st, body = vol.do("GET", "/api/studio/records/uploads", nil)
+		want(t, "list after a week", st, body, http.StatusOK, &list)
+		if len(list.Uploads) != 0 {
+			t.Errorf("%d uploads kept after a week", len(list.Uploads))
+		}
+	})
+}

@@ -25,9 +25,10 @@ CREATE INDEX audit_log_actor ON audit_log (actor_id, id);
 CREATE INDEX audit_log_at ON audit_log (at, id);
 
 -- A CSV a staff member uploaded for a records import; the file itself is in the
--- staging folder under the upload's id.
+-- staging folder under the upload's token (its id in the API); seq orders uploads.
 CREATE TABLE staff_uploads (
-    id          TEXT    PRIMARY KEY,
+    seq         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id          TEXT    NOT NULL UNIQUE,
     user_id     BIGINT REFERENCES users (id) ON DELETE CASCADE,
     filename    TEXT    NOT NULL,
     bytes       BIGINT NOT NULL,
@@ -37,7 +38,7 @@ CREATE TABLE staff_uploads (
     created_at  BIGINT NOT NULL,
     imported_at BIGINT
 );
-CREATE INDEX staff_uploads_user ON staff_uploads (user_id, created_at);
+CREATE INDEX staff_uploads_user ON staff_uploads (user_id, seq);
 
 -- Mappings saved for the next file of the same layout.
 CREATE TABLE staff_mappings (
