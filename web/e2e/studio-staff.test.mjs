@@ -8,6 +8,9 @@
 // members do not get into the studio.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import zlib from "node:zlib";
 import { checkA11y, runLineage, setup } from "./harness.mjs";
 import { mailedLink } from "./mail.mjs";
@@ -65,7 +68,7 @@ async function assertNoSidewaysScroll(page, what) {
 }
 
 describe("records and scans: upload, matching, dry run, import with progress, search, a scan", () => {
-  test("a volunteer on a phone imports a CSV of another layout, finds a record of it and attaches a scan to it", { timeout: 180_000 }, async (t) => {
+  test("a volunteer on a phone imports a CSV of another layout, finds a record of it and attaches scans to it (a file and a folder)", { timeout: 180_000 }, async (t) => {
     const volunteer = addUser("Vera Volunteer", "editor");
     const page = await ctx.newPage(PHONE);
     ctx.expectProblem(page, { url: /\/studio\/records\/[^/]+\.data(\?|$)/, status: 422 }, "the test checks the file with a needed field left out");
@@ -187,9 +190,15 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     await page.getByRole("link", { name: new RegExp(surname) }).first().waitFor();
     await checkA11y(page, "search of the imported collection (390 px)");
 
-    // A scan of the first record's page, attached to it; prepared in the background.
+    // Two scans of the first record's pages, attached to it: one chosen as a file, one
+    // in a folder that also holds a note (left out); prepared in the background.
     await ctx.visit(page, "/studio/scans");
     await page.getByLabel("Scans", { exact: true }).setInputFiles({ name: "e1-page-1.png", mimeType: "image/png", buffer: png(320, 240) });
+    const folder = mkdtempSync(path.join(os.tmpdir(), "lineage-e2e-scans-"));
+    t.after(() => rmSync(folder, { recursive: true, force: true }));
+    writeFileSync(path.join(folder, "e1-page-2.png"), png(240, 320));
+    writeFileSync(path.join(folder, "notes.txt"), "Scanned at the record office.\n");
+    await page.getByLabel("Or a whole folder of scans", { exact: true }).setInputFiles(folder);
     await page.getByLabel("Collection", { exact: true }).selectOption(collection);
     await page.getByLabel(/All to one record or catalogue item/).check();
     await page.getByLabel(/Record or catalogue reference/).fill(`E1-${stamp}`);
@@ -198,8 +207,9 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     await page.getByRole("button", { name: "Upload and prepare the scans" }).click();
     await page.waitForURL((u) => /^\/studio\/jobs\/\d+$/.test(u.pathname));
     await page.getByRole("progressbar", { name: "Preparing the scans" }).waitFor();
-    await page.getByText("1 scan: 1 prepared for viewing, 0 unchanged.").waitFor({ timeout: 60_000 });
+    await page.getByText("2 scans: 2 prepared for viewing, 0 unchanged.").waitFor({ timeout: 60_000 });
     await page.getByText(/^e1-page-1\.png: /).waitFor();
+    await page.getByText(/^e1-page-2\.png: /).waitFor();
     await checkA11y(page, "/studio/jobs/:id scans done (390 px)");
 
     // The matching was remembered for next time.

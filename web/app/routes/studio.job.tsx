@@ -41,7 +41,9 @@ export default function StudioJob({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to={back.to}>{back.label}</Link>
       </p>
-      <h1>{job.kind === "scans" ? "Scans" : "Import"} into “{job.collection ?? "—"}”</h1>
+      <h1>
+        {job.kind === "scans" ? "Scans for" : "Import into"} “{job.collection ?? "—"}”
+      </h1>
       <p>
         Started {formatDateTime(job.created_at)}
         {job.started_by ? ` by ${job.started_by.name}` : ""}. You can leave this page: the work goes on, and you can come back to it from{" "}

@@ -66,6 +66,21 @@ export default function StudioScans({ loaderData }: Route.ComponentProps) {
             accept=".jpg,.jpeg,.png,.tif,.tiff,image/jpeg,image/png,image/tiff"
             errors={errors.files}
           />
+          <div className={formStyles.field}>
+            <label htmlFor={fieldId("folder", "scans")}>Or a whole folder of scans</label>
+            <p id={`${fieldId("folder", "scans")}-hint`} className={formStyles.hint}>
+              Its JPEG, PNG and TIFF images are sent; anything else in it is left out.
+            </p>
+            <input
+              id={fieldId("folder", "scans")}
+              name="folder"
+              type="file"
+              multiple
+              className={formStyles.input}
+              aria-describedby={`${fieldId("folder", "scans")}-hint`}
+              {...{ webkitdirectory: "" }}
+            />
+          </div>
           <div className={errors.collection?.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
             <label htmlFor={fieldId("collection", "scans")}>Collection</label>
             {errors.collection?.length ? (

@@ -204,15 +204,22 @@ export async function cancelJob(context: Context, form: FormData): Promise<FormR
 
 export type ScansResult = FormResult & { job?: Job };
 
+/** The file names the scans API takes (JPEG, PNG, TIFF). */
+const SCAN_NAME = /\.(jpe?g|png|tiff?)$/i;
+
 /** The scans form: images, where they go, and how they are attached. */
 export async function uploadScans(context: Context, form: FormData): Promise<ScansResult> {
   const intent = "scans";
-  const files = form.getAll("files").filter((f): f is File => f instanceof File && f.size > 0);
+  const chosen = form.getAll("files").filter((f): f is File => f instanceof File && f.size > 0);
+  // A folder brings whatever else it holds too (notes, thumbnails' databases): only its
+  // images are sent, by their own names.
+  const fromFolder = form.getAll("folder").filter((f): f is File => f instanceof File && f.size > 0 && SCAN_NAME.test(f.name));
+  const files = [...chosen, ...fromFolder];
   const attach = text(form, "attach");
   const values: Record<string, string> = {};
   for (const key of ["collection", "attach", "record", "record_id", "person", "access"]) values[key] = text(form, key).trim();
   const errors: Record<string, string[]> = {};
-  if (!files.length) errors.files = ["Choose one or more scans (JPEG, PNG or TIFF images)."];
+  if (!files.length) errors.files = ["Choose one or more scans, or a folder of them (JPEG, PNG or TIFF images)."];
   if (!values.collection) errors.collection = ["Choose the collection the scans belong to."];
   const manifest = form.get("manifest");
   const hasManifest = manifest instanceof File && manifest.size > 0;
@@ -221,7 +228,7 @@ export async function uploadScans(context: Context, form: FormData): Promise<Sca
   if (attach === "person" && !values.person) errors.person = ["Type the person as tree:id, for example smith-family:I12."];
   if (Object.keys(errors).length) return { ok: false, intent, errors, values };
   const body = new FormData();
-  for (const f of files) body.append("files", f, f.name);
+  for (const f of files) body.append("files", f, f.name.split(/[\\/]/).pop() ?? f.name);
   body.set("collection", values.collection);
   if (values.access) body.set("access", values.access);
   if (attach === "manifest") body.set("manifest", manifest as File, (manifest as File).name);
