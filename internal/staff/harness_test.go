@@ -13,6 +13,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -51,6 +52,13 @@ type env struct {
 	smtp   *mailtest.Server
 	log    *audit.Log
 	stop   context.CancelFunc
+	stage  string // the staging folder
+}
+
+// stagedCSVs counts the records uploads' files in the staging folder.
+func (e *env) stagedCSVs() int {
+	m, _ := filepath.Glob(filepath.Join(e.stage, "records", "*.csv"))
+	return len(m)
 }
 
 func newEnv(t testing.TB, db *store.DB) *env {
@@ -75,8 +83,9 @@ func newEnv(t testing.TB, db *store.DB) *env {
 	}})
 	e.im = iiif.New(db, iiif.Options{DataDir: t.TempDir(), Log: quiet})
 	e.log = audit.New(db, nil)
+	e.stage = t.TempDir()
 	e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
-		StagingDir: t.TempDir(), Log: quiet})
+		StagingDir: e.stage, Log: quiet})
 	ctx, stop := context.WithCancel(context.Background())
 	e.stop = stop
 	e.st.Start(ctx)

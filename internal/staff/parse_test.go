@@ -180,6 +180,9 @@ func TestUploadLimits(t *testing.T) {
 		if len(list.Uploads) != 0 {
 			t.Errorf("kept: %+v", list.Uploads)
 		}
+		if n := e.stagedCSVs(); n != 0 {
+			t.Errorf("%d files left in the staging folder", n)
+		}
 	})
 }
 

@@ -338,6 +338,28 @@ func (s *Service) pruneExpired(ctx context.Context) error {
 			return err
 		}
 	}
+	// Files whose row went with a deleted account, or whose upload never finished.
+	entries, err := os.ReadDir(s.recordsDir())
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	for _, en := range entries {
+		id := strings.TrimSuffix(en.Name(), ".csv")
+		info, err := en.Info()
+		if err != nil || !uploadIDRE.MatchString(id) || s.Now().Sub(info.ModTime()) < time.Hour {
+			continue
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_uploads WHERE id = ?`), id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			os.Remove(filepath.Join(s.recordsDir(), en.Name()))
+		}
+	}
 	return nil
 }
 

@@ -208,6 +208,9 @@ func TestRecordsUploadBadInput(t *testing.T) {
 		if len(list.Uploads) != 0 {
 			t.Errorf("bad uploads were kept: %+v", list.Uploads)
 		}
+		if n := e.stagedCSVs(); n != 0 {
+			t.Errorf("%d files of bad uploads left in the staging folder", n)
+		}
 	})
 }
 
@@ -399,6 +402,21 @@ func TestUploadsAreNotKeptForEver(t *testing.T) {
 		want(t, "list after a week", st, body, http.StatusOK, &list)
 		if len(list.Uploads) != 0 {
 			t.Errorf("%d uploads kept after a week", len(list.Uploads))
+		}
+		// A file left by an account since deleted goes too.
+		var ua uploadAnswer
+		e.st.Now = time.Now
+		st, body = vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "orphan.csv", []byte(parish)}})
+		want(t, "upload", st, body, http.StatusCreated, &ua)
+		if _, err := db.ExecContext(t.Context(), db.Rebind(`DELETE FROM staff_uploads WHERE id = ?`), ua.Upload.ID); err != nil {
+			t.Fatal(err)
+		}
+		e.st.Now = func() time.Time { return now.Add(2 * time.Hour) }
+		if err := e.st.PruneExpired(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if n := e.stagedCSVs(); n != 0 {
+			t.Errorf("%d files left in the staging folder", n)
 		}
 	})
 }
