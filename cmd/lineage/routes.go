@@ -190,7 +190,7 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
 				{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staffroom.ActionTreePublish, "tree:", published(false), published(true), tr.Publish), Access: staff, ChangesPages: true},
 				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: st.Audited(staffroom.ActionTreeUnpublish, "tree:", published(true), published(false), tr.Unpublish), Access: staff, ChangesPages: true},
-				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess), Access: staff, ChangesPages: true},
 			},
 		},
 		{

@@ -134,6 +134,7 @@ func newEnv(t testing.TB, db *store.DB) *env {
 		Session: e.acc.Middleware,
 		Routes: []httpx.Route{
 			{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
+			{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess)},
 		},
 	}}
 	for _, rm := range rooms {

@@ -122,6 +122,7 @@ const (
 	ActionTreeUpload        = "tree.upload"
 	ActionTreePublish       = "tree.publish"
 	ActionTreeUnpublish     = "tree.unpublish"
+	ActionTreeAccess        = "tree.access"
 )
 
 func unavailable(what string) error {

@@ -213,6 +213,31 @@ func (s *Service) Audited(action, prefix string, before, after any, h httpx.Hand
 	}
 }
 
+// AuditedTreeAccess wraps the trees room's access route: after a 2xx answer it logs
+// the tree's access level before and after.
+func (s *Service) AuditedTreeAccess(h httpx.HandlerFunc) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		level := func() any {
+			if t, err := s.opt.Trees.Tree(r.Context(), r.PathValue("slug")); err == nil {
+				return map[string]string{"access": t.Access}
+			}
+			return nil
+		}
+		before := level()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		if err := h(sw, r); err != nil {
+			return err
+		}
+		if u := auth.UserFrom(r.Context()); sw.status/100 == 2 && u != nil {
+			slug := r.PathValue("slug")
+			if err := s.record(r.Context(), u, ActionTreeAccess, "tree:"+slug, slug, before, level()); err != nil {
+				s.log.Error("staff: audit", "action", ActionTreeAccess, "err", err)
+			}
+		}
+		return nil
+	}
+}
+
 type statusWriter struct {
 	http.ResponseWriter
 	status int

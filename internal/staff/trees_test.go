@@ -89,6 +89,12 @@ func TestTreeReviewQueue(t *testing.T) {
 		if es := e.auditEntries(staff.ActionTreeUnpublish); len(es) != 1 {
 			t.Errorf("unpublish audit: %+v", es)
 		}
+		if st, body := ed.do("POST", "/api/trees/smith-family/access", map[string]string{"access": "members"}); st != http.StatusOK {
+			t.Fatalf("access: %d %s", st, body)
+		}
+		if es := e.auditEntries(staff.ActionTreeAccess); len(es) != 1 || string(es[0].Before) != `{"access":"public"}` || string(es[0].After) != `{"access":"members"}` {
+			t.Errorf("access audit: %+v", es)
+		}
 		reg, _ := e.signedIn("Reg", "registered")
 		if st, _ := reg.do("GET", "/api/studio/trees", nil); st != http.StatusForbidden {
 			t.Errorf("registered sees the queue: %d", st)
