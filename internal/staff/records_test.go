@@ -420,3 +420,36 @@ func TestUploadsAreNotKeptForEver(t *testing.T) {
 		}
 	})
 }
+
+// TestRecoverJobsOnce: two servers finding the same abandoned job at once: one takes
+// it back, the other leaves it.
+func TestRecoverJobsOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		old := e.st.Now().Add(-time.Hour).Unix()
+		var id int64
+		if err := db.QueryRowContext(t.Context(), db.Rebind(`INSERT INTO staff_jobs (kind, state, collection, created_at, updated_at, heartbeat_at)
+			VALUES ('records', 'running', 'x', ?, ?, ?) RETURNING id`), old, old, old).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		a := staff.New(db, staff.Options{Accounts: e.acc, Research: e.rs, Log: quiet})
+		b := staff.New(db, staff.Options{Accounts: e.acc, Research: e.rs, Log: quiet})
+		got := make(chan int, 2)
+		for _, s := range []*staff.Service{a, b} {
+			go func() {
+				n, err := s.RecoverJobs(t.Context(), time.Now())
+				if err != nil {
+					t.Error(err)
+				}
+				got <- n
+			}()
+		}
+		if n := <-got + <-got; n != 1 {
+			t.Errorf("taken back %d times", n)
+		}
+		j, err := a.JobByID(t.Context(), id)
+		if err != nil || j.State != staff.StateFailed {
+			t.Errorf("job: %+v %v", j, err)
+		}
+	})
+}
