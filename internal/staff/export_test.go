@@ -36,3 +36,9 @@ var ErrTooManyRows = errTooManyRows
 
 // PruneExpired is pruneExpired.
 func (s *Service) PruneExpired(ctx context.Context) error { return s.pruneExpired(ctx) }
+
+// CheckManifest and ManifestFor are the scans form's readers.
+var (
+	CheckManifest = checkManifest
+	ManifestFor   = manifestFor
+)

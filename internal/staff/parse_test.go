@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"lineage/internal/httpx"
+	"lineage/internal/iiif"
 	"lineage/internal/research"
 	"lineage/internal/staff"
 	"lineage/internal/store"
@@ -247,5 +248,39 @@ func FuzzParseAuditFilter(f *testing.F) {
 			return
 		}
 		staff.ParseAuditFilter(v)
+	})
+}
+
+// FuzzScansForm: a manifest and the form's target are read without a panic; a
+// manifest that passes names only files sent, without folders; the manifest made for
+// a target is one the image import reads back with every file.
+func FuzzScansForm(f *testing.F) {
+	f.Add([]byte("file,record,page\na.png,S1,1\n"), "a.png", "S1", "", "")
+	f.Add([]byte("file,person\n../a.png,t:I1\n"), "a.png", "", "", "t:I1")
+	f.Add([]byte("\ufefffile;record\n"), "b.tif", "", "7", "")
+	f.Fuzz(func(t *testing.T, manifest []byte, file, record, recordID, person string) {
+		files := []string{file}
+		if msg := staff.CheckManifest(manifest, files); msg == "" {
+			rows, err := iiif.ParseManifestCSV(bytes.NewReader(manifest))
+			if err != nil {
+				t.Fatalf("passed but unreadable: %v", err)
+			}
+			for _, r := range rows {
+				if r.File != file || strings.ContainsAny(r.File, `/\`) {
+					t.Fatalf("passed a manifest naming %q", r.File)
+				}
+			}
+		}
+		if file == "" || strings.ContainsAny(file, "/\\\r\n\"") || strings.TrimSpace(file) != file || !utf8.ValidString(file) {
+			return // the form refuses such a file name before
+		}
+		m, err := staff.ManifestFor(files, map[string]string{"record": record, "record_id": recordID, "person": person})
+		if err != nil {
+			return
+		}
+		rows, err := iiif.ParseManifestCSV(bytes.NewReader(m))
+		if err != nil || len(rows) != 1 || rows[0].File != file {
+			t.Fatalf("the manifest made for %q %q %q: %+v %v\n%s", record, recordID, person, rows, err, m)
+		}
 	})
 }

@@ -113,7 +113,7 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 		}
 		switch name := part.FormName(); name {
 		case "files":
-			base := filepath.Base(part.FileName())
+			base := strings.TrimSpace(filepath.Base(part.FileName()))
 			ext := strings.ToLower(filepath.Ext(base))
 			switch {
 			case len(files) >= MaxScanFiles:
@@ -251,18 +251,27 @@ func checkManifest(b []byte, files []string) string {
 }
 
 // manifestFor is the manifest that attaches every file, as pages in upload order, to
-// the one target the form names.
+// the one target the form names (record, record_id or person).
 func manifestFor(files []string, form map[string]string) ([]byte, error) {
-	col, val := "record", form["record"]
-	switch {
-	case form["record_id"] != "":
-		col, val = "record_id", form["record_id"]
+	var col, val string
+	for _, k := range []string{"record", "record_id", "person"} {
+		if v := strings.TrimSpace(form[k]); v != "" {
+			if col != "" {
+				return nil, errors.New("Give one of record, record_id and person.")
+			}
+			col, val = k, v
+		}
+	}
+	switch col {
+	case "":
+		return nil, errors.New("Give a record, a record number or a person.")
+	case "record_id":
 		if n, err := strconv.ParseInt(val, 10, 64); err != nil || n <= 0 {
 			return nil, errors.New("The record number must be a whole number.")
 		}
-	case form["person"] != "":
-		col, val = "person", form["person"]
-		if slug, xref, ok := strings.Cut(val, ":"); !ok || slug == "" || xref == "" {
+	case "person":
+		slug, xref, ok := strings.Cut(val, ":")
+		if !ok || strings.TrimSpace(slug) == "" || strings.TrimSpace(xref) == "" || slug != strings.TrimSpace(slug) || xref != strings.TrimSpace(xref) {
 			return nil, errors.New("The person must be written TREE-SLUG:XREF, e.g. smith-family:I12.")
 		}
 	}
