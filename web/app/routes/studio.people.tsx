@@ -93,26 +93,11 @@ export default function StudioPeople({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {people.length ? (
-        <div className={styles.tableWrap} role="region" aria-label="Accounts" tabIndex={0}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">Accounts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Can sign in</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {people.map((p) => (
-                <PersonRow key={p.id} person={p} roles={roles} self={p.id === me} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul className={styles.cards} aria-label="Accounts">
+          {people.map((p) => (
+            <PersonCard key={p.id} person={p} roles={roles} self={p.id === me} />
+          ))}
+        </ul>
       ) : (
         <p className="empty-state">No accounts match.</p>
       )}
@@ -135,72 +120,84 @@ function filtersOf(f: { q: string; role: string; status: string }): Record<strin
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v));
 }
 
-function PersonRow({ person: p, roles, self }: { person: Person; roles: string[]; self: boolean }) {
+/** One account as a card (a table's action column would be off screen on a phone). */
+function PersonCard({ person: p, roles, self }: { person: Person; roles: string[]; self: boolean }) {
   const roleId = `role-${p.id}`;
   return (
-    <tr>
-      <td>
-        <strong>{p.name || "(no name)"}</strong>
-        <br />
+    <li className={styles.card}>
+      <h3>{p.name || "(no name)"}</h3>
+      <p className={styles.email}>
         {p.email}
-        {!p.email_verified ? <span className={`${styles.badge} ${styles.badgeWarning}`}> email not confirmed</span> : null}
-      </td>
-      <td>{roleText(p.role)}</td>
-      <td>{p.disabled ? <span className={`${styles.badge} ${styles.badgeWarning}`}>No: disabled</span> : "Yes"}</td>
-      <td>{formatDate(p.created_at)}</td>
-      <td>{p.last_seen_at ? formatDate(p.last_seen_at) : "Never"}</td>
-      <td>
-        {self ? (
-          <p>This is you. Another administrator can change your account.</p>
-        ) : (
-          <div className={styles.rowActions}>
+        {!p.email_verified ? <span className={`${styles.badge} ${styles.badgeWarning}`}>email not confirmed</span> : null}
+      </p>
+      <dl className={styles.facts}>
+        <div>
+          <dt>Role</dt>
+          <dd>{roleText(p.role)}</dd>
+        </div>
+        <div>
+          <dt>Can sign in</dt>
+          <dd>{p.disabled ? <span className={`${styles.badge} ${styles.badgeWarning}`}>No: disabled</span> : "Yes"}</dd>
+        </div>
+        <div>
+          <dt>Joined</dt>
+          <dd>{formatDate(p.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Last seen</dt>
+          <dd>{p.last_seen_at ? formatDate(p.last_seen_at) : "Never"}</dd>
+        </div>
+      </dl>
+      {self ? (
+        <p>This is you. Another administrator can change your account.</p>
+      ) : (
+        <div className={styles.rowActions}>
+          <Form method="post">
+            <CsrfField />
+            <input type="hidden" name="intent" value="role" />
+            <input type="hidden" name="id" value={p.id} />
+            <input type="hidden" name="name" value={p.name} />
+            <label htmlFor={roleId} className="visually-hidden">
+              New role for {p.name}
+            </label>
+            <select id={roleId} name="role" defaultValue={p.role} className={styles.small}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {roleText(r)}
+                </option>
+              ))}
+            </select>
+            <button type="submit" className="button">
+              Change role<span className="visually-hidden"> of {p.name}</span>
+            </button>
+          </Form>
+          <Form method="post">
+            <CsrfField />
+            <input type="hidden" name="intent" value={p.disabled ? "enable" : "disable"} />
+            <input type="hidden" name="id" value={p.id} />
+            <input type="hidden" name="name" value={p.name} />
+            <button type="submit" className="button">
+              {p.disabled ? "Let them sign in" : "Stop them signing in"}
+              <span className="visually-hidden"> ({p.name})</span>
+            </button>
+          </Form>
+          {!p.disabled ? (
             <Form method="post">
               <CsrfField />
-              <input type="hidden" name="intent" value="role" />
-              <input type="hidden" name="id" value={p.id} />
-              <input type="hidden" name="name" value={p.name} />
-              <label htmlFor={roleId} className="visually-hidden">
-                New role for {p.name}
-              </label>
-              <select id={roleId} name="role" defaultValue={p.role} className={styles.small}>
-                {roles.map((r) => (
-                  <option key={r} value={r}>
-                    {roleText(r)}
-                  </option>
-                ))}
-              </select>
-              <button type="submit" className="button">
-                Change role<span className="visually-hidden"> of {p.name}</span>
-              </button>
-            </Form>
-            <Form method="post">
-              <CsrfField />
-              <input type="hidden" name="intent" value={p.disabled ? "enable" : "disable"} />
+              <input type="hidden" name="intent" value="reset" />
               <input type="hidden" name="id" value={p.id} />
               <input type="hidden" name="name" value={p.name} />
               <button type="submit" className="button">
-                {p.disabled ? "Let them sign in" : "Stop them signing in"}
-                <span className="visually-hidden"> ({p.name})</span>
+                Send a password reset<span className="visually-hidden"> to {p.name}</span>
               </button>
             </Form>
-            {!p.disabled ? (
-              <Form method="post">
-                <CsrfField />
-                <input type="hidden" name="intent" value="reset" />
-                <input type="hidden" name="id" value={p.id} />
-                <input type="hidden" name="name" value={p.name} />
-                <button type="submit" className="button">
-                  Send a password reset<span className="visually-hidden"> to {p.name}</span>
-                </button>
-              </Form>
-            ) : null}
-            <Link to={`/studio/audit?${new URLSearchParams({ subject: `user:${p.id}` })}`}>
-              History<span className="visually-hidden"> of {p.name}</span>
-            </Link>
-          </div>
-        )}
-      </td>
-    </tr>
+          ) : null}
+          <Link to={`/studio/audit?${new URLSearchParams({ subject: `user:${p.id}` })}`}>
+            History<span className="visually-hidden"> of {p.name}</span>
+          </Link>
+        </div>
+      )}
+    </li>
   );
 }
 

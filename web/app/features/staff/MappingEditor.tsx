@@ -58,7 +58,7 @@ export function MappingEditor({ rows, columns, errors }: { rows: MappingRow[]; c
               </select>
               {kept ? <input type="hidden" name={keptName(field.name)} value={kept} /> : null}
               <label htmlFor={valueId} className={styles.sample}>
-                Or the same “{field.label}” for every line
+                Or type one value for every line<span className="visually-hidden"> ({field.label})</span>
               </label>
               <input id={valueId} name={valueName(field.name)} defaultValue={value} className={formStyles.input} maxLength={200} />
             </div>

@@ -38,6 +38,8 @@ export function jobFinished(state: JobState): boolean {
 }
 
 const ACTION_WORDS: Record<string, string> = {
+  "user.add": "Added an account",
+  "user.delete": "Deleted an account",
   "user.role": "Changed a role",
   "user.disable": "Disabled an account",
   "user.enable": "Enabled an account",
@@ -49,6 +51,7 @@ const ACTION_WORDS: Record<string, string> = {
   "tree.upload": "Uploaded a family tree",
   "tree.publish": "Published a family tree",
   "tree.unpublish": "Unpublished a family tree",
+  "tree.access": "Changed who may see a family tree",
 };
 
 /** An audit action in words; one without words here is shown as the API names it. */
