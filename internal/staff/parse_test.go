@@ -284,3 +284,20 @@ func FuzzScansForm(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePeopleQuery: any query of the people list is refused or read, within its
+// bounds, without a panic.
+func FuzzParsePeopleQuery(f *testing.F) {
+	f.Add("q=ann&role=editor&status=active&offset=0&limit=50")
+	f.Add("status=disabled&limit=200&offset=1000000")
+	f.Fuzz(func(t *testing.T, raw string) {
+		v, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		q, err := staff.ParsePeopleQuery(v)
+		if err == nil && (q.Limit < 1 || q.Limit > 200 || q.Offset < 0 || len([]rune(q.Text)) > 200) {
+			t.Fatalf("out of bounds: %+v", q)
+		}
+	})
+}

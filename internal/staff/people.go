@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -58,12 +59,12 @@ func pageArgs(fe *httpx.FieldErrors, v interface{ Get(string) string }) (offset,
 	return offset, limit
 }
 
-// ListPeople is GET /api/studio/people?q=&role=&status=&offset=&limit=.
-func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
-	v := r.URL.Query()
+// ParsePeopleQuery reads the people list's query: q (part of a name or address, at
+// most 200 characters), role, status (active or disabled), offset and limit.
+func ParsePeopleQuery(v url.Values) (auth.UserQuery, error) {
 	var fe httpx.FieldErrors
 	q := auth.UserQuery{Text: strings.TrimSpace(v.Get("q")), Role: v.Get("role")}
-	if utf8.RuneCountInString(q.Text) > maxQueryText {
+	if utf8.RuneCountInString(q.Text) > maxQueryText || !utf8.ValidString(q.Text) {
 		fe.Add("q", "The search may be at most %d characters.", maxQueryText)
 	}
 	if q.Role != "" && !auth.ValidRole(q.Role) {
@@ -81,7 +82,13 @@ func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request, _ *auth.Use
 		fe.Add("status", "The status must be active or disabled.")
 	}
 	q.Offset, q.Limit = pageArgs(&fe, v)
-	if err := fe.Err(); err != nil {
+	return q, fe.Err()
+}
+
+// ListPeople is GET /api/studio/people?q=&role=&status=&offset=&limit=.
+func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
+	q, err := ParsePeopleQuery(r.URL.Query())
+	if err != nil {
 		return err
 	}
 	users, total, err := s.opt.Accounts.SearchUsers(r.Context(), q)
