@@ -219,6 +219,13 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     await page.waitForURL((u) => /^\/studio\/records\/[^/]+$/.test(u.pathname));
     assert.equal(await page.locator("#map-col-surname").inputValue(), "Family name");
     assert.equal(await page.locator("#map-value-record_type").inputValue(), "baptism");
+
+    // It is listed with the saved matchings, and can be forgotten.
+    await ctx.visit(page, "/studio/records");
+    const matching = `Parish baptisms ${stamp}`;
+    await page.getByRole("button", { name: `Forget the matching ${matching}` }).click();
+    await page.getByRole("status").getByText(`Forgot the matching “${matching}”.`).waitFor();
+    await page.getByRole("button", { name: `Forget the matching ${matching}` }).waitFor({ state: "detached" });
   });
 });
 

@@ -6,7 +6,7 @@ import type { Route } from "./+types/studio.records";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { deleteUpload, loadJobs, loadUploads, uploadRecords } from "../features/staff/api.server";
+import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, uploadRecords } from "../features/staff/api.server";
 import { JobTable } from "../features/staff/JobTable";
 import { bytesText, plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
@@ -16,14 +16,18 @@ import type { FormResult } from "../lib/form-result";
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [uploads, jobs] = await Promise.all([loadUploads(context), loadJobs(context, "records")]);
-  return { uploads: uploads?.uploads ?? null, jobs };
+  const [uploads, jobs, mappings] = await Promise.all([loadUploads(context), loadJobs(context, "records"), loadMappings(context)]);
+  return { uploads: uploads?.uploads ?? null, jobs, mappings };
 }
 
 export const meta = privateMeta("Import records");
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
+  if (form.get("intent") === "delete-mapping") {
+    const result = await deleteMapping(context, form);
+    return data(result, { status: result.ok ? 200 : 422 });
+  }
   if (form.get("intent") === "delete") {
     const result = await deleteUpload(context, form);
     return data(result, { status: result.ok ? 200 : 422 });
@@ -34,10 +38,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function StudioRecords({ loaderData }: Route.ComponentProps) {
-  const { uploads, jobs } = loaderData;
+  const { uploads, jobs, mappings } = loaderData;
   const result = useActionData<typeof action>() as FormResult | undefined;
   const upload = result?.intent === "upload" ? result : undefined;
   const removed = result?.intent === "delete" ? result : undefined;
+  const forgotten = result?.intent === "delete-mapping" ? result : undefined;
   const { formRef, busy } = usePageForm(upload);
   const waiting = (uploads ?? []).filter((u) => !u.imported);
   return (
@@ -120,6 +125,43 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
               </tbody>
             </table>
           </div>
+        )}
+      </section>
+
+      <section aria-labelledby="matchings">
+        <h2 id="matchings">Saved matchings</h2>
+        <p>A file whose columns are all in a saved matching has its columns matched that way when it is uploaded.</p>
+        {forgotten?.ok ? <FormStatus result={forgotten} /> : null}
+        {forgotten && !forgotten.ok ? (
+          <p role="alert" className={styles.failed}>
+            {forgotten.message}
+          </p>
+        ) : null}
+        {mappings.length === 0 ? (
+          <p>None yet. You can save one when you import a file.</p>
+        ) : (
+          <ul className={styles.plainList}>
+            {mappings.map((m) => (
+              <li key={m.name}>
+                <span>
+                  <strong>{m.name}</strong>
+                  <span className={styles.sample}>
+                    {m.columns.length ? `Columns: ${m.columns.slice(0, 6).join(", ")}${m.columns.length > 6 ? "…" : ""}. ` : ""}
+                    Saved {formatDateTime(m.updated_at)}
+                    {m.updated_by ? ` by ${m.updated_by.name}` : ""}.
+                  </span>
+                </span>
+                <Form method="post">
+                  <CsrfField />
+                  <input type="hidden" name="intent" value="delete-mapping" />
+                  <input type="hidden" name="name" value={m.name} />
+                  <button type="submit" className="button">
+                    Forget<span className="visually-hidden"> the matching {m.name}</span>
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
 

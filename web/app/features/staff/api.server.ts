@@ -156,6 +156,16 @@ export async function deleteUpload(context: Context, form: FormData): Promise<Fo
 }
 
 
+/** Forgets a saved matching (the files already imported keep their records). */
+export async function deleteMapping(context: Context, form: FormData): Promise<FormResult> {
+  const name = text(form, "name");
+  const intent = "delete-mapping";
+  if (!name || name.length > 100) return { ok: false, intent, target: name, message: "Unknown matching." };
+  const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/studio/records/mappings/${enc(name)}`, expect: [204] });
+  if (!done.ok) return { ...formFailure(done), intent, target: name };
+  return { ok: true, intent, target: name, message: `Forgot the matching “${name}”.` };
+}
+
 export type RecordsFormResult = FormResult & { dryRun?: DryRun; job?: Job; mapping?: Mapping };
 
 /**
