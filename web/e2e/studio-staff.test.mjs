@@ -332,7 +332,7 @@ describe("people and the audit log", () => {
     }
   });
 
-  test("editors do not get the admins' screens; members do not get into the studio", { timeout: 60_000 }, async () => {
+  test("an editor uploads and publishes a tree in the studio's queue; editors do not get the admins' screens; members do not get into the studio", { timeout: 90_000 }, async () => {
     const editor = addUser("Eddie Editor", "editor");
     const page = await ctx.newPage();
     await signIn(page, editor.email, "/studio/records");
@@ -341,6 +341,29 @@ describe("people and the audit log", () => {
     assert.equal(await nav.getByRole("link", { name: "Audit log" }).count(), 0);
     await ctx.visit(page, "/studio/people", { status: 404 });
     await ctx.visit(page, "/studio/audit", { status: 404 });
+
+    // A tree sent to the society, uploaded in the studio: it waits in the queue with its
+    // size, its living people and what reading it found, until it is published.
+    const title = `The Ashworth family ${Date.now()}`;
+    const gedcom = [
+      "0 HEAD", "1 GEDC", "2 VERS 5.5.1", "2 FORM LINEAGE-LINKED", "1 CHAR UTF-8",
+      "0 @I1@ INDI", "1 NAME Ezra /Ashworth/", "1 SEX M", "1 BIRT", "2 DATE 3 APR 1801", "1 DEAT", "2 DATE 1870", "1 FAMC @F1@",
+      "0 @I2@ INDI", "1 NAME Ruby /Ashworth/", "1 SEX F", "1 BIRT", "2 DATE 12 JUN 1990", "1 FAMC @F1@",
+      "0 @F1@ FAM", "1 CHIL @I1@", "1 CHIL @I2@",
+      "0 TRLR", "",
+    ].join("\n");
+    await ctx.visit(page, "/studio/trees");
+    await page.getByLabel("GEDCOM file", { exact: true }).setInputFiles({ name: "ashworth.ged", mimeType: "text/plain", buffer: Buffer.from(gedcom) });
+    await page.getByLabel("Title", { exact: true }).fill(title);
+    await page.getByRole("button", { name: "Upload tree" }).click();
+    await page.getByRole("status").getByText(`Uploaded “${title}”. It waits below until you publish it.`).waitFor();
+    const tree = page.getByRole("row", { name: new RegExp(title) });
+    await tree.getByText("2 people, 1 family").waitFor();
+    await tree.getByText("1 living person").waitFor();
+    assert.notEqual(await tree.getByRole("cell").nth(2).innerText(), "Not recorded", "an upload in the studio keeps what reading it found");
+    await checkA11y(page, "/studio/trees (an upload waiting)");
+    await tree.getByRole("button", { name: `Publish ${title}` }).click();
+    await page.getByRole("status").getByText(`Published “${title}”.`).waitFor();
 
     // The trees' queue on a phone: the demo tree among the published, with its button.
     await page.setViewportSize({ width: 390, height: 844 });
