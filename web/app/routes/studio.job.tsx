@@ -7,7 +7,7 @@ import type { Route } from "./+types/studio.job";
 import { CsrfField, FormStatus } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { cancelJob, loadJob, notFound } from "../features/staff/api.server";
+import { cancelJob, loadJob, notFound, requireStaff } from "../features/staff/api.server";
 import { JobProgress } from "../features/staff/JobProgress";
 import type { Job } from "../features/staff/types";
 import { jobFinished, plural } from "../features/staff/words";
@@ -19,6 +19,7 @@ import type { FormResult } from "../lib/form-result";
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
 export async function loader({ params, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const job = await loadJob(context, params.id);
   if (!job) throw notFound();
   const search = job.kind === "records" && job.collection ? searchUrl(readQuery(new URLSearchParams({ collection: job.collection }))) : null;
@@ -28,6 +29,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Import");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const result = await cancelJob(context, await request.formData());
   return data(result, { status: result.ok ? 200 : 422 });
 }

@@ -10,7 +10,7 @@ import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from
 import { IMPORT_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { loadMappings, loadUpload, notFound, recordsAction, type RecordsFormResult } from "../features/staff/api.server";
+import { loadMappings, loadUpload, notFound, recordsAction, type RecordsFormResult, requireStaff } from "../features/staff/api.server";
 import { DryRunReport } from "../features/staff/DryRunReport";
 import { columnName, mappingRows } from "../features/staff/mapping";
 import { MAPPING_ID_PREFIX, MappingEditor } from "../features/staff/MappingEditor";
@@ -32,6 +32,7 @@ async function uploadAndBase(context: Route.LoaderArgs["context"], id: string, s
 }
 
 export async function loader({ params, url, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const { upload, saved, chosen, base } = await uploadAndBase(context, params.upload, url.searchParams.get("mapping") ?? "");
   const collections = await recordCollections(context);
   return {
@@ -47,6 +48,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Match the columns");
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   const { upload, base } = await uploadAndBase(context, params.upload, typeof form.get("base") === "string" ? (form.get("base") as string) : "");
   const result = await recordsAction(context, upload, base, form);

@@ -6,7 +6,7 @@ import type { Route } from "./+types/studio.records";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, uploadRecords } from "../features/staff/api.server";
+import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, requireStaff, uploadRecords } from "../features/staff/api.server";
 import { JobTable } from "../features/staff/JobTable";
 import { bytesText, plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
@@ -16,6 +16,7 @@ import type { FormResult } from "../lib/form-result";
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
 export async function loader({ context }: Route.LoaderArgs) {
+  requireStaff(context);
   const [uploads, jobs, mappings] = await Promise.all([loadUploads(context), loadJobs(context, "records"), loadMappings(context)]);
   return { uploads: uploads?.uploads ?? null, jobs, mappings };
 }
@@ -23,6 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta = privateMeta("Import records");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const form = await request.formData();
   if (form.get("intent") === "delete-mapping") {
     const result = await deleteMapping(context, form);

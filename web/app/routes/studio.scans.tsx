@@ -8,7 +8,7 @@ import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from
 import { SCAN_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { loadJobs, uploadScans, type ScansResult } from "../features/staff/api.server";
+import { loadJobs, requireStaff, type ScansResult, uploadScans } from "../features/staff/api.server";
 import { JobTable } from "../features/staff/JobTable";
 import { accessText } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
@@ -25,6 +25,7 @@ const ATTACH = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
+  requireStaff(context);
   const [jobs, collections] = await Promise.all([loadJobs(context, "scans"), recordCollections(context)]);
   return { jobs, collections: collections.map((c) => ({ slug: c.slug, title: c.title })) };
 }
@@ -32,6 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta = privateMeta("Scans");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const result = await uploadScans(context, await request.formData());
   if (result.ok && result.job) return redirect(`/studio/jobs/${result.job.id}`);
   return data(result, { status: result.ok ? 200 : 422 });

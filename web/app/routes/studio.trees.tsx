@@ -9,7 +9,7 @@ import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } f
 import { TREE_STATES } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
-import { loadTreeQueue, treeAction, type TreeResult } from "../features/staff/api.server";
+import { loadTreeQueue, requireStaff, treeAction, type TreeResult } from "../features/staff/api.server";
 import type { QueueTree } from "../features/staff/types";
 import { plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
@@ -21,6 +21,7 @@ import { formatDate } from "../lib/dates";
 const STATE_WORDS: Record<(typeof TREE_STATES)[number], string> = { waiting: "Waiting", published: "Published", all: "All" };
 
 export async function loader({ url, context }: Route.LoaderArgs) {
+  requireStaff(context);
   const asked = url.searchParams.get("state") ?? "waiting";
   const state = (TREE_STATES as readonly string[]).includes(asked) ? (asked as (typeof TREE_STATES)[number]) : "waiting";
   const queue = await loadTreeQueue(context, state);
@@ -31,6 +32,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 export const meta = privateMeta("Family trees");
 
 export async function action({ request, context }: Route.ActionArgs) {
+  requireStaff(context);
   const result = await treeAction(context, await request.formData());
   return data(result, { status: result.ok ? 200 : 422 });
 }

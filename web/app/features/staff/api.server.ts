@@ -4,6 +4,7 @@
 // messages at their fields.
 import type { RouterContextProvider } from "react-router";
 import type { FormResult } from "../../lib/form-result";
+import { hasScope } from "../auth/index";
 import { formFailure, getAuth, memberCall, memberRead, text } from "../auth/index.server";
 import { AUDIT_FILTERS, IMPORT_FIELDS, PEOPLE_FILTERS } from "./fields";
 import { mappingFromForm } from "./mapping";
@@ -16,8 +17,19 @@ const enc = encodeURIComponent;
 
 /** Whether the signed-in user is an admin (people and the audit log are theirs). */
 export function isAdmin(context: Context): boolean {
+  return hasScope(getAuth(context).state.user, "admin");
+}
+
+/**
+ * Refuses anyone not staff with the studio layout's 403, in the screens' own loaders
+ * and actions too: a layout's loader runs beside its children's, and not before an
+ * action at all.
+ */
+export function requireStaff(context: Context): void {
   const user = getAuth(context).state.user;
-  return user?.role === "admin";
+  if (!hasScope(user, "editor") && !hasScope(user, "admin")) {
+    throw new Response("The studio is for the society's editors and administrators.", { status: 403, statusText: "Not allowed" });
+  }
 }
 
 /** The id of the signed-in user (their own row in the people list has no buttons). */
