@@ -377,5 +377,9 @@ describe("people and the audit log", () => {
     await signIn(other, member.email, "/");
     await ctx.visit(other, "/studio/records", { status: 403 });
     await other.getByText("The studio is for the society's editors and administrators.").first().waitFor();
+    // A form sent straight to a screen's action is refused too, before any API call.
+    const xsrf = decodeURIComponent((await other.context().cookies()).find((c) => c.name === "XSRF-TOKEN")?.value ?? "");
+    const refused = await other.request.post("/studio/records", { form: { intent: "delete-mapping", name: "Parish registers", _token: xsrf } });
+    assert.equal(refused.status(), 403);
   });
 });
