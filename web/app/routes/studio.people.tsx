@@ -9,7 +9,7 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { isAdmin, loadPeople, myId, notFound, personAction, type PersonResult } from "../features/staff/api.server";
 import type { Person } from "../features/staff/types";
-import { FALLBACK_ROLES, plural, roleText } from "../features/staff/words";
+import { plural, roleText } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDate } from "../lib/dates";
 
@@ -26,7 +26,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     total: page.total,
     offset: page.offset,
     limit: page.limit,
-    roles: page.roles?.length ? page.roles : [...FALLBACK_ROLES],
+    // The roles Go accepts, in its order (auth.Roles): no copy of the list here.
+    roles: page.roles ?? [],
     me: myId(context),
     filters: { q: q.get("q") ?? "", role: q.get("role") ?? "", status: q.get("status") ?? "" },
   };

@@ -56,7 +56,7 @@ function only(params: URLSearchParams, keys: readonly string[]): string {
 // People and the audit log (admins)
 
 
-export function loadPeople(context: Context, params: URLSearchParams): Promise<(PeoplePage & { roles?: string[] }) | null> {
+export function loadPeople(context: Context, params: URLSearchParams): Promise<PeoplePage | null> {
   return memberRead(getAuth(context), `/api/studio/people${only(params, PEOPLE_FILTERS)}`);
 }
 

@@ -19,6 +19,8 @@ export interface PeoplePage {
   total: number;
   offset: number;
   limit: number;
+  /** The roles an account may have, in the API's order. */
+  roles: string[];
 }
 
 export interface AuditEntry {

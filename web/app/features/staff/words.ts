@@ -5,9 +5,6 @@ import type { JobState } from "./types";
 
 export { plural };
 
-/** The roles Go accepts, in its order, when the people answer does not list them. */
-export const FALLBACK_ROLES = ["registered", "editor", "admin"] as const;
-
 const ROLE_WORDS: Record<string, string> = {
   registered: "Registered user",
   editor: "Editor",
