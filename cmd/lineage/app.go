@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"lineage/internal/audit"
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/content"
@@ -22,6 +23,7 @@ import (
 	"lineage/internal/newsletter"
 	"lineage/internal/payments"
 	"lineage/internal/research"
+	staffroom "lineage/internal/staff"
 	"lineage/internal/store"
 	"lineage/internal/trees"
 )
@@ -43,6 +45,9 @@ type app struct {
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
 
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
+
+	staff *staffroom.Service // set by addStaff; the studio's records, scans, trees and people tools
+	audit *audit.Log         // set by addStaff; every staff action
 }
 
 // assemble builds every domain service on the open store. It is the one place that
@@ -78,6 +83,9 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 		return nil, err
 	}
 	if err := a.addNewsletter(ctx, cfg, db); err != nil {
+		return nil, err
+	}
+	if err := a.addStaff(ctx, cfg, db); err != nil {
 		return nil, err
 	}
 	if err := a.addDemoAccounts(ctx, cfg); err != nil {

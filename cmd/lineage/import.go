@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -15,8 +16,10 @@ import (
 	"golang.org/x/term"
 
 	"lineage/internal/access"
+	"lineage/internal/audit"
 	"lineage/internal/config"
 	"lineage/internal/research"
+	staffroom "lineage/internal/staff"
 )
 
 // importKinds are the things `lineage import` reads; later issues add theirs here
@@ -205,6 +208,13 @@ func runImportRecords(ctx context.Context, args []string) error {
 	opts.Progress = func(p research.ImportProgress) { bar.update(counter.n.Load(), p.Records) }
 	rep, err := svc.ImportRecords(ctx, src, mapping, opts, st.Size())
 	bar.done()
+	if rep != nil && err == nil {
+		if aerr := audit.New(db, nil).Add(ctx, audit.Record{Actor: commandLine, Action: staffroom.ActionRecordsImport, Subject: "collection:" + opts.Collection,
+			Summary: filepath.Base(positional[0]), After: map[string]any{"state": "done", "records": rep.Records, "added": rep.Added, "updated": rep.Updated,
+				"unchanged": rep.Unchanged, "skipped": rep.Skipped}}); aerr != nil {
+			return aerr
+		}
+	}
 	if rep != nil {
 		printImportReport(os.Stderr, positional[0], rep)
 		if !rep.IndexDeferred {

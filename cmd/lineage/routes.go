@@ -7,6 +7,7 @@ import (
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
 	"lineage/internal/server"
+	staffroom "lineage/internal/staff"
 )
 
 // Access levels of the table's rows; each room's handler or adapter enforces its row's
@@ -27,6 +28,7 @@ func (a *app) routes() []httpx.Room {
 	acc, mem, ms, tr, ct, im, pay, rs := a.accounts, a.members, a.membership, a.trees, a.content, a.images, a.payments, a.research
 	nl := a.newsletter
 	ev := a.events
+	st := a.staff
 	return []httpx.Room{
 		{
 			// Prismic's API, answered in Prismic's shapes (errors included) for its client.
@@ -231,9 +233,9 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/trees/{slug}/people/{id}", Handler: tr.GetPerson, Access: public},
 				{Pattern: "GET /api/trees/{slug}/people/{id}/{section}", Handler: tr.GetPersonSection, Access: public},
 				{Pattern: "GET /api/trees/{slug}/graph", Handler: tr.GetGraph, Access: public},
-				{Pattern: "POST /api/trees/{slug}/publish", Handler: tr.Publish, Access: staff, ChangesPages: true},
-				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: tr.Unpublish, Access: staff, ChangesPages: true},
-				{Pattern: "POST /api/trees/{slug}/access", Handler: tr.SetTreeAccess, Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staffroom.ActionTreePublish, "tree:", published(false), published(true), tr.Publish), Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/unpublish", Handler: st.Audited(staffroom.ActionTreeUnpublish, "tree:", published(true), published(false), tr.Unpublish), Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess), Access: staff, ChangesPages: true},
 			},
 		},
 		{
@@ -312,12 +314,58 @@ func (a *app) routes() []httpx.Room {
 			},
 		},
 		{
+			// The studio's staff tools (docs/studio-staff.md); the content studio is its own room.
+			Name:     "staff",
+			Session:  session,
+			Fallback: []string{"/api/studio/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople), Access: admin},
+				{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson), Access: admin},
+				{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole), Access: admin},
+				{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable), Access: admin},
+				{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable), Access: admin},
+				{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset), Access: admin},
+
+				{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit), Access: admin},
+				{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit), Access: admin},
+
+				{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads), Access: staff},
+				{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload), Access: staff},
+				{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload), Access: staff},
+				{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload), Access: staff},
+				{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun), Access: staff},
+				// The records appear in search when the job is done (the page cache is
+				// purged by the search pages' own generation, not by this answer).
+				{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport), Access: staff},
+				{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings), Access: staff},
+				{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping), Access: staff},
+				{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping), Access: staff},
+
+				{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs), Access: staff},
+				{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob), Access: staff},
+				{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents), Access: staff},
+				{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob), Access: staff},
+
+				{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload), Access: staff},
+
+				{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue), Access: staff},
+				{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload), Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish), Access: staff, ChangesPages: true},
+				{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish), Access: staff, ChangesPages: true},
+
+				{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary), Access: staff},
+			},
+		},
+		{
 			// Addresses people guess for the site's pages, sent on to the real ones.
 			Name:   "aliases",
 			Routes: pageAliasRoutes(),
 		},
 	}
 }
+
+// published is a tree's state in the audit log.
+func published(p bool) map[string]bool { return map[string]bool{"published": p} }
 
 // pageAliases are the addresses people type for pages the site has under other names
 // (web/app/routes.ts), and where a GET of one is sent. Only GET (and HEAD): POST /login

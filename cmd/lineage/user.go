@@ -12,8 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"lineage/internal/audit"
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	staffroom "lineage/internal/staff"
 	"lineage/internal/textfield"
 )
 
@@ -107,6 +109,7 @@ func runUser(ctx context.Context, args []string) error {
 	defer db.Close()
 	svc := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
 	ms := newMembership(db, svc)
+	log := audit.New(db, nil)
 	grantMember := func(u *auth.User) error {
 		if !grant {
 			return nil
@@ -129,6 +132,10 @@ func runUser(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Printf("added user %d <%s> as %s\n", u.ID, u.Email, u.Role)
+		if err := log.Add(ctx, audit.Record{Actor: commandLine, Action: "user.add", Subject: userSubject(u), Summary: u.Email,
+			After: map[string]string{"role": u.Role}}); err != nil {
+			return err
+		}
 		return grantMember(u)
 	case "list":
 		users, err := svc.ListUsers(ctx)
@@ -160,6 +167,10 @@ func runUser(ctx context.Context, args []string) error {
 			if err := svc.SetRole(ctx, u.ID, role); err != nil {
 				return err
 			}
+			if err := log.Add(ctx, audit.Record{Actor: commandLine, Action: staffroom.ActionUserRole, Subject: userSubject(u), Summary: u.Email,
+				Before: map[string]string{"role": u.Role}, After: map[string]string{"role": role}}); err != nil {
+				return err
+			}
 			fmt.Printf("user %d <%s> is now %s\n", u.ID, u.Email, role)
 			return grantMember(u)
 		case "set-password":
@@ -169,6 +180,10 @@ func runUser(ctx context.Context, args []string) error {
 			fmt.Printf("password of user %d <%s> changed; their sessions and tokens ended\n", u.ID, u.Email)
 		case "delete":
 			if err := svc.DeleteUser(ctx, u.ID); err != nil {
+				return err
+			}
+			if err := log.Add(ctx, audit.Record{Actor: commandLine, Action: "user.delete", Subject: userSubject(u), Summary: u.Email,
+				Before: map[string]string{"role": u.Role}}); err != nil {
 				return err
 			}
 			fmt.Printf("deleted user %d <%s> and everything the account owned; its memberships and payments stay, anonymous\n", u.ID, u.Email)

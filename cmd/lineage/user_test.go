@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/audit"
 	"lineage/internal/auth"
 	"lineage/internal/store"
 )
@@ -74,6 +75,17 @@ func TestUserCommand(t *testing.T) {
 	db.Close()
 	if out, err := run("delete", "--email", "ada@example.org"); err != nil || !strings.Contains(out, "deleted user") {
 		t.Fatalf("delete: %q %v", out, err)
+	}
+	// What the operator did is in the audit log, as the command line.
+	db, err = store.Open(ctx, store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, _, err := audit.New(db, nil).List(ctx, audit.Filter{Action: "user."})
+	db.Close()
+	if err != nil || len(es) != 5 || es[0].Action != "user.delete" || es[1].Action != "user.add" || es[3].Action != "user.role" ||
+		string(es[3].Before) != `{"role":"editor"}` || string(es[3].After) != `{"role":"admin"}` || es[3].Actor == nil || es[3].Actor.Name != "command line" || es[3].ActorID != nil {
+		t.Errorf("audit: %+v %v", es, err)
 	}
 	if out, _ := run("list"); strings.Contains(out, "ada@example.org") {
 		t.Fatalf("deleted user still listed: %q", out)

@@ -86,6 +86,9 @@ func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in cred
 	if !u.Verified() {
 		return nil, invalid("email", msgNotVerified)
 	}
+	if u.DisabledAt != nil {
+		return nil, invalid("email", msgDisabled)
+	}
 	if err := s.clearHits(ctx, key); err != nil {
 		return nil, err
 	}
@@ -120,6 +123,9 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) error {
 // signIn replaces the request's session with a new one for u (a new id against
 // session fixation, the same CSRF token) and answers 204.
 func (s *Service) signIn(w http.ResponseWriter, r *http.Request, u *User, remember bool) error {
+	if u.DisabledAt != nil {
+		return invalid("email", msgDisabled)
+	}
 	ctx := r.Context()
 	st := stateFrom(ctx)
 	csrf := ""

@@ -105,6 +105,11 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 				st.user, st.tokenID, st.tokenExpired = u, id, expired
 			}
 		}
+		if st.user != nil && st.user.DisabledAt != nil {
+			// Disabling ends the account's sessions and tokens; this covers the
+			// requests already under way.
+			st.user = nil
+		}
 		cw := &cookieWriter{ResponseWriter: w, s: s, st: st}
 		next.ServeHTTP(cw, r.WithContext(context.WithValue(ctx, stateKey{}, st)))
 	})

@@ -43,6 +43,8 @@ type User struct {
 	HasPassword bool      `json:"has_password"`
 	CreatedAt   time.Time `json:"created_at"`
 	UpdatedAt   time.Time `json:"updated_at"`
+	// DisabledAt is when staff disabled the account (nil: it may sign in).
+	DisabledAt *time.Time `json:"-"`
 
 	passwordHash string
 }
@@ -117,15 +119,15 @@ func validEmail(s string) bool {
 
 var ErrNotFound = errors.New("auth: not found")
 
-const userColumns = `id, email, name, password_hash, role, email_verified_at, created_at, updated_at`
+const userColumns = `id, email, name, password_hash, role, email_verified_at, created_at, updated_at, disabled_at`
 
 type rowScanner interface{ Scan(...any) error }
 
 func scanUser(row rowScanner) (*User, error) {
 	var u User
-	var verified sql.NullInt64
+	var verified, disabled sql.NullInt64
 	var created, updated int64
-	if err := row.Scan(&u.ID, &u.Email, &u.Name, &u.passwordHash, &u.Role, &verified, &created, &updated); err != nil {
+	if err := row.Scan(&u.ID, &u.Email, &u.Name, &u.passwordHash, &u.Role, &verified, &created, &updated, &disabled); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrNotFound
 		}
@@ -134,6 +136,10 @@ func scanUser(row rowScanner) (*User, error) {
 	if verified.Valid {
 		t := time.Unix(verified.Int64, 0).UTC()
 		u.EmailVerifiedAt = &t
+	}
+	if disabled.Valid {
+		t := time.Unix(disabled.Int64, 0).UTC()
+		u.DisabledAt = &t
 	}
 	u.CreatedAt = time.Unix(created, 0).UTC()
 	u.UpdatedAt = time.Unix(updated, 0).UTC()

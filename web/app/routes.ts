@@ -113,6 +113,13 @@ export default [
     route("webhooks", "routes/studio.webhooks.tsx"),
 
     // Staff tools: records, scans, trees, people, audit log.
+    route("records", "routes/studio.records.tsx"),
+    route("records/:upload", "routes/studio.records-upload.tsx"),
+    route("jobs/:id", "routes/studio.job.tsx"),
+    route("scans", "routes/studio.scans.tsx"),
+    route("trees", "routes/studio.trees.tsx"),
+    route("people", "routes/studio.people.tsx"),
+    route("audit", "routes/studio.audit.tsx"),
 
   ]),
 

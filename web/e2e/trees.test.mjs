@@ -336,13 +336,16 @@ describe("family trees", () => {
     await ctx.visit(anon, TREES);
     assert.equal(await anon.getByRole("link", { name: title }).count(), 0);
 
-    // An editor publishes it.
+    // An editor publishes it from the studio's queue, which the account page links to.
     const editor = addUser("Edith Editor", "editor");
     const ed = await ctx.newPage();
     await signIn(ed, editor.email, "/user-account/trees");
+    await checkA11y(ed, "/user-account/trees (editor)");
+    await ed.getByRole("link", { name: "Review and publish trees in the studio" }).click();
+    await ed.waitForURL((u) => u.pathname === "/studio/trees");
     await ed.getByRole("button", { name: `Publish ${title}` }).click();
     await ed.getByText(`Published “${title}”.`).waitFor();
-    await checkA11y(ed, "/user-account/trees (editor)");
+    await checkA11y(ed, "/studio/trees (editor)");
     await ctx.visit(anon, TREES);
     await anon.getByRole("link", { name: title }).waitFor();
   });

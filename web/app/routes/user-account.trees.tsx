@@ -1,7 +1,8 @@
 // /user-account/trees (sign-in required): a member uploads a family tree as a GEDCOM
 // file (.ged or .gdz) and sees their trees with their status; an upload stays
-// unpublished until an editor publishes it. Editors and admins also get the trees
-// waiting for publication, each with a "Publish" button. The forms are plain posts
+// unpublished until an editor publishes it. Editors and admins also see how many trees
+// wait for publication, with a link to the studio's queue (/studio/trees), where they
+// review and publish them. The forms are plain posts
 // (multipart for the upload), so they work without JavaScript.
 import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
@@ -9,7 +10,7 @@ import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { deleteTree, listTrees, myTrees, setPublished, uploadTree, type UploadResult } from "../features/trees/api.server";
+import { deleteTree, listTrees, myTrees, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
 import { TREES_PATH, treePath } from "../features/trees/slug";
 import styles from "../features/trees/trees.module.css";
@@ -37,8 +38,7 @@ export const meta = privateMeta("Your family trees");
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = text(form, "intent");
-  const result: UploadResult | FormResult =
-    intent === "upload" ? await uploadTree(context, form) : intent === "delete" ? await deleteTree(context, form) : await setPublished(context, form);
+  const result: UploadResult | FormResult = intent === "upload" ? await uploadTree(context, form) : await deleteTree(context, form);
   return data(result, { status: result.ok ? 200 : 422 });
 }
 
@@ -57,7 +57,6 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "upload";
   const formRef = useRef<HTMLFormElement>(null);
   const upload = result?.intent === "upload" ? result : undefined;
-  const publishing = result && (result.intent === "publish" || result.intent === "unpublish") ? result : undefined;
   const deleting = result?.intent === "delete" ? result : undefined;
   useFocusFirstError(formRef, upload);
   const errors = upload && !upload.ok ? (upload.errors ?? {}) : {};
@@ -135,15 +134,17 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
       {editor ? (
         <section aria-labelledby="waiting">
           <h2 id="waiting">Trees waiting to be published</h2>
-          <ActionOutcome result={publishing} failed="The tree could not be changed." />
-          {waiting.length === 0 ? <p>No trees are waiting.</p> : <TreeTable trees={waiting} caption="Unpublished trees" publish />}
+          <p>
+            {waiting.length === 0 ? "No trees are waiting." : `${plural(waiting.length, "tree")} ${waiting.length === 1 ? "is" : "are"} waiting.`}{" "}
+            <Link to="/studio/trees">Review and publish trees in the studio</Link>
+          </p>
         </section>
       ) : null}
     </>
   );
 }
 
-/** The outcome of a delete or publish button: its status, or an alert when it failed. */
+/** The outcome of a delete button: its status, or an alert when it failed. */
 function ActionOutcome({ result, failed }: { result: FormResult | null | undefined; failed: string }) {
   if (!result) return null;
   if (result.ok) return <FormStatus result={result} />;
@@ -154,7 +155,7 @@ function ActionOutcome({ result, failed }: { result: FormResult | null | undefin
   );
 }
 
-function TreeTable({ trees, caption, publish = false, remove = false }: { trees: Tree[]; caption: string; publish?: boolean; remove?: boolean }) {
+function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
     <div className={styles.tableScroll} role="region" aria-label={caption} tabIndex={0}>
       <table className={styles.results}>
@@ -165,8 +166,7 @@ function TreeTable({ trees, caption, publish = false, remove = false }: { trees:
             <th scope="col">Status</th>
             <th scope="col">People</th>
             <th scope="col">Uploaded</th>
-            {publish ? <th scope="col">Owner</th> : null}
-            {publish || remove ? <th scope="col">Action</th> : null}
+            {remove ? <th scope="col">Action</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -184,19 +184,6 @@ function TreeTable({ trees, caption, publish = false, remove = false }: { trees:
               </td>
               <td>{t.counts.people.toLocaleString("en-GB")}</td>
               <td>{formatDate(t.created_at)}</td>
-              {publish ? <td>{t.owner?.name ?? "—"}</td> : null}
-              {publish ? (
-                <td>
-                  <Form method="post">
-                    <CsrfField />
-                    <input type="hidden" name="intent" value="publish" />
-                    <input type="hidden" name="slug" value={t.slug} />
-                    <button type="submit" className="button">
-                      Publish<span className="visually-hidden"> {t.title}</span>
-                    </button>
-                  </Form>
-                </td>
-              ) : null}
               {remove ? (
                 <td>
                   {!t.published ? (

@@ -48,6 +48,14 @@ const SIGN_IN_REQUIRED = new Set([
   "routes/studio.webhooks.tsx",
   // The studio: sign-in first, then its layout's loader refuses anyone not staff.
   "routes/studio.tsx",
+  // The studio's staff tools, under its layout (people and audit: admins, others 404).
+  "routes/studio.records.tsx",
+  "routes/studio.records-upload.tsx",
+  "routes/studio.job.tsx",
+  "routes/studio.scans.tsx",
+  "routes/studio.trees.tsx",
+  "routes/studio.people.tsx",
+  "routes/studio.audit.tsx",
 ]);
 const GUEST_ONLY = new Set(["routes/sign-in.tsx", "routes/register.tsx", "routes/login-required.tsx"]);
 

@@ -14,9 +14,14 @@ export const STUDIO_NAV: readonly StudioNavItem[] = [
   { to: "/studio", label: "Studio home" },
   { to: "/studio/content", label: "Content" },
   { to: "/studio/releases", label: "Releases" },
+  { to: "/studio/media", label: "Pictures" },
+  { to: "/studio/records", label: "Records" },
+  { to: "/studio/scans", label: "Scans" },
+  { to: "/studio/trees", label: "Family trees" },
+  { to: "/studio/people", label: "People", adminOnly: true },
+  { to: "/studio/audit", label: "Audit log", adminOnly: true },
   { to: "/studio/models", label: "Document types", adminOnly: true },
   { to: "/studio/webhooks", label: "Webhooks", adminOnly: true },
-  { to: "/studio/media", label: "Pictures" },
 ];
 
 /** The rows a user sees: all of them for admins, the others' for editors. */

@@ -160,17 +160,6 @@ export async function uploadTree(context: Context, form: FormData): Promise<Uplo
   };
 }
 
-/** Publishes or unpublishes a tree (editors and admins; the API refuses others). */
-export async function setPublished(context: Context, form: FormData): Promise<FormResult> {
-  const slug = text(form, "slug");
-  const intent = text(form, "intent");
-  const publish = intent === "publish";
-  if (!/^[a-z0-9-]+$/.test(slug) || (intent !== "publish" && intent !== "unpublish")) return { ok: false, intent, target: slug, message: "Unknown action." };
-  const done = await memberCall<Tree>(getAuth(context), form, { method: "POST", path: `/api/trees/${slug}/${publish ? "publish" : "unpublish"}` });
-  if (!done.ok) return { ...formFailure(done), intent, target: slug };
-  return { ok: true, intent, target: slug, message: publish ? `Published “${done.body?.title ?? slug}”.` : `Unpublished “${done.body?.title ?? slug}”.` };
-}
-
 /** Deletes one of the member's own unpublished uploads (the API also lets editors and admins). */
 export async function deleteTree(context: Context, form: FormData): Promise<FormResult> {
   const slug = text(form, "slug");

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+
+	"lineage/internal/audit"
+	"lineage/internal/auth"
+	"lineage/internal/config"
+	staffroom "lineage/internal/staff"
+	"lineage/internal/store"
+)
+
+// addStaff builds the staff tools (records, scans and tree imports, people) and the
+// audit log every staff action is written to. Its background imports run until ctx
+// ends; an import a stopped server left half done is taken back by the next one.
+func (a *app) addStaff(ctx context.Context, cfg config.Config, db *store.DB) error {
+	a.audit = audit.New(db, nil)
+	a.staff = staffroom.New(db, staffroom.Options{
+		Accounts:   a.accounts,
+		Audit:      a.audit,
+		Research:   a.research,
+		Images:     a.images,
+		Trees:      a.trees,
+		StagingDir: filepath.Join(cfg.DataDir, "staff"),
+		// Saved-search alerts may now match the records (as after `lineage import records`).
+		AfterRecordsImport: func(ctx context.Context) error { return markRecordsImported(ctx, db) },
+	})
+	a.staff.Start(ctx)
+	return nil
+}
+
+// commandLine is the audit log's actor for what an operator does with `lineage`.
+var commandLine = audit.Actor{Name: "command line"}
+
+func userSubject(u *auth.User) string { return "user:" + strconv.FormatInt(u.ID, 10) }

@@ -1,0 +1,322 @@
+package staff_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lineage/internal/audit"
+	"lineage/internal/auth"
+	"lineage/internal/auth/authtest"
+	"lineage/internal/httpx"
+	"lineage/internal/iiif"
+	"lineage/internal/mail"
+	"lineage/internal/mail/mailtest"
+	"lineage/internal/research"
+	"lineage/internal/server"
+	"lineage/internal/staff"
+	"lineage/internal/store"
+	"lineage/internal/store/storetest"
+	"lineage/internal/trees"
+)
+
+func TestMain(m *testing.M) { storetest.Main(m) }
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// env is a server with the auth room, the rooms the staff tools work on, and the
+// staff tools' room, on a real store, with a real outbox delivering to an in-process
+// SMTP server.
+type env struct {
+	t      testing.TB
+	db     *store.DB
+	url    string
+	acc    *auth.Service
+	rs     *research.Service
+	tr     *trees.Service
+	im     *iiif.Service
+	st     *staff.Service
+	outbox *mail.Outbox
+	smtp   *mailtest.Server
+	log    *audit.Log
+	stop   context.CancelFunc
+	stage  string // the staging folder
+}
+
+// stagedCSVs counts the records uploads' files in the staging folder.
+func (e *env) stagedCSVs() int {
+	m, _ := filepath.Glob(filepath.Join(e.stage, "records", "*.csv"))
+	return len(m)
+}
+
+func newEnv(t testing.TB, db *store.DB) *env {
+	t.Helper()
+	e := &env{t: t, db: db}
+	e.smtp = mailtest.Start(t, "", "")
+	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "Lineage <no-reply@lineage.test>"}, quiet)
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	e.url = srv.URL
+	e.acc = auth.New(db, auth.Options{PublicURL: srv.URL, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams})
+	e.rs = research.New(db, research.Options{Log: quiet})
+	if err := e.rs.Init(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.tr = trees.New(db, trees.Options{Log: quiet, Viewer: func(ctx context.Context) trees.Viewer {
+		if u := auth.UserFrom(ctx); u != nil {
+			return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
+		}
+		return trees.Viewer{}
+	}})
+	e.im = iiif.New(db, iiif.Options{DataDir: t.TempDir(), Log: quiet})
+	e.log = audit.New(db, nil)
+	e.stage = t.TempDir()
+	e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
+		StagingDir: e.stage, Log: quiet})
+	ctx, stop := context.WithCancel(context.Background())
+	e.stop = stop
+	e.st.Start(ctx)
+	t.Cleanup(func() {
+		stop()
+		e.st.Wait()
+	})
+	var mounts []server.Mount
+	st, tr := e.st, e.tr
+	// The staff room as cmd/lineage/routes.go has it, and the trees room's route that
+	// the table wraps in the audit log.
+	rooms := []httpx.Room{authtest.AuthRoom(e.acc, quiet), {
+		Name:     "staff",
+		Session:  e.acc.Middleware,
+		Fallback: []string{"/api/studio/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople)},
+			{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson)},
+			{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole)},
+			{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable)},
+			{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable)},
+			{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset)},
+			{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit)},
+			{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit)},
+			{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads)},
+			{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload)},
+			{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload)},
+			{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload)},
+			{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun)},
+			{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport)},
+			{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings)},
+			{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping)},
+			{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping)},
+			{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs)},
+			{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob)},
+			{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents)},
+			{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
+			{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
+			{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
+			{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
+			{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
+			{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
+			{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
+		},
+	}, {
+		Session: e.acc.Middleware,
+		Routes: []httpx.Route{
+			{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
+			{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess)},
+		},
+	}}
+	for _, rm := range rooms {
+		for _, m := range rm.Mounts() {
+			mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
+		}
+	}
+	handler = server.New(server.Options{PublicURL: srv.URL, Mounts: mounts, Log: quiet})
+	return e
+}
+
+// user creates a verified account with a role.
+func (e *env) user(name, role string) *auth.User {
+	e.t.Helper()
+	u, err := e.acc.CreateUser(context.Background(), auth.NewUser{Email: strings.ToLower(name) + "@example.org", Name: name,
+		Password: "a long enough password", Role: role, Verified: true})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return u
+}
+
+// browser is a client that signs in and calls the API as the web app does.
+type browser struct {
+	e   *env
+	c   *http.Client
+	u   *url.URL
+	who string
+}
+
+func (e *env) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	u, _ := url.Parse(e.url)
+	b := &browser{e: e, c: &http.Client{Jar: jar}, u: u}
+	b.do("GET", "/sanctum/csrf-cookie", nil)
+	return b
+}
+
+// signedIn is a browser signed in as a new account with a role.
+func (e *env) signedIn(name, role string) (*browser, *auth.User) {
+	e.t.Helper()
+	u := e.user(name, role)
+	b := e.browser()
+	if st, body := b.do("POST", "/login", map[string]string{"email": u.Email, "password": "a long enough password"}); st != http.StatusNoContent {
+		e.t.Fatalf("sign in %s: %d %s", name, st, body)
+	}
+	b.who = name
+	return b, u
+}
+
+func (b *browser) request(method, path string, body io.Reader, ctype string) *http.Request {
+	req, _ := http.NewRequest(method, b.e.url+path, body)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Requested-With", "XMLHttpRequest")
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for _, ck := range b.c.Jar.Cookies(b.u) {
+		if ck.Name == auth.XSRFCookie {
+			v, _ := url.QueryUnescape(ck.Value)
+			req.Header.Set("X-XSRF-TOKEN", v)
+		}
+	}
+	return req
+}
+
+// do sends a JSON body (nil: none) and answers the status and body.
+func (b *browser) do(method, path string, body any) (int, []byte) {
+	b.e.t.Helper()
+	var rd io.Reader
+	ctype := ""
+	if body != nil {
+		j, _ := json.Marshal(body)
+		rd, ctype = bytes.NewReader(j), "application/json"
+	}
+	res, err := b.c.Do(b.request(method, path, rd, ctype))
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	return res.StatusCode, out
+}
+
+// upload sends a multipart form: fields, then files (field name → file name → bytes).
+func (b *browser) upload(path string, fields map[string]string, files []formFile) (int, []byte) {
+	b.e.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	for _, f := range files {
+		w, _ := mw.CreateFormFile(f.field, f.name)
+		w.Write(f.data)
+	}
+	mw.Close()
+	res, err := b.c.Do(b.request("POST", path, &buf, mw.FormDataContentType()))
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	return res.StatusCode, out
+}
+
+type formFile struct {
+	field, name string
+	data        []byte
+}
+
+// want fails unless status is want; it decodes the body into v (when not nil).
+func want(t testing.TB, what string, status int, body []byte, wantStatus int, v any) {
+	t.Helper()
+	if status != wantStatus {
+		t.Fatalf("%s: %d %s, want %d", what, status, body, wantStatus)
+	}
+	if v != nil {
+		if err := json.Unmarshal(body, v); err != nil {
+			t.Fatalf("%s: %v in %s", what, err, body)
+		}
+	}
+}
+
+// event is one server-sent event.
+type event struct {
+	id, name string
+	job      staff.Job
+}
+
+// events reads a job's event stream until it ends.
+func (b *browser) events(id int64) []event { return b.eventsEach(id, nil) }
+
+// eventsEach reads a job's event stream until it ends, calling each (when not nil)
+// with every event as it arrives.
+func (b *browser) eventsEach(id int64, each func(event)) []event {
+	b.e.t.Helper()
+	req := b.request("GET", fmt.Sprintf("/api/studio/jobs/%d/events", id), nil, "")
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
+		body, _ := io.ReadAll(res.Body)
+		b.e.t.Fatalf("events: %d %s %s", res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+	var out []event
+	var cur event
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if cur.name != "" {
+				out = append(out, cur)
+				if each != nil {
+					each(cur)
+				}
+			}
+			cur = event{}
+		case strings.HasPrefix(line, "id: "):
+			cur.id = line[4:]
+		case strings.HasPrefix(line, "event: "):
+			cur.name = line[7:]
+		case strings.HasPrefix(line, "data: "):
+			if err := json.Unmarshal([]byte(line[6:]), &cur.job); err != nil {
+				b.e.t.Fatalf("event data %q: %v", line, err)
+			}
+		}
+	}
+	return out
+}
+
+// auditEntries are the log's entries for an action, newest first.
+func (e *env) auditEntries(action string) []audit.Entry {
+	e.t.Helper()
+	es, _, err := e.log.List(context.Background(), audit.Filter{Action: action, Limit: 200})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return es
+}

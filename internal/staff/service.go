@@ -1,0 +1,130 @@
+package staff
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"lineage/internal/audit"
+	"lineage/internal/auth"
+	"lineage/internal/httpx"
+	"lineage/internal/iiif"
+	"lineage/internal/research"
+	"lineage/internal/store"
+	"lineage/internal/trees"
+)
+
+// Options configure a Service. Research, Images and Trees may be nil in a server
+// without those rooms: their routes then answer 503.
+type Options struct {
+	Accounts *auth.Service
+	Audit    *audit.Log
+	Research *research.Service
+	Images   *iiif.Service
+	Trees    *trees.Service
+	// StagingDir holds uploaded files until their import is done (created if missing).
+	StagingDir string
+	Log        *slog.Logger
+	// AfterRecordsImport runs after a records job added or changed records (the
+	// newsletter's alerts may now match them); nil: nothing.
+	AfterRecordsImport func(ctx context.Context) error
+}
+
+// Service is the staff tools' room.
+type Service struct {
+	db    *store.DB
+	opt   Options
+	log   *slog.Logger
+	audit *audit.Log
+	jobs  *runner
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+	// batchDone, when set, runs after each batch a records job writes (tests stop a
+	// job there, between two of its writes).
+	batchDone func(ctx context.Context)
+	csvLimits csvLimits
+}
+
+// New builds the room. Call Start to run the jobs' workers.
+func New(db *store.DB, opt Options) *Service {
+	s := &Service{db: db, opt: opt, log: opt.Log, audit: opt.Audit, Now: time.Now, csvLimits: csvLimits{bytes: MaxCSVBytes, rows: MaxCSVRows}}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.jobs = newRunner(s)
+	s.jobs.undo[KindRecords] = s.undoRecords
+	s.jobs.stoppedMsg[KindRecords] = "Nothing from this file was kept: the collection is as it was before."
+	s.jobs.undo[KindScans] = s.undoScans
+	s.jobs.stoppedMsg[KindScans] = "The scans made before it stopped are kept, each one whole; send the files again to finish (those already made are skipped)."
+	s.jobs.action[KindRecords], s.jobs.action[KindScans] = ActionRecordsImport, ActionScansImport
+	return s
+}
+
+// handlerFunc is a handler of the room, given the signed-in staff member.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, u *auth.User) error
+
+var (
+	errSignIn    = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+	errForbidden = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
+	errNotFound  = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+)
+
+func isStaff(u *auth.User) bool { return u.Role == auth.RoleEditor || u.Role == auth.RoleAdmin }
+
+// Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
+// Its answers are never cached.
+func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u := auth.UserFrom(r.Context())
+		if u == nil {
+			return errSignIn
+		}
+		if !isStaff(u) {
+			return errForbidden
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		return fn(w, r, u)
+	}
+}
+
+// Admin makes fn a handler for admins only: 401 anonymously, 403 to other accounts.
+func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
+	return s.Staff(func(w http.ResponseWriter, r *http.Request, u *auth.User) error {
+		if u.Role != auth.RoleAdmin {
+			return errForbidden
+		}
+		return fn(w, r, u)
+	})
+}
+
+// actor is u as the audit log keeps it.
+func actor(u *auth.User) audit.Actor { return audit.Actor{ID: u.ID, Name: u.Name, Email: u.Email} }
+
+// record writes an audit entry for an action u took.
+func (s *Service) record(ctx context.Context, u *auth.User, action, subject, summary string, before, after any) error {
+	if s.audit == nil {
+		return nil
+	}
+	return s.audit.Add(ctx, audit.Record{Actor: actor(u), Action: action, Subject: subject, Summary: summary, Before: before, After: after})
+}
+
+// Audit actions the staff tools write (docs/studio-staff.md).
+const (
+	ActionUserRole          = "user.role"
+	ActionUserDisable       = "user.disable"
+	ActionUserEnable        = "user.enable"
+	ActionUserPasswordReset = "user.password_reset"
+	ActionMappingSave       = "records.mapping_save"
+	ActionMappingDelete     = "records.mapping_delete"
+	ActionRecordsImport     = "records.import"
+	ActionScansImport       = "scans.import"
+	ActionTreeUpload        = "tree.upload"
+	ActionTreePublish       = "tree.publish"
+	ActionTreeUnpublish     = "tree.unpublish"
+	ActionTreeAccess        = "tree.access"
+)
+
+func unavailable(what string) error {
+	return &httpx.Error{Code: httpx.EUNAVAILABLE, Message: "The " + what + " are not part of this server."}
+}

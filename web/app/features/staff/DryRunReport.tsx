@@ -1,0 +1,118 @@
+// What a dry run found: how many records the file holds and what the import would do,
+// the lines it would skip and why (by line number, as a spreadsheet shows them), notes
+// about the file, and the first records as they would be read.
+import type { DryRun } from "./types";
+import { plural } from "./words";
+import styles from "./staff.module.css";
+
+export function DryRunReport({ report }: { report: DryRun }) {
+  const warnings = report.warnings ?? [];
+  const notes = report.notes ?? [];
+  const sample = report.sample ?? [];
+  return (
+    <section aria-labelledby="dry-run" className={styles.report}>
+      <h2 id="dry-run" tabIndex={-1}>
+        What the import would do
+      </h2>
+      <p>
+        Nothing has been imported yet.
+        {report.new !== null && report.new !== undefined && !report.collection_exists ? " The collection is new: it will be made by the import." : ""}
+      </p>
+      <ul className={styles.counts}>
+        <li>
+          <strong>{report.records.toLocaleString("en-GB")}</strong> records in the file
+        </li>
+        <li>
+          <strong>{report.good.toLocaleString("en-GB")}</strong> ready to import
+        </li>
+        <li>
+          <strong>{report.skipped.toLocaleString("en-GB")}</strong> would be skipped
+        </li>
+        {report.new !== null && report.new !== undefined ? (
+          <li>
+            <strong>{report.new.toLocaleString("en-GB")}</strong> new to the collection
+          </li>
+        ) : null}
+        {report.existing !== null && report.existing !== undefined ? (
+          <li>
+            <strong>{report.existing.toLocaleString("en-GB")}</strong> already in it (changed where they differ)
+          </li>
+        ) : null}
+      </ul>
+      {warnings.length ? (
+        <div className={styles.tableWrap} role="region" aria-labelledby="warnings-caption" tabIndex={0}>
+          <table className={styles.table}>
+            <caption id="warnings-caption">Problems by line ({plural(report.warning_count, "problem")})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Record</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {warnings.map((w, i) => (
+                <tr key={`${w.line}-${i}`}>
+                  <td>{w.line}</td>
+                  <td>{w.record || "—"}</td>
+                  <td>{w.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {report.warning_count > warnings.length ? <p>Only the first {warnings.length} problems are listed.</p> : null}
+        </div>
+      ) : (
+        <p>No problems were found.</p>
+      )}
+      {notes.length ? (
+        <details>
+          <summary>{plural(notes.length, "note")} about the file</summary>
+          <ul>
+            {notes.map((n, i) => (
+              <li key={`${n.line}-${i}`}>
+                Line {n.line}: {n.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {sample.length ? (
+        <div className={styles.tableWrap} role="region" aria-labelledby="sample-caption" tabIndex={0}>
+          <table className={styles.table}>
+            <caption id="sample-caption">The first {plural(sample.length, "record")} as they would be imported</caption>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">Record</th>
+                <th scope="col">Type</th>
+                <th scope="col">Date</th>
+                <th scope="col">Place</th>
+                <th scope="col">People</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sample.map((r) => (
+                <tr key={`${r.line}-${r.record_id}`}>
+                  <td>{r.line}</td>
+                  <td>{r.record_id}</td>
+                  <td>{r.record_type}</td>
+                  <td>{r.date}</td>
+                  <td>{r.place}</td>
+                  <td>
+                    {(r.persons ?? []).map((p, i) => (
+                      <span key={i} className={styles.person}>
+                        {[p.given_names, p.surname].filter(Boolean).join(" ")}
+                        {p.role ? ` (${p.role})` : ""}
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
