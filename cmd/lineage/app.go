@@ -47,13 +47,13 @@ type app struct {
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 
 	staff *staffroom.Service // set by addStaff; the studio's records, scans, trees and people tools
-	audit *audit.Log         // set by addStaff; every staff action
+	audit *audit.Log         // set by assemble; every staff action, the studio's content writes included
 }
 
 // assemble builds every domain service on the open store. It is the one place that
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
-	a := &app{}
+	a := &app{audit: audit.New(db, nil)}
 	if err := a.addContent(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -197,6 +197,7 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 	if err != nil {
 		return err
 	}
+	opts.Audit = a.audit.Hook(slog.Default())
 	svc := content.New(db, opts)
 	if cfg.Demo {
 		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))

@@ -12,11 +12,10 @@ import (
 	"lineage/internal/store"
 )
 
-// addStaff builds the staff tools (records, scans and tree imports, people) and the
-// audit log every staff action is written to. Its background imports run until ctx
+// addStaff builds the staff tools (records, scans and tree imports, people), which write
+// every staff action to the audit log. Its background imports run until ctx
 // ends; an import a stopped server left half done is taken back by the next one.
 func (a *app) addStaff(ctx context.Context, cfg config.Config, db *store.DB) error {
-	a.audit = audit.New(db, nil)
 	a.staff = staffroom.New(db, staffroom.Options{
 		Accounts:   a.accounts,
 		Audit:      a.audit,

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 
+	"lineage/internal/audit"
 	"lineage/internal/auth"
 )
 
@@ -66,5 +68,20 @@ func TestStudioThroughTheSite(t *testing.T) {
 	}
 	if err := json.Unmarshal(getOK(t, srv.URL+"/content/api/v2/documents/search?"+q.Encode(), ""), &res); err != nil || res.Total != 1 {
 		t.Errorf("the content API does not serve the published document: %v %d", err, res.Total)
+	}
+	// The studio's writes are in the same audit log as the staff tools' actions.
+	es, _, err := a.audit.List(ctx, audit.Filter{Subject: "content_document:" + d["id"].(string)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, e := range es {
+		if e.Actor == nil || e.Actor.Email != "editor@example.org" {
+			t.Errorf("audit entry %s names %v, not the editor", e.Action, e.Actor)
+		}
+		actions = append(actions, e.Action)
+	}
+	if !slices.Contains(actions, "content.create") || !slices.Contains(actions, "content.publish") {
+		t.Errorf("audit log of the document: %v, want content.create and content.publish", actions)
 	}
 }
