@@ -21,6 +21,7 @@ import (
 	"errors"
 	"golang.org/x/image/tiff"
 
+	"lineage/internal/blob"
 	"lineage/internal/gedcom"
 	"lineage/internal/research"
 	"lineage/internal/store"
@@ -485,14 +486,20 @@ func validateManifest(t *testing.T, c client, m map[string]any, pages int) {
 }
 
 func TestDiskCache(t *testing.T) {
-	dir := t.TempDir()
-	c, err := newDiskCache(dir, 250)
+	eachStore(t, func(t *testing.T, st blob.Store) {
+		testDiskCache(t, st)
+	})
+}
+
+func testDiskCache(t *testing.T, st blob.Store) {
+	ctx := context.Background()
+	c, err := newDiskCache(st, "iiif/cache/", t.TempDir(), 250)
 	if err != nil {
 		t.Fatal(err)
 	}
 	put := func(c *diskCache, k string, b []byte) {
 		t.Helper()
-		f, size, err := c.write(k, func(w io.Writer) error { _, err := w.Write(b); return err })
+		f, size, err := c.write(ctx, k, func(w io.Writer) error { _, err := w.Write(b); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -503,7 +510,7 @@ func TestDiskCache(t *testing.T) {
 		}
 	}
 	get := func(c *diskCache, k string) (int64, bool) {
-		f, size, ok := c.open(k)
+		f, size, ok := c.open(ctx, k)
 		if ok {
 			f.Close()
 		}
@@ -526,11 +533,11 @@ func TestDiskCache(t *testing.T) {
 	if size, n := c.usage(); size != 200 || n != 2 {
 		t.Errorf("usage %d %d", size, n)
 	}
-	if _, err := os.Stat(c.path("bb2.jpg")); !os.IsNotExist(err) {
-		t.Error("the evicted file is still on disk")
+	if _, err := st.Stat(ctx, c.key("bb2.jpg")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the evicted file is still stored: %v", err)
 	}
 	// A new cache on the same folder finds what is there.
-	c2, err := newDiskCache(dir, 250)
+	c2, err := newDiskCache(st, "iiif/cache/", t.TempDir(), 250)
 	if err != nil {
 		t.Fatal(err)
 	}
