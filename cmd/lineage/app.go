@@ -16,6 +16,7 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/events"
 	"lineage/internal/iiif"
+	"lineage/internal/jobs"
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
@@ -41,6 +42,9 @@ type app struct {
 	events     *events.Service   // set by addEvents; event bookings (payments kind "booking")
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
+	// jobs runs each scheduler under its lease, so that of several instances on one
+	// store exactly one runs it (internal/jobs).
+	jobs *jobs.Runner
 
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 }
@@ -48,7 +52,7 @@ type app struct {
 // assemble builds every domain service on the open store. It is the one place that
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
-	a := &app{}
+	a := &app{jobs: jobs.New(db, jobs.Options{Log: slog.Default()})}
 	if err := a.addContent(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -87,7 +91,8 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 }
 
 // addAccounts builds mail, auth and members: sign-in, accounts and the account area.
-// Their background work (mail delivery, sweeping expired sessions) runs until ctx ends.
+// Their background work (mail delivery on every instance, sweeping expired sessions on
+// the one holding the lease) runs until ctx ends.
 func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) error {
 	log := slog.Default()
 	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
@@ -105,8 +110,9 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	accounts.AddExporter(area)
 	a.accounts = accounts
 	a.members = area
+	// Every instance delivers mail: the outbox claims each message before sending it.
 	go outbox.Run(ctx)
-	go accounts.RunSweeper(ctx, 10*time.Minute)
+	go a.jobs.Run(ctx, "auth-sweeper", func(ctx context.Context) { accounts.RunSweeper(ctx, 10*time.Minute) })
 	return nil
 }
 
