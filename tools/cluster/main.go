@@ -16,6 +16,13 @@
 //	start N   start instance N again on its port and data folder, wait until /readyz is 200
 //	lineage ARGS…  run bin/lineage ARGS on the cluster's database (a command an
 //	          operator runs on any machine), answering its output
+//	sql QUERY  run a query on the cluster's database, answering its rows as strings
+//	          (what the tests count: nothing lost, nothing twice)
+//
+// With -s3 (the default) the instances keep their files in one bucket of an S3 server
+// in this process (internal/blob/blobtest: gofakes3 over HTTP, refusing anonymous
+// reads), as production keeps them in MinIO or Garage; -s3=false leaves each instance
+// its own data folder only.
 //
 // End of input, SIGINT or SIGTERM stop everything and remove the folders.
 //
@@ -27,6 +34,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -44,6 +52,7 @@ import (
 	"syscall"
 	"time"
 
+	"lineage/internal/blob/blobtest"
 	"lineage/internal/store/storetest"
 )
 
@@ -64,6 +73,8 @@ type cluster struct {
 	demo               bool
 	env                []string
 	dbURL, lbURL       string
+	db                 *sql.DB
+	s3                 *blobtest.Peer
 	instances          []*instance
 	lb                 *exec.Cmd
 	lbLog              string
@@ -91,9 +102,25 @@ func main() {
 	flag.StringVar(&c.work, "work", "", "a folder for data folders and logs (default: a new temporary one, removed at the end)")
 	flag.BoolVar(&c.demo, "demo", true, "load the demo set (--demo)")
 	together := flag.Bool("together", false, "start every instance at the same moment (the first one alone otherwise)")
+	withS3 := flag.Bool("s3", true, "keep the instances' files in a bucket of an in-process S3 server")
 	flag.Var(&env, "env", "KEY=VALUE added to every instance's environment (repeat)")
 	flag.Parse()
 	c.env = env
+	if *withS3 {
+		peer, err := blobtest.New()
+		if err == nil {
+			err = peer.CreateBucket("lineage")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cluster: S3 server:", err)
+			os.Exit(1)
+		}
+		defer peer.Close()
+		c.s3 = peer
+		for k, v := range peer.Env("lineage", "site") {
+			c.env = append(c.env, k+"="+v)
+		}
+	}
 	if err := c.run(*n, *lbBin, *together); err != nil {
 		fmt.Fprintln(os.Stderr, "cluster:", err)
 		os.Exit(1)
@@ -128,6 +155,10 @@ func (c *cluster) run(n int, lbBin string, together bool) (err error) {
 	if c.dbURL, err = storetest.NewPostgresDatabase(); err != nil {
 		return err
 	}
+	if c.db, err = sql.Open("pgx", c.dbURL); err != nil {
+		return err
+	}
+	defer c.db.Close()
 	lbPort, err := freePort()
 	if err != nil {
 		return err
@@ -169,7 +200,11 @@ func (c *cluster) run(n int, lbBin string, together bool) (err error) {
 	}
 
 	out := json.NewEncoder(os.Stdout)
-	out.Encode(map[string]any{"lb": c.lbURL, "lb_log": c.lbLog, "database_url": c.dbURL, "instances": c.instances, "work": c.work})
+	s3 := ""
+	if c.s3 != nil {
+		s3 = c.s3.URL
+	}
+	out.Encode(map[string]any{"lb": c.lbURL, "lb_log": c.lbLog, "database_url": c.dbURL, "instances": c.instances, "work": c.work, "s3": s3})
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(os.Stdin)
@@ -211,6 +246,9 @@ func (c *cluster) command(ctx context.Context, args []string) (map[string]any, e
 		}
 		return map[string]any{"ok": true, "output": string(b)}, nil
 	}
+	if args[0] == "sql" {
+		return c.query(ctx, strings.Join(args[1:], " "))
+	}
 	if len(args) != 2 {
 		return nil, fmt.Errorf("%s: want `%s N`", args[0], args[0])
 	}
@@ -246,6 +284,37 @@ func (c *cluster) command(ctx context.Context, args []string) (map[string]any, e
 		return map[string]any{"ok": true, "index": i, "pid": in.PID}, nil
 	}
 	return nil, fmt.Errorf("unknown command %q", args[0])
+}
+
+func (c *cluster) query(ctx context.Context, q string) (map[string]any, error) {
+	rows, err := c.db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	out := [][]*string{}
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make([]*string, len(cols))
+		for i, v := range vals {
+			if v.Valid {
+				row[i] = &v.String
+			}
+		}
+		out = append(out, row)
+	}
+	return map[string]any{"ok": true, "columns": cols, "rows": out}, rows.Err()
 }
 
 // baseEnv is the caller's environment without its LINEAGE_* settings (the cluster's

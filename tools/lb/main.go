@@ -99,6 +99,10 @@ func newBalancer(targets []string, interval time.Duration, retryBody int64, logf
 	lb.probe = &http.Client{Timeout: interval, Transport: tr.Clone()}
 	lb.proxy = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
+			// The addresses proxies before this one gave, then the caller's, as
+			// nginx's $proxy_add_x_forwarded_for (Lineage reads the last address
+			// that is not loopback).
+			pr.Out.Header["X-Forwarded-For"] = pr.In.Header["X-Forwarded-For"]
 			pr.SetXForwarded()
 			// The host the visitor asked for, as nginx's `proxy_set_header Host $host`.
 			pr.Out.Host = pr.In.Host

@@ -137,13 +137,15 @@ func TestDeadInstanceBetweenProbes(t *testing.T) {
 	lb, front := newTestBalancer(t, a, b)
 	a.Close()
 	for i := range 4 {
-		res, err := http.Post(front.URL+"/sign-up", "text/plain", strings.NewReader("body-"+string(rune('0'+i))))
+		req, _ := http.NewRequest("POST", front.URL+"/sign-up", strings.NewReader("body-"+string(rune('0'+i))))
+		req.Header.Set("X-Forwarded-For", "192.0.2.7")
+		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != 200 || string(body) != "b "+strings.TrimPrefix(front.URL, "http://")+" 127.0.0.1 body-"+string(rune('0'+i)) {
+		if res.StatusCode != 200 || string(body) != "b "+strings.TrimPrefix(front.URL, "http://")+" 192.0.2.7, 127.0.0.1 body-"+string(rune('0'+i)) {
 			t.Fatalf("request %d: %d %q", i, res.StatusCode, body)
 		}
 	}
