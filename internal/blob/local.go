@@ -80,7 +80,8 @@ func (l *Local) Get(ctx context.Context, key string, rng Range) (io.ReadCloser, 
 	if !ValidKey(key) {
 		return nil, Info{}, fmt.Errorf("%w: %q", ErrInvalidKey, key)
 	}
-	f, err := os.Open(l.Path(key))
+	// OpenInRoot: a symbolic link out of the folder is not followed.
+	f, err := os.OpenInRoot(l.root, filepath.FromSlash(key))
 	if err != nil {
 		return nil, Info{}, notExist(key, err)
 	}
@@ -128,7 +129,12 @@ func (l *Local) Stat(ctx context.Context, key string) (Info, error) {
 	if !ValidKey(key) {
 		return Info{}, fmt.Errorf("%w: %q", ErrInvalidKey, key)
 	}
-	st, err := os.Stat(l.Path(key))
+	var st fs.FileInfo
+	f, err := os.OpenInRoot(l.root, filepath.FromSlash(key))
+	if err == nil {
+		st, err = f.Stat()
+		f.Close()
+	}
 	if err == nil && !st.Mode().IsRegular() {
 		err = fs.ErrNotExist
 	}
