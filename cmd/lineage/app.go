@@ -23,6 +23,7 @@ import (
 	"lineage/internal/newsletter"
 	"lineage/internal/payments"
 	"lineage/internal/research"
+	"lineage/internal/server"
 	"lineage/internal/store"
 	"lineage/internal/trees"
 )
@@ -42,8 +43,9 @@ type app struct {
 	events     *events.Service   // set by addEvents; event bookings (payments kind "booking")
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
-	// jobs runs each scheduler under its lease, so that of several instances on one
-	// store exactly one runs it (internal/jobs).
+	// jobs is set by addAccounts, the first room with a scheduler: it runs each room's
+	// scheduler under its lease, so that of several instances on one store exactly one
+	// runs it (internal/jobs).
 	jobs *jobs.Runner
 
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
@@ -52,7 +54,7 @@ type app struct {
 // assemble builds every domain service on the open store. It is the one place that
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
-	a := &app{jobs: jobs.New(db, jobs.Options{Log: slog.Default()})}
+	a := &app{}
 	if err := a.addContent(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -90,6 +92,13 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 	return a, nil
 }
 
+// readyChecks are what /readyz asks of the rooms besides the database and the web app.
+// A scan whose files this instance cannot reach is reported without taking the
+// instance out of service (iiif's Unreachable says why).
+func (a *app) readyChecks() []server.Check {
+	return []server.Check{{Name: "images", Warn: true, Err: func() error { return a.images.Unreachable(time.Now()) }}}
+}
+
 // addAccounts builds mail, auth and members: sign-in, accounts and the account area.
 // Their background work (mail delivery on every instance, sweeping expired sessions on
 // the one holding the lease) runs until ctx ends.
@@ -110,6 +119,7 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	accounts.AddExporter(area)
 	a.accounts = accounts
 	a.members = area
+	a.jobs = jobs.New(db, jobs.Options{Log: log})
 	// Every instance delivers mail: the outbox claims each message before sending it.
 	go outbox.Run(ctx)
 	go a.jobs.Run(ctx, "auth-sweeper", func(ctx context.Context) { accounts.RunSweeper(ctx, 10*time.Minute) })

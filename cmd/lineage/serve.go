@@ -124,6 +124,7 @@ func runServe(ctx context.Context, args []string) error {
 			}
 		},
 		Readiness: ready,
+		Checks:    app.readyChecks(),
 	}))
 
 	ready.Set("starting: the web app")

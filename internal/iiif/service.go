@@ -98,6 +98,8 @@ type Service struct {
 	images map[string]cachedImage
 
 	tiles *memCache // recently served tiles
+
+	unreachable unreachable // the last scan whose files were missing (unreachable.go)
 }
 
 type cachedImage struct {
@@ -244,13 +246,9 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeIIIFError(w, ie)
 	case errors.Is(err, ErrNotFound):
 		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
-	case errors.Is(err, os.ErrNotExist):
-		// Tiles of a scan replaced a moment ago: what the server knew is stale.
-		s.mu.Lock()
-		clear(s.images)
-		s.mu.Unlock()
-		w.Header().Set("Retry-After", "1")
-		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+	case errors.Is(err, os.ErrNotExist) && strings.HasPrefix(r.URL.Path, Prefix):
+		// Replaced a moment ago, or not in this instance's storage (unreachable.go).
+		s.missingFiles(w, r, scanOf(r))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
@@ -698,10 +696,7 @@ func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, key string) 
 		body, err = s.tileBytes(r.Context(), key)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				// The scan was re-imported a moment ago: forget it and let the client retry.
-				s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
-				w.Header().Set("Retry-After", "1")
-				writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+				s.missingFiles(w, r, scanOf(r)) // replaced, or not in this storage
 				return
 			}
 			s.fail(w, r, err)

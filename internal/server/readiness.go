@@ -36,11 +36,14 @@ func (r *Readiness) Reason() string {
 	return ""
 }
 
-// Check is one more thing /readyz asks about: Err returns why the instance should not
-// be sent requests, or nil. It must be quick (it runs on every probe).
+// Check is one more thing /readyz asks about: Err returns a problem, or nil. It must be
+// quick (it runs on every probe). A problem makes the instance not ready, unless Warn:
+// then /readyz still answers 200 and lists it under "ready" (a problem every instance
+// would have alike, where taking this one out of service helps no one).
 type Check struct {
 	Name string
 	Err  func() error
+	Warn bool
 }
 
 // Gate is the handler of an instance's listener, which opens before the instance is

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -37,12 +38,13 @@ func TestGate(t *testing.T) {
 
 func TestReadyzReasons(t *testing.T) {
 	ready := NewReadiness("")
-	var storage error
+	var storage, queue error
 	s := New(Options{
 		DB:        fakePing{},
 		Log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Readiness: ready,
-		Checks:    []Check{{Name: "images", Err: func() error { return storage }}},
+		Checks: []Check{{Name: "images", Err: func() error { return storage }, Warn: true},
+			{Name: "queue", Err: func() error { return queue }}},
 	})
 	body := func() string {
 		t.Helper()
@@ -52,13 +54,58 @@ func TestReadyzReasons(t *testing.T) {
 		}
 		return w.Body.String()
 	}
-	if b := body(); strings.Contains(b, "draining") || strings.Contains(b, "images") {
+	if b := body(); strings.Contains(b, "draining") || strings.Contains(b, "images") || strings.Contains(b, "queue") {
 		t.Fatalf("readyz names problems it does not have: %q", b)
 	}
 	ready.Set("draining: shutting down")
 	storage = errors.New("tiles of scan x are not in this instance's storage")
+	queue = errors.New("stuck")
 	b := body()
-	if !strings.HasPrefix(b, "draining: shutting down\n") || !strings.Contains(b, "images: tiles of scan x are not in this instance's storage\n") {
+	if !strings.HasPrefix(b, "draining: shutting down\n") || !strings.Contains(b, "images: tiles of scan x are not in this instance's storage\n") ||
+		!strings.Contains(b, "queue: stuck\n") {
 		t.Fatalf("readyz body %q", b)
 	}
+}
+
+// TestReadyzWarnings: a Warn check is listed under "ready" with a 200; another makes
+// the instance not ready.
+func TestReadyzWarnings(t *testing.T) {
+	var storage, queue error
+	s := New(Options{
+		DB:  fakePing{},
+		SSR: readySSR(t),
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Checks: []Check{{Name: "images", Err: func() error { return storage }, Warn: true},
+			{Name: "queue", Err: func() error { return queue }}},
+	})
+	if w := get(t, s, "/readyz"); w.Code != 200 || w.Body.String() != "ready\n" {
+		t.Fatalf("readyz %d %q", w.Code, w.Body)
+	}
+	storage = errors.New("scan x missing")
+	if w := get(t, s, "/readyz"); w.Code != 200 || w.Body.String() != "ready\nimages: scan x missing\n" {
+		t.Fatalf("readyz with a warning: %d %q", w.Code, w.Body)
+	}
+	queue = errors.New("stuck")
+	if w := get(t, s, "/readyz"); w.Code != 503 || w.Body.String() != "queue: stuck\nimages: scan x missing\n" {
+		t.Fatalf("readyz with a problem: %d %q", w.Code, w.Body)
+	}
+}
+
+// readySSR runs the fake web app's child until the test ends.
+func readySSR(t *testing.T) *SSR {
+	t.Helper()
+	ssr := &SSR{
+		WebDir:   fakeWebApp(t),
+		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2"},
+		Log:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Settings: SSRSettings{Workers: 1},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := ssr.Run(ctx)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); <-done })
+	return ssr
 }

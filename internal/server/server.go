@@ -110,18 +110,21 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	} else if err := s.opts.SSR.Health(); err != nil {
 		problems = append(problems, "ssr: "+err.Error())
 	}
+	var warnings []string
 	for _, c := range s.opts.Checks {
-		if err := c.Err(); err != nil {
+		if err := c.Err(); err != nil && c.Warn {
+			warnings = append(warnings, c.Name+": "+err.Error())
+		} else if err != nil {
 			problems = append(problems, c.Name+": "+err.Error())
 		}
 	}
 	if len(problems) > 0 {
-		notReady(w, problems)
+		notReady(w, append(problems, warnings...))
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write([]byte("ready\n"))
+	w.Write([]byte(strings.Join(append([]string{"ready"}, warnings...), "\n") + "\n"))
 }
 
 // pages proxies every request no Go handler owns to the SSR child.
