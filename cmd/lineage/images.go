@@ -50,7 +50,11 @@ func runImportImages(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	// The same limits as the server, so that the sizes made here are the ones it serves.
-	svcOpts := iiif.Options{DataDir: cfg.DataDir}
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		return err
+	}
+	svcOpts := iiif.Options{DataDir: cfg.DataDir, Blobs: blobs}
 	if err := svcOpts.ReadEnv(os.Getenv); err != nil {
 		return err
 	}
@@ -67,8 +71,13 @@ func runImportImages(ctx context.Context, args []string) error {
 // generates the demo scans (once: they are kept in --data, and their pyramids in the
 // user's cache folder so that other fresh data folders get them at once).
 func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) error {
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		return err
+	}
 	opts := iiif.Options{
 		DataDir:      cfg.DataDir,
+		Blobs:        blobs,
 		PublicURL:    cfg.PublicURL,
 		Members:      memberCheck{},
 		Authenticate: a.accounts.Middleware,
