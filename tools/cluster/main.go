@@ -18,6 +18,8 @@
 //	          operator runs on any machine), answering its output
 //	sql QUERY  run a query on the cluster's database, answering its rows as strings
 //	          (what the tests count: nothing lost, nothing twice)
+//	mails     every mail file the instances wrote without SMTP: the bucket's mail/
+//	          (with -s3) and each data folder's mail/, as {"where","name","text"}
 //
 // With -s3 (the default) the instances keep their files in one bucket of an S3 server
 // in this process (internal/blob/blobtest: gofakes3 over HTTP, refusing anonymous
@@ -52,6 +54,7 @@ import (
 	"syscall"
 	"time"
 
+	"lineage/internal/blob"
 	"lineage/internal/blob/blobtest"
 	"lineage/internal/store/storetest"
 )
@@ -75,6 +78,7 @@ type cluster struct {
 	dbURL, lbURL       string
 	db                 *sql.DB
 	s3                 *blobtest.Peer
+	bucket             blob.Store // the instances' bucket, with -s3
 	instances          []*instance
 	lb                 *exec.Cmd
 	lbLog              string
@@ -117,9 +121,16 @@ func main() {
 		}
 		defer peer.Close()
 		c.s3 = peer
-		for k, v := range peer.Env("lineage", "site") {
+		env := peer.Env("lineage", "site")
+		for k, v := range env {
 			c.env = append(c.env, k+"="+v)
 		}
+		bucket, err := blob.Open(context.Background(), env["LINEAGE_STORAGE_URL"], "", func(k string) string { return env[k] })
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cluster: the bucket:", err)
+			os.Exit(1)
+		}
+		c.bucket = bucket
 	}
 	if err := c.run(*n, *lbBin, *together); err != nil {
 		fmt.Fprintln(os.Stderr, "cluster:", err)
@@ -246,6 +257,9 @@ func (c *cluster) command(ctx context.Context, args []string) (map[string]any, e
 		}
 		return map[string]any{"ok": true, "output": string(b)}, nil
 	}
+	if args[0] == "mails" {
+		return c.mails(ctx)
+	}
 	if args[0] == "sql" {
 		return c.query(ctx, strings.Join(args[1:], " "))
 	}
@@ -315,6 +329,48 @@ func (c *cluster) query(ctx context.Context, q string) (map[string]any, error) {
 		out = append(out, row)
 	}
 	return map[string]any{"ok": true, "columns": cols, "rows": out}, rows.Err()
+}
+
+type mailFile struct {
+	Where string `json:"where"`
+	Name  string `json:"name"`
+	Text  string `json:"text"`
+}
+
+func (c *cluster) mails(ctx context.Context) (map[string]any, error) {
+	out := []mailFile{}
+	for _, in := range c.instances {
+		files, _ := filepath.Glob(filepath.Join(in.Data, "mail", "*.eml"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, mailFile{Where: fmt.Sprintf("instance %d", in.Index), Name: filepath.Base(f), Text: string(b)})
+		}
+	}
+	if c.bucket != nil {
+		err := c.bucket.List(ctx, "mail/", func(info blob.Info) error {
+			if !strings.HasSuffix(info.Key, ".eml") {
+				return nil
+			}
+			r, _, err := c.bucket.Get(ctx, info.Key, blob.Range{})
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			b, err := io.ReadAll(r)
+			if err != nil {
+				return err
+			}
+			out = append(out, mailFile{Where: "bucket", Name: info.Key, Text: string(b)})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return map[string]any{"ok": true, "mails": out}, nil
 }
 
 // baseEnv is the caller's environment without its LINEAGE_* settings (the cluster's

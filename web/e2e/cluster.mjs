@@ -9,7 +9,7 @@ import path from "node:path";
 import readline from "node:readline";
 
 import { BIN, ROOT_DIR, WEB_DIR } from "./harness.mjs";
-import { readMails } from "./newsletter-mail.mjs";
+import { parseMail } from "./newsletter-mail.mjs";
 
 export const CLUSTER_BIN = process.env.LINEAGE_E2E_CLUSTER || path.join(ROOT_DIR, "bin", "cluster");
 export const LB_BIN = process.env.LINEAGE_E2E_LB || path.join(ROOT_DIR, "bin", "lb");
@@ -85,9 +85,13 @@ export async function startCluster({ instances = 2, env = {}, timeoutMs = 240_00
     async lineage(...a) {
       return (await cluster.command(`lineage ${a.join(" ")}`)).output;
     },
-    /** Every .eml message written by any instance (no SMTP: each writes its own folder). */
-    mails() {
-      return cluster.instances.flatMap((inst, i) => readMails(inst.data).map((m) => ({ ...m, instance: i })));
+    /**
+     * Every mail file the instances wrote without SMTP (the bucket's mail/ when their
+     * files are in the bucket, else each data folder's), as { where, name, headers, text, html }.
+     */
+    async mails() {
+      const res = await cluster.command("mails");
+      return res.mails.map((m) => ({ where: m.where, name: m.name, ...parseMail(m.text) }));
     },
     /** The last lines of instance i's log (or of the balancer's with "lb"). */
     logTail(i, n = 40) {
