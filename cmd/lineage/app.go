@@ -201,7 +201,11 @@ func (m membershipAccounts) EnsureAccount(ctx context.Context, email, name strin
 // addContent builds the Prismic-compatible content API and, with --demo, loads the demo
 // editorial set into an empty store.
 func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) error {
-	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken})
+	blobs, err := cfg.OpenBlobs(ctx) // media live beside the scans: a bucket shared by every instance, or the data folder
+	if err != nil {
+		return err
+	}
+	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken, Blobs: blobs})
 	if cfg.Demo {
 		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
 		if err != nil {
