@@ -2,12 +2,17 @@
 // `lineage serve` on one PostgreSQL, each with a data folder of its own, files in one
 // bucket of an in-process S3 server, and tools/lb in front (tools/cluster starts them).
 // Journeys: signed in on one, the visitor continues on the other; a change made through
-// one is on the other's next page; a scheduled newsletter edition goes out once; and one
+// one is on the other's next page; scans imported with `lineage import images` beside one
+// are served by the other from the bucket; a scheduled newsletter edition goes out once; and one
 // instance is killed in the middle of traffic through the balancer: the survivor
 // answers everything sent to it, every newsletter sign-up made during the load is there
 // exactly once with one confirmation mail, and the killed instance comes back.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
 
 import { checkA11y, launchBrowser, unexpectedProblems, watchProblems } from "./harness.mjs";
 import { apiClient, startCluster } from "./cluster.mjs";
@@ -132,6 +137,48 @@ describe("two instances on one database", () => {
     }),
   );
 
+  test("scans imported beside one instance are served by the other from the bucket", { timeout: 120_000 }, () =>
+    withLogs(async () => {
+      assert.ok(cluster.s3, "the cluster keeps its files in the S3 server");
+      const found = await (await fetch(`${A}/api/research/search?collection=parish-baptisms&limit=20`)).json();
+      const record = found.results.at(-1);
+      assert.ok(record, "a parish baptism record to attach the scan to");
+      const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-cluster-scan-"));
+      let id;
+      try {
+        writeFileSync(path.join(dir, "scan.png"), testPNG(900, 700, Date.now() % 251));
+        writeFileSync(path.join(dir, "map.csv"), `file,record_id,label\nscan.png,${record.id},Cluster scan\n`);
+        // The operator's command on the first instance's machine (its data folder).
+        const out = await cluster.lineage("import", "images", "--data", cluster.instances[0].data, "--collection", "parish-baptisms", "--manifest", path.join(dir, "map.csv"));
+        id = /^(\S+)\t\S*scan\.png$/m.exec(out)?.[1];
+        assert.ok(id, `the imported scan's id in:\n${out}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+
+      // The other instance: info.json, the coarsest tile of the pyramid and a thumbnail.
+      const info = await fetch(`${B}/iiif/3/${id}/info.json`);
+      assert.equal(info.status, 200, `info.json from B: ${info.status} ${await info.clone().text()}`);
+      const { width, height, tiles } = await info.json();
+      assert.deepEqual([width, height], [900, 700]);
+      const t = tiles[0];
+      const sf = Math.max(...t.scaleFactors);
+      const w = Math.min(t.width * sf, width);
+      const h = Math.min(t.width * sf, height);
+      for (const p of [`/iiif/3/${id}/0,0,${w},${h}/${Math.ceil(w / sf)},${Math.ceil(h / sf)}/0/default.jpg`, `/iiif/3/${id}/full/!200,200/0/default.jpg`]) {
+        const res = await fetch(`${B}${p}`);
+        assert.equal(res.status, 200, `${p} from B: ${res.status} ${res.status === 200 ? "" : await res.text()}`);
+        assert.equal(res.headers.get("content-type"), "image/jpeg", p);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        assert.deepEqual([...bytes.slice(0, 2)], [0xff, 0xd8], `${p} is a JPEG`);
+      }
+      // Nothing of it in either data folder: it came from the bucket.
+      for (const inst of cluster.instances) {
+        assert.equal(existsSync(path.join(inst.data, "files", "iiif", "tiles", id)), false, `no tiles of ${id} in ${inst.data}`);
+      }
+    }),
+  );
+
   test("a scheduled newsletter edition goes out once: one message to each subscriber, whichever instance runs the scheduler", { timeout: 180_000 }, () =>
     withLogs(async () => {
       const stamp = Date.now();
@@ -191,6 +238,39 @@ describe("two instances on one database", () => {
     }),
   );
 });
+
+/** A PNG of w × h pixels, a gradient with a seed so each run's file (and SHA-256) differs. */
+function testPNG(w, h, seed) {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, "ascii");
+    data.copy(out, 8);
+    out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    const row = y * (w * 3 + 1);
+    for (let x = 0; x < w; x++) raw.set([(x + seed) & 255, (y * 2) & 255, (x ^ y) & 255], row + 1 + x * 3);
+  }
+  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([sig, chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
 
 /** Polls fn (sync or async) until it returns something truthy; throws after ms. */
 async function waitFor(fn, what, ms = 60_000) {
