@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -143,8 +144,9 @@ var listeningLine = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // TestServeThreeAtOnce starts three `lineage serve --demo` at the same moment on one
 // empty PostgreSQL database: all three migrate it in turn, become ready, and the demo
-// set is loaded once; each scheduler runs on one of them, and when that one is stopped
-// its /readyz says it is draining and another instance takes the scheduler over.
+// set is loaded once; each scheduler runs on one of them; when that one is stopped its
+// /readyz says it is draining and another instance takes the scheduler over, and when
+// that one is killed its lease runs out and the last instance takes it.
 func TestServeThreeAtOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts three servers")
@@ -270,17 +272,39 @@ func TestServeThreeAtOnce(t *testing.T) {
 	if err := <-stopped.exited; err != nil {
 		t.Fatalf("the stopped instance exited with %v", err)
 	}
-	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		if who := holderOf("newsletter"); len(who) == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no instance took the newsletter job over")
+	waitHolders := func(n int) []int {
+		t.Helper()
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+			if who := holderOf("newsletter"); len(who) == n {
+				return who
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the newsletter job was not taken over (run by %v)", holderOf("newsletter"))
+			}
 		}
 	}
+	who := waitHolders(2)
+
+	// Kill the new holder: its lease runs out and the last instance takes the job over.
+	second := who[0]
+	if second == first {
+		second = who[1]
+	}
+	killed := time.Now()
+	children[second].cmd.Process.Kill()
+	<-children[second].exited
+	waitHolders(3)
+	t.Logf("the newsletter job moved %s after its holder was killed", time.Since(killed).Round(time.Second))
+	l, err := db.LeaseHeld(context.Background(), "newsletter", time.Now())
+	if err != nil || l == nil || strings.Contains(l.Holder, "/"+strconv.Itoa(children[second].cmd.Process.Pid)+"/") {
+		t.Fatalf("newsletter lease after the kill: %+v, %v", l, err)
+	}
 	for i, c := range children {
-		if i != first {
+		if i != first && i != second {
 			c.cmd.Process.Signal(syscall.SIGTERM)
+			if err := <-c.exited; err != nil {
+				t.Errorf("the last instance exited with %v", err)
+			}
 		}
 	}
 }
