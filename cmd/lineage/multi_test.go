@@ -308,3 +308,57 @@ func TestServeThreeAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestServeWaitsForTheStartUpLock: an instance whose start-up waits for another's lock
+// says so on /readyz, and stops cleanly when told to while it waits.
+func TestServeWaitsForTheStartUpLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server")
+	}
+	url, err := storetest.NewPostgresDatabase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, store.Options{DatabaseURL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	held, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- db.Exclusive(ctx, "start-up", func(ctx context.Context) error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	defer func() { close(release); <-done }()
+
+	repo, _ := filepath.Abs("../..")
+	c := startServeChild(t, []string{"LINEAGE_DATABASE_URL=" + url, "LINEAGE_DRAIN=0"}, "--addr", "127.0.0.1:0",
+		"--data", t.TempDir(), "--web", filepath.Join(repo, "web"))
+	c.base = "http://" + c.waitLine(t, listeningLine, time.Minute)[1]
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		code, body := c.readyz()
+		if code == 503 && body == "starting: preparing the rooms\n" {
+			break
+		}
+		if code == 200 || time.Now().After(deadline) {
+			t.Fatalf("readyz %d %q, want it waiting for the lock", code, body)
+		}
+	}
+	if res, err := http.Get(c.base + "/news"); err != nil || res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("a page while starting: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	if err := <-c.exited; err != nil {
+		t.Fatalf("stopped while waiting: %v", err)
+	}
+	if c.count("stopped while starting") != 1 {
+		t.Fatal("no log line says it stopped while starting")
+	}
+}

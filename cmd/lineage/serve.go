@@ -68,9 +68,18 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
+	// Told to stop while waiting for another instance's lock, or in a migration (which
+	// rolls back): a clean stop, not a failure.
+	stoppedStarting := func(err error) error {
+		if ctx.Err() != nil {
+			log.Info("stopped while starting", "step", ready.Reason(), "err", err)
+			return nil
+		}
+		return err
+	}
 	ready.Set("starting: migrating the database")
 	if err := db.Migrate(ctx); err != nil {
-		return err
+		return stoppedStarting(err)
 	}
 	log.Info("database ready", "dialect", db.Dialect, "where", db.Where)
 
@@ -85,7 +94,7 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return stoppedStarting(err)
 	}
 
 	pageSettings, err := server.PageCacheSettingsFromEnv(os.Getenv)
