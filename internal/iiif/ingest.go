@@ -337,6 +337,24 @@ func (s *Service) stagingDir(id string) (string, error) {
 	return os.MkdirTemp(parent, ".tmp-")
 }
 
+// sweepStaging removes what imports and renders left in the staging folder longer ago
+// than a day: a process stopped half-way (an import and a server may share the folder,
+// so what is recent may be in use).
+func sweepStaging(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".tmp-") && !strings.HasPrefix(e.Name(), "derivative-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > 24*time.Hour {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
 // makeStoredSizes writes the import's sizes missing from the pyramid under prefix in
 // the store.
 func (s *Service) makeStoredSizes(ctx context.Context, prefix string, pyr Pyramid) error {

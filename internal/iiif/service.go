@@ -153,6 +153,7 @@ func New(db *store.DB, opts Options) *Service {
 	staging := ""
 	if opts.DataDir != "" {
 		staging = filepath.Join(opts.DataDir, "tmp")
+		sweepStaging(staging, time.Now())
 	}
 	return &Service{
 		db:      db,

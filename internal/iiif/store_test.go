@@ -1,8 +1,12 @@
 package iiif
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/blob"
 	"lineage/internal/blob/blobtest"
@@ -26,4 +30,29 @@ func eachStoreKind(t *testing.T, body func(t *testing.T, newStore func(t *testin
 			return st
 		})
 	})
+}
+
+func TestSweepStaging(t *testing.T) {
+	dir := t.TempDir()
+	old := time.Now().Add(-25 * time.Hour)
+	for _, name := range []string{".tmp-123", "derivative-9", ".tmp-456", "derivative-7", "other"} {
+		p := filepath.Join(dir, name)
+		if strings.HasPrefix(name, ".tmp-") {
+			os.MkdirAll(filepath.Join(p, "1"), 0o755)
+		} else {
+			os.WriteFile(p, []byte("x"), 0o644)
+		}
+		if name == ".tmp-123" || name == "derivative-9" || name == "other" {
+			os.Chtimes(p, old, old)
+		}
+	}
+	sweepStaging(dir, time.Now())
+	var left []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{".tmp-456", "derivative-7", "other"}; !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q", left, want)
+	}
 }
