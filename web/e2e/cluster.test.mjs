@@ -6,7 +6,8 @@
 // are served by the other from the bucket; a scheduled newsletter edition goes out once; and one
 // instance is killed in the middle of traffic through the balancer: the survivor
 // answers everything sent to it, every newsletter sign-up made during the load is there
-// exactly once with one confirmation mail, and the killed instance comes back.
+// exactly once with one confirmation mail, and the killed instance comes back; stopped
+// gracefully instead (SIGTERM: it drains), not one request fails.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -27,7 +28,9 @@ before(
   async () => {
     [cluster, browser] = await Promise.all([
       // The newsletter's scheduler looks for due editions every second (30 s by default).
-      startCluster({ env: { LINEAGE_NEWSLETTER_TICK: "1s", LINEAGE_DRAIN: "1s" } }),
+      // LINEAGE_DRAIN: longer than the balancer's probe interval (1 s), so it takes a
+      // stopping instance out before that instance closes its listener.
+      startCluster({ env: { LINEAGE_NEWSLETTER_TICK: "1s", LINEAGE_DRAIN: "3s" } }),
       launchBrowser(),
     ]);
     [A, B] = cluster.instances.map((i) => i.url);
@@ -283,122 +286,160 @@ async function waitFor(fn, what, ms = 60_000) {
   }
 }
 
-describe("one instance dies under load", () => {
+/**
+ * Sends traffic through the balancer until `during` has finished and 4 s more: six
+ * connections of pages and search, three of newsletter sign-ups (each connection one
+ * visitor address, at most 10 sign-ups an hour each, the room's limit; a sign-up whose
+ * answer was lost is sent again, as a visitor presses the button again). `during` gets
+ * `mark(name)`, which starts a phase and returns its time. Resolves with every result
+ * ({ kind, path, status, by, phase, t }), the sign-ups (email → last status) and marks.
+ */
+let loadRuns = 0;
+async function underLoad(during) {
+  loadRuns++;
+  const pages = ["/", "/news", "/research-hub/our-collections/family-trees", "/api/research/search?surname=Smith", "/sog-events"];
+  const results = [];
+  const signups = new Map();
+  const marks = {};
+  const stamp = Date.now();
+  const t0 = Date.now();
+  let phase = "before";
+  let stop = false;
+  const mark = (name) => {
+    phase = name;
+    return (marks[name] = Date.now() - t0);
+  };
+  const record = (r) => results.push({ ...r, t: Date.now() - t0 });
+  const pageWorker = async (w) => {
+    for (let n = 0; !stop; n++) {
+      const p = pages[(n + w) % pages.length];
+      const started = phase;
+      try {
+        const res = await fetch(`${cluster.lb}${p}`, { signal: AbortSignal.timeout(30_000) });
+        await res.arrayBuffer();
+        record({ kind: "page", path: p, status: res.status, by: res.headers.get("x-lb-backend"), phase: started });
+      } catch (err) {
+        record({ kind: "page", path: p, status: 0, error: String(err?.cause?.code ?? err), phase: started });
+      }
+      await sleep(20);
+    }
+  };
+  const signupWorker = async (w) => {
+    for (let n = 0; !stop; n++) {
+      const email = `load${w}-${n}-${stamp}@example.org`;
+      const visitor = apiClient({ forwardedFor: `10.${loadRuns}.${w}.${Math.floor(n / 9)}` });
+      let status = 0;
+      for (let attempt = 0; attempt < 5 && status !== 202; attempt++) {
+        const started = phase;
+        try {
+          const res = await visitor.fetch(`${cluster.lb}/api/newsletter/subscribe`, {
+            method: "POST",
+            body: { email, lists: ["news"], source: "/", wording: "Send me the society's news." },
+          });
+          status = res.status;
+          await res.arrayBuffer();
+          record({ kind: "signup", path: "/api/newsletter/subscribe", status, by: res.headers.get("x-lb-backend"), phase: started });
+        } catch (err) {
+          record({ kind: "signup", path: "/api/newsletter/subscribe", status: 0, error: String(err?.cause?.code ?? err), phase: started });
+        }
+      }
+      signups.set(email, status);
+      await sleep(150);
+    }
+  };
+  const workers = [...[0, 1, 2, 3, 4, 5].map(pageWorker), ...[0, 1, 2].map(signupWorker)];
+  try {
+    await sleep(4_000);
+    await during(mark);
+    await sleep(4_000);
+  } finally {
+    stop = true;
+    await Promise.all(workers);
+  }
+  const failed = results.filter((r) => r.status === 0 || r.status >= 500);
+  console.log(`# load: ${JSON.stringify({ requests: results.length, marks, failed: failed.map((r) => `${r.kind} ${r.path} ${r.status || r.error} at ${r.t} ms`) })}`);
+  return { results, signups, marks, failed, connections: workers.length };
+}
+
+/** The balancer's view of its backends. */
+async function lbBackends() {
+  return (await (await fetch(`${cluster.lb}/_lb/backends`)).json()).backends;
+}
+
+/** Every sign-up ended accepted, has one subscriber and one confirmation mail queued, and no mail was written twice. */
+async function assertSignupsOnce(signups) {
+  const emails = [...signups.keys()];
+  assert.ok(emails.length >= 20, `${emails.length} sign-ups during the load`);
+  for (const [email, status] of signups) assert.equal(status, 202, `sign-up of ${email} ended with ${status}`);
+  const list = emails.map((e) => `'${e}'`).join(",");
+  const subs = await cluster.sql(`SELECT email, count(*) FROM newsletter_subscribers WHERE email IN (${list}) GROUP BY email`);
+  assert.equal(subs.length, emails.length, "every sign-up has its subscriber");
+  const outbox = await cluster.sql(`SELECT to_addr, count(*) FROM mail_outbox WHERE to_addr IN (${list}) GROUP BY to_addr`);
+  assert.equal(outbox.length, emails.length, "every sign-up queued its confirmation mail");
+  for (const [to, n] of outbox) assert.equal(n, "1", `${to}: ${n} confirmation mails queued`);
+  // A message the killed instance had claimed waits for its claim to expire (5 min) and
+  // is then sent by the survivor; none is written twice.
+  const written = new Map();
+  for (const m of await cluster.mails()) {
+    const to = (m.headers.to ?? "").replace(/.*</, "").replace(/>.*/, "");
+    if (signups.has(to)) written.set(to, (written.get(to) ?? 0) + 1);
+  }
+  for (const [to, n] of written) assert.equal(n, 1, `${to}: ${n} confirmation mails written`);
+}
+
+describe("one instance stops under load", () => {
   test("killed in the middle of traffic through the balancer: the survivor answers, sign-ups are kept once, the instance rejoins", { timeout: 240_000 }, () =>
     withLogs(async () => {
       const [victim, survivor] = cluster.instances.map((i) => new URL(i.url).host);
-      const pages = ["/", "/news", "/research-hub/our-collections/family-trees", "/api/research/search?surname=Smith", "/sog-events"];
-      const results = []; // { kind, status, by, t, error }
-      const stamp = Date.now();
-      const signups = new Map(); // email -> final status
-      let phase = "before"; // before | down | back
-      let stopAt = Infinity;
-      const t0 = Date.now();
-
-      const pageWorker = async (w) => {
-        for (let n = 0; Date.now() < stopAt; n++) {
-          const p = pages[(n + w) % pages.length];
-          const started = phase;
-          try {
-            const res = await fetch(`${cluster.lb}${p}`, { signal: AbortSignal.timeout(30_000) });
-            await res.arrayBuffer();
-            results.push({ kind: "page", path: p, status: res.status, by: res.headers.get("x-lb-backend"), phase: started, t: Date.now() - t0 });
-          } catch (err) {
-            results.push({ kind: "page", path: p, status: 0, error: String(err?.cause?.code ?? err), phase: started, t: Date.now() - t0 });
-          }
-          await sleep(20);
-        }
-      };
-      // Each sign-up worker is one visitor's address (at most 10 sign-ups an hour each,
-      // the room's limit); a sign-up whose answer was lost is sent again, as the form
-      // does when the visitor presses the button again.
-      const signupWorker = async (w) => {
-        for (let n = 0; Date.now() < stopAt; n++) {
-          const email = `load${w}-${n}-${stamp}@example.org`;
-          const visitor = apiClient({ forwardedFor: `198.51.100.${w * 20 + Math.floor(n / 9)}` });
-          let status = 0;
-          for (let attempt = 0; attempt < 5 && status !== 202; attempt++) {
-            const started = phase;
-            try {
-              const res = await visitor.fetch(`${cluster.lb}/api/newsletter/subscribe`, {
-                method: "POST",
-                body: { email, lists: ["news"], source: "/", wording: "Send me the society's news." },
-              });
-              status = res.status;
-              await res.arrayBuffer();
-              results.push({ kind: "signup", status, by: res.headers.get("x-lb-backend"), phase: started, t: Date.now() - t0 });
-            } catch (err) {
-              results.push({ kind: "signup", status: 0, error: String(err?.cause?.code ?? err), phase: started, t: Date.now() - t0 });
-            }
-          }
-          signups.set(email, status);
-          await sleep(150);
-        }
-      };
-      const workers = [...[0, 1, 2, 3, 4, 5].map(pageWorker), ...[0, 1, 2].map(signupWorker)];
-
-      await sleep(5_000);
-      phase = "down";
-      const downAt = Date.now() - t0;
-      await cluster.command("kill 0");
-      const killedAt = Date.now() - t0;
-      await sleep(4_000);
-      // Restarted while the traffic goes on; `start` answers once its /readyz is 200.
-      await cluster.command("start 0");
-      const lbState = async () => (await (await fetch(`${cluster.lb}/_lb/backends`)).json()).backends;
-      await waitFor(async () => (await lbState()).every((b) => b.healthy), "the balancer to take the restarted instance back", 30_000);
-      phase = "back";
-      const backAt = Date.now() - t0;
-      await sleep(4_000);
-      stopAt = 0;
-      await Promise.all(workers);
-
+      const { results, signups, marks, failed, connections } = await underLoad(async (mark) => {
+        mark("down");
+        await cluster.command("kill 0");
+        await sleep(4_000);
+        // Started again while the traffic goes on; `start` answers once its /readyz is 200.
+        await cluster.command("start 0");
+        await waitFor(async () => (await lbBackends()).every((b) => b.healthy), "the balancer to take the restarted instance back", 30_000);
+        mark("back");
+      });
       const by = (f) => results.filter(f);
-      const summary = {
-        requests: results.length,
-        killedAtMs: killedAt,
-        backAtMs: backAt,
-        byVictim: by((r) => r.by === victim).length,
-        bySurvivor: by((r) => r.by === survivor).length,
-        failed: by((r) => r.status === 0 || r.status >= 500).map((r) => `${r.kind} ${r.path ?? ""} ${r.status || r.error} at ${r.t} ms`),
-      };
-      console.log(`# load: ${JSON.stringify(summary)}`);
-
-      // Whatever the survivor answered, it answered well.
       const bad = by((r) => r.by === survivor && r.status >= 400);
       assert.deepEqual(bad.slice(0, 5), [], `the survivor answered every request it got (${bad.length} did not)`);
       // The only failures are the balancer's 502 for requests that were in flight on
       // the killed instance when it died (they ended after the kill, and began before
       // the instance came back): at most one per connection.
-      const failed = by((r) => r.status === 0 || r.status >= 500);
       for (const f of failed) {
         assert.equal(f.status, 502, `a failure other than "the instance stopped": ${JSON.stringify(f)}`);
-        assert.ok(f.phase !== "back" && f.t >= downAt, `a failure outside the outage: ${JSON.stringify(f)}`);
+        assert.ok(f.phase !== "back" && f.t >= marks.down, `a failure outside the outage: ${JSON.stringify(f)}`);
       }
-      assert.ok(failed.length <= workers.length, `${failed.length} failures for ${workers.length} connections`);
-      assert.ok(by((r) => r.by === victim && r.phase === "back").length > 0, "the restarted instance answers again through the balancer");
+      assert.ok(failed.length <= connections, `${failed.length} failures for ${connections} connections`);
       assert.ok(by((r) => r.phase === "down" && r.by === survivor).length > 0, "the survivor carried the traffic while the other was down");
+      assert.ok(by((r) => r.by === victim && r.phase === "back").length > 0, "the restarted instance answers again through the balancer");
+      await assertSignupsOnce(signups);
+    }),
+  );
 
-      // Every sign-up: one subscriber, one confirmation mail queued, at most one sent.
-      const emails = [...signups.keys()];
-      assert.ok(emails.length >= 20, `${emails.length} sign-ups during the load`);
-      for (const [email, status] of signups) assert.equal(status, 202, `sign-up of ${email} ended with ${status}`);
-      const list = emails.map((e) => `'${e}'`).join(",");
-      const subs = await cluster.sql(`SELECT email, count(*) FROM newsletter_subscribers WHERE email IN (${list}) GROUP BY email`);
-      assert.equal(subs.length, emails.length, "every sign-up has its subscriber");
-      const outbox = await cluster.sql(`SELECT to_addr, count(*), sum(CASE WHEN status = 'sent' THEN 1 ELSE 0 END) FROM mail_outbox WHERE to_addr IN (${list}) GROUP BY to_addr`);
-      assert.equal(outbox.length, emails.length, "every sign-up queued its confirmation mail");
-      for (const [to, n] of outbox) assert.equal(n, "1", `${to}: ${n} confirmation mails queued`);
-      // Sent ones were written once, by one instance (a message claimed by the killed
-      // instance waits for its claim to expire and is then sent by the survivor).
-      const written = new Map();
-      for (const m of await cluster.mails()) {
-        const to = (m.headers.to ?? "").replace(/.*</, "").replace(/>.*/, "");
-        if (signups.has(to)) written.set(to, (written.get(to) ?? 0) + 1);
-      }
-      for (const [to, n] of written) assert.equal(n, 1, `${to}: ${n} confirmation mails written`);
-      const sent = outbox.filter(([, , s]) => s === "1").length;
-      assert.ok(written.size >= sent - 0 && written.size <= emails.length, `${written.size} written, ${sent} marked sent`);
+  test("stopped with SIGTERM under load (a rolling upgrade): drained by the balancer, no request fails, it rejoins", { timeout: 240_000 }, () =>
+    withLogs(async () => {
+      const [stays, leaves] = cluster.instances.map((i) => new URL(i.url).host);
+      const { results, signups, marks, failed } = await underLoad(async (mark) => {
+        mark("draining");
+        // `stop` answers once the process has exited: /readyz said 503 for
+        // LINEAGE_DRAIN while it kept serving, then it finished what was in flight.
+        await cluster.command("stop 1");
+        const out = (await lbBackends())[1];
+        assert.equal(out.healthy, false, "the stopped instance is out of the balancer");
+        mark("down");
+        await sleep(2_000);
+        await cluster.command("start 1");
+        await waitFor(async () => (await lbBackends()).every((b) => b.healthy), "the balancer to take the instance back", 30_000);
+        mark("back");
+      });
+      assert.deepEqual(failed.slice(0, 5), [], `no request failed during a graceful stop (${failed.length} did)`);
+      assert.deepEqual(results.filter((r) => r.status >= 400).slice(0, 5), [], "every answer was a success");
+      assert.ok(results.some((r) => r.phase === "draining" && r.by === leaves), "the instance kept answering while it drained");
+      assert.equal(results.filter((r) => r.t > marks.down && r.t < marks.back && r.by === leaves && r.phase === "down").length, 0, "nothing went to the stopped instance");
+      assert.ok(results.some((r) => r.phase === "back" && r.by === leaves), "the restarted instance answers again");
+      assert.ok(results.some((r) => r.phase === "down" && r.by === stays));
+      await assertSignupsOnce(signups);
     }),
   );
 });
