@@ -98,9 +98,10 @@ func migrationSources(dataDir string) []migrationSource {
 }
 
 // storageCheck is /readyz's line for the store: an instance that cannot reach its
-// bucket cannot serve scans or media.
+// bucket cannot serve scans or media, but neither can any other (they share the
+// bucket), so it is a warning that keeps the instance in service for everything else.
 func storageCheck(st blob.Store) server.Check {
-	return server.Check{Name: "storage", Err: func() error {
+	return server.Check{Name: "storage", Warn: true, Err: func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		return blob.Ping(ctx, st)

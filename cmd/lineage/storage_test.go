@@ -114,3 +114,18 @@ func TestStorageMigrate(t *testing.T) {
 		}
 	}
 }
+
+func TestStorageCheck(t *testing.T) {
+	if err := storageCheck(blob.NewLocal(t.TempDir())).Err(); err != nil {
+		t.Errorf("local: %v", err)
+	}
+	st, peer := blobtest.Store(t, "")
+	c := storageCheck(st)
+	if err := c.Err(); err != nil || !c.Warn || c.Name != "storage" {
+		t.Errorf("bucket up: %v %+v", err, c)
+	}
+	peer.Close()
+	if err := c.Err(); err == nil {
+		t.Error("bucket down: no error")
+	}
+}
