@@ -3,19 +3,19 @@
 // bucket of an in-process S3 server, and tools/lb in front (tools/cluster starts them).
 // Journeys: signed in on one, the visitor continues on the other; a change made through
 // one is on the other's next page; scans imported with `lineage import images` beside one
-// are served by the other from the bucket; a scheduled newsletter edition goes out once; and one
+// are served by the other from the bucket, and so are content media; a scheduled newsletter edition goes out once; and one
 // instance is killed in the middle of traffic through the balancer: the survivor
 // answers everything sent to it, every newsletter sign-up made during the load is there
 // exactly once with one confirmation mail, and the killed instance comes back; stopped
 // gracefully instead (SIGTERM: it drains), not one request fails.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 
-import { checkA11y, launchBrowser, unexpectedProblems, watchProblems } from "./harness.mjs";
+import { checkA11y, DEMO_CONTENT_DIR, launchBrowser, unexpectedProblems, watchProblems } from "./harness.mjs";
 import { apiClient, startCluster } from "./cluster.mjs";
 
 const PASSWORD = "correct-horse-battery-staple";
@@ -178,6 +178,32 @@ describe("two instances on one database", () => {
       // Nothing of it in either data folder: it came from the bucket.
       for (const inst of cluster.instances) {
         assert.equal(existsSync(path.join(inst.data, "files", "iiif", "tiles", id)), false, `no tiles of ${id} in ${inst.data}`);
+      }
+    }),
+  );
+
+  test("a media file published with `lineage content import` beside one instance is served by the other", { timeout: 60_000 }, () =>
+    withLogs(async () => {
+      const name = `cluster-${Date.now()}.svg`;
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><title>${name}</title><rect width="40" height="20" fill="#2a5"/></svg>`;
+      const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-cluster-media-"));
+      try {
+        // One demo document, unchanged, and the new file in media/ beside it.
+        const doc = readdirSync(DEMO_CONTENT_DIR).find((f) => f.startsWith("news_item.") && f.endsWith(".json"));
+        copyFileSync(path.join(DEMO_CONTENT_DIR, doc), path.join(dir, doc));
+        mkdirSync(path.join(dir, "media"));
+        writeFileSync(path.join(dir, "media", name), svg);
+        await cluster.lineage("content", "import", "--data", cluster.instances[0].data, dir);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      for (const origin of [B, A]) {
+        const res = await fetch(`${origin}/media/${name}`);
+        assert.equal(res.status, 200, `/media/${name} from ${origin}`);
+        assert.equal(await res.text(), svg);
+      }
+      for (const inst of cluster.instances) {
+        assert.equal(existsSync(path.join(inst.data, "files", "media", name)), false, `not in ${inst.data}: it is in the bucket`);
       }
     }),
   );
