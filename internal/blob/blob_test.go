@@ -182,6 +182,16 @@ func TestStore(t *testing.T) {
 		if got, info, err := read(t, st, "staging/big.bin", blob.Range{Offset: 9_000_000, Length: 16}); err != nil || got != "0123456789abcdef" || info.Size != int64(len(big)) {
 			t.Errorf("big: %q %d %v", got, info.Size, err)
 		}
+		// The same from a reader that cannot seek (an upload's body).
+		if _, err := st.Put(ctx, "staging/big2.bin", struct{ io.Reader }{bytes.NewReader(big)}, blob.PutOptions{SHA256: sum(big)}); err != nil {
+			t.Fatal(err)
+		}
+		if s, err := blob.ReadChecksum(ctx, st, "staging/big2.bin"); err != nil || s != sum(big) {
+			t.Errorf("big from a stream: %q %v", s, err)
+		}
+		if _, err := st.Put(ctx, "staging/big3.bin", struct{ io.Reader }{bytes.NewReader(big)}, blob.PutOptions{SHA256: sum(body)}); !errors.Is(err, blob.ErrChecksum) {
+			t.Errorf("big from a stream with a wrong checksum: %v", err)
+		}
 	})
 }
 

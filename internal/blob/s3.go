@@ -117,8 +117,9 @@ func s3Error(op, key string, err error) error {
 	return fmt.Errorf("blob: %s %s: %w", op, key, err)
 }
 
-// spoolLimit is the largest object Put hashes in memory; larger ones go through a
-// temporary file, as the hash must be known before the upload starts.
+// spoolLimit is the largest object Put holds in memory to hash it before the upload
+// starts (the hash goes in the object's metadata); larger ones from a reader that cannot
+// seek go through a temporary file.
 const spoolLimit = 8 << 20
 
 func (s *S3) Put(ctx context.Context, key string, r io.Reader, opts PutOptions) (Info, error) {
@@ -148,9 +149,23 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, opts PutOptions) 
 }
 
 // spool reads r whole, in memory up to spoolLimit and into a temporary file beyond,
-// and returns it to read again with its size and hex SHA-256.
+// and returns it to read again with its size and hex SHA-256. A reader that can seek
+// (a file) is read twice instead.
 func spool(ctx context.Context, r io.Reader) (io.Reader, int64, string, func(), error) {
 	h := sha256.New()
+	if rs, ok := r.(io.ReadSeeker); ok {
+		start, err := rs.Seek(0, io.SeekCurrent)
+		if err == nil {
+			n, err := io.Copy(h, readerCtx{ctx, rs})
+			if err == nil {
+				_, err = rs.Seek(start, io.SeekStart)
+			}
+			if err != nil {
+				return nil, 0, "", nil, err
+			}
+			return io.LimitReader(rs, n), n, hex.EncodeToString(h.Sum(nil)), func() {}, nil
+		}
+	}
 	var buf bytes.Buffer
 	n, err := io.Copy(io.MultiWriter(&buf, h), io.LimitReader(readerCtx{ctx, r}, spoolLimit+1))
 	if err != nil {
