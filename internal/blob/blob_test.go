@@ -378,3 +378,43 @@ func FuzzValidKey(f *testing.F) {
 		}
 	})
 }
+
+func TestReadSeeker(t *testing.T) {
+	backends(t, func(t *testing.T, st blob.Store) {
+		ctx := context.Background()
+		body := "0123456789abcdefghij"
+		if _, err := st.Put(ctx, "media/a.txt", strings.NewReader(body), blob.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		rc, info, err := st.Get(ctx, "media/a.txt", blob.Range{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := blob.ReadSeeker(ctx, st, info, rc)
+		defer rs.Close()
+		steps := []struct {
+			off    int64
+			whence int
+			n      int
+			want   string
+		}{
+			{0, io.SeekEnd, 0, ""},
+			{0, io.SeekStart, 4, "0123"},
+			{2, io.SeekCurrent, 3, "678"},
+			{-4, io.SeekEnd, 10, "ghij"},
+			{5, io.SeekStart, 2, "56"},
+		}
+		for _, s := range steps {
+			if _, err := rs.Seek(s.off, s.whence); err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(io.LimitReader(rs, int64(s.n)))
+			if err != nil || string(b) != s.want {
+				t.Errorf("seek %d/%d read %d: %q %v, want %q", s.off, s.whence, s.n, b, err, s.want)
+			}
+		}
+		if _, err := rs.Seek(-100, io.SeekEnd); err == nil {
+			t.Error("seek before the start")
+		}
+	})
+}

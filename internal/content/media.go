@@ -95,12 +95,14 @@ func (h mediaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	info, err := h.st.Stat(r.Context(), mediaPrefix+name)
+	rc, info, err := h.st.Get(r.Context(), mediaPrefix+name, blob.Range{})
 	if err != nil {
 		http.NotFound(w, r)
 		return
 	}
-	f := blob.ReadSeeker(r.Context(), h.st, info)
+	// A range or a 304 reads no further than it needs; the open reader serves a whole
+	// answer without a second request.
+	f := blob.ReadSeeker(r.Context(), h.st, info, rc)
 	defer f.Close()
 	hd := w.Header()
 	ctype, inline := mediaType(name)
