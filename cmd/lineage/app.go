@@ -43,9 +43,9 @@ type app struct {
 	events     *events.Service   // set by addEvents; event bookings (payments kind "booking")
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
-	// jobs is set by addAccounts, the first room with a scheduler: it runs each room's
-	// scheduler under its lease, so that of several instances on one store exactly one
-	// runs it (internal/jobs).
+	// jobs runs each room's scheduler under its lease, so that of several instances on
+	// one store exactly one runs it (internal/jobs). Set by assemble before any room, or
+	// by addAccounts when a test builds rooms one by one.
 	jobs *jobs.Runner
 
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
@@ -54,7 +54,7 @@ type app struct {
 // assemble builds every domain service on the open store. It is the one place that
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
-	a := &app{}
+	a := &app{jobs: jobs.New(db, jobs.Options{Log: slog.Default()})}
 	if err := a.addContent(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -119,7 +119,9 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	accounts.AddExporter(area)
 	a.accounts = accounts
 	a.members = area
-	a.jobs = jobs.New(db, jobs.Options{Log: log})
+	if a.jobs == nil {
+		a.jobs = jobs.New(db, jobs.Options{Log: log})
+	}
 	// Every instance delivers mail: the outbox claims each message before sending it.
 	go outbox.Run(ctx)
 	go a.jobs.Run(ctx, "auth-sweeper", func(ctx context.Context) { accounts.RunSweeper(ctx, 10*time.Minute) })
