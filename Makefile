@@ -25,9 +25,16 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev
 # engines are then checked against the Node the packages will run on.
 WEB_NODE = $(shell sed -n '/"node_modules\/node": {/{n;s/.*"version": "\(.*\)",/\1/p;}' web/package-lock.json)
 deps: $(WEB_DEPS)
+# A web/node_modules that is a link to another checkout's (a git worktree sharing one
+# install) is never reinstalled through: `npm ci` would empty the other checkout's
+# folder. It is used as it is when it was installed from the same package-lock.json.
 $(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && $(NPM) exec --yes --package=node@$(WEB_NODE) -- $(NPM) ci --no-audit --no-fund
-	@touch $@
+	@if [ -L web/node_modules ]; then \
+	  other=$$(readlink -f web/node_modules)/..; \
+	  if cmp -s web/package-lock.json "$$other/package-lock.json"; then touch $@; exit 0; fi; \
+	  echo "web/node_modules links to $$other, installed from another package-lock.json: remove the link and run make deps" >&2; exit 1; \
+	fi; \
+	cd web && $(NPM) exec --yes --package=node@$(WEB_NODE) -- $(NPM) ci --no-audit --no-fund && touch node_modules/.installed
 
 ## build: bin/lineage and web/build/, and the cluster harness's bin/lb and bin/cluster
 ## (tools/lb, tools/cluster: the several-instances tests and bench-cluster use them)
