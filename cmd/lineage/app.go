@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lineage/internal/auth"
+	"lineage/internal/blob"
 	"lineage/internal/config"
 	"lineage/internal/content"
 	"lineage/internal/events"
@@ -33,6 +34,7 @@ type app struct {
 	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
 	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
 	content  *content.Service // set by addContent; the Prismic-compatible content API and media
+	blobs    blob.Store       // set by addContent; the file storage (/readyz asks whether it answers)
 	images   *iiif.Service    // set by addImages; the IIIF image server, manifests and images API
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
@@ -93,10 +95,14 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 }
 
 // readyChecks are what /readyz asks of the rooms besides the database and the web app.
-// A scan whose files this instance cannot reach is reported without taking the
-// instance out of service (iiif's Unreachable says why).
+// The file storage out of reach, or a scan whose files this instance cannot reach, is
+// reported without taking the instance out of service (storageCheck, iiif's
+// Unreachable).
 func (a *app) readyChecks() []server.Check {
-	return []server.Check{{Name: "images", Warn: true, Err: func() error { return a.images.Unreachable(time.Now()) }}}
+	return []server.Check{
+		storageCheck(a.blobs),
+		{Name: "images", Warn: true, Err: func() error { return a.images.Unreachable(time.Now()) }},
+	}
 }
 
 // addAccounts builds mail, auth and members: sign-in, accounts and the account area.
@@ -207,6 +213,7 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 	if err != nil {
 		return err
 	}
+	a.blobs = blobs
 	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken, Blobs: blobs})
 	if cfg.Demo {
 		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
