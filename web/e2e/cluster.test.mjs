@@ -8,15 +8,19 @@
 // answers everything sent to it, every newsletter sign-up made during the load is there
 // exactly once with one confirmation mail, every booking answered is stored once (and
 // none twice), and the killed instance comes back; stopped
-// gracefully instead (SIGTERM: it drains), not one request fails.
+// gracefully instead (SIGTERM: it drains), not one request fails. Last, the nginx
+// configuration of docs/deployment.md's recipe in front of the pair (TLS, page cache,
+// the other instance tried when one is gone).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 
-import { checkA11y, DEMO_CONTENT_DIR, launchBrowser, unexpectedProblems, watchProblems } from "./harness.mjs";
+import { checkA11y, DEMO_CONTENT_DIR, freePort, launchBrowser, ROOT_DIR, unexpectedProblems, watchProblems } from "./harness.mjs";
 import { apiClient, startCluster } from "./cluster.mjs";
 
 const PASSWORD = "correct-horse-battery-staple";
@@ -512,6 +516,87 @@ describe("one instance stops under load", () => {
       assert.ok(results.some((r) => r.phase === "down" && r.by === stays));
       await assertSignupsOnce(signups);
       await assertBookingsOnce(bookings);
+    }),
+  );
+});
+
+const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => existsSync(p));
+
+/** A GET over TLS that accepts the test's self-signed certificate. */
+function tlsGet(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = https.get(url, { rejectUnauthorized: false, headers, timeout: 30_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+    req.on("timeout", () => req.destroy(new Error(`timeout: ${url}`)));
+  });
+}
+
+describe("the deployment recipe", () => {
+  test("docs/deployment.md's nginx in front of the pair: TLS, anonymous pages cached and personal ones not, the other instance answers when one is gone", { timeout: 120_000 }, () =>
+    withLogs(async () => {
+      assert.ok(NGINX, "nginx is needed for this test: apt-get install nginx-light (or nginx)");
+      const doc = readFileSync(path.join(ROOT_DIR, "docs", "deployment.md"), "utf8");
+      const recipe = doc.slice(doc.indexOf("## A recipe: nginx in front of two instances"));
+      let conf = /```nginx\n([\s\S]*?)```/.exec(recipe)?.[1];
+      assert.ok(conf, "the recipe has an nginx block");
+      const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-nginx-"));
+      chmodSync(dir, 0o755); // nginx's workers run as another user
+      const [http, tls] = [await freePort(), await freePort()];
+      const [one, two] = cluster.instances.map((i) => new URL(i.url).host);
+      const cert = spawnSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`, "-days", "1", "-subj", "/CN=www.example.org"]);
+      assert.equal(cert.status, 0, `openssl: ${cert.stderr}`);
+      // Only addresses, ports and paths change; every directive is the recipe's.
+      conf = conf
+        .replace("10.0.0.11:8080", one)
+        .replace("10.0.0.12:8080", two)
+        .replace("/var/cache/nginx/lineage", `${dir}/cache`)
+        .replace("/etc/letsencrypt/live/www.example.org/fullchain.pem", `${dir}/cert.pem`)
+        .replace("/etc/letsencrypt/live/www.example.org/privkey.pem", `${dir}/key.pem`)
+        .replace("listen 80;", `listen 127.0.0.1:${http};`)
+        .replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${tls} ssl http2;`);
+      writeFileSync(
+        `${dir}/nginx.conf`,
+        `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents { worker_connections 256; }\nhttp {\naccess_log off;\n` +
+          `client_body_temp_path ${dir}/body; proxy_temp_path ${dir}/proxy; fastcgi_temp_path ${dir}/fcgi; uwsgi_temp_path ${dir}/uwsgi; scgi_temp_path ${dir}/scgi;\n` +
+          // For the test only: what nginx's cache did with each answer.
+          `add_header X-Nginx-Cache $upstream_cache_status always;\n${conf}\n}\n`,
+      );
+      const started = spawnSync(NGINX, ["-c", `${dir}/nginx.conf`, "-e", `${dir}/error.log`], { encoding: "utf8" });
+      assert.equal(started.status, 0, `nginx: ${started.stderr}`);
+      const origin = `https://127.0.0.1:${tls}`;
+      try {
+        const plain = await fetch(`http://127.0.0.1:${http}/news`, { redirect: "manual" });
+        assert.equal(plain.status, 301);
+        assert.match(plain.headers.get("location"), /^https:\/\/.*\/news$/);
+
+        const first = await tlsGet(`${origin}/news`);
+        assert.equal(first.status, 200);
+        assert.match(first.body, /<html/);
+        const second = await tlsGet(`${origin}/news`);
+        assert.equal(second.headers["x-nginx-cache"], "HIT", "an anonymous page is answered from nginx's cache");
+        const personal = await tlsGet(`${origin}/news`, { Cookie: "lineage_session=abc; _ga=1" });
+        assert.equal(personal.headers["x-nginx-cache"], "BYPASS", "a visitor with a session cookie goes to Lineage");
+
+        // One instance gone: nginx tries the other for every page (fresh searches, never cached).
+        await cluster.command("kill 1");
+        try {
+          for (let i = 0; i < 12; i++) {
+            const res = await tlsGet(`${origin}/research-hub/our-collections/searchexplore?surname=Smith&year=${1800 + i}`);
+            assert.equal(res.status, 200, `search ${i} through nginx with one instance down: ${res.status}`);
+          }
+        } finally {
+          await cluster.command("start 1");
+        }
+      } finally {
+        spawnSync(NGINX, ["-c", `${dir}/nginx.conf`, "-e", `${dir}/error.log`, "-s", "stop"]);
+        for (let i = 0; i < 50 && existsSync(`${dir}/nginx.pid`); i++) await sleep(100);
+        rmSync(dir, { recursive: true, force: true });
+      }
     }),
   );
 });
