@@ -4,8 +4,9 @@
 // or HAProxy with an active health check would in production (docs/deployment.md has
 // that recipe). Not part of the product.
 //
-// Every -interval it asks each backend's /readyz (with a timeout of the same length);
-// a backend is taken out on the first failed probe and put back on the first good one.
+// Every -interval it asks each backend's /readyz (waiting at most -timeout: an instance
+// slow to say it is ready is not taken out for that alone on a loaded machine); a
+// backend is taken out on the first failed probe and put back on the first good one.
 // A request is never sent to a backend that is out. When the connection to a backend
 // cannot be made (the instance died between two probes) nothing has been sent, so the
 // request goes to the next backend and the dead one is taken out at once; a request a
@@ -80,7 +81,7 @@ type balancer struct {
 	proxy     *httputil.ReverseProxy
 }
 
-func newBalancer(targets []string, interval time.Duration, retryBody int64, logf func(string, ...any)) (*balancer, error) {
+func newBalancer(targets []string, probeTimeout time.Duration, retryBody int64, logf func(string, ...any)) (*balancer, error) {
 	if len(targets) == 0 {
 		return nil, errors.New("give at least one -backend")
 	}
@@ -96,7 +97,7 @@ func newBalancer(targets []string, interval time.Duration, retryBody int64, logf
 	tr.MaxIdleConnsPerHost = 256
 	tr.DialContext = (&net.Dialer{Timeout: 2 * time.Second}).DialContext
 	lb.transport = tr
-	lb.probe = &http.Client{Timeout: interval, Transport: tr.Clone()}
+	lb.probe = &http.Client{Timeout: probeTimeout, Transport: tr.Clone()}
 	lb.proxy = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			// The addresses proxies before this one gave, then the caller's, as
@@ -287,10 +288,11 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "where to listen")
 	flag.Var(&backends, "backend", "an instance's URL, e.g. http://127.0.0.1:8081 (repeat for each)")
 	interval := flag.Duration("interval", time.Second, "how often each backend's /readyz is asked")
+	timeout := flag.Duration("timeout", 2*time.Second, "how long a /readyz answer is waited for before the probe counts as failed")
 	retryBody := flag.Int64("retry-body", 1<<20, "largest request body kept to try the next backend when one cannot be reached")
 	flag.Parse()
 	logger := log.New(os.Stderr, "", log.LstdFlags|log.Lmicroseconds)
-	lb, err := newBalancer(backends, *interval, *retryBody, logger.Printf)
+	lb, err := newBalancer(backends, *timeout, *retryBody, logger.Printf)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lb:", err)
 		os.Exit(2)
