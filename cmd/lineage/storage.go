@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"lineage/internal/blob"
@@ -100,10 +101,27 @@ func migrationSources(dataDir string) []migrationSource {
 // storageCheck is /readyz's line for the store: an instance that cannot reach its
 // bucket cannot serve scans or media, but neither can any other (they share the
 // bucket), so it is a warning that keeps the instance in service for everything else.
-func storageCheck(st blob.Store) server.Check {
+// A load balancer probes often and briefly, so the bucket is asked at most every
+// storageCheckEvery, with a short timeout, and the last answer is reported in between.
+func storageCheck(st blob.Store) server.Check { return storageCheckAt(st, time.Now) }
+
+const (
+	storageCheckEvery   = 5 * time.Second
+	storageCheckTimeout = 500 * time.Millisecond
+)
+
+func storageCheckAt(st blob.Store, now func() time.Time) server.Check {
+	var mu sync.Mutex
+	var asked time.Time
+	var last error
 	return server.Check{Name: "storage", Warn: true, Err: func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		return blob.Ping(ctx, st)
+		mu.Lock()
+		defer mu.Unlock()
+		if t := now(); asked.IsZero() || t.Sub(asked) >= storageCheckEvery {
+			ctx, cancel := context.WithTimeout(context.Background(), storageCheckTimeout)
+			defer cancel()
+			last, asked = blob.Ping(ctx, st), t
+		}
+		return last
 	}}
 }

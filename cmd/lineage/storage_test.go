@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"lineage/internal/blob"
 	"lineage/internal/blob/blobtest"
@@ -120,11 +121,19 @@ func TestStorageCheck(t *testing.T) {
 		t.Errorf("local: %v", err)
 	}
 	st, peer := blobtest.Store(t, "")
-	c := storageCheck(st)
+	now := time.Unix(1_800_000_000, 0)
+	c := storageCheckAt(st, func() time.Time { return now })
 	if err := c.Err(); err != nil || !c.Warn || c.Name != "storage" {
 		t.Errorf("bucket up: %v %+v", err, c)
 	}
+	asked := peer.Requests()
 	peer.Close()
+	// Probes in between are answered from the last answer, without asking the bucket.
+	now = now.Add(storageCheckEvery - time.Second)
+	if err := c.Err(); err != nil || peer.Requests() != asked {
+		t.Errorf("within %s: %v, %d requests", storageCheckEvery, err, peer.Requests()-asked)
+	}
+	now = now.Add(time.Second)
 	if err := c.Err(); err == nil {
 		t.Error("bucket down: no error")
 	}
