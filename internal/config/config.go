@@ -24,7 +24,7 @@ type Config struct {
 	// StorageURL is where files beside the database live (internal/blob): empty for
 	// DataDir/files, s3://bucket/prefix for a bucket (LINEAGE_STORAGE_URL).
 	StorageURL string
-	ContentAPI  string // Prismic v2 endpoint the web app reads; empty = our own
+	ContentAPI string // Prismic v2 endpoint the web app reads; empty = our own
 	// ContentToken, when set, makes our content API private (access_token required) and
 	// is what the web app sends to whichever content API it reads.
 	ContentToken string
