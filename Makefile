@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e fuzz bench lighthouse bench-search bench-iiif bench-gedcom bench-newsletter bench-bookings soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench bench-cluster lighthouse bench-search bench-iiif bench-gedcom bench-newsletter bench-bookings soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 # The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
@@ -25,15 +25,29 @@ GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev
 # engines are then checked against the Node the packages will run on.
 WEB_NODE = $(shell sed -n '/"node_modules\/node": {/{n;s/.*"version": "\(.*\)",/\1/p;}' web/package-lock.json)
 deps: $(WEB_DEPS)
+# A web/node_modules that is a link to another checkout's (a git worktree sharing one
+# install) is never reinstalled through: `npm ci` would empty the other checkout's
+# folder. It is used as it is when it was installed from the same package-lock.json.
 $(WEB_DEPS): web/package.json web/package-lock.json
-	cd web && $(NPM) exec --yes --package=node@$(WEB_NODE) -- $(NPM) ci --no-audit --no-fund
-	@touch $@
+	@if [ -L web/node_modules ]; then \
+	  other=$$(readlink -f web/node_modules)/..; \
+	  if cmp -s web/package-lock.json "$$other/package-lock.json"; then touch $@; exit 0; fi; \
+	  echo "web/node_modules links to $$other, installed from another package-lock.json: remove the link and run make deps" >&2; exit 1; \
+	fi; \
+	cd web && $(NPM) exec --yes --package=node@$(WEB_NODE) -- $(NPM) ci --no-audit --no-fund && touch node_modules/.installed
 
-## build: bin/lineage and web/build/
-build: bin/lineage web/build/server/index.js
+## build: bin/lineage and web/build/, and the cluster harness's bin/lb and bin/cluster
+## (tools/lb, tools/cluster: the several-instances tests and bench-cluster use them)
+build: bin/lineage bin/lb bin/cluster web/build/server/index.js
 
 bin/lineage: $(GO_SRC)
 	$(GO) build -o bin/lineage ./cmd/lineage
+
+bin/lb: $(wildcard tools/lb/*.go) go.mod
+	$(GO) build -o bin/lb ./tools/lb
+
+bin/cluster: $(wildcard tools/cluster/*.go) $(wildcard internal/store/storetest/*.go) $(GO_SRC)
+	$(GO) build -o bin/cluster ./tools/cluster
 
 web/build/server/index.js: $(WEB_DEPS) $(shell find web/app -type f 2>/dev/null) web/react-router.config.ts web/vite.config.ts web/server.mjs
 	cd web && $(NPM) run build
@@ -65,6 +79,12 @@ fuzz:
 ## bench: content search latency and page throughput, written to docs/benchmarks.md
 bench: build
 	scripts/bench
+
+## bench-cluster: page and tile throughput of one instance against two behind tools/lb,
+## both on one PostgreSQL, interleaved (BENCH_SECONDS per run, BENCH_ROUNDS rounds);
+## written to docs/benchmarks.md under "Several instances"
+bench-cluster: build
+	scripts/bench-cluster
 
 ## lighthouse: Lighthouse 12 (pinned in web/) with Debian's chromium on home, a news item,
 ## an event, research results and a person page, mobile and desktop, against the demo

@@ -13,16 +13,19 @@ import (
 
 	"lineage/internal/audit"
 	"lineage/internal/auth"
+	"lineage/internal/blob"
 	"lineage/internal/config"
 	"lineage/internal/content"
 	"lineage/internal/events"
 	"lineage/internal/iiif"
+	"lineage/internal/jobs"
 	"lineage/internal/mail"
 	"lineage/internal/members"
 	"lineage/internal/membership"
 	"lineage/internal/newsletter"
 	"lineage/internal/payments"
 	"lineage/internal/research"
+	"lineage/internal/server"
 	staffroom "lineage/internal/staff"
 	"lineage/internal/store"
 	"lineage/internal/trees"
@@ -33,6 +36,7 @@ type app struct {
 	accounts *auth.Service    // set by addAccounts; rooms with signed-in users wrap their handlers in its middleware
 	members  *members.Service // set by addAccounts; the account area (bookmarks, lists, searches)
 	content  *content.Service // set by addContent; the Prismic-compatible content API and media
+	blobs    blob.Store       // set by addContent; the file storage (/readyz asks whether it answers)
 	images   *iiif.Service    // set by addImages; the IIIF image server, manifests and images API
 	// membership is set by addMembership; the payments room reports card payments to it
 	// (its Paid, PaymentFailed, SubscriptionChanged and Refunded).
@@ -43,6 +47,10 @@ type app struct {
 	events     *events.Service   // set by addEvents; event bookings (payments kind "booking")
 	outbox     *mail.Outbox      // set by addAccounts; the membership renewal job's reminders go through it
 	demoLogins []demoLogin       // set by addDemoAccounts (--demo): printed at start-up
+	// jobs runs each room's scheduler under its lease, so that of several instances on
+	// one store exactly one runs it (internal/jobs). Set by assemble before any room, or
+	// by addAccounts when a test builds rooms one by one.
+	jobs *jobs.Runner
 
 	newsletter *newsletter.Service // set by addNewsletter; lists, editions and saved-search alerts
 
@@ -53,7 +61,7 @@ type app struct {
 // assemble builds every domain service on the open store. It is the one place that
 // knows all the rooms; each room knows only its own.
 func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error) {
-	a := &app{audit: audit.New(db, nil)}
+	a := &app{jobs: jobs.New(db, jobs.Options{Log: slog.Default()}), audit: audit.New(db, nil)}
 	if err := a.addContent(ctx, cfg, db); err != nil {
 		return nil, err
 	}
@@ -94,8 +102,20 @@ func assemble(ctx context.Context, cfg config.Config, db *store.DB) (*app, error
 	return a, nil
 }
 
+// readyChecks are what /readyz asks of the rooms besides the database and the web app.
+// The file storage out of reach, or a scan whose files this instance cannot reach, is
+// reported without taking the instance out of service (storageCheck, iiif's
+// Unreachable).
+func (a *app) readyChecks() []server.Check {
+	return []server.Check{
+		storageCheck(a.blobs),
+		{Name: "images", Warn: true, Err: func() error { return a.images.Unreachable(time.Now()) }},
+	}
+}
+
 // addAccounts builds mail, auth and members: sign-in, accounts and the account area.
-// Their background work (mail delivery, sweeping expired sessions) runs until ctx ends.
+// Their background work (mail delivery on every instance, sweeping expired sessions on
+// the one holding the lease) runs until ctx ends.
 func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) error {
 	log := slog.Default()
 	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
@@ -113,8 +133,10 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 	accounts.AddExporter(area)
 	a.accounts = accounts
 	a.members = area
+	a.ensureJobs(db)
+	// Every instance delivers mail: the outbox claims each message before sending it.
 	go outbox.Run(ctx)
-	go accounts.RunSweeper(ctx, 10*time.Minute)
+	go a.jobs.Run(ctx, "auth-sweeper", func(ctx context.Context) { accounts.RunSweeper(ctx, 10*time.Minute) })
 	return nil
 }
 
@@ -197,6 +219,12 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 	if err != nil {
 		return err
 	}
+	blobs, err := cfg.OpenBlobs(ctx) // media live beside the scans: a bucket shared by every instance, or the data folder
+	if err != nil {
+		return err
+	}
+	a.blobs = blobs
+	opts.Blobs = blobs
 	opts.Audit = a.audit.Hook(slog.Default())
 	svc := content.New(db, opts)
 	if cfg.Demo {
@@ -209,8 +237,19 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 		}
 	}
 	a.content = svc
-	go svc.RunReleases(ctx, releaseCheckEvery) // scheduled releases and outgoing webhooks
+	// Scheduled releases and outgoing webhooks: each is also claimed in the store, so the
+	// lease only spares the other instances the polling.
+	a.ensureJobs(db)
+	go a.jobs.Run(ctx, "content-releases", func(ctx context.Context) { svc.RunReleases(ctx, releaseCheckEvery) })
 	return nil
+}
+
+// ensureJobs sets a.jobs when a test builds the rooms one by one rather than through
+// assemble.
+func (a *app) ensureJobs(db *store.DB) {
+	if a.jobs == nil {
+		a.jobs = jobs.New(db, jobs.Options{Log: slog.Default()})
+	}
 }
 
 // demoResearchRecords is how many generated records serve --demo loads into an empty

@@ -65,7 +65,11 @@ func runContent(ctx context.Context, args []string) error {
 		return err
 	}
 	defer db.Close()
-	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, RefCheckInterval: -1})
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		return err
+	}
+	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, Blobs: blobs, RefCheckInterval: -1})
 
 	switch sub {
 	case "import":

@@ -24,7 +24,7 @@ import (
 // rooms, registers it with the payments room for kind "booking", and starts its job
 // (expiry, change notices, joining instructions, refunds) in serve every
 // LINEAGE_EVENTS_JOB_INTERVAL (default 1m; "off": run `lineage events run-due` from
-// cron). With --demo, three demo events become bookable.
+// cron), on the instance that holds its lease. With --demo, three demo events become bookable.
 func (a *app) addEvents(ctx context.Context, cfg config.Config, db *store.DB) error {
 	every, err := eventsJobInterval(os.Getenv)
 	if err != nil {
@@ -46,7 +46,7 @@ func (a *app) addEvents(ctx context.Context, cfg config.Config, db *store.DB) er
 		slog.Info("events job off (LINEAGE_EVENTS_JOB_INTERVAL=off): run lineage events run-due from cron")
 		return nil
 	}
-	go svc.Run(ctx, every)
+	go a.jobs.Run(ctx, "events", func(ctx context.Context) { svc.Run(ctx, every) })
 	return nil
 }
 

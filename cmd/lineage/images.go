@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"lineage/internal/blob"
 	"lineage/internal/config"
 	"lineage/internal/iiif"
 	"lineage/internal/store"
@@ -50,7 +51,11 @@ func runImportImages(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	// The same limits as the server, so that the sizes made here are the ones it serves.
-	svcOpts := iiif.Options{DataDir: cfg.DataDir}
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		return err
+	}
+	svcOpts := iiif.Options{DataDir: cfg.DataDir, Blobs: blobs}
 	if err := svcOpts.ReadEnv(os.Getenv); err != nil {
 		return err
 	}
@@ -67,8 +72,13 @@ func runImportImages(ctx context.Context, args []string) error {
 // generates the demo scans (once: they are kept in --data, and their pyramids in the
 // user's cache folder so that other fresh data folders get them at once).
 func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) error {
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		return err
+	}
 	opts := iiif.Options{
 		DataDir:      cfg.DataDir,
+		Blobs:        blobs,
 		PublicURL:    cfg.PublicURL,
 		Members:      memberCheck{},
 		Authenticate: a.accounts.Middleware,
@@ -89,14 +99,20 @@ func (a *app) addImages(ctx context.Context, cfg config.Config, db *store.DB) er
 		}
 	}
 	// Scans imported before imports made their thumbnail and preview get them in the
-	// background, one at a time.
-	go func() {
+	// background, one at a time: on each instance for its own data folder, on one
+	// instance (under a lease) for a shared bucket.
+	missing := func(ctx context.Context) {
 		if n, err := svc.MakeMissingSizes(ctx); err != nil && ctx.Err() == nil {
 			slog.Warn("iiif: thumbnails and previews of older scans", "err", err)
 		} else if n > 0 {
 			slog.Info("iiif: made thumbnails and previews of older scans", "scans", n)
 		}
-	}()
+	}
+	if _, local := blobs.(*blob.Local); local || a.jobs == nil {
+		go missing(ctx)
+	} else {
+		go a.jobs.Run(ctx, "iiif-missing-sizes", missing)
+	}
 	a.images = svc
 	return nil
 }

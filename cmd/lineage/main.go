@@ -33,6 +33,7 @@ var commands = map[string]command{
 	"demo":       {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
 	"export":     {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
 	"newsletter": {runNewsletter, "newsletter and alerts: run-due (send due editions, match alerts, send digests)"},
+	"storage":    {runStorage, "storage migrate: move the data folder's files into an S3-compatible bucket"},
 }
 
 func main() {

@@ -89,7 +89,8 @@ func newNewsletter(db *store.DB, cfg config.Config, ns newsletterSettings, accou
 }
 
 // addNewsletter builds the newsletter room, adds its part to "download my data" and
-// starts its scheduler (editions, alert matching, digests) until ctx ends.
+// starts its scheduler (editions, alert matching, digests) until ctx ends, on the
+// instance that holds its lease.
 func (a *app) addNewsletter(ctx context.Context, cfg config.Config, db *store.DB) error {
 	ns, err := newsletterSettingsFromEnv(os.Getenv)
 	if err != nil {
@@ -98,7 +99,7 @@ func (a *app) addNewsletter(ctx context.Context, cfg config.Config, db *store.DB
 	svc := newNewsletter(db, cfg, ns, a.accounts, a.content, a.research, a.trees, a.outbox)
 	a.accounts.AddExporter(svc)
 	a.newsletter = svc
-	go svc.Run(ctx, ns.Tick)
+	go a.jobs.Run(ctx, "newsletter", func(ctx context.Context) { svc.Run(ctx, ns.Tick) })
 	return nil
 }
 

@@ -19,7 +19,8 @@ import (
 
 // addRenewals starts the membership renewal job in serve: transitions to grace and
 // lapsed, and renewal reminders through the outbox, every LINEAGE_MEMBERSHIP_JOB_INTERVAL
-// until ctx ends. Every instance may run it; the store lets one send each reminder.
+// until ctx ends, on the instance that holds its lease (the store would still let only
+// one send each reminder).
 func (a *app) addRenewals(ctx context.Context, cfg config.Config) error {
 	rs, err := membership.RenewalSettingsFromEnv(os.Getenv)
 	if err != nil {
@@ -30,7 +31,7 @@ func (a *app) addRenewals(ctx context.Context, cfg config.Config) error {
 		return nil
 	}
 	job := a.membership.Renewals(membership.RenewalOptions{Mailer: a.outbox, Reminders: rs.Reminders, PublicURL: cfg.PublicURL, Log: slog.Default()})
-	go job.Run(ctx, rs.Every)
+	go a.jobs.Run(ctx, "membership-renewals", func(ctx context.Context) { job.Run(ctx, rs.Every) })
 	return nil
 }
 

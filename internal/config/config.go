@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lineage/internal/blob"
 	"lineage/internal/store"
 )
 
@@ -20,7 +21,10 @@ type Config struct {
 	Addr        string // listen address of the front door
 	DataDir     string // SQLite database, files, mail
 	DatabaseURL string // postgres://… selects PostgreSQL
-	ContentAPI  string // Prismic v2 endpoint the web app reads; empty = our own
+	// StorageURL is where files beside the database live (internal/blob): empty for
+	// DataDir/files, s3://bucket/prefix for a bucket (LINEAGE_STORAGE_URL).
+	StorageURL string
+	ContentAPI string // Prismic v2 endpoint the web app reads; empty = our own
 	// ContentToken, when set, makes our content API private (access_token required) and
 	// is what the web app sends to whichever content API it reads.
 	ContentToken string
@@ -42,6 +46,7 @@ func DataFlags(fs *flag.FlagSet) func() (Config, error) {
 	fs.StringVar(&c.DataDir, "data", env("LINEAGE_DATA", "data"), "data directory (SQLite database and files); env LINEAGE_DATA")
 	return func() (Config, error) {
 		c.DatabaseURL = os.Getenv("LINEAGE_DATABASE_URL")
+		c.StorageURL = os.Getenv("LINEAGE_STORAGE_URL")
 		c.PublicURL = env("LINEAGE_PUBLIC_URL", "http://localhost:8080")
 		return c, c.validate()
 	}
@@ -81,6 +86,9 @@ func ServeFlags(fs *flag.FlagSet) func() (Config, error) {
 func (c Config) validate() error {
 	if c.DatabaseURL != "" && !store.IsPostgresURL(c.DatabaseURL) {
 		return fmt.Errorf("LINEAGE_DATABASE_URL must start with postgres:// (leave it unset for SQLite)")
+	}
+	if _, err := blob.ParseURL(c.StorageURL); err != nil {
+		return err
 	}
 	u, err := url.Parse(c.PublicURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"lineage/internal/blob"
 )
 
 // ImportDir imports a directory of documents: every *.json file under dir (one
@@ -29,10 +31,10 @@ func (s *Service) ImportDir(ctx context.Context, dir string) (int, error) {
 		return 0, fmt.Errorf("content: import %s: no .json documents found", dir)
 	}
 	if media := findMediaDir(dir); media != "" {
-		if s.opts.DataDir == "" {
+		if s.opts.DataDir == "" && s.opts.Blobs == nil {
 			return 0, fmt.Errorf("content: import %s: media found in %s but no data directory is configured", dir, media)
 		}
-		if err := copyTree(media, MediaDir(s.opts.DataDir)); err != nil {
+		if err := s.putMediaTree(ctx, media); err != nil {
 			return 0, fmt.Errorf("content: import media from %s: %w", media, err)
 		}
 	}
@@ -59,8 +61,8 @@ func (s *Service) ImportDraftsDir(ctx context.Context, dir string) (int, error) 
 			return 0, &Error{Kind: KindInvalid, Message: fmt.Sprintf("content: draft %s: %v", docName(docs[i]), err)}
 		}
 	}
-	if media := findMediaDir(dir); media != "" && s.opts.DataDir != "" {
-		if err := copyTree(media, MediaDir(s.opts.DataDir)); err != nil {
+	if media := findMediaDir(dir); media != "" && (s.opts.DataDir != "" || s.opts.Blobs != nil) {
+		if err := s.putMediaTree(ctx, media); err != nil {
 			return 0, fmt.Errorf("content: import media from %s: %w", media, err)
 		}
 	}
@@ -151,38 +153,57 @@ func findMediaDir(dir string) string {
 	return ""
 }
 
-// copyTree copies the regular files under src into dst, replacing files of the same
-// name atomically (a temp file renamed into place), so a running server never serves a
-// half-written file.
-func copyTree(src, dst string) error {
+// putMediaTree stores the regular files under src as media (PutMedia), skipping hidden
+// files and folders. Each replaces the one of its name whole, so a running server never
+// serves a half-written file.
+func (s *Service) putMediaTree(ctx context.Context, src string) error {
 	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if strings.HasPrefix(e.Name(), ".") && p != src {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() {
+			return nil
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
 			return err
 		}
-		target := filepath.Join(dst, rel)
-		if e.IsDir() {
-			if strings.HasPrefix(e.Name(), ".") && p != src {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
+		f, err := os.Open(p)
+		if err != nil {
+			return err
 		}
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
-			return nil
-		}
-		return copyFile(p, target)
+		defer f.Close()
+		_, err = s.PutMedia(ctx, filepath.ToSlash(rel), f)
+		return err
 	})
 }
 
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
+// getMediaTree writes every medium to a file under dst.
+func (s *Service) getMediaTree(ctx context.Context, dst string) error {
+	st := s.blobs()
+	return st.List(ctx, mediaPrefix, func(i blob.Info) error {
+		rc, _, err := st.Get(ctx, i.Key, blob.Range{})
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		target := filepath.Join(dst, filepath.FromSlash(strings.TrimPrefix(i.Key, mediaPrefix)))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return writeFileFrom(rc, target)
+	})
+}
+
+// writeFileFrom writes what in reads to dst, atomically (a temp file renamed into
+// place).
+func writeFileFrom(in io.Reader, dst string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(dst), ".import-*")
 	if err != nil {
 		return err
@@ -225,12 +246,9 @@ func (s *Service) ExportDir(ctx context.Context, dir string) (int, error) {
 			return 0, fmt.Errorf("content: export: %w", err)
 		}
 	}
-	if s.opts.DataDir != "" {
-		media := MediaDir(s.opts.DataDir)
-		if st, err := os.Stat(media); err == nil && st.IsDir() {
-			if err := copyTree(media, filepath.Join(dir, "media")); err != nil {
-				return 0, fmt.Errorf("content: export media: %w", err)
-			}
+	if s.opts.DataDir != "" || s.opts.Blobs != nil {
+		if err := s.getMediaTree(ctx, filepath.Join(dir, "media")); err != nil {
+			return 0, fmt.Errorf("content: export media: %w", err)
 		}
 	}
 	return len(docs), nil

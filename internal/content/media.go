@@ -7,66 +7,83 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"lineage/internal/blob"
 )
 
-// MediaDir is where media live inside the data directory.
+// MediaDir is where media live inside the data directory when the store is the local
+// folder.
 func MediaDir(dataDir string) string { return filepath.Join(dataDir, "files", "media") }
 
-// PutMedia stores a medium under name (a slash-separated path such as
-// "studio/church.jpg"), replacing any of that name whole (a temporary file renamed into
-// place, so a request never sees half of it), and returns its size. It is served at
-// /media/{name}. A name that cannot be a URL path (empty, "..", backslashes, a part
-// starting with ".") is refused.
-func (s *Service) PutMedia(ctx context.Context, name string, r io.Reader) (int64, error) {
-	if !fs.ValidPath(name) || name == "." || strings.Contains(name, "\\") || strings.HasPrefix(name, ".") || strings.Contains(name, "/.") {
-		return 0, fmt.Errorf("content: media name %q is not a valid path", name)
+// mediaPrefix is where media live in the store: /media/{name} is the object
+// media/{name}.
+const mediaPrefix = "media/"
+
+// blobs is where the service keeps media: Options.Blobs, or the local folder.
+func (s *Service) blobs() blob.Store {
+	if s.opts.Blobs != nil {
+		return s.opts.Blobs
 	}
-	if s.opts.DataDir == "" {
-		return 0, fmt.Errorf("content: store media %s: no data directory is configured", name)
-	}
-	target := filepath.Join(MediaDir(s.opts.DataDir), filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return 0, fmt.Errorf("content: store media %s: %w", name, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), ".upload-*")
-	if err != nil {
-		return 0, fmt.Errorf("content: store media %s: %w", name, err)
-	}
-	n, err := io.Copy(tmp, r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), target)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return 0, fmt.Errorf("content: store media %s: %w", name, err)
-	}
-	return n, nil
+	return blob.NewLocal(blob.LocalDir(s.opts.DataDir))
 }
 
-// ServeMedia serves GET /media/{file...} from DataDir/files/media. The query string
-// is ignored, so imgix parameters (?auto=format&w=640) that @prismicio/react appends are
-// harmless. There is no directory listing; anything outside the media directory
-// (.., symlinks out) is 404. Another method is a plain-text 405, as Go's ServeMux
-// answers it.
+// MediaURL is the public URL of a medium stored under name.
+func (s *Service) MediaURL(name string) string {
+	return s.opts.PublicURL + "/media/" + name
+}
+
+// PutMedia stores a medium under name (a slash-separated path such as
+// "library/church.jpg"), replacing any of that name, and returns its size. Every
+// instance serves it at /media/{name} at once. A name that cannot be a URL path
+// (empty, "..", backslashes, a part starting with ".") is refused with
+// blob.ErrInvalidKey.
+func (s *Service) PutMedia(ctx context.Context, name string, r io.Reader) (int64, error) {
+	if !validMediaName(name) {
+		return 0, fmt.Errorf("content: media name %q: %w", name, blob.ErrInvalidKey)
+	}
+	info, err := s.blobs().Put(ctx, mediaPrefix+name, r, blob.PutOptions{ContentType: contentTypeOf(name)})
+	if err != nil {
+		return 0, fmt.Errorf("content: store media %s: %w", name, err)
+	}
+	return info.Size, nil
+}
+
+func contentTypeOf(name string) string {
+	t, _ := mediaType(name)
+	return t
+}
+
+// validMediaName: what fs.ValidPath and blob.ValidKey accept, without backslashes or
+// parts starting with "." (hidden files are never media).
+func validMediaName(name string) bool {
+	if name == "" || strings.Contains(name, "\\") || !fs.ValidPath(name) || !blob.ValidKey(mediaPrefix+name) {
+		return false
+	}
+	for part := range strings.SplitSeq(name, "/") {
+		if strings.HasPrefix(part, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// ServeMedia serves GET /media/{file...} from the store (DataDir/files/media by
+// default). The query string is ignored, so imgix parameters (?auto=format&w=640) that
+// @prismicio/react appends are harmless. There is no directory listing; anything
+// outside the media (.., symlinks out of the folder) is 404. Another method is a
+// plain-text 405, as Go's ServeMux answers it.
 func (s *Service) ServeMedia(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
 		return
 	}
-	mediaHandler{dir: MediaDir(s.opts.DataDir)}.ServeHTTP(w, r)
+	mediaHandler{st: s.blobs()}.ServeHTTP(w, r)
 }
 
-type mediaHandler struct{ dir string }
+type mediaHandler struct{ st blob.Store }
 
 // mediaCacheControl: media are replaced only by a re-import, so a week of caching with
 // revalidation (Last-Modified, ETag-less) is long without pinning a stale file forever.
@@ -74,27 +91,19 @@ const mediaCacheControl = "public, max-age=604800"
 
 func (h mediaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	name, ok := strings.CutPrefix(r.URL.Path, "/media/")
-	if !ok || name == "" || strings.Contains(name, "\\") || !fs.ValidPath(name) {
+	if !ok || name == "" || strings.Contains(name, "\\") || !fs.ValidPath(name) || !blob.ValidKey(mediaPrefix+name) {
 		http.NotFound(w, r)
 		return
 	}
-	root, err := os.OpenRoot(h.dir)
+	rc, info, err := h.st.Get(r.Context(), mediaPrefix+name, blob.Range{})
 	if err != nil {
 		http.NotFound(w, r)
 		return
 	}
-	defer root.Close()
-	f, err := root.Open(name) // os.Root refuses paths and symlinks that leave the directory
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
+	// A range or a 304 reads no further than it needs; the open reader serves a whole
+	// answer without a second request.
+	f := blob.ReadSeeker(r.Context(), h.st, info, rc)
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		http.NotFound(w, r)
-		return
-	}
 	hd := w.Header()
 	ctype, inline := mediaType(name)
 	hd.Set("Content-Type", ctype)
@@ -108,7 +117,7 @@ func (h mediaHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !inline {
 		hd.Set("Content-Disposition", "attachment")
 	}
-	http.ServeContent(w, r, name, st.ModTime(), f)
+	http.ServeContent(w, r, name, info.ModTime, f)
 }
 
 // mediaType returns the content type of a media file and whether browsers may show it

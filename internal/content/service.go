@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"lineage/internal/blob"
 	"lineage/internal/store"
 )
 
@@ -19,8 +20,11 @@ type Options struct {
 	// responses (forms action, href, next_page, media) use it; when empty they use the
 	// request's host.
 	PublicURL string
-	// DataDir is the data directory; media live in DataDir/files/media.
+	// DataDir is the data directory; media live in DataDir/files/media unless Blobs is
+	// set.
 	DataDir string
+	// Blobs keeps the media (under media/); nil: the local folder DataDir/files.
+	Blobs blob.Store
 	// AccessToken, when set, makes the API private: requests need ?access_token=.
 	// Preview refs work with or without it.
 	AccessToken string

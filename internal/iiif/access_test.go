@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/blob"
 	"lineage/internal/research"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -25,6 +26,10 @@ func (headerScope) Scope(r *http.Request) []string {
 // internal/access, from the item's collection's level, its record's mark and its own:
 // 401 for a requester whose scope does not open it, signed in or not.
 func TestAccessLevels(t *testing.T) {
+	eachStoreKind(t, func(t *testing.T, newStore func(t *testing.T) blob.Store) { testAccessLevels(t, newStore) })
+}
+
+func testAccessLevels(t *testing.T, newStore func(t *testing.T) blob.Store) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		rs := fixture(t, db)
@@ -37,7 +42,7 @@ func TestAccessLevels(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		svc := New(db, Options{DataDir: t.TempDir(), Log: quietLog(), Members: headerScope{}})
+		svc := New(db, Options{DataDir: t.TempDir(), Blobs: newStore(t), Log: quietLog(), Members: headerScope{}})
 		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		for _, imp := range []struct{ coll, file, access string }{

@@ -367,17 +367,17 @@ func TestLimitsServed(t *testing.T) {
 func TestReadEnv(t *testing.T) {
 	var o Options
 	env := map[string]string{"LINEAGE_IIIF_MAX_AREA": "1000000", "LINEAGE_IIIF_RENDERS": "3", "LINEAGE_IIIF_QUEUE_PER_CLIENT": "2",
-		"LINEAGE_IIIF_QUEUE": "20", "LINEAGE_IIIF_QUEUE_WAIT": "10s", "LINEAGE_IIIF_CACHE_MB": "64"}
+		"LINEAGE_IIIF_QUEUE": "20", "LINEAGE_IIIF_QUEUE_WAIT": "10s", "LINEAGE_IIIF_CACHE_MB": "64", "LINEAGE_IIIF_SIGNED_TILES": "10m"}
 	if err := o.ReadEnv(func(k string) string { return env[k] }); err != nil {
 		t.Fatal(err)
 	}
 	want := Options{Limits: Limits{MaxWidth: DefaultLimits.MaxWidth, MaxHeight: DefaultLimits.MaxHeight, MaxArea: 1000000}, RenderSlots: 3,
-		QueuePerClient: 2, QueueTotal: 20, QueueWait: 10 * time.Second, CacheBytes: 64 << 20}
+		QueuePerClient: 2, QueueTotal: 20, QueueWait: 10 * time.Second, CacheBytes: 64 << 20, SignedTiles: 10 * time.Minute}
 	if fmt.Sprint(o) != fmt.Sprint(want) {
 		t.Errorf("got %+v, want %+v", o, want)
 	}
 	for name, v := range map[string]string{"LINEAGE_IIIF_MAX_WIDTH": "100", "LINEAGE_IIIF_MAX_HEIGHT": "big", "LINEAGE_IIIF_MAX_AREA": "-1",
-		"LINEAGE_IIIF_RENDERS": "0", "LINEAGE_IIIF_QUEUE_WAIT": "5", "LINEAGE_IIIF_QUEUE": "1.5", "LINEAGE_IIIF_CACHE_MB": "0"} {
+		"LINEAGE_IIIF_RENDERS": "0", "LINEAGE_IIIF_QUEUE_WAIT": "5", "LINEAGE_IIIF_QUEUE": "1.5", "LINEAGE_IIIF_CACHE_MB": "0", "LINEAGE_IIIF_SIGNED_TILES": "30s"} {
 		var o Options
 		err := o.ReadEnv(func(k string) string {
 			if k == name {

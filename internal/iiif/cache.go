@@ -3,23 +3,29 @@ package iiif
 import (
 	"bufio"
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"sync"
+
+	"lineage/internal/blob"
 )
 
-// diskCache keeps derivatives on disk, evicting the least recently used beyond a size
-// cap. The index lives in memory and is rebuilt from the folder (by modification time)
-// when the server starts.
+// diskCache keeps derivatives in the store under a prefix, evicting the least recently
+// used beyond a size cap. The index lives in memory and is rebuilt from the store's
+// listing (by modification time) when the server starts. Several servers on one bucket
+// each keep their own index: one may evict what another still lists, which that one
+// then finds missing and makes again.
 type diskCache struct {
-	dir string
-	cap int64
+	st      blob.Store
+	prefix  string // "" or ending in '/'
+	staging string // folder for derivatives being written; "" the system's
+	cap     int64
 
 	mu    sync.Mutex
 	size  int64
@@ -32,40 +38,30 @@ type cacheEntry struct {
 	size int64
 }
 
-func newDiskCache(dir string, capBytes int64) (*diskCache, error) {
-	c := &diskCache{dir: dir, cap: capBytes, order: list.New(), index: map[string]*list.Element{}}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
+func newDiskCache(st blob.Store, prefix, staging string, capBytes int64) (*diskCache, error) {
+	c := &diskCache{st: st, prefix: prefix, staging: staging, cap: capBytes, order: list.New(), index: map[string]*list.Element{}}
 	type found struct {
 		key  string
 		size int64
 		mod  int64
 	}
 	var all []found
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if strings.HasPrefix(d.Name(), ".tmp") {
-			os.Remove(path)
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		all = append(all, found{d.Name(), info.Size(), info.ModTime().UnixNano()})
+	err := st.List(context.Background(), prefix, func(i blob.Info) error {
+		all = append(all, found{path.Base(i.Key), i.Size, i.ModTime.UnixNano()})
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	sort.Slice(all, func(i, j int) bool { return all[i].mod < all[j].mod })
 	for _, f := range all {
 		c.index[f.key] = c.order.PushFront(&cacheEntry{f.key, f.size})
 		c.size += f.size
 	}
 	c.mu.Lock()
-	c.evictLocked()
+	evicted := c.evictLocked()
 	c.mu.Unlock()
+	c.remove(evicted)
 	return c, nil
 }
 
@@ -76,52 +72,53 @@ func cacheKey(id, version, canonical string) string {
 	return hex.EncodeToString(h[:16]) + "." + ext
 }
 
-func (c *diskCache) path(key string) string {
-	return filepath.Join(c.dir, key[:2], key)
+// key is where a derivative lives in the store.
+func (c *diskCache) key(key string) string {
+	return c.prefix + key[:2] + "/" + key
 }
 
 // open returns a cached derivative opened for reading, and its size.
-func (c *diskCache) open(key string) (*os.File, int64, bool) {
-	f, err := os.Open(c.path(key))
-	var info os.FileInfo
-	if err == nil {
-		info, err = f.Stat()
-		if err != nil {
-			f.Close()
-		}
-	}
+func (c *diskCache) open(ctx context.Context, key string) (io.ReadCloser, int64, bool) {
+	rc, info, err := c.st.Get(ctx, c.key(key), blob.Range{})
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	e, known := c.index[key]
 	if err != nil {
 		if known {
 			c.removeLocked(e)
 		}
+		c.mu.Unlock()
 		return nil, 0, false
 	}
+	var evicted []string
 	if known {
 		c.order.MoveToFront(e)
 	} else {
-		// Another process (an import) may have written it since the index was built.
-		c.index[key] = c.order.PushFront(&cacheEntry{key, info.Size()})
-		c.size += info.Size()
-		c.evictLocked()
+		// Another process (an import, another server) may have written it since the
+		// index was built.
+		c.index[key] = c.order.PushFront(&cacheEntry{key, info.Size})
+		c.size += info.Size
+		evicted = c.evictLocked()
 	}
-	return f, info.Size(), true
+	c.mu.Unlock()
+	c.remove(evicted)
+	return rc, info.Size, true
 }
 
-// write stores a derivative that fill encodes (into a temporary file, then renamed),
-// evicts, and returns the file opened for reading at its start. A derivative larger
+// write stores a derivative that fill encodes (into a temporary file, then into the
+// store), evicts, and returns it opened for reading at its start. A derivative larger
 // than the whole cap is not kept, but the returned file still reads it.
-func (c *diskCache) write(key string, fill func(io.Writer) error) (*os.File, int64, error) {
-	p := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return nil, 0, err
+func (c *diskCache) write(ctx context.Context, key string, fill func(io.Writer) error) (*os.File, int64, error) {
+	if c.staging != "" {
+		if err := os.MkdirAll(c.staging, 0o755); err != nil {
+			return nil, 0, err
+		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	tmp, err := os.CreateTemp(c.staging, "derivative-*")
 	if err != nil {
 		return nil, 0, err
 	}
+	// The open file reads on once its name is gone.
+	defer os.Remove(tmp.Name())
 	bw := bufio.NewWriterSize(tmp, 64<<10)
 	err = fill(bw)
 	if err == nil {
@@ -131,24 +128,22 @@ func (c *diskCache) write(key string, fill func(io.Writer) error) (*os.File, int
 	if err == nil {
 		size, err = tmp.Seek(0, io.SeekCurrent)
 	}
+	if err == nil && size <= c.cap {
+		if _, err = tmp.Seek(0, io.SeekStart); err == nil {
+			_, err = c.st.Put(ctx, c.key(key), tmp, blob.PutOptions{})
+		}
+	}
 	if err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
 	}
-	if err == nil && size <= c.cap {
-		err = os.Rename(tmp.Name(), p)
-	} else {
-		os.Remove(tmp.Name())
-	}
 	if err != nil {
 		tmp.Close()
-		os.Remove(tmp.Name())
 		return nil, 0, err
 	}
 	if size > c.cap {
 		return tmp, size, nil
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if e, ok := c.index[key]; ok {
 		c.size -= e.Value.(*cacheEntry).size
 		e.Value.(*cacheEntry).size = size
@@ -157,18 +152,31 @@ func (c *diskCache) write(key string, fill func(io.Writer) error) (*os.File, int
 		c.index[key] = c.order.PushFront(&cacheEntry{key, size})
 	}
 	c.size += size
-	c.evictLocked()
+	evicted := c.evictLocked()
+	c.mu.Unlock()
+	c.remove(evicted)
 	return tmp, size, nil
 }
 
-func (c *diskCache) evictLocked() {
+// evictLocked drops the least recently used entries beyond the cap from the index and
+// returns their keys, for remove to delete once the lock is let go (a bucket's
+// round trips must not hold it).
+func (c *diskCache) evictLocked() []string {
+	var out []string
 	for c.size > c.cap {
 		e := c.order.Back()
 		if e == nil {
-			return
+			break
 		}
-		os.Remove(c.path(e.Value.(*cacheEntry).key))
+		out = append(out, e.Value.(*cacheEntry).key)
 		c.removeLocked(e)
+	}
+	return out
+}
+
+func (c *diskCache) remove(keys []string) {
+	for _, k := range keys {
+		c.st.Delete(context.Background(), c.key(k))
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	_ "image/jpeg" // decoders for imports
+	"image/jpeg" // and the decoders for imports
 	_ "image/png"
 	"io"
 	"os"
@@ -26,6 +26,7 @@ import (
 	_ "golang.org/x/image/tiff"
 
 	"lineage/internal/access"
+	"lineage/internal/blob"
 	"lineage/internal/trees"
 )
 
@@ -206,33 +207,30 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return "", false, err
 	}
-	final := s.tilesDir(id, version)
+	final := tilesKey(id, version)
 	if oldVersion == version {
-		if _, err := os.Stat(filepath.Join(final, "1")); err == nil {
+		if _, err := s.blobs.Stat(ctx, final+tileName(0, 0, 0)); err == nil {
 			// Scans cut before the import made these sizes get them now.
-			if err := s.makeImportSizes(final, old); err != nil {
+			if err := s.makeStoredSizes(ctx, final, old); err != nil {
 				return "", false, err
 			}
 			_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE iiif_images SET label = ?, source = ? WHERE id = ? AND (label <> ? OR source <> ?)`), label, source, id, label, source)
 			return id, false, err
 		}
 	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(s.root, "tiles", id, ".tmp-"+hex.EncodeToString(rnd[:]))
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
+	tmp, err := s.stagingDir(id)
+	if err != nil {
 		return "", false, err
 	}
 	pyr, err := cut(tmp)
 	if err == nil {
 		err = s.makeImportSizes(tmp, pyr)
 	}
-	if err != nil {
-		os.RemoveAll(tmp)
-		return "", false, err
+	if err == nil {
+		// Nothing reads the new version's keys before the row below names it.
+		err = blob.MoveDir(ctx, s.blobs, tmp, final)
 	}
-	os.RemoveAll(final)
-	if err := os.Rename(tmp, final); err != nil {
+	if err != nil {
 		os.RemoveAll(tmp)
 		return "", false, err
 	}
@@ -255,12 +253,20 @@ func (s *Service) putPage(ctx context.Context, itemID int64, slug string, page i
 		return "", false, err
 	}
 	// Old versions go once the new one is recorded.
-	if entries, err := os.ReadDir(filepath.Join(s.root, "tiles", id)); err == nil {
-		for _, e := range entries {
-			if e.Name() != version && !strings.HasPrefix(e.Name(), ".tmp-") {
-				os.RemoveAll(filepath.Join(s.root, "tiles", id, e.Name()))
-			}
+	var replaced []string
+	err = s.blobs.List(ctx, "iiif/tiles/"+id+"/", func(i blob.Info) error {
+		if !strings.HasPrefix(i.Key, final) {
+			replaced = append(replaced, i.Key)
 		}
+		return nil
+	})
+	for _, k := range replaced {
+		if err == nil {
+			err = s.blobs.Delete(ctx, k)
+		}
+	}
+	if err != nil {
+		s.opts.Log.Warn("iiif: remove the replaced version's tiles", "id", id, "err", err)
 	}
 	s.forget(id)
 	return id, true, nil
@@ -308,6 +314,68 @@ func (s *Service) isImportSize(pyr Pyramid, canonical string) bool {
 // sizePath is where an import-made size lives in a scan's tile folder.
 func sizePath(dir, canonical string) string {
 	return filepath.Join(dir, "sizes", strings.ReplaceAll(canonical, "/", "_"))
+}
+
+// sizeKey is sizePath in the store, under the scan's tilesKey.
+func sizeKey(prefix, canonical string) string {
+	return prefix + "sizes/" + strings.ReplaceAll(canonical, "/", "_")
+}
+
+// stagingDir is a new local folder to cut a scan of id into: beside the pyramids when
+// the store is the local folder (so that moving it there is a rename), in the data
+// folder's tmp otherwise.
+func (s *Service) stagingDir(id string) (string, error) {
+	parent := s.staging
+	if l, ok := s.blobs.(*blob.Local); ok {
+		parent = filepath.Join(l.Root(), "iiif", "tiles", id)
+	}
+	if parent != "" {
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return "", err
+		}
+	}
+	return os.MkdirTemp(parent, ".tmp-")
+}
+
+// sweepStaging removes what imports and renders left in the staging folder longer ago
+// than a day: a process stopped half-way (an import and a server may share the folder,
+// so what is recent may be in use).
+func sweepStaging(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".tmp-") && !strings.HasPrefix(e.Name(), "derivative-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > 24*time.Hour {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// makeStoredSizes writes the import's sizes missing from the pyramid under prefix in
+// the store.
+func (s *Service) makeStoredSizes(ctx context.Context, prefix string, pyr Pyramid) error {
+	for _, p := range s.importSizePlans(pyr) {
+		key := sizeKey(prefix, p.Canonical(pyr.Width, pyr.Height))
+		if _, err := s.blobs.Stat(ctx, key); err == nil {
+			continue
+		}
+		img, err := renderFrom(storeTiles{ctx, s, prefix}, pyr, p, nil)
+		if err != nil {
+			return fmt.Errorf("make the %d × %d size: %w", p.Width, p.Height, err)
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: tileQuality}); err != nil {
+			return err
+		}
+		if _, err := s.blobs.Put(ctx, key, &buf, blob.PutOptions{ContentType: "image/jpeg"}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // makeImportSizes writes the import's sizes missing from the tile folder dir.
@@ -375,20 +443,20 @@ func (s *Service) MakeMissingSizes(ctx context.Context) (int, error) {
 			if err := ctx.Err(); err != nil {
 				return done, err
 			}
-			dir := s.tilesDir(sc.id, sc.version)
+			prefix := tilesKey(sc.id, sc.version)
 			missing := false
 			for _, p := range s.importSizePlans(sc.pyr) {
-				if _, err := os.Stat(sizePath(dir, p.Canonical(sc.pyr.Width, sc.pyr.Height))); err != nil {
+				if _, err := s.blobs.Stat(ctx, sizeKey(prefix, p.Canonical(sc.pyr.Width, sc.pyr.Height))); err != nil {
 					missing = true
 				}
 			}
 			if !missing {
 				continue
 			}
-			if _, err := os.Stat(filepath.Join(dir, "1")); err != nil {
+			if _, err := s.blobs.Stat(ctx, prefix+tileName(0, 0, 0)); err != nil {
 				continue // being replaced, or its tiles are gone
 			}
-			if err := s.makeImportSizes(dir, sc.pyr); err != nil {
+			if err := s.makeStoredSizes(ctx, prefix, sc.pyr); err != nil {
 				s.opts.Log.Warn("iiif: make the import's sizes", "id", sc.id, "err", err)
 				continue
 			}

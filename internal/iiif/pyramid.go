@@ -55,7 +55,13 @@ func (p Pyramid) ScaleFactors() []int {
 
 // tilePath is where tile (col, row) of level k lives under dir.
 func tilePath(dir string, k, col, row int) string {
-	return filepath.Join(dir, strconv.Itoa(1<<k), strconv.Itoa(col)+"_"+strconv.Itoa(row)+".jpg")
+	return filepath.Join(dir, filepath.FromSlash(tileName(k, col, row)))
+}
+
+// tileName is tilePath relative to the pyramid's folder, with slashes: the end of the
+// tile's key in the store.
+func tileName(k, col, row int) string {
+	return strconv.Itoa(1<<k) + "/" + strconv.Itoa(col) + "_" + strconv.Itoa(row) + ".jpg"
 }
 
 // CutTiles writes the tile pyramid of img into dir, which must not exist yet. Level 0

@@ -2,6 +2,7 @@ package iiif
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/draw"
@@ -81,6 +82,11 @@ func renderLevel(pyr Pyramid, p Plan) int {
 // a time, scaling each tile into the answer as it is decoded (resample). It never
 // holds the level, let alone the scan, whole.
 func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, error) {
+	return renderFrom(dirTiles(dir), pyr, p, st)
+}
+
+// renderFrom is render from the tiles src reads.
+func renderFrom(src tileSource, pyr Pyramid, p Plan, st *renderStats) (image.Image, error) {
 	k := renderLevel(pyr, p)
 	sf := 1 << k
 	lw, lh := pyr.LevelSize(k)
@@ -90,7 +96,7 @@ func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, erro
 	}
 	out := image.NewRGBA(image.Rect(0, 0, p.Width, p.Height))
 	st.hold(int64(len(out.Pix)))
-	if err := resample(out, dir, k, lr, st); err != nil {
+	if err := resample(out, src, k, lr, st); err != nil {
 		return nil, err
 	}
 	if p.Request.Mirror {
@@ -118,12 +124,12 @@ func render(dir string, pyr Pyramid, p Plan, st *renderStats) (image.Image, erro
 // soon as it is decoded; each answer row is made as soon as the last of those rows it
 // needs is complete. So what it holds besides the answer is bounded by the answer's
 // width (a row of tiles' height of scaled rows), not by the level's.
-func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *renderStats) error {
+func resample(out *image.RGBA, src tileSource, k int, lr image.Rectangle, st *renderStats) error {
 	sw, sh := lr.Dx(), lr.Dy()
 	ow, oh := out.Rect.Dx(), out.Rect.Dy()
 	if sw == ow && sh == oh {
 		// Same size: the tiles are copied straight into the answer.
-		return eachTile(dir, k, lr, st, nil, func(t image.Image, at image.Rectangle, sp image.Point) {
+		return eachTile(src, k, lr, st, nil, func(t image.Image, at image.Rectangle, sp image.Point) {
 			draw.Draw(out, at, t, sp, draw.Src)
 		}, nil)
 	}
@@ -197,7 +203,7 @@ func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *render
 			next++
 		}
 	}
-	return eachTile(dir, k, lr, st, begin, tile, end)
+	return eachTile(src, k, lr, st, begin, tile, end)
 }
 
 // eachTile decodes the tiles of level k that meet lr, a row of tiles at a time, left
@@ -205,7 +211,7 @@ func resample(out *image.RGBA, dir string, k int, lr image.Rectangle, st *render
 // lr.Min) and where that part starts in the tile's own bounds (sp). begin and end, when
 // not nil, are called around each row of tiles with the rows of lr (relative to
 // lr.Min) it covers.
-func eachTile(dir string, k int, lr image.Rectangle, st *renderStats, begin func(y0, y1 int),
+func eachTile(src tileSource, k int, lr image.Rectangle, st *renderStats, begin func(y0, y1 int),
 	tile func(t image.Image, at image.Rectangle, sp image.Point), end func(y0, y1 int)) error {
 	for row := lr.Min.Y / TileSize; row <= (lr.Max.Y-1)/TileSize; row++ {
 		y0 := max(row*TileSize, lr.Min.Y) - lr.Min.Y
@@ -214,7 +220,7 @@ func eachTile(dir string, k int, lr image.Rectangle, st *renderStats, begin func
 			begin(y0, y1)
 		}
 		for col := lr.Min.X / TileSize; col <= (lr.Max.X-1)/TileSize; col++ {
-			t, err := readTile(tilePath(dir, k, col, row))
+			t, err := src.tile(k, col, row)
 			if err != nil {
 				return err
 			}
@@ -284,6 +290,35 @@ func clampByte(v float32) uint8 {
 		return 255
 	}
 	return uint8(v + 0.5)
+}
+
+// tileSource reads the tiles of one pyramid.
+type tileSource interface {
+	tile(k, col, row int) (image.Image, error)
+}
+
+// dirTiles reads a pyramid from a local folder (CutTiles' output, an import's staging
+// folder).
+type dirTiles string
+
+func (d dirTiles) tile(k, col, row int) (image.Image, error) {
+	return readTile(tilePath(string(d), k, col, row))
+}
+
+// storeTiles reads a pyramid from the service's store, through its memory of recent
+// tiles.
+type storeTiles struct {
+	ctx    context.Context
+	s      *Service
+	prefix string // tilesKey
+}
+
+func (t storeTiles) tile(k, col, row int) (image.Image, error) {
+	b, err := t.s.tileBytes(t.ctx, t.prefix+tileName(k, col, row))
+	if err != nil {
+		return nil, err
+	}
+	return jpeg.Decode(bytes.NewReader(b))
 }
 
 func readTile(path string) (image.Image, error) {

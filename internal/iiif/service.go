@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"lineage/internal/access"
+	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/store"
 )
@@ -36,9 +37,16 @@ type Membership interface {
 
 // Options configure the service.
 type Options struct {
-	DataDir   string // scans live under DataDir/files/iiif
-	PublicURL string // origin of absolute ids; empty: the request's
-	Members   Membership
+	DataDir string // scans live under DataDir/files/iiif, unless Blobs says otherwise
+	// Blobs holds the tiles, the import's sizes and the derivative cache under iiif/;
+	// nil: the local folder DataDir/files.
+	Blobs blob.Store
+	// SignedTiles, when above zero, answers a public scan's pre-cut tiles with a
+	// redirect to a URL of the store signed for that long (stores that can sign), not
+	// with the bytes. Members-only scans are always served by this server.
+	SignedTiles time.Duration
+	PublicURL   string // origin of absolute ids; empty: the request's
+	Members     Membership
 	// Authenticate wraps a handler so that Members can see the signed-in user (the
 	// accounts middleware). The image server runs it only for members-only scans, so
 	// public tiles never touch sessions or set cookies; the route table runs it around
@@ -75,9 +83,11 @@ const DefaultAttribution = "Reproduced by permission of the Lineage family histo
 // Service is the image explorer's room: the IIIF image server, manifests, the images
 // API and imports.
 type Service struct {
-	db   *store.DB
-	opts Options
-	root string // DataDir/files/iiif
+	db      *store.DB
+	opts    Options
+	root    string // DataDir/files/iiif: the local store's folder, when it is local
+	blobs   blob.Store
+	staging string // DataDir/tmp: local files being made
 
 	cacheOnce sync.Once
 	cache     *diskCache
@@ -88,6 +98,8 @@ type Service struct {
 	images map[string]cachedImage
 
 	tiles *memCache // recently served tiles
+
+	unreachable unreachable // the last scan whose files were missing (unreachable.go)
 }
 
 type cachedImage struct {
@@ -135,23 +147,40 @@ func New(db *store.DB, opts Options) *Service {
 		opts.Attribution = DefaultAttribution
 	}
 	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
+	if opts.Blobs == nil {
+		opts.Blobs = blob.NewLocal(blob.LocalDir(opts.DataDir))
+	}
+	staging := ""
+	if opts.DataDir != "" {
+		staging = filepath.Join(opts.DataDir, "tmp")
+		sweepStaging(staging, time.Now())
+	}
 	return &Service{
-		db:     db,
-		opts:   opts,
-		root:   filepath.Join(opts.DataDir, "files", "iiif"),
-		queue:  newRenderQueue(opts.RenderSlots, opts.QueuePerClient, opts.QueueTotal),
-		images: map[string]cachedImage{},
-		tiles:  newMemCache(opts.TileMemoryBytes),
+		db:      db,
+		opts:    opts,
+		blobs:   opts.Blobs,
+		staging: staging,
+		root:    filepath.Join(opts.DataDir, "files", "iiif"),
+		queue:   newRenderQueue(opts.RenderSlots, opts.QueuePerClient, opts.QueueTotal),
+		images:  map[string]cachedImage{},
+		tiles:   newMemCache(opts.TileMemoryBytes),
 	}
 }
 
+// tilesDir is where a local store keeps a scan's pyramid (tilesKey).
 func (s *Service) tilesDir(id, version string) string {
 	return filepath.Join(s.root, "tiles", id, version)
 }
 
+// tilesKey is the prefix of a scan's pyramid and import sizes in the store.
+func tilesKey(id, version string) string { return "iiif/tiles/" + id + "/" + version + "/" }
+
+// cachePrefix is where the derivative cache lives in the store.
+const cachePrefix = "iiif/cache/"
+
 func (s *Service) derivatives() (*diskCache, error) {
 	s.cacheOnce.Do(func() {
-		s.cache, s.cacheErr = newDiskCache(filepath.Join(s.root, "cache"), s.opts.CacheBytes)
+		s.cache, s.cacheErr = newDiskCache(s.blobs, cachePrefix, s.staging, s.opts.CacheBytes)
 	})
 	return s.cache, s.cacheErr
 }
@@ -218,13 +247,9 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeIIIFError(w, ie)
 	case errors.Is(err, ErrNotFound):
 		writeIIIFError(w, &Error{Status: http.StatusNotFound, Message: "Not found."})
-	case errors.Is(err, os.ErrNotExist):
-		// Tiles of a scan replaced a moment ago: what the server knew is stale.
-		s.mu.Lock()
-		clear(s.images)
-		s.mu.Unlock()
-		w.Header().Set("Retry-After", "1")
-		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+	case errors.Is(err, os.ErrNotExist) && strings.HasPrefix(r.URL.Path, Prefix):
+		// Replaced a moment ago, or not in this instance's storage (unreachable.go).
+		s.missingFiles(w, r, scanOf(r))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The request was cancelled."})
 	default:
@@ -546,19 +571,19 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 		return
 	}
 	pyr := im.pyramid()
-	dir := s.tilesDir(im.ID, im.Version)
+	prefix := tilesKey(im.ID, im.Version)
 	if k, col, row, ok := tileFor(plan, pyr); ok {
-		s.serveTile(w, r, tilePath(dir, k, col, row))
+		if !im.Members && s.opts.SignedTiles > 0 && s.redirectTile(w, r, prefix+tileName(k, col, row)) {
+			return
+		}
+		s.serveTile(w, r, prefix+tileName(k, col, row))
 		return
 	}
 	// What the import made is read from its file, never queued behind renders.
 	if s.isImportSize(pyr, canonical) {
-		if f, err := os.Open(sizePath(dir, canonical)); err == nil {
-			if info, err := f.Stat(); err == nil {
-				s.serveFile(w, r, f, info.Size(), plan.Request.Format)
-				return
-			}
-			f.Close()
+		if rc, info, err := s.blobs.Get(r.Context(), sizeKey(prefix, canonical), blob.Range{}); err == nil {
+			s.serveFile(w, r, rc, info.Size, plan.Request.Format)
+			return
 		}
 	}
 	cache, err := s.derivatives()
@@ -567,7 +592,7 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 		return
 	}
 	key := cacheKey(im.ID, im.Version, canonical)
-	if f, size, ok := cache.open(key); ok {
+	if f, size, ok := cache.open(r.Context(), key); ok {
 		s.serveFile(w, r, f, size, plan.Request.Format)
 		return
 	}
@@ -594,10 +619,10 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 		s.fail(w, r, err)
 		return
 	}
-	defer release()                // if rendering panics; release is idempotent
-	f, size, ok := cache.open(key) // made by someone else while this one waited
+	defer release()                             // if rendering panics; release is idempotent
+	f, size, ok := cache.open(r.Context(), key) // made by someone else while this one waited
 	if !ok {
-		f, size, err = s.renderTo(cache, key, dir, pyr, plan)
+		f, size, err = s.renderTo(r.Context(), cache, key, prefix, pyr, plan)
 	}
 	// The slot bounds renders; sending the file to a slow client need not hold it.
 	release()
@@ -608,17 +633,17 @@ func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRo
 	s.serveFile(w, r, f, size, plan.Request.Format)
 }
 
-// renderTo makes a derivative into the cache and returns its file.
-func (s *Service) renderTo(cache *diskCache, key, dir string, pyr Pyramid, plan Plan) (*os.File, int64, error) {
-	img, err := render(dir, pyr, plan, nil)
+// renderTo makes a derivative of the pyramid under prefix into the cache and returns it.
+func (s *Service) renderTo(ctx context.Context, cache *diskCache, key, prefix string, pyr Pyramid, plan Plan) (io.ReadCloser, int64, error) {
+	img, err := renderFrom(storeTiles{ctx, s, prefix}, pyr, plan, nil)
 	if err != nil {
 		return nil, 0, err
 	}
-	return cache.write(key, func(w io.Writer) error { return encodeTo(w, img, plan.Request.Format) })
+	return cache.write(ctx, key, func(w io.Writer) error { return encodeTo(w, img, plan.Request.Format) })
 }
 
-// serveFile answers with an image file and closes it.
-func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, f *os.File, size int64, format string) {
+// serveFile answers with an image and closes it.
+func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, f io.ReadCloser, size int64, format string) {
 	defer f.Close()
 	h := w.Header()
 	h.Set("Content-Type", contentType(format))
@@ -629,24 +654,55 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, f *os.File, 
 	io.Copy(w, f)
 }
 
+// tileBytes reads a tile from the store, or from memory when it was read recently.
+func (s *Service) tileBytes(ctx context.Context, key string) ([]byte, error) {
+	if body, ok := s.tiles.get(key); ok {
+		return body, nil
+	}
+	rc, _, err := s.blobs.Get(ctx, key, blob.Range{})
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	body, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, err
+	}
+	s.tiles.put(key, body)
+	return body, nil
+}
+
+// redirectTile answers a public scan's tile with a redirect to a signed URL of the
+// store; false when the store cannot sign (nothing was written).
+func (s *Service) redirectTile(w http.ResponseWriter, r *http.Request, key string) bool {
+	u, err := s.blobs.SignedURL(r.Context(), key, s.opts.SignedTiles)
+	if err != nil {
+		return false
+	}
+	h := w.Header()
+	// The redirect may be cached for less than the URL lives, so a cached one still works.
+	h.Set("Cache-Control", "public, max-age="+strconv.Itoa(int(s.opts.SignedTiles/2/time.Second)))
+	h.Del("ETag")
+	h.Del("Last-Modified")
+	h.Set("Location", u)
+	w.WriteHeader(http.StatusFound)
+	return true
+}
+
 // serveTile answers with a pre-cut tile, from memory when it was read recently.
-func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, path string) {
-	body, ok := s.tiles.get(path)
+func (s *Service) serveTile(w http.ResponseWriter, r *http.Request, key string) {
+	body, ok := s.tiles.get(key)
 	if !ok {
 		var err error
-		body, err = os.ReadFile(path)
+		body, err = s.tileBytes(r.Context(), key)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				// The scan was re-imported a moment ago: forget it and let the client retry.
-				s.forget(strings.SplitN(strings.TrimPrefix(r.URL.Path, Prefix), "/", 2)[0])
-				w.Header().Set("Retry-After", "1")
-				writeIIIFError(w, &Error{Status: http.StatusServiceUnavailable, Message: "The scan is being replaced; try again."})
+				s.missingFiles(w, r, scanOf(r)) // replaced, or not in this storage
 				return
 			}
 			s.fail(w, r, err)
 			return
 		}
-		s.tiles.put(path, body)
 	}
 	h := w.Header()
 	h.Set("Content-Type", "image/jpeg")

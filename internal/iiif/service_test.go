@@ -21,6 +21,7 @@ import (
 	"errors"
 	"golang.org/x/image/tiff"
 
+	"lineage/internal/blob"
 	"lineage/internal/gedcom"
 	"lineage/internal/research"
 	"lineage/internal/store"
@@ -118,11 +119,36 @@ func (c client) json(path string) map[string]any {
 var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 func TestImportAndServe(t *testing.T) {
+	eachStoreKind(t, func(t *testing.T, newStore func(t *testing.T) blob.Store) { testImportAndServe(t, newStore) })
+}
+
+// storedKeys lists the keys of the service's store under prefix that contain part.
+func storedKeys(t *testing.T, svc *Service, prefix, part string) []string {
+	t.Helper()
+	var keys []string
+	if err := svc.blobs.List(context.Background(), prefix, func(i blob.Info) error {
+		if strings.Contains(i.Key, part) {
+			keys = append(keys, i.Key)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+func testImportAndServe(t *testing.T, newStore func(t *testing.T) blob.Store) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		fixture(t, db)
 		data := t.TempDir()
-		svc := New(db, Options{DataDir: data, Log: quietLog(), CacheBytes: 1 << 20})
+		st := newStore(t)
+		_, local := st.(*blob.Local)
+		if local {
+			// The data folder's own files, as serve has them by default.
+			st = blob.NewLocal(blob.LocalDir(data))
+		}
+		svc := New(db, Options{DataDir: data, Blobs: st, Log: quietLog(), CacheBytes: 1 << 20})
 		srv := httptest.NewServer(handler(svc))
 		defer srv.Close()
 		c := client{t, srv}
@@ -143,7 +169,10 @@ func TestImportAndServe(t *testing.T) {
 		}
 		// Cutting a scan also made its thumbnail and no-JavaScript preview, beside its
 		// tiles rather than in the evictable cache.
-		if sizes, _ := filepath.Glob(filepath.Join(data, "files", "iiif", "tiles", "*", "*", "sizes", "*.jpg")); len(sizes) != 6 {
+		if sizes := storedKeys(t, svc, "iiif/tiles/", "/sizes/"); len(sizes) != 6 {
+			t.Errorf("the import stored %d sizes, want 6 (2 per scan): %q", len(sizes), sizes)
+		}
+		if sizes, _ := filepath.Glob(filepath.Join(data, "files", "iiif", "tiles", "*", "*", "sizes", "*.jpg")); local && len(sizes) != 6 {
 			t.Errorf("the import made %d sizes, want 6 (2 per scan): %q", len(sizes), sizes)
 		}
 		if cache, err := svc.derivatives(); err != nil {
@@ -373,14 +402,18 @@ func TestImportAndServe(t *testing.T) {
 		}
 
 		// A different file for a page replaces its scan: new ETag, old tiles gone.
-		oldDir := svc.tilesDir("recs-r1-p001", mustImage(t, svc, "recs-r1-p001").Version)
+		oldVersion := mustImage(t, svc, "recs-r1-p001").Version
+		oldDir := svc.tilesDir("recs-r1-p001", oldVersion)
 		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1000, 700))
 		rep, err = svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{filepath.Join(scans, "R1.png")}})
 		if err != nil || rep.Cut != 1 {
 			t.Fatalf("replace: %v %+v", err, rep)
 		}
-		if _, err := os.Stat(oldDir); !os.IsNotExist(err) {
+		if _, err := os.Stat(oldDir); local && !os.IsNotExist(err) {
 			t.Errorf("old tiles still there: %v", err)
+		}
+		if old := storedKeys(t, svc, tilesKey("recs-r1-p001", oldVersion), ""); len(old) != 0 {
+			t.Errorf("old tiles still stored: %q", old)
 		}
 		if w := c.json("/iiif/3/recs-r1-p001/info.json")["width"]; w != 1000.0 {
 			t.Errorf("width after replace: %v", w)
@@ -485,14 +518,20 @@ func validateManifest(t *testing.T, c client, m map[string]any, pages int) {
 }
 
 func TestDiskCache(t *testing.T) {
-	dir := t.TempDir()
-	c, err := newDiskCache(dir, 250)
+	eachStore(t, func(t *testing.T, st blob.Store) {
+		testDiskCache(t, st)
+	})
+}
+
+func testDiskCache(t *testing.T, st blob.Store) {
+	ctx := context.Background()
+	c, err := newDiskCache(st, "iiif/cache/", t.TempDir(), 250)
 	if err != nil {
 		t.Fatal(err)
 	}
 	put := func(c *diskCache, k string, b []byte) {
 		t.Helper()
-		f, size, err := c.write(k, func(w io.Writer) error { _, err := w.Write(b); return err })
+		f, size, err := c.write(ctx, k, func(w io.Writer) error { _, err := w.Write(b); return err })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -503,7 +542,7 @@ func TestDiskCache(t *testing.T) {
 		}
 	}
 	get := func(c *diskCache, k string) (int64, bool) {
-		f, size, ok := c.open(k)
+		f, size, ok := c.open(ctx, k)
 		if ok {
 			f.Close()
 		}
@@ -526,11 +565,11 @@ func TestDiskCache(t *testing.T) {
 	if size, n := c.usage(); size != 200 || n != 2 {
 		t.Errorf("usage %d %d", size, n)
 	}
-	if _, err := os.Stat(c.path("bb2.jpg")); !os.IsNotExist(err) {
-		t.Error("the evicted file is still on disk")
+	if _, err := st.Stat(ctx, c.key("bb2.jpg")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the evicted file is still stored: %v", err)
 	}
 	// A new cache on the same folder finds what is there.
-	c2, err := newDiskCache(dir, 250)
+	c2, err := newDiskCache(st, "iiif/cache/", t.TempDir(), 250)
 	if err != nil {
 		t.Fatal(err)
 	}

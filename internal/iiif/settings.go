@@ -48,5 +48,12 @@ func (o *Options) ReadEnv(getenv func(string) string) error {
 		}
 		o.QueueWait = d
 	}
+	if v := getenv("LINEAGE_IIIF_SIGNED_TILES"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || (d > 0 && d < time.Minute) || d > 7*24*time.Hour {
+			return fmt.Errorf("LINEAGE_IIIF_SIGNED_TILES must be 0 (off) or a duration from 1m to 168h (e.g. 10m), got %q", v)
+		}
+		o.SignedTiles = d
+	}
 	return nil
 }

@@ -1,12 +1,15 @@
 package mail
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/mail"
 	"net/url"
 	"path/filepath"
 	"strconv"
+
+	"lineage/internal/blob"
 )
 
 // FromEnv chooses the Sender from LINEAGE_SMTP_* settings (read through getenv):
@@ -17,6 +20,10 @@ import (
 //	LINEAGE_SMTP_TLS       starttls (default), tls, opportunistic or none
 //	LINEAGE_SMTP_AUTH      plain, login, cram-md5, scram-sha-256 …; default: the best offered
 //	LINEAGE_MAIL_FROM      sender, default "Lineage <no-reply@HOST of the public URL>"
+//
+// Without a mail server and with LINEAGE_STORAGE_URL set, mail is written to the bucket
+// (mail/ under its prefix; blob.Open) rather than to <dataDir>/mail, so that several
+// instances keep one spool.
 func FromEnv(getenv func(string) string, dataDir, publicURL string, log *slog.Logger) (Sender, error) {
 	from := getenv("LINEAGE_MAIL_FROM")
 	if from == "" {
@@ -31,7 +38,15 @@ func FromEnv(getenv func(string) string, dataDir, publicURL string, log *slog.Lo
 	}
 	host := getenv("LINEAGE_SMTP_HOST")
 	if host == "" {
-		return &DirSender{Dir: filepath.Join(dataDir, "mail"), From: from, Log: log}, nil
+		d := &DirSender{Dir: filepath.Join(dataDir, "mail"), From: from, Log: log}
+		if raw := getenv("LINEAGE_STORAGE_URL"); raw != "" {
+			st, err := blob.Open(context.Background(), raw, dataDir, getenv)
+			if err != nil {
+				return nil, err
+			}
+			d.Blobs = st
+		}
+		return d, nil
 	}
 	s := &SMTPSender{
 		Host:     host,

@@ -39,6 +39,10 @@ type Options struct {
 	// PagesChanged is called after a 2xx answer of a mount that ChangesPages (without
 	// it, PageCache is purged).
 	PagesChanged func(context.Context)
+	// Readiness is the instance's own state (starting, draining); nil: always ready.
+	Readiness *Readiness
+	// Checks are asked by /readyz after the database and the web app.
+	Checks []Check
 }
 
 // Server is the HTTP handler of `lineage serve`.
@@ -93,6 +97,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	var problems []string
+	if reason := s.opts.Readiness.Reason(); reason != "" {
+		problems = append(problems, reason)
+	}
 	if s.opts.DB == nil {
 		problems = append(problems, "database: not configured")
 	} else if err := s.opts.DB.Ping(r.Context()); err != nil {
@@ -103,14 +110,21 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	} else if err := s.opts.SSR.Health(); err != nil {
 		problems = append(problems, "ssr: "+err.Error())
 	}
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	var warnings []string
+	for _, c := range s.opts.Checks {
+		if err := c.Err(); err != nil && c.Warn {
+			warnings = append(warnings, c.Name+": "+err.Error())
+		} else if err != nil {
+			problems = append(problems, c.Name+": "+err.Error())
+		}
+	}
 	if len(problems) > 0 {
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write([]byte(strings.Join(problems, "\n") + "\n"))
+		notReady(w, append(problems, warnings...))
 		return
 	}
-	w.Write([]byte("ready\n"))
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write([]byte(strings.Join(append([]string{"ready"}, warnings...), "\n") + "\n"))
 }
 
 // pages proxies every request no Go handler owns to the SSR child.

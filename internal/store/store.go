@@ -155,16 +155,21 @@ func (db *DB) gooseProvider() (*goose.Provider, error) {
 }
 
 // Migrate applies every pending migration of the database's dialect. It is safe to call
-// from several processes: goose serialises on its version table.
+// from several processes at once (instances starting together on an empty database):
+// they take the "migrate" lock in turn (Exclusive), and the ones after the first find
+// nothing left to do. Goose alone does not serialise them: its version table, and the
+// first migration's tables, are created by whoever gets there first.
 func (db *DB) Migrate(ctx context.Context) error {
 	p, err := db.gooseProvider()
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
-	}
-	return nil
+	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		if _, err := p.Up(ctx); err != nil {
+			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
+		}
+		return nil
+	})
 }
 
 // MigrateTo moves the schema up or down to a version (tests of a migration's data
@@ -174,19 +179,21 @@ func (db *DB) MigrateTo(ctx context.Context, version int64) error {
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
-	cur, err := p.GetDBVersion(ctx)
-	if err != nil {
-		return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
-	}
-	if version < cur {
-		_, err = p.DownTo(ctx, version)
-	} else {
-		_, err = p.UpTo(ctx, version)
-	}
-	if err != nil {
-		return fmt.Errorf("store: migrate %s to %d: %w", db.Dialect, version, err)
-	}
-	return nil
+	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		cur, err := p.GetDBVersion(ctx)
+		if err != nil {
+			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
+		}
+		if version < cur {
+			_, err = p.DownTo(ctx, version)
+		} else {
+			_, err = p.UpTo(ctx, version)
+		}
+		if err != nil {
+			return fmt.Errorf("store: migrate %s to %d: %w", db.Dialect, version, err)
+		}
+		return nil
+	})
 }
 
 // MigrationStatus lists each migration with whether it is applied.

@@ -49,12 +49,15 @@ export function readMails(dataDir) {
   } catch {
     return [];
   }
-  return files.map((file) => {
-    const { head, body } = split(readFileSync(path.join(dir, file), "utf8"));
-    const headers = parseHeaders(head);
-    const parts = leafParts(headers, body);
-    return { file, headers, text: parts["text/plain"] ?? "", html: parts["text/html"] ?? "" };
-  });
+  return files.map((file) => ({ file, ...parseMail(readFileSync(path.join(dir, file), "utf8")) }));
+}
+
+/** One message's text (an .eml file) as { headers, text, html }. */
+export function parseMail(raw) {
+  const { head, body } = split(raw);
+  const headers = parseHeaders(head);
+  const parts = leafParts(headers, body);
+  return { headers, text: parts["text/plain"] ?? "", html: parts["text/html"] ?? "" };
 }
 
 /** Waits for a message to `to` that `match`es (subject, text…); returns the newest such. */
