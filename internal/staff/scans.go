@@ -30,7 +30,7 @@ const (
 	MaxManifestBytes   = 1 << 20
 	MaxManifestRows    = 10_000
 	// MaxScanJobsPerUser bounds the scans an account has waiting or being cut (each
-	// holds its files on disk until it is done).
+	// holds its files in the blob store until it is done).
 	MaxScanJobsPerUser = 3
 )
 
