@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -196,4 +197,56 @@ func TestServerDiesMidImport(t *testing.T) {
 			t.Errorf("the abandoned scans upload is still in the bucket: %q", keys)
 		}
 	})
+}
+
+// TestPruneStoredFiles: the 30 s check removes from the bucket the take-back files of
+// jobs that ended and scans uploads no job is working on (a request that never
+// finished), once an hour old; those of running jobs stay.
+func TestPruneStoredFiles(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		a, _ := twoServers(t, db)
+		ctx := t.Context()
+		now := a.st.Now().Unix()
+		job := func(kind, state, upload string) int64 {
+			var id int64
+			if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO staff_jobs (kind, state, upload_id, collection, created_at, updated_at, heartbeat_at)
+				VALUES (?, ?, ?, 'x', ?, ?, ?) RETURNING id`), kind, state, upload, now, now, now).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		ended, running := job(staff.KindRecords, staff.StateFailed, ""), job(staff.KindRecords, staff.StateRunning, "")
+		job(staff.KindScans, staff.StateRunning, "s_000000000000000000000001")
+		put := func(key string) {
+			if _, err := a.blobs.Put(ctx, key, strings.NewReader("x"), blob.PutOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		keep := []string{fmt.Sprintf("staff/jobs/%d/fresh.json", running), "staff/scans/s_000000000000000000000001/a.png"}
+		drop := []string{fmt.Sprintf("staff/jobs/%d/fresh.json", ended), fmt.Sprintf("staff/jobs/%d/before.csv", ended),
+			"staff/jobs/12345/fresh.json", "staff/scans/s_000000000000000000000002/a.png", "staff/records/u_000000000000000000000003.csv"}
+		for _, k := range append(append([]string{}, keep...), drop...) {
+			put(k)
+		}
+		if err := a.st.PruneExpired(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(a.storedKeys("staff/")); got != len(keep)+len(drop) {
+			t.Fatalf("files under an hour old were removed: %d left", got)
+		}
+		a.st.Now = func() time.Time { return time.Now().Add(2 * time.Hour) }
+		if err := a.st.PruneExpired(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got := a.storedKeys("staff/")
+		if strings.Join(sorted(got), " ") != strings.Join(sorted(keep), " ") {
+			t.Errorf("left %q, want %q", got, keep)
+		}
+	})
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	slices.Sort(out)
+	return out
 }
