@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -249,4 +252,45 @@ func sorted(s []string) []string {
 	out := append([]string(nil), s...)
 	slices.Sort(out)
 	return out
+}
+
+// TestStartStoresLocalUploads: records uploads an earlier version kept in the staging
+// folder are moved into the blob store when the server starts, where their rows look
+// for them; what a previous process left in the scratch folder is removed.
+func TestStartStoresLocalUploads(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		stage := t.TempDir()
+		id := "u_0123456789abcdef01234567"
+		for path, data := range map[string]string{
+			filepath.Join(stage, "records", id+".csv"): parish,
+			filepath.Join(stage, "tmp", "scan-1"):      "left by a stopped process",
+		} {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := staff.New(db, staff.Options{Accounts: e.acc, Research: e.rs, Blobs: e.blobs, StagingDir: stage, Log: quiet})
+		ctx, stop := context.WithCancel(t.Context())
+		s.Start(ctx)
+		stop()
+		s.Wait()
+		rc, _, err := e.blobs.Get(t.Context(), "staff/records/"+id+".csv", blob.Range{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(rc)
+		rc.Close()
+		if string(got) != parish {
+			t.Errorf("stored %q", got)
+		}
+		for _, p := range []string{filepath.Join(stage, "records", id+".csv"), filepath.Join(stage, "tmp", "scan-1")} {
+			if _, err := os.Stat(p); !os.IsNotExist(err) {
+				t.Errorf("%s is still there: %v", p, err)
+			}
+		}
+	})
 }
