@@ -17,11 +17,14 @@ import (
 // ends; an import a stopped server left half done is taken back by the next one.
 func (a *app) addStaff(ctx context.Context, cfg config.Config, db *store.DB) error {
 	a.staff = staffroom.New(db, staffroom.Options{
-		Accounts:   a.accounts,
-		Audit:      a.audit,
-		Research:   a.research,
-		Images:     a.images,
-		Trees:      a.trees,
+		Accounts: a.accounts,
+		Audit:    a.audit,
+		Research: a.research,
+		Images:   a.images,
+		Trees:    a.trees,
+		// Uploads and take-back files go where every instance reads them; the staging
+		// folder keeps only one request's or job's scratch.
+		Blobs:      a.blobs,
 		StagingDir: filepath.Join(cfg.DataDir, "staff"),
 		// Saved-search alerts may now match the records (as after `lineage import records`).
 		AfterRecordsImport: func(ctx context.Context) error { return markRecordsImported(ctx, db) },

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"lineage/internal/audit"
 	"lineage/internal/auth"
 	"lineage/internal/auth/authtest"
+	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
 	"lineage/internal/mail"
@@ -52,18 +54,48 @@ type env struct {
 	smtp   *mailtest.Server
 	log    *audit.Log
 	stop   context.CancelFunc
-	stage  string // the staging folder
+	stage  string     // the staging folder (this server's scratch)
+	blobs  blob.Store // the blob store the staff files are kept in
 }
 
-// stagedCSVs counts the records uploads' files in the staging folder.
+// stagedCSVs counts the records uploads' files in the blob store.
 func (e *env) stagedCSVs() int {
-	m, _ := filepath.Glob(filepath.Join(e.stage, "records", "*.csv"))
-	return len(m)
+	return len(e.storedKeys("staff/records/"))
 }
 
+// storedKeys are the keys in the blob store under prefix.
+func (e *env) storedKeys(prefix string) []string {
+	e.t.Helper()
+	var keys []string
+	if err := e.blobs.List(context.Background(), prefix, func(i blob.Info) error { keys = append(keys, i.Key); return nil }); err != nil {
+		e.t.Fatal(err)
+	}
+	return keys
+}
+
+// scratchFiles are the files in the staging folder.
+func (e *env) scratchFiles() []string {
+	e.t.Helper()
+	var out []string
+	filepath.WalkDir(e.stage, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// newEnv is a server whose staff files are kept in a local folder store.
 func newEnv(t testing.TB, db *store.DB) *env {
+	return newEnvOn(t, db, blob.NewLocal(t.TempDir()))
+}
+
+// newEnvOn is a server whose staff files are kept in blobs: two on one database and
+// one bucket are two instances behind a load balancer.
+func newEnvOn(t testing.TB, db *store.DB, blobs blob.Store) *env {
 	t.Helper()
-	e := &env{t: t, db: db}
+	e := &env{t: t, db: db, blobs: blobs}
 	e.smtp = mailtest.Start(t, "", "")
 	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "Lineage <no-reply@lineage.test>"}, quiet)
 	var handler http.Handler
@@ -85,7 +117,7 @@ func newEnv(t testing.TB, db *store.DB) *env {
 	e.log = audit.New(db, nil)
 	e.stage = t.TempDir()
 	e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
-		StagingDir: e.stage, Log: quiet})
+		Blobs: blobs, StagingDir: e.stage, Log: quiet})
 	ctx, stop := context.WithCancel(context.Background())
 	e.stop = stop
 	e.st.Start(ctx)
@@ -171,6 +203,13 @@ func (e *env) browser() *browser {
 	b := &browser{e: e, c: &http.Client{Jar: jar}, u: u}
 	b.do("GET", "/sanctum/csrf-cookie", nil)
 	return b
+}
+
+// on is the same browser (its cookies, so its session) sending its requests to
+// another server of the same site, as a load balancer does.
+func (b *browser) on(e *env) *browser {
+	u, _ := url.Parse(e.url)
+	return &browser{e: e, c: b.c, u: u, who: b.who}
 }
 
 // signedIn is a browser signed in as a new account with a role.

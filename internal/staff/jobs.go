@@ -141,8 +141,14 @@ func newRunner(s *Service) *runner {
 
 // Start makes ctx the jobs' context (they stop, and take themselves back, when it
 // ends) and takes over, every StaleAfter, the jobs of servers that died. It returns
-// at once.
+// at once (after emptying the scratch folder, which holds nothing yet).
 func (s *Service) Start(ctx context.Context) {
+	if err := s.clearScratch(); err != nil {
+		s.log.Warn("staff: empty the scratch folder", "err", err)
+	}
+	if err := s.adoptLocalUploads(ctx); err != nil {
+		s.log.Warn("staff: store the uploads kept in the staging folder", "err", err)
+	}
 	s.jobs.mu.Lock()
 	s.jobs.base = ctx
 	s.jobs.mu.Unlock()

@@ -1,6 +1,7 @@
 package staff
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -13,12 +14,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"lineage/internal/access"
 	"lineage/internal/auth"
+	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/research"
 	"lineage/internal/textfield"
@@ -52,10 +55,6 @@ type Upload struct {
 
 	userID int64
 }
-
-func (s *Service) recordsDir() string { return filepath.Join(s.opt.StagingDir, "records") }
-
-func (s *Service) uploadPath(id string) string { return filepath.Join(s.recordsDir(), id+".csv") }
 
 var uploadIDRE = regexp.MustCompile(`^u_[0-9a-f]{24}$`)
 
@@ -142,15 +141,19 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	if err != nil {
 		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the file as multipart/form-data."}
 	}
-	if err := os.MkdirAll(s.recordsDir(), 0o755); err != nil {
+	scratch, err := s.scratchDir()
+	if err != nil {
 		return err
 	}
 	id := newUploadID()
-	path := s.uploadPath(id)
+	// The file is received and read here, then stored for whichever server handles the
+	// dry run and the import.
+	path := filepath.Join(scratch, id+".csv")
+	defer os.Remove(path)
 	kept := false
 	defer func() {
 		if !kept {
-			os.Remove(path)
+			s.blobs.Delete(context.WithoutCancel(r.Context()), recordsKey(id))
 		}
 	}()
 	var filename string
@@ -201,6 +204,9 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	}
 	cols, err := json.Marshal(sh.Columns)
 	if err != nil {
+		return err
+	}
+	if err := s.putFile(r.Context(), recordsKey(id), path); err != nil {
 		return err
 	}
 	now := s.Now()
@@ -338,26 +344,60 @@ func (s *Service) pruneExpired(ctx context.Context) error {
 			return err
 		}
 	}
-	// Files whose row went with a deleted account, or whose upload never finished.
-	entries, err := os.ReadDir(s.recordsDir())
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil
+	// Files whose row went with a deleted account, or whose upload never finished; and
+	// take-back files a job's end could not delete.
+	var orphans []string
+	err = s.blobs.List(ctx, recordsPrefix, func(i blob.Info) error {
+		id := strings.TrimSuffix(strings.TrimPrefix(i.Key, recordsPrefix), ".csv")
+		if uploadIDRE.MatchString(id) && s.Now().Sub(i.ModTime) >= time.Hour {
+			orphans = append(orphans, id)
 		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	for _, en := range entries {
-		id := strings.TrimSuffix(en.Name(), ".csv")
-		info, err := en.Info()
-		if err != nil || !uploadIDRE.MatchString(id) || s.Now().Sub(info.ModTime()) < time.Hour {
-			continue
-		}
+	for _, id := range orphans {
 		var n int
 		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_uploads WHERE id = ?`), id).Scan(&n); err != nil {
 			return err
 		}
 		if n == 0 {
-			os.Remove(filepath.Join(s.recordsDir(), en.Name()))
+			if err := s.blobs.Delete(ctx, recordsKey(id)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.pruneJobFiles(ctx); err != nil {
+		return err
+	}
+	return s.pruneScans(ctx)
+}
+
+// pruneJobFiles deletes the take-back files of jobs that ended (or are gone).
+func (s *Service) pruneJobFiles(ctx context.Context) error {
+	ids := map[int64]bool{}
+	err := s.blobs.List(ctx, jobsPrefix, func(i blob.Info) error {
+		rest := strings.TrimPrefix(i.Key, jobsPrefix)
+		num, _, ok := strings.Cut(rest, "/")
+		if id, err := strconv.ParseInt(num, 10, 64); ok && err == nil && s.Now().Sub(i.ModTime) >= time.Hour {
+			ids[id] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for id := range ids {
+		var n int
+		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE id = ? AND state IN (?, ?, ?)`),
+			id, StateQueued, StateRunning, StateUndoing).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if err := blob.DeletePrefix(ctx, s.blobs, jobPrefix(id)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -367,10 +407,7 @@ func (s *Service) deleteUpload(ctx context.Context, id string) error {
 	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM staff_uploads WHERE id = ?`), id); err != nil {
 		return err
 	}
-	if err := os.Remove(s.uploadPath(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return nil
+	return s.blobs.Delete(ctx, recordsKey(id))
 }
 
 // ListRecordsUploads is GET /api/studio/records/uploads: the caller's, newest first.
@@ -474,8 +511,8 @@ func (d *DryRun) warn(errs ...research.RowError) {
 
 // dryRun reads the upload as the import engine will (the same reader, the same
 // mapping) without writing anything.
-func (s *Service) dryRun(ctx context.Context, path string, m *research.Mapping, collection string) (*DryRun, error) {
-	f, err := os.Open(path)
+func (s *Service) dryRun(ctx context.Context, uploadID string, m *research.Mapping, collection string) (*DryRun, error) {
+	f, _, err := s.open(ctx, recordsKey(uploadID))
 	if err != nil {
 		return nil, err
 	}
@@ -657,7 +694,7 @@ func (s *Service) PostRecordsDryRun(w http.ResponseWriter, r *http.Request, me *
 	if err != nil {
 		return err
 	}
-	d, err := s.dryRun(r.Context(), s.uploadPath(u.ID), m, in.Collection)
+	d, err := s.dryRun(r.Context(), u.ID, m, in.Collection)
 	if err != nil {
 		return err
 	}
@@ -679,8 +716,8 @@ type recordsParams struct {
 	// Set once the job has kept what undo needs, before it writes anything.
 	Prepared bool   `json:"prepared"`
 	Created  bool   `json:"created"` // the job creates the collection
-	Fresh    string `json:"fresh"`   // file of the record_ids new to the collection (JSON)
-	Before   string `json:"before"`  // canonical CSV of the records it may change
+	Fresh    string `json:"fresh"`   // key of the record_ids new to the collection (JSON)
+	Before   string `json:"before"`  // key of the canonical CSV of the records it may change; "": none
 }
 
 // RecordsProgress is a records job's progress.
@@ -719,7 +756,7 @@ func (s *Service) PostRecordsImport(w http.ResponseWriter, r *http.Request, me *
 		return err
 	}
 	// The mapping must bind to this file's header before a job is made.
-	f, err := os.Open(s.uploadPath(u.ID))
+	f, _, err := s.open(r.Context(), recordsKey(u.ID))
 	if err != nil {
 		return err
 	}
@@ -767,8 +804,6 @@ func columnNames(u *Upload) []string {
 	return out
 }
 
-func (s *Service) jobsDir() string { return filepath.Join(s.opt.StagingDir, "jobs") }
-
 // runRecords is a records job: it keeps what undo needs, then imports the upload
 // through the research room's import engine.
 func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p recordsParams) (any, error) {
@@ -777,8 +812,7 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 	if err != nil {
 		return nil, err
 	}
-	path := s.uploadPath(p.UploadID)
-	d, err := s.dryRun(ctx, path, m, p.Collection)
+	d, err := s.dryRun(ctx, p.UploadID, m, p.Collection)
 	if err != nil {
 		return nil, err
 	}
@@ -788,11 +822,8 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(s.jobsDir(), 0o755); err != nil {
-		return nil, err
-	}
-	base := filepath.Join(s.jobsDir(), fmt.Sprint(jr.id))
-	p.Fresh, p.Before, p.Created = base+".fresh.json", base+".before.csv", !exists
+	base := jobPrefix(jr.id)
+	p.Fresh, p.Before, p.Created = base+"fresh.json", base+"before.csv", !exists
 	fresh := make([]string, 0, len(d.keys)-len(existing))
 	changed := make([]string, 0, len(existing))
 	for _, k := range d.keys {
@@ -806,35 +837,23 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(p.Fresh, fb, 0o644); err != nil {
+	if _, err := s.blobs.Put(ctx, p.Fresh, bytes.NewReader(fb), blob.PutOptions{ContentType: "application/json"}); err != nil {
 		return nil, err
 	}
-	bf, err := os.Create(p.Before)
-	if err != nil {
+	if kept, err := s.putBefore(ctx, p.Before, exists, p.Collection, changed); err != nil {
 		return nil, err
-	}
-	if exists {
-		_, err = rs.WriteCanonical(ctx, p.Collection, changed, bf)
-	}
-	if cerr := bf.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
+	} else if !kept {
+		p.Before = ""
 	}
 	p.Prepared = true
 	if err := jr.setParams(ctx, p); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, size, err := s.open(ctx, recordsKey(p.UploadID))
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	opts := research.ImportOptions{Collection: p.Collection, Kind: p.Kind, Title: p.Title, Access: p.Access, Bulk: research.BulkOff,
 		Progress: func(ip research.ImportProgress) {
 			jr.progress(ctx, RecordsProgress{Done: ip.Records, Total: total, Percent: percent(ip.Records, total),
@@ -843,7 +862,7 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 				s.batchDone(ctx)
 			}
 		}}
-	rep, err := rs.ImportRecords(ctx, f, m, opts, st.Size())
+	rep, err := rs.ImportRecords(ctx, f, m, opts, size)
 	if err != nil {
 		return nil, err
 	}
@@ -861,8 +880,9 @@ func (s *Service) runRecords(ctx context.Context, jr *jobRun, me *auth.User, p r
 			s.log.Warn("staff: after records import", "err", err)
 		}
 	}
-	os.Remove(p.Fresh)
-	os.Remove(p.Before)
+	if err := s.forget(ctx, p); err != nil {
+		s.log.Warn("staff: remove a job's take-back files", "job", jr.id, "err", err)
+	}
 	out := rep
 	if err := s.record(ctx, me, ActionRecordsImport, "collection:"+p.Collection, p.Filename, nil,
 		map[string]any{"job": jr.id, "state": StateDone, "records": rep.Records, "added": rep.Added, "updated": rep.Updated,
@@ -888,11 +908,11 @@ func (s *Service) undoRecords(ctx context.Context, raw string) error {
 	}
 	if _, err := rs.CollectionBySlug(ctx, p.Collection); err != nil {
 		if errors.Is(err, research.ErrNotFound) {
-			return s.forget(p)
+			return s.forget(ctx, p)
 		}
 		return err
 	}
-	fb, err := os.ReadFile(p.Fresh)
+	fb, err := s.readAll(ctx, p.Fresh)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -905,9 +925,10 @@ func (s *Service) undoRecords(ctx context.Context, raw string) error {
 	if _, err := rs.RemoveRecords(ctx, p.Collection, fresh); err != nil {
 		return err
 	}
-	if bf, err := os.Open(p.Before); err == nil {
-		st, _ := bf.Stat()
-		if st != nil && st.Size() > 0 {
+	if p.Before == "" {
+		// Nothing the job may change was there before it.
+	} else if bf, size, err := s.open(ctx, p.Before); err == nil {
+		if size > 0 {
 			// Transcripts may run over many lines: the file is ours, so the limits are
 			// those of what the store holds.
 			rep, err := rs.ImportRecords(ctx, bf, nil, research.ImportOptions{Collection: p.Collection, Bulk: research.BulkOff,
@@ -929,11 +950,50 @@ func (s *Service) undoRecords(ctx context.Context, raw string) error {
 			return err
 		}
 	}
-	return s.forget(p)
+	return s.forget(ctx, p)
 }
 
-func (s *Service) forget(p recordsParams) error {
-	os.Remove(p.Fresh)
-	os.Remove(p.Before)
-	return nil
+// putBefore stores, under key, the canonical CSV of the records the job may change,
+// and answers whether there was any (none when the collection is new: nothing is
+// stored then). It is written to a scratch file first, so that the store receives a
+// file it can hash and send without holding it in memory.
+func (s *Service) putBefore(ctx context.Context, key string, exists bool, collection string, changed []string) (bool, error) {
+	if !exists || len(changed) == 0 {
+		return false, nil
+	}
+	scratch, err := s.scratchDir()
+	if err != nil {
+		return false, err
+	}
+	bf, err := os.CreateTemp(scratch, "before-*.csv")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(bf.Name())
+	_, err = s.opt.Research.WriteCanonical(ctx, collection, changed, bf)
+	if cerr := bf.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, s.putFile(ctx, key, bf.Name())
+}
+
+// readAll reads a stored file whole.
+func (s *Service) readAll(ctx context.Context, key string) ([]byte, error) {
+	rc, _, err := s.open(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// forget deletes a records job's take-back files.
+func (s *Service) forget(ctx context.Context, p recordsParams) error {
+	if err := s.remove(ctx, p.Fresh); err != nil {
+		return err
+	}
+	return s.remove(ctx, p.Before)
 }

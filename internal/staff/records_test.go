@@ -288,7 +288,7 @@ func TestRecordsImportStoppedLeavesNothing(t *testing.T) {
 		if e.searchTotal("Sugden") != 1 {
 			t.Fatal("the second job had not written its records")
 		}
-		other := staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr, Log: quiet})
+		other := staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr, Blobs: e.blobs, StagingDir: t.TempDir(), Log: quiet})
 		n, err := other.RecoverJobs(ctx, e.st.Now().Add(staff.StaleAfter+time.Minute))
 		if err != nil || n != 1 {
 			t.Fatalf("recovered %d, %v", n, err)

@@ -17,6 +17,7 @@ import (
 
 	"lineage/internal/access"
 	"lineage/internal/auth"
+	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
 	"lineage/internal/textfield"
@@ -29,7 +30,7 @@ const (
 	MaxManifestBytes   = 1 << 20
 	MaxManifestRows    = 10_000
 	// MaxScanJobsPerUser bounds the scans an account has waiting or being cut (each
-	// holds its files on disk until it is done).
+	// holds its files in the blob store until it is done).
 	MaxScanJobsPerUser = 3
 )
 
@@ -59,8 +60,13 @@ type ScansReport struct {
 
 // scansParams are what a scans job needs.
 type scansParams struct {
-	Dir        string `json:"dir"`
-	Manifest   string `json:"manifest"` // "" attaches by file name
+	// Prefix holds the upload's files in the blob store (and manifest.csv, when
+	// Manifest is set), so that any server runs or ends the job.
+	Prefix string `json:"prefix,omitempty"`
+	// Dir is the local folder of a job stored by a server that kept the files on its
+	// own disk; undo removes it.
+	Dir        string `json:"dir,omitempty"`
+	Manifest   string `json:"manifest"` // "" attaches by file name; else the manifest's file name
 	Collection string `json:"collection"`
 	Access     string `json:"access"`
 	Files      int    `json:"files"`
@@ -86,17 +92,16 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	if err != nil {
 		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the files as multipart/form-data."}
 	}
-	if err := os.MkdirAll(s.jobsDir(), 0o755); err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp(s.jobsDir(), "scans-")
+	scratch, err := s.scratchDir()
 	if err != nil {
 		return err
 	}
+	upload := newScansUploadID()
+	prefix := scansUploadPrefix(upload)
 	kept := false
 	defer func() {
 		if !kept {
-			os.RemoveAll(dir)
+			blob.DeletePrefix(context.WithoutCancel(r.Context()), s.blobs, prefix)
 		}
 	}()
 	var fe httpx.FieldErrors
@@ -123,13 +128,15 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 			case contains(files, base):
 				fe.Add("files", "Two files are called %q.", cutText(base, 80))
 			default:
-				if _, err := saveLimited(part, filepath.Join(dir, base), MaxScanUploadBytes); err != nil {
-					if errors.Is(err, errTooLarge) {
-						return scanReadError(&http.MaxBytesError{Limit: MaxScanUploadBytes})
-					}
-					return scanReadError(err)
+				n, err := s.receiveScan(r.Context(), part, scratch, prefix+base)
+				if err != nil {
+					return err
 				}
-				files = append(files, base)
+				if n == 0 {
+					fe.Add("files", "%q is empty.", cutText(base, 80))
+				} else {
+					files = append(files, base)
+				}
 			}
 		case "manifest":
 			b, err := io.ReadAll(io.LimitReader(part, MaxManifestBytes+1))
@@ -187,15 +194,16 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	p := scansParams{Dir: dir, Collection: coll, Access: form["access"], Files: len(files)}
+	p := scansParams{Prefix: prefix, Collection: coll, Access: form["access"], Files: len(files)}
 	if manifest != nil {
-		p.Manifest = filepath.Join(dir, "manifest.csv")
-		if err := os.WriteFile(p.Manifest, manifest, 0o644); err != nil {
+		// Only images end in .jpg, .png or .tif: no file sent can be called this.
+		p.Manifest = "manifest.csv"
+		if _, err := s.blobs.Put(r.Context(), prefix+p.Manifest, bytes.NewReader(manifest), blob.PutOptions{ContentType: "text/csv"}); err != nil {
 			return err
 		}
 	}
 	kept = true
-	j, err := s.jobs.submit(r.Context(), newJob{kind: KindScans, collection: coll, userID: me.ID, params: p,
+	j, err := s.jobs.submit(r.Context(), newJob{kind: KindScans, collection: coll, uploadID: upload, userID: me.ID, params: p,
 		progress: ScansProgress{Total: len(files)}}, func(ctx context.Context, jr *jobRun) (any, error) {
 		return s.runScans(ctx, jr, me, p)
 	})
@@ -208,6 +216,31 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	}
 	httpx.JSON(w, http.StatusAccepted, map[string]any{"job": j})
 	return nil
+}
+
+func newScansUploadID() string { return "s" + strings.TrimPrefix(newUploadID(), "u") }
+
+// receiveScan stores one image of a scans upload under key, through a scratch file
+// (so that the store receives a file it can hash and send without holding it in
+// memory), and answers its size; an empty one is not stored.
+func (s *Service) receiveScan(ctx context.Context, part io.Reader, scratch, key string) (int64, error) {
+	f, err := os.CreateTemp(scratch, "scan-*")
+	if err != nil {
+		return 0, err
+	}
+	f.Close()
+	defer os.Remove(f.Name())
+	n, err := saveLimited(part, f.Name(), MaxScanUploadBytes)
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			return n, scanReadError(&http.MaxBytesError{Limit: MaxScanUploadBytes})
+		}
+		return n, scanReadError(err)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	return n, s.putFile(ctx, key, f.Name())
 }
 
 func contains(list []string, s string) bool {
@@ -289,9 +322,15 @@ func manifestFor(files []string, form map[string]string) ([]byte, error) {
 // images` does. Each scan is whole or absent: one that fails stops the job, and the
 // ones made before it stay (sending the files again skips them, as unchanged).
 func (s *Service) runScans(ctx context.Context, jr *jobRun, me *auth.User, p scansParams) (any, error) {
-	defer os.RemoveAll(p.Dir)
+	dir, err := s.fetchScans(ctx, jr.id, p.Prefix)
+	if dir != "" {
+		defer os.RemoveAll(dir)
+	}
+	if err != nil {
+		return nil, err
+	}
 	rep := ScansReport{Items: []ScanItem{}}
-	opts := iiif.ImportOptions{Collection: p.Collection, Manifest: p.Manifest, Paths: []string{p.Dir}, Access: p.Access,
+	opts := iiif.ImportOptions{Collection: p.Collection, Paths: []string{dir}, Access: p.Access,
 		Out: func(id, file string) {
 			base := filepath.Base(file)
 			rep.Items = append(rep.Items, ScanItem{File: base, ID: id})
@@ -299,7 +338,7 @@ func (s *Service) runScans(ctx context.Context, jr *jobRun, me *auth.User, p sca
 		}}
 	if p.Manifest != "" {
 		// The manifest itself is in the folder: only the images are imported.
-		opts.Paths = nil
+		opts.Manifest, opts.Paths = filepath.Join(dir, p.Manifest), nil
 	}
 	ir, err := s.opt.Images.Import(ctx, opts)
 	if err != nil {
@@ -307,10 +346,13 @@ func (s *Service) runScans(ctx context.Context, jr *jobRun, me *auth.User, p sca
 			return nil, ctx.Err()
 		}
 		msg := err.Error()
-		msg = strings.ReplaceAll(msg, p.Dir+string(filepath.Separator), "")
+		msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
 		return nil, &httpx.Error{Code: httpx.EINVALID, Message: cutText(msg, 300)}
 	}
 	rep.Scans, rep.Cut, rep.Unchanged = ir.Scans, ir.Cut, ir.Unchanged
+	if err := blob.DeletePrefix(ctx, s.blobs, p.Prefix); err != nil {
+		s.log.Warn("staff: remove a scans upload", "job", jr.id, "err", err)
+	}
 	jr.progress(ctx, ScansProgress{Done: ir.Scans, Total: p.Files, Percent: 100}, true)
 	if err := s.record(ctx, me, ActionScansImport, "collection:"+p.Collection, fmt.Sprintf("%d files", p.Files), nil,
 		map[string]any{"job": jr.id, "state": StateDone, "scans": ir.Scans, "cut": ir.Cut, "unchanged": ir.Unchanged}); err != nil {
@@ -319,15 +361,96 @@ func (s *Service) runScans(ctx context.Context, jr *jobRun, me *auth.User, p sca
 	return rep, nil
 }
 
-// undoScans removes what a scans job left in the staging folder; the scans it made
-// stay (each is whole).
-func (s *Service) undoScans(_ context.Context, raw string) error {
+// fetchScans copies a scans upload from the blob store into a new scratch folder, as
+// iiif's Import reads files from disk. The caller removes the folder (named when err
+// is not nil too).
+func (s *Service) fetchScans(ctx context.Context, job int64, prefix string) (string, error) {
+	scratch, err := s.scratchDir()
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(scratch, fmt.Sprintf("scans-%d-", job))
+	if err != nil {
+		return "", err
+	}
+	var keys []string
+	if err := s.blobs.List(ctx, prefix, func(i blob.Info) error { keys = append(keys, i.Key); return nil }); err != nil {
+		return dir, err
+	}
+	if len(keys) == 0 {
+		return dir, fmt.Errorf("staff: the scans upload %s is not in the store", prefix)
+	}
+	for _, k := range keys {
+		name := strings.TrimPrefix(k, prefix)
+		if strings.Contains(name, "/") {
+			continue
+		}
+		if err := s.fetchFile(ctx, k, filepath.Join(dir, name)); err != nil {
+			return dir, err
+		}
+	}
+	return dir, nil
+}
+
+func (s *Service) fetchFile(ctx context.Context, key, path string) error {
+	rc, _, err := s.open(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, rc)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// undoScans removes a stopped scans job's upload; the scans it made stay (each is
+// whole).
+func (s *Service) undoScans(ctx context.Context, raw string) error {
 	var p scansParams
 	if err := json.Unmarshal([]byte(raw), &p); err != nil {
 		return err
 	}
-	if p.Dir != "" && strings.HasPrefix(filepath.Clean(p.Dir), filepath.Clean(s.jobsDir())+string(filepath.Separator)) {
+	if p.Prefix != "" && strings.HasPrefix(p.Prefix, scansPrefix) {
+		return blob.DeletePrefix(ctx, s.blobs, p.Prefix)
+	}
+	legacy := filepath.Join(s.opt.StagingDir, "jobs")
+	if p.Dir != "" && s.opt.StagingDir != "" && strings.HasPrefix(filepath.Clean(p.Dir), legacy+string(filepath.Separator)) {
 		return os.RemoveAll(p.Dir)
+	}
+	return nil
+}
+
+// pruneScans deletes scans uploads no job is working on: those of a request that
+// never finished, or of a job whose end could not delete them.
+func (s *Service) pruneScans(ctx context.Context) error {
+	uploads := map[string]bool{}
+	err := s.blobs.List(ctx, scansPrefix, func(i blob.Info) error {
+		up, _, ok := strings.Cut(strings.TrimPrefix(i.Key, scansPrefix), "/")
+		if ok && s.Now().Sub(i.ModTime) >= time.Hour {
+			uploads[up] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for up := range uploads {
+		var n int
+		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE kind = ? AND upload_id = ? AND state IN (?, ?, ?)`),
+			KindScans, up, StateQueued, StateRunning, StateUndoing).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if err := blob.DeletePrefix(ctx, s.blobs, scansUploadPrefix(up)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

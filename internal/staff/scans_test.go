@@ -87,6 +87,7 @@ func TestScansUpload(t *testing.T) {
 			"not sent":        {map[string]string{"collection": "york"}, []formFile{{"files", "a.png", red}, {"manifest", "m.csv", []byte("file,record\nb.png,S1\n")}}, "manifest"},
 			"bad manifest":    {map[string]string{"collection": "york"}, []formFile{{"files", "a.png", red}, {"manifest", "m.csv", []byte("file,colour\na.png,red\n")}}, "manifest"},
 			"same name twice": {map[string]string{"collection": "york"}, []formFile{{"files", "a.png", red}, {"files", "a.png", blue}}, "files"},
+			"empty file":      {map[string]string{"collection": "york"}, []formFile{{"files", "a.png", nil}}, "files"},
 		} {
 			st, body := ed.upload("/api/studio/scans/uploads", c.fields, c.files)
 			if st != http.StatusUnprocessableEntity || !strings.Contains(string(body), `"`+c.field+`"`) {

@@ -8,6 +8,7 @@ import (
 
 	"lineage/internal/audit"
 	"lineage/internal/auth"
+	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/iiif"
 	"lineage/internal/research"
@@ -23,7 +24,13 @@ type Options struct {
 	Research *research.Service
 	Images   *iiif.Service
 	Trees    *trees.Service
-	// StagingDir holds uploaded files until their import is done (created if missing).
+	// Blobs keeps what another server may have to read: records uploads, a records
+	// job's take-back files and scans uploads (under staff/), so that behind a load
+	// balancer any server dry-runs, imports or takes back what another received. nil:
+	// a folder store in StagingDir, for a server alone.
+	Blobs blob.Store
+	// StagingDir is this server's scratch folder (created if missing): files being
+	// received or worked on within one request or job, which no other server reads.
 	StagingDir string
 	Log        *slog.Logger
 	// AfterRecordsImport runs after a records job added or changed records (the
@@ -35,6 +42,7 @@ type Options struct {
 type Service struct {
 	db    *store.DB
 	opt   Options
+	blobs blob.Store
 	log   *slog.Logger
 	audit *audit.Log
 	jobs  *runner
@@ -48,7 +56,10 @@ type Service struct {
 
 // New builds the room. Call Start to run the jobs' workers.
 func New(db *store.DB, opt Options) *Service {
-	s := &Service{db: db, opt: opt, log: opt.Log, audit: opt.Audit, Now: time.Now, csvLimits: csvLimits{bytes: MaxCSVBytes, rows: MaxCSVRows}}
+	s := &Service{db: db, opt: opt, blobs: opt.Blobs, log: opt.Log, audit: opt.Audit, Now: time.Now, csvLimits: csvLimits{bytes: MaxCSVBytes, rows: MaxCSVRows}}
+	if s.blobs == nil {
+		s.blobs = blob.NewLocal(opt.StagingDir)
+	}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
