@@ -39,6 +39,8 @@ describe("demo accounts", () => {
   test("the member signs in with the printed password and has a membership in force", { timeout: 60_000 }, async () => {
     const page = await ctx.newPage();
     await signInFromLogin(page, printedAccounts().member);
+    await page.locator("header summary", { hasText: "Your account" }).click();
+    assert.equal(await page.locator("header").getByRole("link", { name: "Studio (editors)" }).count(), 0, "no studio link for a member");
     const user = await (await page.request.get("/api/user")).json();
     assert.ok(user.scope.includes("member"), `the member's scope: ${JSON.stringify(user.scope)}`);
     const mine = await page.request.get("/api/membership");
@@ -50,6 +52,11 @@ describe("demo accounts", () => {
     const editor = await ctx.newPage();
     await signInFromLogin(editor, accounts.editor);
     assert.ok((await (await editor.request.get("/api/user")).json()).scope.includes("editor"));
+    // The studio is one step away in the account menu.
+    await editor.locator("header summary", { hasText: "Your account" }).click();
+    await editor.locator("header").getByRole("link", { name: "Studio (editors)" }).click();
+    await editor.waitForURL((u) => u.pathname === "/studio");
+    await editor.getByRole("heading", { level: 1 }).first().waitFor();
 
     const admin = await ctx.newPage();
     await signInFromLogin(admin, accounts.admin);

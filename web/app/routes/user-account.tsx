@@ -76,9 +76,15 @@ export default function UserAccount({ loaderData }: Route.ComponentProps) {
         <Link to="/user-account/bookings">Your event bookings</Link>: upcoming and past bookings, calendar files, cancelling.
       </p>
       {hasScope(user, "editor") || hasScope(user, "admin") ? (
-        <p>
-          <Link to="/admin/newsletter">Newsletter editions</Link>: write, preview and send the newsletter (editors).
-        </p>
+        <>
+          <p>
+            <Link to="/studio">The studio</Link>: write and publish the site&rsquo;s pages and news, import records, scans and
+            family trees (editors).
+          </p>
+          <p>
+            <Link to="/admin/newsletter">Newsletter editions</Link>: write, preview and send the newsletter (editors).
+          </p>
+        </>
       ) : null}
       <p>
         <Link to="/user-account/trees">Your family trees</Link>: upload a family tree as a GEDCOM file and see whether it has been

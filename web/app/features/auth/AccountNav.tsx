@@ -65,6 +65,11 @@ export function AccountNav() {
           <li>
             <Link to="/user-account#saved-searches">Saved searches</Link>
           </li>
+          {hasScope(auth.user, "editor") || hasScope(auth.user, "admin") ? (
+            <li>
+              <Link to="/studio">Studio (editors)</Link>
+            </li>
+          ) : null}
           {auth.user.role === "admin" || hasScope(auth.user, "admin") ? (
             <li>
               <Link to="/admin/members">Members (admin)</Link>
