@@ -102,7 +102,12 @@ func runServe(ctx context.Context, args []string) error {
 		return err
 	}
 	pages := server.NewPageCache(pageSettings) // nil when LINEAGE_PAGE_CACHE_BYTES=0
-	pageGen := pagegen.NewWatcher(db, pages.Changed)
+	pageGen := pagegen.NewWatcher(db, func(local bool) {
+		if !local {
+			app.content.Changed() // before the purge, so the pages rendered next are the new version
+		}
+		pages.Changed(local)
+	})
 	if err := pageGen.Start(ctx); err != nil {
 		return fmt.Errorf("page cache: %w", err)
 	}

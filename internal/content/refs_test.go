@@ -198,6 +198,20 @@ func TestRefs(t *testing.T) {
 			if _, err := b.Search(ctx, SearchParams{Ref: old}); err == nil {
 				t.Error("B still serves the old master after seeing the new one")
 			}
+			// Told of a publish elsewhere, B reads the master ref again at once rather
+			// than trust the one it read within its hour.
+			trusted := masterRef(t, b)
+			ref2, err := a.Publish(ctx, Document{ID: "from-a-2", UID: "from-a-2", Type: "page", Lang: "en-gb", Data: json.RawMessage(`{}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := masterRef(t, b); got != trusted {
+				t.Fatalf("B untold read the master %q, want the one it trusts %q", got, trusted)
+			}
+			b.Changed()
+			if got := masterRef(t, b); got != ref2 {
+				t.Errorf("B told of the change: master %q, want %q", got, ref2)
+			}
 			// A preview made on A works on B.
 			token, _ := a.CreatePreview(ctx, time.Hour)
 			if _, err := b.Search(ctx, SearchParams{Ref: token}); err != nil {

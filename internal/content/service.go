@@ -66,6 +66,9 @@ type Service struct {
 	mu         sync.Mutex
 	st         repoState
 	stAt       time.Time
+	// changes counts Changed calls: a state read that began before one is not trusted
+	// for RefCheckInterval, since it may predate the change it was told of.
+	changes uint64
 	master     *snapshot // the current master's snapshot, if loaded
 	preview    *snapshot // drafts over published at previewRev
 	previewRev int64
@@ -106,20 +109,36 @@ func (s *Service) state(ctx context.Context, fresh bool) (repoState, error) {
 		s.mu.Unlock()
 		return st, nil
 	}
+	changes := s.changes
 	s.mu.Unlock()
 	st, err := readState(ctx, s.db)
 	if err != nil {
 		return st, err
 	}
-	s.noteState(st)
+	s.noteState(st, changes)
 	return st, nil
 }
 
-// noteState records a state read from the database and drops snapshots it outdates.
-func (s *Service) noteState(st repoState) {
+// Changed says the content may have changed in another process (pagegen's notification
+// of a publish elsewhere): the next request reads the master ref from the database
+// rather than trust, for up to RefCheckInterval, what this instance read before, so the
+// page cache this notification purged is refilled with the new version at once.
+func (s *Service) Changed() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.changes++
+	s.stAt = time.Time{}
+}
+
+// noteState records a state read from the database, begun when the Changed count was
+// changes, and drops snapshots it outdates.
+func (s *Service) noteState(st repoState, changes uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.st, s.stAt = st, time.Now()
+	if changes != s.changes {
+		s.stAt = time.Time{}
+	}
 	if s.master != nil && s.master.ref != st.master {
 		s.master = nil
 	}
@@ -378,6 +397,9 @@ func (s *Service) load(ctx context.Context, withDrafts bool) (*snapshot, repoSta
 // loadOf is load; with a release, only its documents' drafts are seen.
 func (s *Service) loadOf(ctx context.Context, withDrafts bool, release string) (*snapshot, repoState, error) {
 	for attempt := 0; attempt < 5; attempt++ {
+		s.mu.Lock()
+		changes := s.changes
+		s.mu.Unlock()
 		before, err := readState(ctx, s.db)
 		if err != nil {
 			return nil, before, err
@@ -397,7 +419,7 @@ func (s *Service) loadOf(ctx context.Context, withDrafts bool, release string) (
 		if err != nil {
 			return nil, before, err
 		}
-		s.noteState(after)
+		s.noteState(after, changes)
 		return snap, after, nil
 	}
 	return nil, repoState{}, fmt.Errorf("content: the repository kept changing while loading a snapshot")

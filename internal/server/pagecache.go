@@ -53,9 +53,8 @@ type PageCacheSettings struct {
 const DefaultPageCacheBytes = 64 << 20
 
 // settleDelay is how long after a change made by another process the cache is purged a
-// second time: the content service of this process trusts its idea of the master ref
-// for up to a second (content.Options.RefCheckInterval), so a page rendered in that
-// second may still show the old version.
+// second time: a page whose render began before the notification arrived (its content
+// read before the change) may be stored just after the first purge.
 const settleDelay = 2 * time.Second
 
 // PageCacheSettingsFromEnv reads LINEAGE_PAGE_CACHE_BYTES (a byte count, or with a
