@@ -63,12 +63,12 @@ type Service struct {
 	db   *store.DB
 	opts Options
 
-	mu         sync.Mutex
-	st         repoState
-	stAt       time.Time
+	mu   sync.Mutex
+	st   repoState
+	stAt time.Time
 	// changes counts Changed calls: a state read that began before one is not trusted
 	// for RefCheckInterval, since it may predate the change it was told of.
-	changes uint64
+	changes    uint64
 	master     *snapshot // the current master's snapshot, if loaded
 	preview    *snapshot // drafts over published at previewRev
 	previewRev int64
