@@ -13,7 +13,7 @@ export GOFLAGS
 WEB_DEPS := web/node_modules/.installed
 GO_SRC   := $(shell find cmd internal -name '*.go' -not -name '*_test.go' 2>/dev/null) $(shell find internal -path '*/migrations/*' -name '*.sql' 2>/dev/null) go.mod go.sum
 
-.PHONY: build run test test-go test-web test-e2e fuzz bench bench-cluster lighthouse bench-search bench-iiif bench-gedcom bench-newsletter bench-bookings soak deps clean fmt vet
+.PHONY: build run test test-go test-web test-e2e fuzz bench bench-cluster bench-cluster-search lighthouse bench-search bench-iiif bench-gedcom bench-newsletter bench-bookings soak deps clean fmt vet
 
 ## deps: install the web app's npm packages (Node 24 comes with them)
 # The app never runs on the machine's Node: react-router needs Node >= 22.22, so the
@@ -85,6 +85,12 @@ bench: build
 ## written to docs/benchmarks.md under "Several instances"
 bench-cluster: build
 	scripts/bench-cluster
+
+## bench-cluster-search: search API latency (p50/p95/p99) at BENCH_RECORDS records
+## (default ten million) on PostgreSQL, one instance against two behind tools/lb,
+## interleaved; written to docs/benchmarks.md
+bench-cluster-search: build
+	scripts/bench-cluster-search
 
 ## lighthouse: Lighthouse 12 (pinned in web/) with Debian's chromium on home, a news item,
 ## an event, research results and a person page, mobile and desktop, against the demo
