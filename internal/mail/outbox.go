@@ -170,8 +170,15 @@ func (o *Outbox) DeliverDue(ctx context.Context) (sent int, err error) {
 // attempt claims message id, sends it and records the outcome. It reports whether
 // the message went out; a send failure is recorded, not returned.
 func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	// Everything but the send itself runs to its end even when ctx ends meanwhile: a
+	// claim whose outcome is unknown, or a send whose result is not recorded, would
+	// leave the message locked for claimFor instead of retried at the next start.
+	db := context.WithoutCancel(ctx)
 	now := o.Now()
-	res, err := o.db.ExecContext(ctx, o.db.Rebind(
+	res, err := o.db.ExecContext(db, o.db.Rebind(
 		`UPDATE mail_outbox SET locked_until = ?, attempts = attempts + 1 WHERE id = ? AND status = 'pending' AND locked_until <= ?`),
 		now.Add(claimFor).Unix(), id, now.Unix())
 	if err != nil {
@@ -183,7 +190,7 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	m := Message{ID: id}
 	var attempts int
 	var method, cal, headers string
-	err = o.db.QueryRowContext(ctx, o.db.Rebind(
+	err = o.db.QueryRowContext(db, o.db.Rebind(
 		`SELECT to_addr, subject, body_text, body_html, calendar_method, calendar, headers, attempts FROM mail_outbox WHERE id = ?`), id).
 		Scan(&m.To, &m.Subject, &m.Text, &m.HTML, &method, &cal, &headers, &attempts)
 	if err != nil {
@@ -201,7 +208,7 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	if sendErr == nil {
 		// Recorded even when ctx ended during the send: the mail has gone, and a claim
 		// left behind would send it again once it expired.
-		_, err = o.db.ExecContext(context.WithoutCancel(ctx), o.db.Rebind(
+		_, err = o.db.ExecContext(db, o.db.Rebind(
 			`UPDATE mail_outbox SET status = 'sent', sent_at = ?, locked_until = 0, last_error = '' WHERE id = ?`),
 			o.Now().Unix(), id)
 		if err != nil {
@@ -211,7 +218,7 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	}
 	if errors.Is(sendErr, context.Canceled) && ctx.Err() != nil {
 		// Shutting down: release the claim so the next start retries at once.
-		o.db.ExecContext(context.WithoutCancel(ctx), o.db.Rebind(
+		o.db.ExecContext(db, o.db.Rebind(
 			`UPDATE mail_outbox SET locked_until = 0, attempts = attempts - 1 WHERE id = ?`), id)
 		return false, ctx.Err()
 	}
@@ -221,12 +228,12 @@ func (o *Outbox) attempt(ctx context.Context, id int64) (bool, error) {
 	}
 	if rejected := errors.Is(sendErr, ErrRejected); rejected || attempts > len(o.Backoff) || errors.Is(sendErr, ErrBadMessage) {
 		o.log.Error("mail given up", "id", id, "to", m.To, "subject", m.Subject, "attempts", attempts, "err", sendErr)
-		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+		_, err = o.db.ExecContext(db, o.db.Rebind(
 			`UPDATE mail_outbox SET status = 'failed', locked_until = 0, last_error = ?, rejected = ? WHERE id = ?`), msg, boolInt(rejected), id)
 	} else {
 		next := o.Now().Add(o.Backoff[attempts-1])
 		o.log.Warn("mail not sent, will retry", "id", id, "to", m.To, "attempt", attempts, "retry_at", next.UTC().Format(time.RFC3339), "err", sendErr)
-		_, err = o.db.ExecContext(ctx, o.db.Rebind(
+		_, err = o.db.ExecContext(db, o.db.Rebind(
 			`UPDATE mail_outbox SET next_attempt_at = ?, locked_until = 0, last_error = ? WHERE id = ?`), next.Unix(), msg, id)
 	}
 	if err != nil {
