@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -37,7 +38,7 @@ var commands = map[string]command{
 }
 
 func main() {
-	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	slog.SetDefault(slog.New(logHandler(os.Stderr)))
 	if len(os.Args) < 2 || os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
 		usage()
 		if len(os.Args) < 2 {
@@ -84,4 +85,9 @@ func newFlags(name, args string) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// logHandler is how every command logs: text lines from info level up.
+func logHandler(w io.Writer) slog.Handler {
+	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})
 }

@@ -27,7 +27,12 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.Default()
+	// A line a request: written in batches (logBuffer), warnings and errors at once.
+	logOut := newLogBuffer(os.Stderr, 250*time.Millisecond)
+	defer logOut.Close()
+	log := slog.New(flushOnWarn{logHandler(logOut), logOut})
+	defer slog.SetDefault(slog.Default())
+	slog.SetDefault(log)
 
 	ssrSettings, err := server.SSRSettingsFromEnv(os.Getenv)
 	if err != nil {

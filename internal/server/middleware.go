@@ -26,17 +26,24 @@ func nonceFrom(ctx context.Context) string {
 const maxQueryKeys = 1000
 
 // securityHeaders sets the headers every response carries. The CSP is the one without
-// inline scripts; a page's answer replaces it with one naming its own (pageFront).
+// inline scripts; a page's answer replaces it with one naming its own (pageFront). The
+// values are shared slices with no room to grow (an append copies), set under their
+// canonical keys, as every request pays for them.
 func (s *Server) securityHeaders(next http.Handler) http.Handler {
+	always := map[string][]string{
+		"Content-Security-Policy": {basePolicy},
+		"X-Content-Type-Options":  {"nosniff"},
+		"Referrer-Policy":         {"strict-origin-when-cross-origin"},
+		"X-Frame-Options":         {"SAMEORIGIN"},
+		"Permissions-Policy":      {"camera=(), microphone=(), geolocation=()"},
+	}
+	if s.https {
+		always["Strict-Transport-Security"] = []string{"max-age=63072000; includeSubDomains"}
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", basePolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "SAMEORIGIN")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-		if s.https {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		for k, v := range always {
+			h[k] = v
 		}
 		next.ServeHTTP(w, r)
 	})

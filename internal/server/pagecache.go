@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -110,6 +111,8 @@ type PageCache struct {
 	lru     *list.List // front: most recently used
 	bytes   int64
 	flights map[string]*pageFlight
+
+	cacheControl string // of every answer from the cache
 }
 
 // NewPageCache returns an empty cache, or nil when settings turn it off.
@@ -117,7 +120,8 @@ func NewPageCache(set PageCacheSettings) *PageCache {
 	if set.MaxBytes <= 0 {
 		return nil
 	}
-	return &PageCache{set: set, now: time.Now, entries: map[string]*pageEntry{}, lru: list.New(), flights: map[string]*pageFlight{}}
+	return &PageCache{set: set, now: time.Now, entries: map[string]*pageEntry{}, lru: list.New(), flights: map[string]*pageFlight{},
+		cacheControl: fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d", int(set.SharedMaxAge.Seconds()), int(set.SharedStale.Seconds()))}
 }
 
 // Purge forgets every page. Renders under way are not stored when they finish, and
@@ -167,7 +171,10 @@ type pageEntry struct {
 	gen        uint64
 	page       *renderedPage
 	gzOnce     sync.Once
-	gz         []byte // the body gzipped, made when a visitor first accepts it (gzipped)
+	gz         []byte      // the body gzipped, made when a visitor first accepts it (gzipped)
+	header     http.Header // of an answer with the identity body (answerHeader)
+	headerGz   http.Header // of an answer with gz, made with it
+	cache      *PageCache
 	etag       string // strong, of the identity body
 	etagGz     string // of the gzip body
 	modified   time.Time
@@ -220,6 +227,7 @@ func (c *PageCache) put(e *pageEntry) bool {
 		if old.etag == e.etag && old.modified.Before(e.modified) {
 			// The same bytes again: keep the time they first appeared.
 			e.modified, e.modifiedAt = old.modified, old.modifiedAt
+			e.header["Last-Modified"] = []string{e.modifiedAt}
 		}
 		c.remove(old)
 	}
@@ -274,10 +282,12 @@ func (c *PageCache) newEntry(key string, gen uint64, p *renderedPage, query bool
 		staleUntil: now.Add(fresh + stale),
 	}
 	e.modifiedAt = e.modified.UTC().Format(http.TimeFormat)
-	// serveEntry writes these for the cache's own answer.
+	// answerHeader writes these for the cache's own answer.
 	for _, k := range []string{"Cache-Control", "Vary", "Expires", "Pragma"} {
 		p.header.Del(k)
 	}
+	e.cache = c
+	e.header = c.answerHeader(e, p.body, e.etag, false)
 	// Room for the gzip copy is taken now (HTML compresses to well under a third); it
 	// is made only when a visitor accepting gzip asks, so a page nobody asks for again
 	// (most searches) costs no compression beyond what the answer needed anyway.
@@ -293,6 +303,7 @@ func (e *pageEntry) gzipped() []byte {
 		zw.Write(e.page.body)
 		zw.Close()
 		e.gz = buf.Bytes()
+		e.headerGz = e.cache.answerHeader(e, e.gz, e.etagGz, true)
 	})
 	return e.gz
 }
@@ -480,45 +491,63 @@ func anonymousRequest(r *http.Request, u *url.URL) *http.Request {
 }
 
 // serveEntry answers from a stored page: 304 when the request's validators match,
-// else the page, gzipped when the visitor accepts it.
+// else the page, gzipped when the visitor accepts it. The header is the entry's, made
+// once (answerHeader), so a hit costs no header building.
 func (s *Server) serveEntry(w http.ResponseWriter, r *http.Request, e *pageEntry, state string) {
 	h := w.Header()
 	gz := len(e.page.body) >= gzipMinSize && acceptsGzip(r)
-	etag := e.etag
+	body, src := e.page.body, e.header
 	if gz {
-		etag = e.etagGz
+		body = e.gzipped() // makes headerGz
+		src = e.headerGz
 	}
-	notMod := notModified(r, e)
-	if !notMod {
-		copyHeader(h, e.page.header)
-	}
-	// A 304 carries the CSP too: a browser updates the stored page's headers from it.
-	h.Set("Content-Security-Policy", e.page.csp)
-	h.Set("Cache-Control", s.publicCacheControl())
-	h.Set("Vary", "Accept-Encoding, Cookie")
-	h.Set("ETag", etag)
-	h.Set("Last-Modified", e.modifiedAt)
-	h.Set("X-Lineage-Cache", state)
-	if notMod {
+	if notModified(r, e) {
+		// A 304 carries the CSP too: a browser updates the stored page's headers from it.
+		for _, k := range revalidationHeaders {
+			h[k] = src[k]
+		}
+		h["X-Lineage-Cache"] = cacheState[state]
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body := e.page.body
-	if gz {
-		body = e.gzipped()
-		h.Set("Content-Encoding", "gzip")
+	for k, v := range src {
+		h[k] = v
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["X-Lineage-Cache"] = cacheState[state]
 	w.WriteHeader(e.page.status)
 	if r.Method != http.MethodHead {
 		w.Write(body)
 	}
 }
 
-func (s *Server) publicCacheControl() string {
-	set := s.opts.PageCache.set
-	return fmt.Sprintf("public, max-age=0, s-maxage=%d, stale-while-revalidate=%d", int(set.SharedMaxAge.Seconds()), int(set.SharedStale.Seconds()))
+// revalidationHeaders are what a 304 from the cache carries of the page's header.
+var revalidationHeaders = []string{"Content-Security-Policy", "Cache-Control", "Vary", "Etag", "Last-Modified"}
+
+// cacheState are the X-Lineage-Cache values, as header values to share.
+var cacheState = map[string][]string{"hit": {"hit"}, "stale": {"stale"}, "miss": {"miss"}}
+
+// answerHeader is the header of an answer from e with body (etag its tag, gz whether
+// it is the gzip copy). Every key is canonical and every value its own slice with no
+// room to grow: answers share it, and a handler after us that adds to a header
+// (append) gets a new slice instead of writing into the entry's.
+func (c *PageCache) answerHeader(e *pageEntry, body []byte, etag string, gz bool) http.Header {
+	h := make(http.Header, len(e.page.header)+8)
+	for k, v := range e.page.header {
+		h[http.CanonicalHeaderKey(k)] = slices.Clip(slices.Clone(v))
+	}
+	h["Content-Security-Policy"] = []string{e.page.csp}
+	h["Cache-Control"] = []string{c.cacheControl}
+	h["Vary"] = []string{"Accept-Encoding, Cookie"}
+	h["Etag"] = []string{etag}
+	h["Last-Modified"] = []string{e.modifiedAt}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	if gz {
+		h["Content-Encoding"] = []string{"gzip"}
+	}
+	return h
 }
+
+func (s *Server) publicCacheControl() string { return s.opts.PageCache.cacheControl }
 
 // notModified applies If-None-Match (weak comparison, as RFC 9110 asks for it), or
 // else If-Modified-Since, to a stored page.
