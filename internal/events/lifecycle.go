@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // setStatus moves a booking to a status, with its history row.
@@ -407,7 +408,7 @@ func (s *Service) Message(ctx context.Context, uid, subject, text string) (int, 
 	return sent, err
 }
 
-func (s *Service) listBookings(ctx context.Context, q querier, uid string, statuses ...string) ([]*Booking, error) {
+func (s *Service) listBookings(ctx context.Context, q store.Querier, uid string, statuses ...string) ([]*Booking, error) {
 	qs := `SELECT ` + bookingColumns + ` FROM bookings b WHERE b.event_uid = ?`
 	args := []any{uid}
 	if len(statuses) > 0 {
@@ -418,7 +419,7 @@ func (s *Service) listBookings(ctx context.Context, q querier, uid string, statu
 	}
 	qs += ` ORDER BY b.created_at, b.id`
 	rs, err := q.QueryContext(ctx, s.db.Rebind(qs), args...)
-	return collect(rs, err, func(row rows) (*Booking, error) { return scanBooking(row) })
+	return store.Collect(rs, err, scanBooking)
 }
 
 func repeat(s string, n int) string {

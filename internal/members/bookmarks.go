@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // Bookmark is a page of the site a member marked.
@@ -16,11 +17,11 @@ type Bookmark struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func scanBookmark(r rows) (Bookmark, error) {
+func scanBookmark(r store.Row) (Bookmark, error) {
 	var b Bookmark
 	var c int64
 	err := r.Scan(&b.ID, &b.URL, &b.Title, &c)
-	b.CreatedAt = ts(c)
+	b.CreatedAt = store.Time(c)
 	return b, err
 }
 
@@ -32,7 +33,7 @@ func (s *Service) bookmarks(ctx context.Context, uid int64, url string) ([]Bookm
 		args = append(args, url)
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(q+` ORDER BY created_at DESC, id DESC`), args...)
-	return collect(rs, err, scanBookmark)
+	return store.Collect(rs, err, scanBookmark)
 }
 
 // ListBookmarks serves GET /api/bookmarks[?url=/news/x] → {"data": [bookmark…]}
@@ -73,7 +74,7 @@ func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 	} else if n >= MaxBookmarks {
 		return invalid("url", "You have reached the limit of %d bookmarks. Remove some to add more.", MaxBookmarks)
 	}
-	b := Bookmark{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	b := Bookmark{URL: in.URL, Title: title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO bookmarks (user_id, url, title, created_at) VALUES (?, ?, ?, ?) RETURNING id`),
 		uid, b.URL, b.Title, b.CreatedAt.Unix()).Scan(&b.ID)

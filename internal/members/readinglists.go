@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // ReadingList is a named, ordered list of pages.
@@ -31,26 +32,26 @@ type ListItem struct {
 
 const listColumns = `l.id, l.name, (SELECT COUNT(*) FROM reading_list_items i WHERE i.list_id = l.id), l.created_at, l.updated_at`
 
-func scanList(r rows) (ReadingList, error) {
+func scanList(r store.Row) (ReadingList, error) {
 	var l ReadingList
 	var c, u int64
 	err := r.Scan(&l.ID, &l.Name, &l.ItemCount, &c, &u)
-	l.CreatedAt, l.UpdatedAt = ts(c), ts(u)
+	l.CreatedAt, l.UpdatedAt = store.Time(c), store.Time(u)
 	return l, err
 }
 
-func scanItem(r rows) (ListItem, error) {
+func scanItem(r store.Row) (ListItem, error) {
 	var it ListItem
 	var c int64
 	err := r.Scan(&it.ID, &it.URL, &it.Title, &it.Position, &c)
-	it.CreatedAt = ts(c)
+	it.CreatedAt = store.Time(c)
 	return it, err
 }
 
 func (s *Service) readingLists(ctx context.Context, uid int64) ([]ReadingList, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT `+listColumns+` FROM reading_lists l WHERE l.user_id = ? ORDER BY l.updated_at DESC, l.id DESC`), uid)
-	return collect(rs, err, scanList)
+	return store.Collect(rs, err, scanList)
 }
 
 // readingList returns the user's list with its items, or errNotFound.
@@ -72,7 +73,7 @@ func (s *Service) readingList(ctx context.Context, uid, id int64) (*ReadingList,
 func (s *Service) listItems(ctx context.Context, listID int64) ([]ListItem, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT id, url, title, position, created_at FROM reading_list_items WHERE list_id = ? ORDER BY position, id`), listID)
-	return collect(rs, err, scanItem)
+	return store.Collect(rs, err, scanItem)
 }
 
 // ListReadingLists serves GET /api/reading-lists → {"data": [list without items…]}
@@ -230,7 +231,7 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	} else if n >= MaxListItems {
 		return invalid("url", "A reading list holds at most %d items.", MaxListItems)
 	}
-	it := ListItem{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	it := ListItem{URL: in.URL, Title: title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO reading_list_items (list_id, position, url, title, created_at)
 		 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM reading_list_items WHERE list_id = ?), ?, ?, ?)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // SavedSearch is a named search a member can run again: URL is where to go to run it.
@@ -32,7 +33,7 @@ type HistoryEntry struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func scanSaved(r rows) (SavedSearch, error) {
+func scanSaved(r store.Row) (SavedSearch, error) {
 	var x SavedSearch
 	var params string
 	var c, u int64
@@ -43,11 +44,11 @@ func scanSaved(r rows) (SavedSearch, error) {
 		return x, err
 	}
 	x.URL = runURL(x.Path, x.Params)
-	x.CreatedAt, x.UpdatedAt = ts(c), ts(u)
+	x.CreatedAt, x.UpdatedAt = store.Time(c), store.Time(u)
 	return x, nil
 }
 
-func scanHistory(r rows) (HistoryEntry, error) {
+func scanHistory(r store.Row) (HistoryEntry, error) {
 	var x HistoryEntry
 	var params string
 	var c int64
@@ -58,7 +59,7 @@ func scanHistory(r rows) (HistoryEntry, error) {
 		return x, err
 	}
 	x.URL = runURL(x.Path, x.Params)
-	x.CreatedAt = ts(c)
+	x.CreatedAt = store.Time(c)
 	return x, nil
 }
 
@@ -67,7 +68,7 @@ const savedColumns = `id, name, path, params, created_at, updated_at`
 func (s *Service) savedSearches(ctx context.Context, uid int64) ([]SavedSearch, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT `+savedColumns+` FROM saved_searches WHERE user_id = ? ORDER BY updated_at DESC, id DESC`), uid)
-	return collect(rs, err, scanSaved)
+	return store.Collect(rs, err, scanSaved)
 }
 
 func (s *Service) savedSearch(ctx context.Context, uid, id int64) (*SavedSearch, error) {
@@ -218,7 +219,7 @@ func (s *Service) DeleteSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 func (s *Service) history(ctx context.Context, uid int64, limit int) ([]HistoryEntry, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT id, path, params, summary, created_at FROM search_history WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`), uid, limit)
-	return collect(rs, err, scanHistory)
+	return store.Collect(rs, err, scanHistory)
 }
 
 // RecordSearch adds a search to a member's history, newest first and at most

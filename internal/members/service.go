@@ -2,7 +2,6 @@ package members
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
 	"net/http"
 	"time"
@@ -56,8 +55,6 @@ func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid i
 	}
 }
 
-func ts(n int64) time.Time { return time.Unix(n, 0).UTC() }
-
 func (s *Service) count(ctx context.Context, q string, args ...any) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, s.db.Rebind(q), args...).Scan(&n)
@@ -74,28 +71,6 @@ func (s *Service) execOwned(ctx context.Context, q string, args ...any) error {
 		return errNotFound
 	}
 	return nil
-}
-
-// rows is one result row, from *sql.Row or *sql.Rows.
-type rows interface {
-	Scan(...any) error
-}
-
-// collect scans every row with scan and closes rows.
-func collect[T any](rs *sql.Rows, err error, scan func(rows) (T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	out := []T{}
-	for rs.Next() {
-		v, err := scan(rs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rs.Err()
 }
 
 func noContent(w http.ResponseWriter) {

@@ -166,7 +166,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	var pid int64
 	err = tx.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO membership_payments (membership_id, receipt_number, amount_minor, currency,
 		method, external_id, note, paid_at, covers_until, by_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), unixPtr(until), nullID(p.by), now.Unix()).Scan(&pid)
+		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), store.UnixOrNil(until), nullID(p.by), now.Unix()).Scan(&pid)
 	if err != nil {
 		if p.externalID != "" && store.IsUniqueViolation(err) {
 			return false, errDuplicate
@@ -185,7 +185,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	if raw.Status == status {
 		// Still active: the status stays, the history row records the new paid-until.
 		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET paid_until = ?, method = ?, updated_at = ? WHERE id = ?`),
-			unixPtr(until), p.method, now.Unix(), id); err != nil {
+			store.UnixOrNil(until), p.method, now.Unix(), id); err != nil {
 			return false, err
 		}
 		return true, s.addHistory(ctx, tx, id, p.by, status, status, p.why+untilText(until), now)
@@ -256,7 +256,7 @@ func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, plan
 func (s *Service) setComplimentary(ctx context.Context, tx *sql.Tx, raw rawMembership, plan Plan, until *time.Time, by int64, why string) error {
 	if raw.Status == StatusComplimentary {
 		_, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, paid_until = ?, updated_at = ? WHERE id = ?`),
-			plan.ID, unixPtr(until), s.Now().Unix(), raw.ID)
+			plan.ID, store.UnixOrNil(until), s.Now().Unix(), raw.ID)
 		if err == nil {
 			err = s.addHistory(ctx, tx, raw.ID, by, raw.Status, StatusComplimentary, why, s.Now())
 		}
@@ -347,12 +347,12 @@ func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership,
 func (s *Service) Receipts(ctx context.Context, id int64) ([]Receipt, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, receipt_number, amount_minor, currency, method, note, paid_at,
 		covers_until, refunded_minor FROM membership_payments WHERE membership_id = ? ORDER BY paid_at DESC, id DESC`), id)
-	return collect(rs, err, func(r rows) (Receipt, error) {
+	return store.Collect(rs, err, func(r store.Row) (Receipt, error) {
 		var x Receipt
 		var paid int64
 		var covers sql.NullInt64
 		err := r.Scan(&x.ID, &x.Number, &x.AmountMinor, &x.Currency, &x.Method, &x.Note, &paid, &covers, &x.RefundedMinor)
-		x.PaidAt, x.CoversUntil = ts(paid), tsPtr(covers)
+		x.PaidAt, x.CoversUntil = store.Time(paid), store.TimeOrNil(covers)
 		return x, err
 	})
 }
@@ -390,7 +390,7 @@ func (s *Service) Search(ctx context.Context, q, status string, page int) (Searc
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+w+` ORDER BY m.number LIMIT ? OFFSET ?`),
 		append(args, PageSize, (page-1)*PageSize)...)
-	raws, err := collect(rs, err, scanMembership)
+	raws, err := store.Collect(rs, err, scanMembership)
 	if err != nil {
 		return res, err
 	}
