@@ -6,15 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"lineage/internal/auth"
-	"lineage/internal/config"
 	"lineage/internal/content"
-	"lineage/internal/mail"
 	"lineage/internal/research"
 	"lineage/internal/trees"
 )
@@ -34,29 +30,19 @@ func runNewsletter(ctx context.Context, args []string) error {
 // runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
 // wait for serve's tick; it also delivers the mail, so it works with no server.
 func runNewsletterDue(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("newsletter run-due", "[--data DIR]")
-	cfgFn := config.DataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	cfgFn, err := jobFlags("newsletter run-due", args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	ns, err := newsletterSettingsFromEnv(os.Getenv)
 	if err != nil {
 		return err
 	}
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, outbox, err := openJob(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	log := slog.Default()
-	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
-	if err != nil {
-		return err
-	}
-	outbox := mail.NewOutbox(db, sender, log)
 	accounts := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
 	newMembership(db, accounts) // members' scopes come from their memberships
 	rs := research.New(db, research.Options{})
