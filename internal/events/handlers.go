@@ -14,40 +14,36 @@ import (
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
-func (s *Service) viewer(r *http.Request) Viewer {
-	if s.opt.Viewer == nil {
-		return Viewer{}
-	}
-	return s.opt.Viewer(r)
-}
-
-// Public makes fn a handler for anyone; what it answers may depend on who asks, so it
-// is never stored by a shared cache.
-func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		w.Header().Set("Cache-Control", "private, no-store")
-		return fn(w, r, s.viewer(r))
-	}
-}
+// Public makes fn a handler for anyone.
+func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return s.guard(nil, fn) }
 
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
-func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if v.ID == 0 {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-		}
-		return fn(w, r, v)
-	})
-}
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc { return s.guard(signedIn, fn) }
 
 // Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
 func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
-	return s.SignedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if !v.Staff {
-			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only editors may manage bookings."}
+	return s.guard(func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Staff {
+			return err
 		}
+		return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only editors may manage bookings."}
+	}, fn)
+}
+
+// guard makes fn a handler for the callers check lets through. What the room answers
+// may depend on who asks, so no answer is stored by a shared cache.
+func (s *Service) guard(check func(Viewer) error, fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.opt.Viewer, check, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+		w.Header().Set("Cache-Control", "private, no-store")
 		return fn(w, r, v)
 	})
+}
+
+func signedIn(v Viewer) error {
+	if v.ID == 0 {
+		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+	}
+	return nil
 }
 
 // answerBooking writes {"booking", "checkout_url"}: the Checkout URL while a booking

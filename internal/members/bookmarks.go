@@ -92,7 +92,7 @@ func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 
 // DeleteBookmark serves DELETE /api/bookmarks/{id} → 204
 func (s *Service) DeleteBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -135,7 +135,7 @@ func listWithItems(l *ReadingList) any {
 
 // GetReadingList serves GET /api/reading-lists/{id} → list with items
 func (s *Service) GetReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (s *Service) GetReadingList(w http.ResponseWriter, r *http.Request, uid int
 
 // RenameReadingList serves PATCH /api/reading-lists/{id} {name} → list
 func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid 
 
 // DeleteReadingList serves DELETE /api/reading-lists/{id} → 204
 func (s *Service) DeleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (s *Service) touchList(ctx context.Context, uid, id int64) error {
 // AddListItem serves POST /api/reading-lists/{id}/items {url, title} → 201 item appended at the end, or
 // 200 with the item when the page is already in the list.
 func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -246,11 +246,11 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 
 // RemoveListItem serves DELETE /api/reading-lists/{id}/items/{item} → 204
 func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	item, err := pathID(r, "item")
+	item, err := httpx.PathID(r, "item")
 	if err != nil {
 		return err
 	}
@@ -268,7 +268,7 @@ func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int
 // ReorderList serves PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be
 // exactly the list's items, in the new order.
 func (s *Service) ReorderList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}

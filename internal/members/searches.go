@@ -145,7 +145,7 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 
 // GetSavedSearch serves GET /api/saved-searches/{id} → saved search (its url runs it)
 func (s *Service) GetSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (s *Service) GetSavedSearch(w http.ResponseWriter, r *http.Request, uid int
 
 // UpdateSavedSearch serves PATCH /api/saved-searches/{id} {name?, path?, params?} → saved search
 func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 
 // DeleteSavedSearch serves DELETE /api/saved-searches/{id} → 204
 func (s *Service) DeleteSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -314,7 +314,7 @@ func (s *Service) ClearHistory(w http.ResponseWriter, r *http.Request, uid int64
 
 // DeleteHistoryEntry serves DELETE /api/search-history/{id} → 204
 func (s *Service) DeleteHistoryEntry(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -16,42 +16,31 @@ import (
 // handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
-func (s *Service) viewer(r *http.Request) Viewer {
-	if s.opt.Viewer == nil {
-		return Viewer{}
-	}
-	return s.opt.Viewer(r)
-}
-
 // Public makes fn a handler anyone may call.
-func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error { return fn(w, r, s.viewer(r)) }
-}
+func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.opt.Viewer, nil, fn) }
 
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
-func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(signedIn(fn))
-}
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.opt.Viewer, signedIn, fn) }
 
 // Admin makes fn a handler for admins only: a 401 anonymously, a 403 to other accounts;
 // its answers are never cached.
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(signedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if !v.Admin {
-			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only admins may manage members."}
+	return httpx.Guard(s.opt.Viewer, func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Admin {
+			return err
 		}
+		return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only admins may manage members."}
+	}, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, v)
-	}))
+	})
 }
 
-func signedIn(fn handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if v.ID == 0 {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-		}
-		return fn(w, r, v)
+func signedIn(v Viewer) error {
+	if v.ID == 0 {
+		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 	}
+	return nil
 }
 
 // CardPayments reports whether the payments room can take card payments.
@@ -215,9 +204,9 @@ func (s *Service) PostHousehold(w http.ResponseWriter, r *http.Request, v Viewer
 }
 
 func (s *Service) DeleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	uid, err := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
-	if err != nil || uid <= 0 {
-		return errNotFound
+	uid, err := httpx.PathID(r, "user_id")
+	if err != nil {
+		return err
 	}
 	m, err := s.mine(r.Context(), v)
 	if err != nil {
@@ -279,14 +268,6 @@ func (s *Service) GetReceipt(w http.ResponseWriter, r *http.Request, v Viewer) e
 	return errNotFound
 }
 
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNotFound
-	}
-	return id, nil
-}
-
 func (s *Service) AdminList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	q := r.URL.Query()
 	status := q.Get("status")
@@ -334,7 +315,7 @@ func (s *Service) Detail(ctx context.Context, id int64) (*Detail, error) {
 }
 
 func (s *Service) AdminGet(w http.ResponseWriter, r *http.Request, _ Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -363,7 +344,7 @@ func dateInput(field, s string, fe *httpx.FieldErrors) *time.Time {
 }
 
 func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -414,7 +395,7 @@ func wholeNumber(v any) (int64, bool) {
 }
 
 func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -436,7 +417,7 @@ func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v V
 }
 
 func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}

@@ -28,20 +28,20 @@ func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
 // Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
 func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 	return httpx.Guard(s.opt.Viewer, func(v Viewer) error {
-		if v.ID != 0 && !v.Staff && !v.Admin {
-			return errForbidden
+		if err := signedIn(v); err != nil || v.Staff || v.Admin {
+			return err
 		}
-		return signedIn(v)
+		return errForbidden
 	}, fn)
 }
 
 // Admin makes fn a handler for admins only: 401 anonymously, 403 to other accounts.
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 	return httpx.Guard(s.opt.Viewer, func(v Viewer) error {
-		if v.ID != 0 && !v.Admin {
-			return errForbidden
+		if err := signedIn(v); err != nil || v.Admin {
+			return err
 		}
-		return signedIn(v)
+		return errForbidden
 	}, fn)
 }
 
