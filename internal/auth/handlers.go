@@ -28,6 +28,29 @@ func (s *Service) requireUser(r *http.Request) (*User, error) {
 	return nil, s.unauthenticated(r)
 }
 
+// userInput returns the signed-in user (or the 401) and reads the request's input
+// into dst.
+func (s *Service) userInput(r *http.Request, dst any) (*User, error) {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return nil, err
+	}
+	return u, decodeInput(r, dst)
+}
+
+// checkPassword adds field's error to fe unless given is u's password; an account
+// without one (signed in through the society's sign-in service) is not asked.
+func (s *Service) checkPassword(ctx context.Context, fe *httpx.FieldErrors, u *User, field, required, given string) {
+	if !u.HasPassword {
+		return
+	}
+	if given == "" {
+		fe.Add(field, "%s", required)
+	} else if !s.verifyPassword(ctx, u, given) {
+		fe.Add(field, "The password is incorrect.")
+	}
+}
+
 // CSRFCookie serves GET /sanctum/csrf-cookie: 204, and a session (with its CSRF token) if there is none.
 func (s *Service) CSRFCookie(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(r.Context())
@@ -228,14 +251,11 @@ func validNewPassword(fe *httpx.FieldErrors, pw, confirmation string) {
 
 // UpdateProfile serves PATCH /api/user {name}
 func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	var fe httpx.FieldErrors
@@ -500,27 +520,18 @@ func (s *Service) ResetPassword(w http.ResponseWriter, r *http.Request) error {
 // ChangePassword serves PUT /api/user/password {current_password, password, password_confirmation}: every
 // other session and every API token of the user ends; this session gets a new id.
 func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		CurrentPassword      string `json:"current_password"`
 		Password             string `json:"password"`
 		PasswordConfirmation string `json:"password_confirmation"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
 	var fe httpx.FieldErrors
-	if u.HasPassword {
-		if in.CurrentPassword == "" {
-			fe.Add("current_password", "The current password field is required.")
-		} else if !s.verifyPassword(ctx, u, in.CurrentPassword) {
-			fe.Add("current_password", "The password is incorrect.")
-		}
-	}
+	s.checkPassword(ctx, &fe, u, "current_password", "The current password field is required.", in.CurrentPassword)
 	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
 	if err := fe.Err(); err != nil {
 		return err
@@ -549,15 +560,12 @@ func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
 // ChangeEmail serves PUT /api/user/email {email, password}: mails a confirmation link to the new address
 // (and a notice to the old one); the address changes when the link is followed.
 func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -577,13 +585,7 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if u.HasPassword {
-		if in.Password == "" {
-			fe.Add("password", "The password field is required.")
-		} else if !s.verifyPassword(ctx, u, in.Password) {
-			fe.Add("password", "The password is incorrect.")
-		}
-	}
+	s.checkPassword(ctx, &fe, u, "password", "The password field is required.", in.Password)
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -608,27 +610,22 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 // DeleteAccount serves DELETE /api/user {password} (or {confirm: <email>} for an account without a
 // password): deletes the account and everything it owns.
 func (s *Service) DeleteAccount(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Password string `json:"password"`
 		Confirm  string `json:"confirm"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if u.HasPassword {
-		if in.Password == "" {
-			return invalid("password", "The password field is required.")
-		}
-		if !s.verifyPassword(ctx, u, in.Password) {
-			return invalid("password", "The password is incorrect.")
-		}
-	} else if normalizeEmail(in.Confirm) != u.Email {
-		return invalid("confirm", "Type your email address to confirm.")
+	var fe httpx.FieldErrors
+	s.checkPassword(ctx, &fe, u, "password", "The password field is required.", in.Password)
+	if !u.HasPassword && normalizeEmail(in.Confirm) != u.Email {
+		fe.Add("confirm", "Type your email address to confirm.")
+	}
+	if err := fe.Err(); err != nil {
+		return err
 	}
 	st := stateFrom(ctx)
 	if err := s.DeleteUser(ctx, u.ID); err != nil {
