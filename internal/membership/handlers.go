@@ -20,7 +20,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.opt.Viewer, nil, fn) }
 
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
-func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.opt.Viewer, signedIn, fn) }
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.opt.Viewer, signedIn, fn)
+}
 
 // Admin makes fn a handler for admins only: a 401 anonymously, a 403 to other accounts;
 // its answers are never cached.
