@@ -34,6 +34,13 @@ func Collect[T any](rs *sql.Rows, err error, scan func(Row) (T, error)) ([]T, er
 	return out, rs.Err()
 }
 
+// Scalar scans a row of one column, for Collect: store.Collect(rs, err, store.Scalar[int64]).
+func Scalar[T any](r Row) (T, error) {
+	var v T
+	err := r.Scan(&v)
+	return v, err
+}
+
 // Time is a stored time (Unix seconds, as every table keeps its times) in UTC.
 func Time(unix int64) time.Time { return time.Unix(unix, 0).UTC() }
 

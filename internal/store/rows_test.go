@@ -11,7 +11,7 @@ import (
 	"lineage/internal/store/storetest"
 )
 
-// TestCollect: every row is scanned in order, no rows is an empty slice (not nil), a
+// TestCollect: every row is scanned in order (one column with Scalar), no rows is an empty slice (not nil), a
 // failed query's error and a scan's error come back, and times go to and from their
 // stored Unix seconds, NULL as nil.
 func TestCollect(t *testing.T) {
@@ -41,6 +41,10 @@ func TestCollect(t *testing.T) {
 		got, err := store.Collect(rs, err, scan)
 		if err != nil || len(got) != 2 || got[0].id != 1 || got[0].at == nil || !got[0].at.Equal(at) || got[0].at.Location() != time.UTC || got[1].at != nil {
 			t.Fatalf("rows: %+v %v", got, err)
+		}
+		rs, err = db.QueryContext(ctx, `SELECT id FROM things ORDER BY id DESC`)
+		if ids, err := store.Collect(rs, err, store.Scalar[int64]); err != nil || len(ids) != 2 || ids[0] != 2 || ids[1] != 1 {
+			t.Fatalf("Scalar: %v %v", ids, err)
 		}
 		rs, err = db.QueryContext(ctx, `SELECT id, at FROM things WHERE id > 5`)
 		if none, err := store.Collect(rs, err, scan); err != nil || none == nil || len(none) != 0 {
