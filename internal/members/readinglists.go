@@ -79,11 +79,7 @@ func (s *Service) listItems(ctx context.Context, listID int64) ([]ListItem, erro
 // ListReadingLists serves GET /api/reading-lists → {"data": [list without items…]}
 func (s *Service) ListReadingLists(w http.ResponseWriter, r *http.Request, uid int64) error {
 	lists, err := s.readingLists(r.Context(), uid)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": lists})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": lists}, err)
 }
 
 func listName(s string) (string, error) { return cleanText("name", s, maxNameLen, true) }
@@ -111,12 +107,16 @@ func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid 
 		uid, name, now, now).Scan(&id); err != nil {
 		return err
 	}
+	return s.answerList(w, ctx, http.StatusCreated, uid, id)
+}
+
+// answerList answers the user's reading list with its items.
+func (s *Service) answerList(w http.ResponseWriter, ctx context.Context, status int, uid, id int64) error {
 	l, err := s.readingList(ctx, uid, id)
 	if err != nil {
 		return err
 	}
-	l.Items = []ListItem{}
-	httpx.JSON(w, http.StatusCreated, listWithItems(l))
+	httpx.JSON(w, status, listWithItems(l))
 	return nil
 }
 
@@ -139,12 +139,7 @@ func (s *Service) GetReadingList(w http.ResponseWriter, r *http.Request, uid int
 	if err != nil {
 		return err
 	}
-	l, err := s.readingList(r.Context(), uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, r.Context(), http.StatusOK, uid, id)
 }
 
 // RenameReadingList serves PATCH /api/reading-lists/{id} {name} → list
@@ -166,25 +161,12 @@ func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid 
 		name, s.Now().Unix(), id, uid); err != nil {
 		return err
 	}
-	l, err := s.readingList(ctx, uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, ctx, http.StatusOK, uid, id)
 }
 
 // DeleteReadingList serves DELETE /api/reading-lists/{id} → 204
 func (s *Service) DeleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := httpx.PathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM reading_lists WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM reading_lists WHERE id = ? AND user_id = ?`)
 }
 
 // touchList marks a list changed; it fails with errNotFound for another user's list.
@@ -199,19 +181,9 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		return err
 	}
-	var in struct{ URL, Title string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	if !localPath(in.URL) {
-		return invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
-	}
-	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	in, err := decodePage(w, r)
 	if err != nil {
 		return err
-	}
-	if title == "" {
-		title = in.URL
 	}
 	ctx := r.Context()
 	if err := s.touchList(ctx, uid, id); err != nil {
@@ -231,7 +203,7 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	} else if n >= MaxListItems {
 		return invalid("url", "A reading list holds at most %d items.", MaxListItems)
 	}
-	it := ListItem{URL: in.URL, Title: title, CreatedAt: store.Time(s.Now().Unix())}
+	it := ListItem{URL: in.URL, Title: in.Title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO reading_list_items (list_id, position, url, title, created_at)
 		 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM reading_list_items WHERE list_id = ?), ?, ?, ?)
@@ -310,9 +282,5 @@ func (s *Service) ReorderList(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		return err
 	}
-	if l, err = s.readingList(ctx, uid, id); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, ctx, http.StatusOK, uid, id)
 }

@@ -94,11 +94,7 @@ func paramsJSON(p Params) string {
 // ListSavedSearches serves GET /api/saved-searches → {"data": [saved search…]}
 func (s *Service) ListSavedSearches(w http.ResponseWriter, r *http.Request, uid int64) error {
 	ss, err := s.savedSearches(r.Context(), uid)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": ss})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": ss}, err)
 }
 
 // CreateSavedSearch serves POST /api/saved-searches {name, path, params} → 201 saved search
@@ -115,11 +111,8 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	path, err := searchPath(in.Path)
+	path, err := checkSearch(in.Path, in.Params)
 	if err != nil {
-		return err
-	}
-	if err := in.Params.validate(); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -136,11 +129,7 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 		return err
 	}
 	x, err := s.savedSearch(ctx, uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, x)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, x, err)
 }
 
 // GetSavedSearch serves GET /api/saved-searches/{id} → saved search (its url runs it)
@@ -150,11 +139,7 @@ func (s *Service) GetSavedSearch(w http.ResponseWriter, r *http.Request, uid int
 		return err
 	}
 	x, err := s.savedSearch(r.Context(), uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, x)
-	return nil
+	return httpx.Reply(w, http.StatusOK, x, err)
 }
 
 // UpdateSavedSearch serves PATCH /api/saved-searches/{id} {name?, path?, params?} → saved search
@@ -205,15 +190,7 @@ func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 
 // DeleteSavedSearch serves DELETE /api/saved-searches/{id} → 204
 func (s *Service) DeleteSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := httpx.PathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM saved_searches WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM saved_searches WHERE id = ? AND user_id = ?`)
 }
 
 func (s *Service) history(ctx context.Context, uid int64, limit int) ([]HistoryEntry, error) {
@@ -267,11 +244,7 @@ func (s *Service) RecordSearch(ctx context.Context, uid int64, path string, para
 // ListHistory serves GET /api/search-history → {"data": [entry…]} newest first, at most 200
 func (s *Service) ListHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
 	h, err := s.history(r.Context(), uid, MaxHistory)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": h})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": h}, err)
 }
 
 // RecordHistory serves POST /api/search-history {path, params, summary?} → 201 entry
@@ -284,11 +257,8 @@ func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int6
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	path, err := searchPath(in.Path)
+	path, err := checkSearch(in.Path, in.Params)
 	if err != nil {
-		return err
-	}
-	if err := in.Params.validate(); err != nil {
 		return err
 	}
 	summary, err := cleanText("summary", in.Summary, maxTitleLen, false)
@@ -296,11 +266,7 @@ func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int6
 		return err
 	}
 	x, err := s.RecordSearch(r.Context(), uid, path, in.Params, summary)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, x)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, x, err)
 }
 
 // ClearHistory serves DELETE /api/search-history → 204, the whole history cleared
@@ -314,13 +280,5 @@ func (s *Service) ClearHistory(w http.ResponseWriter, r *http.Request, uid int64
 
 // DeleteHistoryEntry serves DELETE /api/search-history/{id} → 204
 func (s *Service) DeleteHistoryEntry(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := httpx.PathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM search_history WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM search_history WHERE id = ? AND user_id = ?`)
 }

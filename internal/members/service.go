@@ -73,6 +73,20 @@ func (s *Service) execOwned(ctx context.Context, q string, args ...any) error {
 	return nil
 }
 
+// deleteOwned answers a DELETE of the user's row that the path's id names with del
+// (its arguments: the id, the user): 204, or 404 when the user has no such row.
+func (s *Service) deleteOwned(w http.ResponseWriter, r *http.Request, uid int64, del string) error {
+	id, err := httpx.PathID(r, "id")
+	if err == nil {
+		err = s.execOwned(r.Context(), del, id, uid)
+	}
+	if err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
 func noContent(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
