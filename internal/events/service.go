@@ -164,7 +164,7 @@ func (s *Service) settings(ctx context.Context, q store.Querier, uid string, loc
 }
 
 func defaultSettings(uid string) *Settings {
-	return &Settings{UID: uid, MaxPerBooking: 4, Waitlist: true, RefundCutoffHours: 48, TicketTypes: []TicketType{}}
+	return &Settings{UID: uid, SettingsInput: SettingsInput{MaxPerBooking: 4, Waitlist: true, RefundCutoffHours: 48, TicketTypes: []TicketType{}}}
 }
 
 // Settings returns an event's booking settings (editors).

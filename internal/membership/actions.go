@@ -45,18 +45,10 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var id int64
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
-			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
-		if errors.Is(err, errNotFound) {
-			id, err = s.newMembership(ctx, tx, userID, plan, concession, StatusPending, MethodStripe, nil, "", userID, "joined "+plan.Name)
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		id = raw.ID
+	return s.latestOrNew(ctx, userID, func(tx *sql.Tx) (int64, error) {
+		return s.newMembership(ctx, tx, userID, plan, concession, StatusPending, MethodStripe, nil, "", userID, "joined "+plan.Name)
+	}, func(tx *sql.Tx, raw rawMembership) error {
+		id := raw.ID
 		if Granting(effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, s.Now())) && raw.Status != StatusPending {
 			return &httpx.Error{Code: httpx.ECONFLICT, Message: "You are a member already: your membership " + raw.Number + " is " + raw.Status + "."}
 		}
@@ -67,8 +59,27 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 		if raw.Status == StatusPending {
 			return nil
 		}
-		_, err = s.apply(ctx, tx, id, raw.Status, change{status: StatusPending, method: MethodStripe, by: userID, why: "rejoined " + plan.Name}, s.Now())
+		_, err := s.apply(ctx, tx, id, raw.Status, change{status: StatusPending, method: MethodStripe, by: userID, why: "rejoined " + plan.Name}, s.Now())
 		return err
+	})
+}
+
+// latestOrNew runs change on the user's latest membership in one transaction, or
+// makes one with create when they have none, and answers the membership then.
+func (s *Service) latestOrNew(ctx context.Context, userID int64, create func(tx *sql.Tx) (int64, error), change func(tx *sql.Tx, raw rawMembership) error) (*Membership, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
+			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
+		if errors.Is(err, errNotFound) {
+			id, err = create(tx)
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		id = raw.ID
+		return change(tx, raw)
 	})
 	if err != nil {
 		return nil, err
@@ -233,24 +244,11 @@ func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, plan
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var id int64
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
-			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
-		if errors.Is(err, errNotFound) {
-			id, err = s.newMembership(ctx, tx, userID, plan, "", StatusComplimentary, MethodComplimentary, until, "", by, why)
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		id = raw.ID
+	return s.latestOrNew(ctx, userID, func(tx *sql.Tx) (int64, error) {
+		return s.newMembership(ctx, tx, userID, plan, "", StatusComplimentary, MethodComplimentary, until, "", by, why)
+	}, func(tx *sql.Tx, raw rawMembership) error {
 		return s.setComplimentary(ctx, tx, raw, plan, until, by, why)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 func (s *Service) setComplimentary(ctx context.Context, tx *sql.Tx, raw rawMembership, plan Plan, until *time.Time, by int64, why string) error {
