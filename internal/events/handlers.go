@@ -84,11 +84,7 @@ func (s *Service) GetEventBooking(w http.ResponseWriter, r *http.Request, v View
 // GetStates is GET /api/events/booking-states.
 func (s *Service) GetStates(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	list, err := s.States(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"events": list})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"events": list}, err)
 }
 
 // DecodeBooking reads a booking request's body (a parser a visitor reaches: fuzzed).
@@ -161,11 +157,7 @@ func (s *Service) PostAcceptOffer(w http.ResponseWriter, r *http.Request, _ View
 // GetMine is GET /api/bookings.
 func (s *Service) GetMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	up, past, err := s.Mine(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"upcoming": up, "past": past})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"upcoming": up, "past": past}, err)
 }
 
 // allowed finds the booking a request names, if the caller may see it: its account,
@@ -238,11 +230,7 @@ func (s *Service) GetICS(w http.ResponseWriter, r *http.Request, v Viewer) error
 // AdminGetSettings is GET /api/admin/events/{uid}/booking-settings.
 func (s *Service) AdminGetSettings(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	st, err := s.Settings(r.Context(), r.PathValue("uid"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, st)
-	return nil
+	return httpx.Reply(w, http.StatusOK, st, err)
 }
 
 // DecodeSettings reads a settings body (fuzzed with the other request parsers).
@@ -259,11 +247,7 @@ func (s *Service) AdminPutSettings(w http.ResponseWriter, r *http.Request, v Vie
 		return err
 	}
 	st, err := s.SaveSettings(r.Context(), r.PathValue("uid"), in, v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, st)
-	return nil
+	return httpx.Reply(w, http.StatusOK, st, err)
 }
 
 var statuses = []string{StatusHeld, StatusConfirmed, StatusWaitlisted, StatusCancelled, StatusRefunded, StatusAttended}
@@ -284,11 +268,7 @@ func (s *Service) AdminAttendees(w http.ResponseWriter, r *http.Request, _ Viewe
 		return httpx.Invalid("status", "The status must be one of %s.", strings.Join(statuses, ", "))
 	}
 	a, err := s.AttendeeList(r.Context(), r.PathValue("uid"), status)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, a)
-	return nil
+	return httpx.Reply(w, http.StatusOK, a, err)
 }
 
 // csvSafe keeps a spreadsheet from reading a cell as a formula.
@@ -367,11 +347,7 @@ func (s *Service) AdminMessage(w http.ResponseWriter, r *http.Request, _ Viewer)
 		return err
 	}
 	n, err := s.Message(r.Context(), uid, subject, text)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"sent": n})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"sent": n}, err)
 }
 
 // AdminCancel is POST /api/admin/events/{uid}/cancel.
@@ -391,9 +367,5 @@ func (s *Service) AdminCancel(w http.ResponseWriter, r *http.Request, v Viewer) 
 		return err
 	}
 	c, rf, err := s.CancelEvent(r.Context(), uid, note, v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"cancelled": c, "refunded": rf})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"cancelled": c, "refunded": rf}, err)
 }

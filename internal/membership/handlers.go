@@ -50,20 +50,12 @@ func (s *Service) CardPayments() bool { return s.opt.Checkout != nil }
 
 func (s *Service) GetPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), true)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans, "card_payments": s.CardPayments(), "other_ways": s.opt.OtherWays})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"plans": plans, "card_payments": s.CardPayments(), "other_ways": s.opt.OtherWays}, err)
 }
 
 func (s *Service) GetPlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	p, err := s.PlanBySlug(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, err)
 }
 
 func (s *Service) GetMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -278,11 +270,7 @@ func (s *Service) AdminList(w http.ResponseWriter, r *http.Request, _ Viewer) er
 	}
 	page, _ := strconv.Atoi(q.Get("page"))
 	res, err := s.Search(r.Context(), q.Get("q"), status, page)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, res)
-	return nil
+	return httpx.Reply(w, http.StatusOK, res, err)
 }
 
 func validStatus(s string) bool {
@@ -322,11 +310,7 @@ func (s *Service) AdminGet(w http.ResponseWriter, r *http.Request, _ Viewer) err
 		return err
 	}
 	d, err := s.Detail(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, err)
 }
 
 // dateInput accepts "2026-05-01" or an RFC 3339 time.
@@ -373,11 +357,7 @@ func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer)
 		return err
 	}
 	m, err := s.RecordPayment(r.Context(), v.ID, id, ManualPayment{AmountMinor: amount, Currency: in.Currency, Method: in.Method, Note: in.Note, PaidUntil: until})
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, m)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, m, err)
 }
 
 // wholeNumber accepts a JSON number without a fraction, or such a number in a string
@@ -411,11 +391,7 @@ func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v V
 		return err
 	}
 	m, err := s.GrantComplimentaryTo(r.Context(), v.ID, id, in.Plan, until, in.Why)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -431,20 +407,12 @@ func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) er
 		return err
 	}
 	m, err := s.ChangePlan(r.Context(), v.ID, id, in.Plan, in.Why)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 func (s *Service) AdminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), false)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"plans": plans}, err)
 }
 
 func (s *Service) AdminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
@@ -462,11 +430,7 @@ func (s *Service) AdminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer
 		return invalid("slug", "A plan with the slug %s exists already.", p.Slug)
 	}
 	p, err := s.SavePlan(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, status, p)
-	return nil
+	return httpx.Reply(w, status, p, err)
 }
 
 func (s *Service) AdminExport(w http.ResponseWriter, r *http.Request, _ Viewer) error {
