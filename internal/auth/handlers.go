@@ -78,7 +78,7 @@ func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in cred
 	in.Email = normalizeEmail(in.Email)
 	if in.Email == "" {
 		fe.Add("email", "The email field is required.")
-	} else if !validEmail(in.Email) {
+	} else if !textfield.Email(in.Email) {
 		fe.Add("email", "The email field must be a valid email address.")
 	}
 	if in.Password == "" {
@@ -204,11 +204,7 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) error {
 // GetUser serves GET /api/user
 func (s *Service) GetUser(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, u)
-	return nil
+	return httpx.Reply(w, http.StatusOK, u, err)
 }
 
 // MaxNameLen is the longest display name, in characters.
@@ -267,11 +263,7 @@ func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, err = s.UserByID(r.Context(), u.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, u)
-	return nil
+	return httpx.Reply(w, http.StatusOK, u, err)
 }
 
 type message struct {
@@ -298,7 +290,7 @@ func (s *Service) Register(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case in.Email == "":
 		fe.Add("email", "The email field is required.")
-	case !validEmail(in.Email):
+	case !textfield.Email(in.Email):
 		fe.Add("email", "The email field must be a valid email address.")
 	default:
 		if _, err := s.UserByEmail(ctx, in.Email); err == nil {
@@ -416,7 +408,7 @@ func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) err
 	if u := UserFrom(ctx); u != nil && email == "" {
 		email = u.Email
 	}
-	if !validEmail(email) {
+	if !textfield.Email(email) {
 		return invalid("email", "The email field must be a valid email address.")
 	}
 	u, err := s.UserByEmail(ctx, email)
@@ -449,7 +441,7 @@ func (s *Service) ForgotPassword(w http.ResponseWriter, r *http.Request) error {
 	if email == "" {
 		return invalid("email", "The email field is required.")
 	}
-	if !validEmail(email) {
+	if !textfield.Email(email) {
 		return invalid("email", "The email field must be a valid email address.")
 	}
 	u, err := s.UserByEmail(ctx, email)
@@ -574,7 +566,7 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case email == "":
 		fe.Add("email", "The email field is required.")
-	case !validEmail(email):
+	case !textfield.Email(email):
 		fe.Add("email", "The email field must be a valid email address.")
 	case email == u.Email:
 		fe.Add("email", "That is already your email address.")
@@ -771,11 +763,7 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := s.IssueTokens(r.Context(), u.ID, name)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, p)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, p, err)
 }
 
 // RefreshToken serves POST /api/tokens/refresh {refresh_token}
@@ -790,11 +778,7 @@ func (s *Service) RefreshToken(w http.ResponseWriter, r *http.Request) error {
 		return invalid("refresh_token", "The refresh token field is required.")
 	}
 	p, err := s.RefreshTokens(r.Context(), in.RefreshToken)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, err)
 }
 
 // DeleteCurrentToken serves DELETE /api/tokens/current: revokes the bearer token of the request.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -42,19 +41,6 @@ func newRef() string {
 		out = append(out, refAlphabet[int(c)%len(refAlphabet)])
 	}
 	return string(out)
-}
-
-// validEmail accepts a bare address of at most 254 bytes, as accounts do.
-func validEmail(s string) bool {
-	if len(s) > 254 || s == "" {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n<>")
 }
 
 // openError says why an event takes no booking at now, or nil.
@@ -144,7 +130,7 @@ func (s *Service) check(st *Settings, ev Event, in BookingInput, v Viewer, now t
 			fe.Add("name", "Give your name (at most %d characters).", MaxNameLen)
 		}
 		email := strings.ToLower(strings.TrimSpace(in.Email))
-		if !validEmail(email) {
+		if !textfield.Email(email) {
 			fe.Add("email", "Give a valid email address.")
 		}
 		p.name, p.email = name, email
