@@ -17,6 +17,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/auth/authtest"
+	"lineage/internal/clocktest"
 	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/store"
@@ -25,17 +26,8 @@ import (
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
-// clock is the fake clock the tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func (c *clock) Set(t time.Time)     { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func days(n int) time.Duration       { return time.Duration(n) * 24 * time.Hour }
-func ptr[T any](v T) *T              { return &v }
+func days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+func ptr[T any](v T) *T        { return &v }
 func fatal(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -75,14 +67,14 @@ type env struct {
 	db    *store.DB
 	auth  *auth.Service
 	ms    *membership.Service
-	clock *clock
+	clock *clocktest.Clock
 	srv   *httptest.Server
 }
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func newEnv(t *testing.T, db *store.DB) *env {
-	e := &env{db: db, clock: &clock{t: start}}
+	e := &env{db: db, clock: clocktest.New(start)}
 	e.auth = auth.New(db, auth.Options{Password: auth.TestPasswordParams})
 	e.ms = membership.New(db, membership.Options{Viewer: viewer, Accounts: accounts{e.auth}, SocietyName: "Test Society"})
 	e.ms.Now = e.clock.Now
