@@ -201,29 +201,12 @@ func (e *env) member(t *testing.T, email string) user {
 
 func (e *env) do(t *testing.T, method, path, token, body string) (int, map[string]any) {
 	t.Helper()
-	code, b, _ := e.raw(t, method, path, token, body)
-	var out map[string]any
-	json.Unmarshal(b, &out)
-	if out == nil {
-		out = map[string]any{"_body": string(b)}
-	}
-	return code, out
+	return authtest.CallJSON(t, e.srv.URL, method, path, token, body)
 }
 
 func (e *env) raw(t *testing.T, method, path, token, body string) (int, []byte, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b, res.Header
+	return authtest.Call(t, e.srv.URL, method, path, token, body)
 }
 
 // book posts a booking and fails unless the answer has status want.

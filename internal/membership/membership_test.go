@@ -2,10 +2,8 @@ package membership_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -105,23 +103,7 @@ func (e *env) user(t *testing.T, email, role string) (int64, string) {
 
 func (e *env) do(t *testing.T, method, path, token, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	var out map[string]any
-	json.Unmarshal(b, &out)
-	if out == nil {
-		out = map[string]any{"_body": string(b)}
-	}
-	return res.StatusCode, out
+	return authtest.CallJSON(t, e.srv.URL, method, path, token, body)
 }
 
 // scope is GET /api/user's scope.
