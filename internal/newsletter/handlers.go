@@ -20,14 +20,18 @@ var (
 // handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
+// viewer is who asks. A method value, so that the route table can be built before
+// the room is.
+func (s *Service) viewer(r *http.Request) Viewer { return s.opt.Viewer(r) }
+
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
 func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
-	return httpx.Guard(s.opt.Viewer, signedIn, fn)
+	return httpx.Guard(s.viewer, signedIn, fn)
 }
 
 // Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
 func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
-	return httpx.Guard(s.opt.Viewer, func(v Viewer) error {
+	return httpx.Guard(s.viewer, func(v Viewer) error {
 		if err := signedIn(v); err != nil || v.Staff || v.Admin {
 			return err
 		}
@@ -37,7 +41,7 @@ func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 
 // Admin makes fn a handler for admins only: 401 anonymously, 403 to other accounts.
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
-	return httpx.Guard(s.opt.Viewer, func(v Viewer) error {
+	return httpx.Guard(s.viewer, func(v Viewer) error {
 		if err := signedIn(v); err != nil || v.Admin {
 			return err
 		}
