@@ -98,25 +98,13 @@ func eventsViewer(r *http.Request) events.Viewer {
 }
 
 // eventsCommands are the subcommands of `lineage events`.
-var eventsCommands = map[string]struct {
-	run     func(ctx context.Context, args []string, w io.Writer) error
-	summary string
-}{
+var eventsCommands = map[string]subcommand{
 	"run-due": {runEventsRunDue, "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
 }
 
 // runEvents dispatches `lineage events SUBCOMMAND`.
 func runEvents(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
-		return fmt.Errorf("no subcommand given")
-	}
-	c, ok := eventsCommands[args[0]]
-	if !ok {
-		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
-		return fmt.Errorf("unknown subcommand %q", args[0])
-	}
-	return c.run(ctx, args[1:], os.Stdout)
+	return runSubcommand(ctx, "events", eventsCommands, args)
 }
 
 // runEventsRunDue is `lineage events run-due`: the bookings job once, then the mail

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,16 +13,14 @@ import (
 	"lineage/internal/trees"
 )
 
-// runNewsletter is `lineage newsletter run-due`.
+// newsletterCommands are the subcommands of `lineage newsletter`.
+var newsletterCommands = map[string]subcommand{
+	"run-due": {runNewsletterDue, "send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done), match new records against alerts, send the due digests, deliver the mail"},
+}
+
+// runNewsletter dispatches `lineage newsletter SUBCOMMAND`.
 func runNewsletter(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "run-due" {
-		fmt.Fprintln(os.Stderr, "usage: lineage newsletter run-due [--data DIR]\n\n  run-due  send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done),\n           match new records against alerts, send the due digests, deliver the mail")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return flag.ErrHelp
-		}
-		return errors.New("missing or unknown subcommand")
-	}
-	return runNewsletterDue(ctx, args[1:], os.Stdout)
+	return runSubcommand(ctx, "newsletter", newsletterCommands, args)
 }
 
 // runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
