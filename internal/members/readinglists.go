@@ -82,15 +82,18 @@ func (s *Service) ListReadingLists(w http.ResponseWriter, r *http.Request, uid i
 	return httpx.Reply(w, http.StatusOK, map[string]any{"data": lists}, err)
 }
 
-func listName(s string) (string, error) { return cleanText("name", s, maxNameLen, true) }
+// decodeListName reads a reading list's name, {name}: one line, required.
+func decodeListName(w http.ResponseWriter, r *http.Request) (string, error) {
+	var in struct{ Name string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return "", err
+	}
+	return cleanText("name", in.Name, maxNameLen, true)
+}
 
 // CreateReadingList serves POST /api/reading-lists {name} → 201 list
 func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	var in struct{ Name string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	name, err := listName(in.Name)
+	name, err := decodeListName(w, r)
 	if err != nil {
 		return err
 	}
@@ -148,11 +151,7 @@ func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	var in struct{ Name string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	name, err := listName(in.Name)
+	name, err := decodeListName(w, r)
 	if err != nil {
 		return err
 	}
