@@ -224,14 +224,23 @@ func nullID(id int64) any {
 	return id
 }
 
+// existingPlan is the plan an admin names by its slug, any plan on sale or not; one
+// that does not exist is fe's "plan" error.
+func (s *Service) existingPlan(ctx context.Context, fe *httpx.FieldErrors, slug string) (Plan, error) {
+	plan, err := s.PlanBySlug(ctx, slug)
+	if errors.Is(err, errNotFound) {
+		fe.Add("plan", "There is no plan %q.", textfield.Escape(slug))
+		return plan, nil
+	}
+	return plan, err
+}
+
 // GrantComplimentary gives userID a complimentary membership of a plan (until nil: no
 // end), reusing their membership (and number) if they have one.
 func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, planSlug string, until *time.Time, why string) (*Membership, error) {
 	var fe httpx.FieldErrors
-	plan, err := s.PlanBySlug(ctx, planSlug)
-	if errors.Is(err, errNotFound) {
-		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
-	} else if err != nil {
+	plan, err := s.existingPlan(ctx, &fe, planSlug)
+	if err != nil {
 		return nil, err
 	}
 	why = checkWhy(&fe, "why", why)
@@ -281,10 +290,8 @@ func (s *Service) GrantComplimentaryTo(ctx context.Context, by, id int64, planSl
 // ChangePlan moves membership id to another plan, keeping its status and paid-until.
 func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why string) (*Membership, error) {
 	var fe httpx.FieldErrors
-	plan, err := s.PlanBySlug(ctx, planSlug)
-	if errors.Is(err, errNotFound) {
-		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
-	} else if err != nil {
+	plan, err := s.existingPlan(ctx, &fe, planSlug)
+	if err != nil {
 		return nil, err
 	}
 	why = checkWhy(&fe, "why", why)

@@ -16,14 +16,9 @@ import (
 // handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
-// viewer is who asks; nobody when the room was built without accounts (tests). A
-// method value, so that the route table can be built before the room is.
-func (s *Service) viewer(r *http.Request) Viewer {
-	if s.opt.Viewer == nil {
-		return Viewer{}
-	}
-	return s.opt.Viewer(r)
-}
+// viewer is who asks. A method value, so that the route table can be built before
+// the room is.
+func (s *Service) viewer(r *http.Request) Viewer { return s.opt.Viewer(r) }
 
 // Public makes fn a handler anyone may call.
 func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.viewer, nil, fn) }

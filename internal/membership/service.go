@@ -60,6 +60,9 @@ func New(db *store.DB, opt Options) *Service {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
+	if opt.Viewer == nil { // a room without accounts (tests): nobody is signed in
+		opt.Viewer = func(*http.Request) Viewer { return Viewer{} }
+	}
 	if opt.OtherWays == "" {
 		opt.OtherWays = "You can also pay by cheque, bank transfer or cash: write to the membership secretary, who records your payment."
 	}
