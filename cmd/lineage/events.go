@@ -98,49 +98,27 @@ func eventsViewer(r *http.Request) events.Viewer {
 }
 
 // eventsCommands are the subcommands of `lineage events`.
-var eventsCommands = map[string]struct {
-	run     func(ctx context.Context, args []string, w io.Writer) error
-	summary string
-}{
+var eventsCommands = map[string]subcommand{
 	"run-due": {runEventsRunDue, "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
 }
 
 // runEvents dispatches `lineage events SUBCOMMAND`.
 func runEvents(ctx context.Context, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
-		return fmt.Errorf("no subcommand given")
-	}
-	c, ok := eventsCommands[args[0]]
-	if !ok {
-		fmt.Fprintln(os.Stderr, "usage: lineage events run-due [--data DIR]")
-		return fmt.Errorf("unknown subcommand %q", args[0])
-	}
-	return c.run(ctx, args[1:], os.Stdout)
+	return runSubcommand(ctx, "events", eventsCommands, args)
 }
 
 // runEventsRunDue is `lineage events run-due`: the bookings job once, then the mail
 // that is due, so cron sends them without a server running.
 func runEventsRunDue(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("events run-due", "[--data DIR]")
-	cfgFn := config.DataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	cfgFn, err := jobFlags("events run-due", args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, outbox, err := openJob(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	log := slog.Default()
-	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
-	if err != nil {
-		return err
-	}
-	outbox := mail.NewOutbox(db, sender, log)
 	ct := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, AccessToken: cfg.ContentToken})
 	pay, err := newPayments(cfg, db)
 	if err != nil {
@@ -153,10 +131,5 @@ func runEventsRunDue(ctx context.Context, args []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%d booking(s) expired; %d change notice(s), %d joining instruction(s) put in the outbox; %d refund(s) made\n",
 		rep.Expired, rep.Moved, rep.Joining, rep.Refunded)
-	sent, err := outbox.DeliverDue(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%d mail(s) sent\n", sent)
-	return nil
+	return deliverDue(ctx, outbox, w)
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"log/slog"
 	"os"
@@ -16,21 +14,13 @@ import (
 	"lineage/internal/content"
 	"lineage/internal/events"
 	"lineage/internal/mail"
-	"lineage/internal/store"
 )
 
 // lineage events run-due sends the joining instructions of an event starting within a
 // day once (the second run finds them sent) and delivers them; the event's title, date
 // and place come from the published content document.
 func TestEventsRunDueCommand(t *testing.T) {
-	ctx := context.Background()
-	data := t.TempDir()
-	t.Setenv("LINEAGE_SMTP_HOST", "") // mail goes to <data>/mail
-	t.Setenv("LINEAGE_STRIPE_SECRET_KEY", "")
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, data, db := jobData(t)
 	cfg := config.Config{DataDir: data, PublicURL: "https://lineage.test"}
 	ct := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: data})
 	soon := time.Now().UTC().Add(12 * time.Hour).Truncate(time.Second)
@@ -63,11 +53,7 @@ func TestEventsRunDueCommand(t *testing.T) {
 	}
 	db.Close()
 
-	run := func() (string, error) {
-		var out bytes.Buffer
-		err := runEventsRunDue(ctx, []string{"--data", data}, &out)
-		return out.String(), err
-	}
+	run := func() (string, error) { return runJob(ctx, data, runEventsRunDue) }
 	out, err := run()
 	if err != nil || out != "0 booking(s) expired; 0 change notice(s), 1 joining instruction(s) put in the outbox; 0 refund(s) made\n2 mail(s) sent\n" {
 		t.Fatalf("run-due: %q %v", out, err)

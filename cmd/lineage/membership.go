@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -19,10 +16,7 @@ import (
 // membershipCommands are the subcommands of `lineage membership`: the society-wide jobs
 // of the membership scheme (a member's own record is `lineage member`). Each parses
 // its own flags; a new job adds a line here.
-var membershipCommands = map[string]struct {
-	run     func(ctx context.Context, args []string, w io.Writer) error
-	summary string
-}{
+var membershipCommands = map[string]subcommand{
 	"sync-stripe":    {runSyncStripe, "create the Stripe Product and Prices of every plan that lacks them"},
 	"run-due":        {runRunDue, "move memberships to grace and lapsed; send the renewal reminders due (for cron)"},
 	"gift-aid-claim": {runGiftAidClaim, "write HMRC's Gift Aid schedule rows of the eligible payments between two dates"},
@@ -30,31 +24,7 @@ var membershipCommands = map[string]struct {
 
 // runMembership dispatches `lineage membership SUBCOMMAND`.
 func runMembership(ctx context.Context, args []string) error {
-	usage := func() {
-		fmt.Fprintln(os.Stderr, "usage: lineage membership SUBCOMMAND [flags]\n\nsubcommands:")
-		names := make([]string, 0, len(membershipCommands))
-		for n := range membershipCommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, membershipCommands[n].summary)
-		}
-		fmt.Fprintln(os.Stderr, "\nEvery subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.")
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return errors.New("no subcommand given")
-		}
-		return flag.ErrHelp
-	}
-	c, ok := membershipCommands[args[0]]
-	if !ok {
-		usage()
-		return fmt.Errorf("unknown subcommand %q", args[0])
-	}
-	return c.run(ctx, args[1:], os.Stdout)
+	return runSubcommand(ctx, "membership", membershipCommands, args)
 }
 
 // runSyncStripe creates in Stripe what the plans need and Stripe lacks, so each price is

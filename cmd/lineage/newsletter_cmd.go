@@ -2,61 +2,43 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"lineage/internal/auth"
-	"lineage/internal/config"
 	"lineage/internal/content"
-	"lineage/internal/mail"
 	"lineage/internal/research"
 	"lineage/internal/trees"
 )
 
-// runNewsletter is `lineage newsletter run-due`.
+// newsletterCommands are the subcommands of `lineage newsletter`.
+var newsletterCommands = map[string]subcommand{
+	"run-due": {runNewsletterDue, "send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done), match new records against alerts, send the due digests, deliver the mail"},
+}
+
+// runNewsletter dispatches `lineage newsletter SUBCOMMAND`.
 func runNewsletter(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "run-due" {
-		fmt.Fprintln(os.Stderr, "usage: lineage newsletter run-due [--data DIR]\n\n  run-due  send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done),\n           match new records against alerts, send the due digests, deliver the mail")
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			return flag.ErrHelp
-		}
-		return errors.New("missing or unknown subcommand")
-	}
-	return runNewsletterDue(ctx, args[1:], os.Stdout)
+	return runSubcommand(ctx, "newsletter", newsletterCommands, args)
 }
 
 // runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
 // wait for serve's tick; it also delivers the mail, so it works with no server.
 func runNewsletterDue(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("newsletter run-due", "[--data DIR]")
-	cfgFn := config.DataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	cfgFn, err := jobFlags("newsletter run-due", args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	ns, err := newsletterSettingsFromEnv(os.Getenv)
 	if err != nil {
 		return err
 	}
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, outbox, err := openJob(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	log := slog.Default()
-	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
-	if err != nil {
-		return err
-	}
-	outbox := mail.NewOutbox(db, sender, log)
 	accounts := auth.New(db, auth.Options{PublicURL: cfg.PublicURL})
 	newMembership(db, accounts) // members' scopes come from their memberships
 	rs := research.New(db, research.Options{})

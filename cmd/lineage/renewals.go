@@ -9,11 +9,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
-	"lineage/internal/mail"
 	"lineage/internal/membership"
 )
 
@@ -39,42 +37,27 @@ func (a *app) addRenewals(ctx context.Context, cfg config.Config) error {
 // delivers the mail that is due, so a cron job sends its reminders even when no server
 // is running.
 func runRunDue(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("membership run-due", "[--data DIR]")
-	cfgFn := config.DataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	cfgFn, err := jobFlags("membership run-due", args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	rs, err := membership.RenewalSettingsFromEnv(os.Getenv)
 	if err != nil {
 		return err
 	}
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, outbox, err := openJob(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	log := slog.Default()
-	sender, err := mail.FromEnv(os.Getenv, cfg.DataDir, cfg.PublicURL, log)
-	if err != nil {
-		return err
-	}
-	outbox := mail.NewOutbox(db, sender, log)
 	ms := newMembership(db, auth.New(db, auth.Options{}))
-	job := ms.Renewals(membership.RenewalOptions{Mailer: outbox, Reminders: rs.Reminders, PublicURL: cfg.PublicURL, Log: log})
+	job := ms.Renewals(membership.RenewalOptions{Mailer: outbox, Reminders: rs.Reminders, PublicURL: cfg.PublicURL, Log: slog.Default()})
 	rep, err := job.RunDue(ctx, ms.Now())
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d membership(s) moved to grace or lapsed; %d reminder(s) put in the outbox (%s)\n", rep.Transitions, rep.Reminders, rs.Reminders)
-	sent, err := outbox.DeliverDue(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%d mail(s) sent\n", sent)
-	return nil
+	return deliverDue(ctx, outbox, w)
 }
 
 // runGiftAidClaim is `lineage membership gift-aid-claim --from DATE --to DATE FILE.csv`:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"os"
@@ -12,24 +11,16 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/membership"
-	"lineage/internal/store"
 )
 
 // lineage membership run-due sends a reminder that is due once (the second run finds
 // it sent) and delivers it; gift-aid-claim writes the schedule of a declared donor's
 // payment, refuses bad dates and keeps an existing file without --force.
 func TestMembershipJobsCommands(t *testing.T) {
-	ctx := context.Background()
-	data := t.TempDir()
-	t.Setenv("LINEAGE_SMTP_HOST", "") // mail goes to <data>/mail
-	t.Setenv("LINEAGE_MEMBERSHIP_REMINDERS", "")
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, data, db := jobData(t)
 	accounts := auth.New(db, auth.Options{})
 	ms := newMembership(db, accounts)
-	_, err = ms.SavePlan(ctx, membership.Plan{Slug: "individual", Name: "Individual", PriceMinor: 2400, Period: membership.PeriodAnnual, OnSale: true})
+	_, err := ms.SavePlan(ctx, membership.Plan{Slug: "individual", Name: "Individual", PriceMinor: 2400, Period: membership.PeriodAnnual, OnSale: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +43,7 @@ func TestMembershipJobsCommands(t *testing.T) {
 	db.Close()
 
 	run := func(fn func(context.Context, []string, io.Writer) error, args ...string) (string, error) {
-		var out bytes.Buffer
-		err := fn(ctx, append([]string{"--data", data}, args...), &out)
-		return out.String(), err
+		return runJob(ctx, data, fn, args...)
 	}
 	out, err := run(runRunDue)
 	if err != nil || out != "0 membership(s) moved to grace or lapsed; 1 reminder(s) put in the outbox (30d,7d,lapse)\n1 mail(s) sent\n" {

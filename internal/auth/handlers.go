@@ -28,6 +28,29 @@ func (s *Service) requireUser(r *http.Request) (*User, error) {
 	return nil, s.unauthenticated(r)
 }
 
+// userInput returns the signed-in user (or the 401) and reads the request's input
+// into dst.
+func (s *Service) userInput(r *http.Request, dst any) (*User, error) {
+	u, err := s.requireUser(r)
+	if err != nil {
+		return nil, err
+	}
+	return u, decodeInput(r, dst)
+}
+
+// checkPassword adds field's error to fe unless given is u's password; an account
+// without one (signed in through the society's sign-in service) is not asked.
+func (s *Service) checkPassword(ctx context.Context, fe *httpx.FieldErrors, u *User, field, required, given string) {
+	if !u.HasPassword {
+		return
+	}
+	if given == "" {
+		fe.Add(field, "%s", required)
+	} else if !s.verifyPassword(ctx, u, given) {
+		fe.Add(field, "The password is incorrect.")
+	}
+}
+
 // CSRFCookie serves GET /sanctum/csrf-cookie: 204, and a session (with its CSRF token) if there is none.
 func (s *Service) CSRFCookie(w http.ResponseWriter, r *http.Request) error {
 	st := stateFrom(r.Context())
@@ -55,7 +78,7 @@ func (s *Service) checkCredentials(ctx context.Context, r *http.Request, in cred
 	in.Email = normalizeEmail(in.Email)
 	if in.Email == "" {
 		fe.Add("email", "The email field is required.")
-	} else if !validEmail(in.Email) {
+	} else if !textfield.Email(in.Email) {
 		fe.Add("email", "The email field must be a valid email address.")
 	}
 	if in.Password == "" {
@@ -181,11 +204,7 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) error {
 // GetUser serves GET /api/user
 func (s *Service) GetUser(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, u)
-	return nil
+	return httpx.Reply(w, http.StatusOK, u, err)
 }
 
 // MaxNameLen is the longest display name, in characters.
@@ -228,14 +247,11 @@ func validNewPassword(fe *httpx.FieldErrors, pw, confirmation string) {
 
 // UpdateProfile serves PATCH /api/user {name}
 func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	var fe httpx.FieldErrors
@@ -247,11 +263,7 @@ func (s *Service) UpdateProfile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u, err = s.UserByID(r.Context(), u.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, u)
-	return nil
+	return httpx.Reply(w, http.StatusOK, u, err)
 }
 
 type message struct {
@@ -278,7 +290,7 @@ func (s *Service) Register(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case in.Email == "":
 		fe.Add("email", "The email field is required.")
-	case !validEmail(in.Email):
+	case !textfield.Email(in.Email):
 		fe.Add("email", "The email field must be a valid email address.")
 	default:
 		if _, err := s.UserByEmail(ctx, in.Email); err == nil {
@@ -396,7 +408,7 @@ func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) err
 	if u := UserFrom(ctx); u != nil && email == "" {
 		email = u.Email
 	}
-	if !validEmail(email) {
+	if !textfield.Email(email) {
 		return invalid("email", "The email field must be a valid email address.")
 	}
 	u, err := s.UserByEmail(ctx, email)
@@ -429,7 +441,7 @@ func (s *Service) ForgotPassword(w http.ResponseWriter, r *http.Request) error {
 	if email == "" {
 		return invalid("email", "The email field is required.")
 	}
-	if !validEmail(email) {
+	if !textfield.Email(email) {
 		return invalid("email", "The email field must be a valid email address.")
 	}
 	u, err := s.UserByEmail(ctx, email)
@@ -500,27 +512,18 @@ func (s *Service) ResetPassword(w http.ResponseWriter, r *http.Request) error {
 // ChangePassword serves PUT /api/user/password {current_password, password, password_confirmation}: every
 // other session and every API token of the user ends; this session gets a new id.
 func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		CurrentPassword      string `json:"current_password"`
 		Password             string `json:"password"`
 		PasswordConfirmation string `json:"password_confirmation"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
 	var fe httpx.FieldErrors
-	if u.HasPassword {
-		if in.CurrentPassword == "" {
-			fe.Add("current_password", "The current password field is required.")
-		} else if !s.verifyPassword(ctx, u, in.CurrentPassword) {
-			fe.Add("current_password", "The password is incorrect.")
-		}
-	}
+	s.checkPassword(ctx, &fe, u, "current_password", "The current password field is required.", in.CurrentPassword)
 	validNewPassword(&fe, in.Password, in.PasswordConfirmation)
 	if err := fe.Err(); err != nil {
 		return err
@@ -549,15 +552,12 @@ func (s *Service) ChangePassword(w http.ResponseWriter, r *http.Request) error {
 // ChangeEmail serves PUT /api/user/email {email, password}: mails a confirmation link to the new address
 // (and a notice to the old one); the address changes when the link is followed.
 func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -566,7 +566,7 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case email == "":
 		fe.Add("email", "The email field is required.")
-	case !validEmail(email):
+	case !textfield.Email(email):
 		fe.Add("email", "The email field must be a valid email address.")
 	case email == u.Email:
 		fe.Add("email", "That is already your email address.")
@@ -577,13 +577,7 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if u.HasPassword {
-		if in.Password == "" {
-			fe.Add("password", "The password field is required.")
-		} else if !s.verifyPassword(ctx, u, in.Password) {
-			fe.Add("password", "The password is incorrect.")
-		}
-	}
+	s.checkPassword(ctx, &fe, u, "password", "The password field is required.", in.Password)
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -608,27 +602,22 @@ func (s *Service) ChangeEmail(w http.ResponseWriter, r *http.Request) error {
 // DeleteAccount serves DELETE /api/user {password} (or {confirm: <email>} for an account without a
 // password): deletes the account and everything it owns.
 func (s *Service) DeleteAccount(w http.ResponseWriter, r *http.Request) error {
-	u, err := s.requireUser(r)
-	if err != nil {
-		return err
-	}
 	var in struct {
 		Password string `json:"password"`
 		Confirm  string `json:"confirm"`
 	}
-	if err := decodeInput(r, &in); err != nil {
+	u, err := s.userInput(r, &in)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	if u.HasPassword {
-		if in.Password == "" {
-			return invalid("password", "The password field is required.")
-		}
-		if !s.verifyPassword(ctx, u, in.Password) {
-			return invalid("password", "The password is incorrect.")
-		}
-	} else if normalizeEmail(in.Confirm) != u.Email {
-		return invalid("confirm", "Type your email address to confirm.")
+	var fe httpx.FieldErrors
+	s.checkPassword(ctx, &fe, u, "password", "The password field is required.", in.Password)
+	if !u.HasPassword && normalizeEmail(in.Confirm) != u.Email {
+		fe.Add("confirm", "Type your email address to confirm.")
+	}
+	if err := fe.Err(); err != nil {
+		return err
 	}
 	st := stateFrom(ctx)
 	if err := s.DeleteUser(ctx, u.ID); err != nil {
@@ -774,11 +763,7 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p, err := s.IssueTokens(r.Context(), u.ID, name)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, p)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, p, err)
 }
 
 // RefreshToken serves POST /api/tokens/refresh {refresh_token}
@@ -793,11 +778,7 @@ func (s *Service) RefreshToken(w http.ResponseWriter, r *http.Request) error {
 		return invalid("refresh_token", "The refresh token field is required.")
 	}
 	p, err := s.RefreshTokens(r.Context(), in.RefreshToken)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, err)
 }
 
 // DeleteCurrentToken serves DELETE /api/tokens/current: revokes the bearer token of the request.

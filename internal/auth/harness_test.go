@@ -13,12 +13,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"lineage/internal/auth"
 	"lineage/internal/auth/authtest"
+	"lineage/internal/clocktest"
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
 	"lineage/internal/mail/mailtest"
@@ -32,15 +32,6 @@ func TestMain(m *testing.M) { storetest.Main(m) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// clock is a settable time source shared by the services under test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 // env is a whole front door (internal/server) with the auth and members rooms mounted
 // as cmd/lineage mounts them, a real outbox delivering to an in-process SMTP server,
 // and a movable clock.
@@ -52,14 +43,14 @@ type env struct {
 	srv     *httptest.Server
 	smtp    *mailtest.Server
 	outbox  *mail.Outbox
-	clock   *clock
+	clock   *clocktest.Clock
 }
 
 type envOption func(*auth.Options)
 
 func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
 	t.Helper()
-	e := &env{t: t, db: db, clock: &clock{t: time.Now()}}
+	e := &env{t: t, db: db, clock: clocktest.New(time.Now())}
 	e.smtp = mailtest.Start(t, "", "")
 	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone,
 		From: "Lineage <no-reply@lineage.test>"}, quiet)

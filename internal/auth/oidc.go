@@ -284,7 +284,7 @@ func (s *Service) linkIdentity(ctx context.Context, issuer, subject string, c oi
 		return nil, err
 	}
 	email := normalizeEmail(c.Email)
-	if !validEmail(email) || !(bool(c.EmailVerified) || s.oidc.cfg.TrustEmail) {
+	if !textfield.Email(email) || !(bool(c.EmailVerified) || s.oidc.cfg.TrustEmail) {
 		return nil, invalid("email", "Your "+s.oidc.cfg.Name+" has no verified email address, so it cannot be used to sign in here.")
 	}
 	u, err := s.UserByEmail(ctx, email)

@@ -232,10 +232,10 @@ func TestThrottle(t *testing.T) {
 		expect(t, tb.do("POST", "/api/tokens", map[string]any{"email": "ada@example.org", "password": "correct horse battery"}),
 			422, "Too many login attempts. Please try again in 60 seconds.")
 
-		e.clock.Advance(30 * time.Second)
+		e.clock.Add(30 * time.Second)
 		r = b.do("POST", "/login", map[string]any{"email": "ada@example.org", "password": "correct horse battery"})
 		expect(t, r, 422, "Too many login attempts. Please try again in 30 seconds.")
-		e.clock.Advance(31 * time.Second)
+		e.clock.Add(31 * time.Second)
 		expect(t, b.do("POST", "/login", map[string]any{"email": "ada@example.org", "password": "correct horse battery"}), 204, "")
 	})
 }
@@ -248,18 +248,18 @@ func TestSessionExpiry(t *testing.T) {
 		b.signIn("ada@example.org", "correct horse battery")
 		// Active use keeps a session alive past the idle limit ...
 		for i := 0; i < 3; i++ {
-			e.clock.Advance(90 * time.Minute)
+			e.clock.Add(90 * time.Minute)
 			expect(t, b.do("GET", "/api/user", nil), 200, "")
 		}
 		// ... but not past the idle limit without use,
-		e.clock.Advance(2*time.Hour + time.Second)
+		e.clock.Add(2*time.Hour + time.Second)
 		expect(t, b.do("GET", "/api/user", nil), 401, "Unauthenticated.")
 
 		// nor past the absolute limit however active.
 		b = e.browser()
 		b.signIn("ada@example.org", "correct horse battery")
 		for i := 0; i < 16; i++ {
-			e.clock.Advance(90 * time.Minute)
+			e.clock.Add(90 * time.Minute)
 			b.do("GET", "/api/user", nil)
 		}
 		expect(t, b.do("GET", "/api/user", nil), 401, "Unauthenticated.")
@@ -272,7 +272,7 @@ func TestSessionExpiry(t *testing.T) {
 		if c := setCookies(r)[auth.SessionCookie]; c.MaxAge != 30*24*3600 {
 			t.Errorf("remembered session cookie Max-Age %d", c.MaxAge)
 		}
-		e.clock.Advance(5 * 24 * time.Hour)
+		e.clock.Add(5 * 24 * time.Hour)
 		expect(t, b.do("GET", "/api/user", nil), 200, "")
 
 		// Sweep removes what has expired and keeps what lives.
@@ -312,7 +312,7 @@ func TestTokens(t *testing.T) {
 		}
 
 		// Expired access token: 401, named in WWW-Authenticate.
-		e.clock.Advance(1801 * time.Second)
+		e.clock.Add(1801 * time.Second)
 		r = c.do("GET", "/api/user", nil)
 		expect(t, r, 401, "Unauthenticated.")
 		if !strings.Contains(r.header.Get("WWW-Authenticate"), `error="invalid_token"`) {
@@ -331,7 +331,7 @@ func TestTokens(t *testing.T) {
 		expect(t, c.do("GET", "/api/user", nil), 200, "")
 
 		// Both expired: the spec's ExpiredAuthSessionError text.
-		e.clock.Advance(31 * 24 * time.Hour)
+		e.clock.Add(31 * 24 * time.Hour)
 		expect(t, c.do("POST", "/api/tokens/refresh", map[string]any{"refresh_token": p2["refresh_token"]}), 401,
 			"Both token and refresh token have expired. Your request was aborted.")
 

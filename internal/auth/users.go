@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -104,19 +103,6 @@ func ValidRole(r string) bool {
 // normalizeEmail lower-cases and trims an address; addresses are compared that way.
 func normalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// validEmail accepts a bare address (no display name) of at most 254 bytes.
-func validEmail(s string) bool {
-	if len(s) > 254 || s == "" {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n<>")
-}
-
 var ErrNotFound = errors.New("auth: not found")
 
 const userColumns = `id, email, name, password_hash, role, email_verified_at, created_at, updated_at, disabled_at`
@@ -194,7 +180,7 @@ var ErrEmailTaken = errors.New("auth: email already taken")
 // the database must never hold.
 func (s *Service) CreateUser(ctx context.Context, nu NewUser) (*User, error) {
 	email := normalizeEmail(nu.Email)
-	if !validEmail(email) {
+	if !textfield.Email(email) {
 		return nil, fmt.Errorf("auth: %q is not a valid email address", nu.Email)
 	}
 	name, err := textfield.SingleLine(nu.Name, MaxNameLen)

@@ -477,6 +477,22 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 		pred.args = args[1:]
 		return nil
 	}
+	// takeSignature checks there are n arguments, the first a path accepted by ok.
+	takeSignature := func(n int, ok func(path) bool, want string) error {
+		if err := wantCount(n); err != nil {
+			return err
+		}
+		return takePath(ok, want)
+	}
+	// numbers checks arguments 2 to n are numbers.
+	numbers := func(n int) error {
+		for i := 1; i < n; i++ {
+			if args[i].kind != valNumber {
+				return argErr(i, "a number")
+			}
+		}
+		return nil
+	}
 	scalar := func(v value) bool { return v.kind == valString || v.kind == valNumber || v.kind == valBool }
 	myOnly := func(pt path) bool { return pt.isMy() }
 	dateField := func(pt path) bool {
@@ -492,10 +508,7 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 
 	switch name {
 	case "at", "not":
-		if err := wantCount(2); err != nil {
-			return pred, err
-		}
-		if err := takePath(matchable, "a field"); err != nil {
+		if err := takeSignature(2, matchable, "a field"); err != nil {
 			return pred, err
 		}
 		v := args[1]
@@ -509,9 +522,6 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			return pred, argErr(1, "a string, number, boolean or date")
 		}
 	case "any", "in":
-		if err := wantCount(2); err != nil {
-			return pred, err
-		}
 		ok := matchable
 		want := "a field"
 		if name == "in" {
@@ -520,7 +530,7 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			}
 			want = "document.id or my.<type>.uid"
 		}
-		if err := takePath(ok, want); err != nil {
+		if err := takeSignature(2, ok, want); err != nil {
 			return pred, err
 		}
 		if args[1].kind != valArray {
@@ -532,20 +542,14 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			}
 		}
 	case "fulltext":
-		if err := wantCount(2); err != nil {
-			return pred, err
-		}
-		if err := takePath(func(pt path) bool { return pt.isDocument() || pt.isMy() }, "document or a text field"); err != nil {
+		if err := takeSignature(2, func(pt path) bool { return pt.isDocument() || pt.isMy() }, "document or a text field"); err != nil {
 			return pred, err
 		}
 		if args[1].kind != valString {
 			return pred, argErr(1, "a string")
 		}
 	case "has", "missing":
-		if err := wantCount(1); err != nil {
-			return pred, err
-		}
-		if err := takePath(myOnly, "a field of a custom type"); err != nil {
+		if err := takeSignature(1, myOnly, "a field of a custom type"); err != nil {
 			return pred, err
 		}
 	case "similar":
@@ -560,42 +564,29 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 		}
 		pred.args = args
 	case "geopoint.near":
-		if err := wantCount(4); err != nil {
+		if err := takeSignature(4, myOnly, "a geopoint field"); err != nil {
 			return pred, err
 		}
-		if err := takePath(myOnly, "a geopoint field"); err != nil {
+		if err := numbers(4); err != nil {
 			return pred, err
-		}
-		for i := 1; i < 4; i++ {
-			if args[i].kind != valNumber {
-				return pred, argErr(i, "a number")
-			}
 		}
 	case "number.lt", "number.gt", "number.inRange":
 		n := 2
 		if name == "number.inRange" {
 			n = 3
 		}
-		if err := wantCount(n); err != nil {
+		if err := takeSignature(n, myOnly, "a number field"); err != nil {
 			return pred, err
 		}
-		if err := takePath(myOnly, "a number field"); err != nil {
+		if err := numbers(n); err != nil {
 			return pred, err
-		}
-		for i := 1; i < n; i++ {
-			if args[i].kind != valNumber {
-				return pred, argErr(i, "a number")
-			}
 		}
 	case "date.after", "date.before", "date.between":
 		n := 2
 		if name == "date.between" {
 			n = 3
 		}
-		if err := wantCount(n); err != nil {
-			return pred, err
-		}
-		if err := takePath(dateField, "a date field"); err != nil {
+		if err := takeSignature(n, dateField, "a date field"); err != nil {
 			return pred, err
 		}
 		for i := 1; i < n; i++ {
@@ -606,10 +597,7 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			pred.args[i-1] = value{kind: valNumber, num: float64(t.UnixMilli()), pos: args[i].pos}
 		}
 	default: // the date part predicates: day-of-month, day-of-week, month, year, hour
-		if err := wantCount(2); err != nil {
-			return pred, err
-		}
-		if err := takePath(dateField, "a date field"); err != nil {
+		if err := takeSignature(2, dateField, "a date field"); err != nil {
 			return pred, err
 		}
 		part := datePartOf(name)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -42,19 +41,6 @@ func newRef() string {
 		out = append(out, refAlphabet[int(c)%len(refAlphabet)])
 	}
 	return string(out)
-}
-
-// validEmail accepts a bare address of at most 254 bytes, as accounts do.
-func validEmail(s string) bool {
-	if len(s) > 254 || s == "" {
-		return false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return false
-	}
-	at := strings.LastIndexByte(s, '@')
-	return at > 0 && strings.Contains(s[at+1:], ".") && !strings.ContainsAny(s, " \t\r\n<>")
 }
 
 // openError says why an event takes no booking at now, or nil.
@@ -144,7 +130,7 @@ func (s *Service) check(st *Settings, ev Event, in BookingInput, v Viewer, now t
 			fe.Add("name", "Give your name (at most %d characters).", MaxNameLen)
 		}
 		email := strings.ToLower(strings.TrimSpace(in.Email))
-		if !validEmail(email) {
+		if !textfield.Email(email) {
 			fe.Add("email", "Give a valid email address.")
 		}
 		p.name, p.email = name, email
@@ -361,7 +347,7 @@ const bookingColumns = `b.id, b.ref, b.event_uid, b.user_id, b.name, b.email, b.
 	b.total_minor, b.currency, b.status, b.awaiting, b.hold_expires_at, b.offer_expires_at, b.waitlisted_at, b.cancel_reason,
 	b.sequence, b.checkout_url, b.paid_minor, b.refunded_minor, b.refund_pending, b.checked_in_at, b.created_at, b.updated_at`
 
-func scanBooking(row rows) (*Booking, error) {
+func scanBooking(row store.Row) (*Booking, error) {
 	b := &Booking{}
 	var user, hold, offer, waitAt, checked sql.NullInt64
 	var tickets, awaiting, reason string
@@ -384,8 +370,8 @@ func scanBooking(row rows) (*Booking, error) {
 	if reason != "" {
 		b.CancelReason = &reason
 	}
-	b.HoldExpiresAt, b.OfferExpiresAt, b.WaitlistedAt, b.CheckedInAt = tsPtr(hold), tsPtr(offer), tsPtr(waitAt), tsPtr(checked)
-	b.CreatedAt, b.UpdatedAt = ts(created), ts(updated)
+	b.HoldExpiresAt, b.OfferExpiresAt, b.WaitlistedAt, b.CheckedInAt = store.TimeOrNil(hold), store.TimeOrNil(offer), store.TimeOrNil(waitAt), store.TimeOrNil(checked)
+	b.CreatedAt, b.UpdatedAt = store.Time(created), store.Time(updated)
 	b.Paid = b.PaidMinor > 0
 	if err := json.Unmarshal([]byte(tickets), &b.Tickets); err != nil {
 		return nil, fmt.Errorf("events: booking %s: tickets: %w", b.Ref, err)
@@ -394,7 +380,7 @@ func scanBooking(row rows) (*Booking, error) {
 	return b, nil
 }
 
-func (s *Service) bookingTx(ctx context.Context, q querier, id int64) (*Booking, error) {
+func (s *Service) bookingTx(ctx context.Context, q store.Querier, id int64) (*Booking, error) {
 	return scanBooking(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+bookingColumns+` FROM bookings b WHERE b.id = ?`), id))
 }
 

@@ -21,8 +21,8 @@ func FuzzBookingBody(f *testing.F) {
 	f.Add(`{"mode":"online","tickets":[{"type":"free","name":"\u0000"}]}`)
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	ev := Event{UID: "talk", Title: "Talk", Start: now.Add(48 * time.Hour)}
-	st := &Settings{UID: "talk", Exists: true, Enabled: true, CapacityOnline: 5, CapacityInPerson: 5, MaxPerBooking: 3,
-		Waitlist: true, TicketTypes: []TicketType{{Key: "free", Label: "Free"}, {Key: "member", Label: "Member", Price: 300, RequiresScope: ScopeMember}}}
+	st := &Settings{UID: "talk", Exists: true, SettingsInput: SettingsInput{Enabled: true, CapacityOnline: 5, CapacityInPerson: 5, MaxPerBooking: 3,
+		Waitlist: true, TicketTypes: []TicketType{{Key: "free", Label: "Free"}, {Key: "member", Label: "Member", Price: 300, RequiresScope: ScopeMember}}}}
 	s := &Service{}
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("POST", "/api/events/talk/bookings", strings.NewReader(body))

@@ -14,40 +14,40 @@ import (
 
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
-func (s *Service) viewer(r *http.Request) Viewer {
-	if s.opt.Viewer == nil {
-		return Viewer{}
-	}
-	return s.opt.Viewer(r)
-}
+// viewer is who asks. A method value, so that the route table can be built before
+// the room is.
+func (s *Service) viewer(r *http.Request) Viewer { return s.opt.Viewer(r) }
 
-// Public makes fn a handler for anyone; what it answers may depend on who asks, so it
-// is never stored by a shared cache.
-func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		w.Header().Set("Cache-Control", "private, no-store")
-		return fn(w, r, s.viewer(r))
-	}
-}
+// Public makes fn a handler for anyone.
+func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return s.guard(nil, fn) }
 
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
-func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if v.ID == 0 {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-		}
-		return fn(w, r, v)
-	})
-}
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc { return s.guard(signedIn, fn) }
 
 // Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
 func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
-	return s.SignedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if !v.Staff {
-			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only editors may manage bookings."}
+	return s.guard(func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Staff {
+			return err
 		}
+		return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only editors may manage bookings."}
+	}, fn)
+}
+
+// guard makes fn a handler for the callers check lets through. What the room answers
+// may depend on who asks, so no answer is stored by a shared cache.
+func (s *Service) guard(check func(Viewer) error, fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.viewer, check, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
+		w.Header().Set("Cache-Control", "private, no-store")
 		return fn(w, r, v)
 	})
+}
+
+func signedIn(v Viewer) error {
+	if v.ID == 0 {
+		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+	}
+	return nil
 }
 
 // answerBooking writes {"booking", "checkout_url"}: the Checkout URL while a booking
@@ -88,11 +88,7 @@ func (s *Service) GetEventBooking(w http.ResponseWriter, r *http.Request, v View
 // GetStates is GET /api/events/booking-states.
 func (s *Service) GetStates(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	list, err := s.States(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"events": list})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"events": list}, err)
 }
 
 // DecodeBooking reads a booking request's body (a parser a visitor reaches: fuzzed).
@@ -165,11 +161,7 @@ func (s *Service) PostAcceptOffer(w http.ResponseWriter, r *http.Request, _ View
 // GetMine is GET /api/bookings.
 func (s *Service) GetMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	up, past, err := s.Mine(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"upcoming": up, "past": past})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"upcoming": up, "past": past}, err)
 }
 
 // allowed finds the booking a request names, if the caller may see it: its account,
@@ -242,11 +234,7 @@ func (s *Service) GetICS(w http.ResponseWriter, r *http.Request, v Viewer) error
 // AdminGetSettings is GET /api/admin/events/{uid}/booking-settings.
 func (s *Service) AdminGetSettings(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	st, err := s.Settings(r.Context(), r.PathValue("uid"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, st)
-	return nil
+	return httpx.Reply(w, http.StatusOK, st, err)
 }
 
 // DecodeSettings reads a settings body (fuzzed with the other request parsers).
@@ -263,11 +251,7 @@ func (s *Service) AdminPutSettings(w http.ResponseWriter, r *http.Request, v Vie
 		return err
 	}
 	st, err := s.SaveSettings(r.Context(), r.PathValue("uid"), in, v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, st)
-	return nil
+	return httpx.Reply(w, http.StatusOK, st, err)
 }
 
 var statuses = []string{StatusHeld, StatusConfirmed, StatusWaitlisted, StatusCancelled, StatusRefunded, StatusAttended}
@@ -288,11 +272,7 @@ func (s *Service) AdminAttendees(w http.ResponseWriter, r *http.Request, _ Viewe
 		return httpx.Invalid("status", "The status must be one of %s.", strings.Join(statuses, ", "))
 	}
 	a, err := s.AttendeeList(r.Context(), r.PathValue("uid"), status)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, a)
-	return nil
+	return httpx.Reply(w, http.StatusOK, a, err)
 }
 
 // csvSafe keeps a spreadsheet from reading a cell as a formula.
@@ -371,11 +351,7 @@ func (s *Service) AdminMessage(w http.ResponseWriter, r *http.Request, _ Viewer)
 		return err
 	}
 	n, err := s.Message(r.Context(), uid, subject, text)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"sent": n})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"sent": n}, err)
 }
 
 // AdminCancel is POST /api/admin/events/{uid}/cancel.
@@ -395,9 +371,5 @@ func (s *Service) AdminCancel(w http.ResponseWriter, r *http.Request, v Viewer) 
 		return err
 	}
 	c, rf, err := s.CancelEvent(r.Context(), uid, note, v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"cancelled": c, "refunded": rf})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"cancelled": c, "refunded": rf}, err)
 }

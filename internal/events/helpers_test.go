@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +21,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/auth/authtest"
+	"lineage/internal/clocktest"
 	"lineage/internal/content"
 	"lineage/internal/events"
 	"lineage/internal/events/eventstest"
@@ -38,15 +38,6 @@ import (
 func TestMain(m *testing.M) { storetest.Main(m) }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-// clock is the fake clock the tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 func fatal(t *testing.T, err error) {
 	t.Helper()
@@ -74,7 +65,7 @@ const (
 // webhook; all served as cmd/lineage's table does.
 type env struct {
 	db     *store.DB
-	clock  *clock
+	clock  *clocktest.Clock
 	auth   *auth.Service
 	ms     *membership.Service
 	ct     *content.Service
@@ -90,7 +81,7 @@ type env struct {
 
 func newEnv(t *testing.T, db *store.DB, mock *stripetest.Server) *env {
 	t.Helper()
-	e := &env{db: db, clock: &clock{t: start}}
+	e := &env{db: db, clock: clocktest.New(start)}
 	e.auth = auth.New(db, auth.Options{Password: auth.TestPasswordParams})
 	e.ms = membership.New(db, membership.Options{SocietyName: "Test Society", Log: quiet})
 	e.ms.Now = e.clock.Now
@@ -210,29 +201,12 @@ func (e *env) member(t *testing.T, email string) user {
 
 func (e *env) do(t *testing.T, method, path, token, body string) (int, map[string]any) {
 	t.Helper()
-	code, b, _ := e.raw(t, method, path, token, body)
-	var out map[string]any
-	json.Unmarshal(b, &out)
-	if out == nil {
-		out = map[string]any{"_body": string(b)}
-	}
-	return code, out
+	return authtest.CallJSON(t, e.srv.URL, method, path, token, body)
 }
 
 func (e *env) raw(t *testing.T, method, path, token, body string) (int, []byte, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, b, res.Header
+	return authtest.Call(t, e.srv.URL, method, path, token, body)
 }
 
 // book posts a booking and fails unless the answer has status want.

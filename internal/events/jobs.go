@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // DefaultJobInterval is how often `lineage serve` runs the bookings job.
@@ -79,7 +81,7 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 		WHERE (status IN (?, ?) AND hold_expires_at IS NOT NULL AND hold_expires_at <= ?)
 		   OR (status = ? AND offer_expires_at IS NOT NULL AND offer_expires_at <= ?) ORDER BY id`),
 		StatusHeld, StatusWaitlisted, now.Unix(), StatusWaitlisted, now.Unix())
-	refs, err := collect(rs, err, func(row rows) (string, error) {
+	refs, err := store.Collect(rs, err, func(row store.Row) (string, error) {
 		var ref string
 		return ref, row.Scan(&ref)
 	})
@@ -146,7 +148,7 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 		uid        string
 		start, end sql.NullInt64
 	}
-	list, err := collect(rs, err, func(row rows) (seen, error) {
+	list, err := store.Collect(rs, err, func(row store.Row) (seen, error) {
 		var x seen
 		return x, row.Scan(&x.uid, &x.start, &x.end)
 	})
@@ -232,7 +234,7 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 		ref   string
 		start int64
 	}
-	list, err := collect(rs, err, func(row rows) (due, error) {
+	list, err := store.Collect(rs, err, func(row store.Row) (due, error) {
 		var d due
 		return d, row.Scan(&d.ref, &d.start)
 	})

@@ -3,9 +3,11 @@ package events
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // setStatus moves a booking to a status, with its history row.
@@ -29,29 +31,8 @@ func (s *Service) setStatus(ctx context.Context, tx *sql.Tx, b *Booking, to, act
 // booking is confirmed, a paid one goes on to payment, and a waiting-list entry may
 // now be offered a place.
 func (s *Service) ConfirmEmail(ctx context.Context, token string) (*Booking, string, error) {
-	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		ref, state, err := s.useToken(ctx, tx, purposeConfirm, token)
-		if err != nil {
-			return err
-		}
-		switch state {
-		case tokenInvalid:
-			return httpx.Invalid("token", "This link is not valid.")
-		case tokenExpired:
-			return httpx.Invalid("token", "This link has expired; please book again.")
-		}
-		b, err := s.lockedBooking(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
-		id = b.ID
-		if state == tokenUsed {
-			if b.Status == StatusCancelled || b.Status == StatusRefunded {
-				return httpx.Invalid("token", "This link has already been used.")
-			}
-			return nil
-		}
+	const expired = "This link has expired; please book again."
+	return s.takeLink(ctx, purposeConfirm, token, expired, []string{StatusCancelled, StatusRefunded}, func(tx *sql.Tx, b *Booking) error {
 		if b.EmailConfirmed {
 			return nil
 		}
@@ -84,7 +65,39 @@ func (s *Service) ConfirmEmail(ctx context.Context, token string) (*Booking, str
 			}
 			return s.offerFreed(ctx, tx, b.EventUID)
 		}
-		return httpx.Invalid("token", "This link has expired; please book again.")
+		return httpx.Invalid("token", expired)
+	})
+}
+
+// takeLink runs step, in one transaction, on the booking that a visitor's emailed
+// link (a token of purpose) names, then answers the booking and where it goes on to
+// pay. An expired link is refused with expired; a link used before does nothing
+// again, or is refused when the booking is now in one of the used statuses.
+func (s *Service) takeLink(ctx context.Context, purpose, token, expired string, used []string, step func(tx *sql.Tx, b *Booking) error) (*Booking, string, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		ref, state, err := s.useToken(ctx, tx, purpose, token)
+		if err != nil {
+			return err
+		}
+		switch state {
+		case tokenInvalid:
+			return httpx.Invalid("token", "This link is not valid.")
+		case tokenExpired:
+			return httpx.Invalid("token", "%s", expired)
+		}
+		b, err := s.lockedBooking(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		id = b.ID
+		if state == tokenUsed {
+			if slices.Contains(used, b.Status) {
+				return httpx.Invalid("token", "This link has already been used.")
+			}
+			return nil
+		}
+		return step(tx, b)
 	})
 	if err != nil {
 		return nil, "", err
@@ -117,32 +130,11 @@ func (s *Service) afterPaymentStep(ctx context.Context, id int64) (*Booking, str
 // AcceptOffer takes a waiting-list offer's link: a free booking is confirmed at once, a
 // paid one is held for payment.
 func (s *Service) AcceptOffer(ctx context.Context, token string) (*Booking, string, error) {
-	var id int64
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		ref, state, err := s.useToken(ctx, tx, purposeOffer, token)
-		if err != nil {
-			return err
-		}
-		switch state {
-		case tokenInvalid:
-			return httpx.Invalid("token", "This link is not valid.")
-		case tokenExpired:
-			return httpx.Invalid("token", "This offer has expired.")
-		}
-		b, err := s.lockedBooking(ctx, tx, ref)
-		if err != nil {
-			return err
-		}
-		id = b.ID
-		if state == tokenUsed {
-			if b.Status == StatusCancelled || b.Status == StatusRefunded || b.Status == StatusWaitlisted {
-				return httpx.Invalid("token", "This link has already been used.")
-			}
-			return nil
-		}
+	const expired = "This offer has expired."
+	return s.takeLink(ctx, purposeOffer, token, expired, []string{StatusCancelled, StatusRefunded, StatusWaitlisted}, func(tx *sql.Tx, b *Booking) error {
 		now := s.now()
 		if b.Status != StatusWaitlisted || b.OfferExpiresAt == nil || !now.Before(*b.OfferExpiresAt) {
-			return httpx.Invalid("token", "This offer has expired.")
+			return httpx.Invalid("token", expired)
 		}
 		ev, st, err := s.eventAndSettings(ctx, tx, b.EventUID)
 		if err != nil {
@@ -158,11 +150,6 @@ func (s *Service) AcceptOffer(ctx context.Context, token string) (*Booking, stri
 		}
 		return s.mail(ctx, tx, b, ev, st, mailConfirmed, "")
 	})
-	if err != nil {
-		return nil, "", err
-	}
-	s.opt.Mailer.Wake()
-	return s.afterPaymentStep(ctx, id)
 }
 
 // eventAndSettings reads an event document and its settings, locked.
@@ -407,7 +394,7 @@ func (s *Service) Message(ctx context.Context, uid, subject, text string) (int, 
 	return sent, err
 }
 
-func (s *Service) listBookings(ctx context.Context, q querier, uid string, statuses ...string) ([]*Booking, error) {
+func (s *Service) listBookings(ctx context.Context, q store.Querier, uid string, statuses ...string) ([]*Booking, error) {
 	qs := `SELECT ` + bookingColumns + ` FROM bookings b WHERE b.event_uid = ?`
 	args := []any{uid}
 	if len(statuses) > 0 {
@@ -418,7 +405,7 @@ func (s *Service) listBookings(ctx context.Context, q querier, uid string, statu
 	}
 	qs += ` ORDER BY b.created_at, b.id`
 	rs, err := q.QueryContext(ctx, s.db.Rebind(qs), args...)
-	return collect(rs, err, func(row rows) (*Booking, error) { return scanBooking(row) })
+	return store.Collect(rs, err, scanBooking)
 }
 
 func repeat(s string, n int) string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lineage/internal/payments"
+	"lineage/internal/store"
 )
 
 // PaymentKind is the payments room's kind for a booking; its reference is the booking
@@ -178,7 +179,7 @@ func (s *Service) RefundDue(ctx context.Context) int {
 		ref    string
 		amount int64
 	}
-	list, err := collect(rs, err, func(row rows) (due, error) {
+	list, err := store.Collect(rs, err, func(row store.Row) (due, error) {
 		var d due
 		return d, row.Scan(&d.ref, &d.amount)
 	})

@@ -78,6 +78,9 @@ func New(db *store.DB, opt Options) *Service {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
+	if opt.Viewer == nil { // a room without accounts (tests): nobody is signed in
+		opt.Viewer = func(*http.Request) Viewer { return Viewer{} }
+	}
 	if opt.SocietyName == "" {
 		opt.SocietyName = "Lineage"
 	}
@@ -89,49 +92,6 @@ func New(db *store.DB, opt Options) *Service {
 func (s *Service) CardPayments() bool { return s.opt.Payments != nil }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
-
-// rows is one result row, from *sql.Row or *sql.Rows.
-type rows interface{ Scan(...any) error }
-
-// querier is *sql.DB or *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
-}
-
-func collect[T any](rs *sql.Rows, err error, scan func(rows) (T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	out := []T{}
-	for rs.Next() {
-		v, err := scan(rs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rs.Err()
-}
-
-func ts(n int64) time.Time { return time.Unix(n, 0).UTC() }
-
-func tsPtr(n sql.NullInt64) *time.Time {
-	if !n.Valid {
-		return nil
-	}
-	t := ts(n.Int64)
-	return &t
-}
-
-func unixPtr(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.Unix()
-}
 
 type txKey struct{}
 
@@ -173,7 +133,7 @@ func (s *Service) event(ctx context.Context, uid string) (Event, error) {
 const settingsColumns = `uid, enabled, opens_at, closes_at, capacity_in_person, capacity_online, taken_in_person, taken_online,
 	max_per_booking, waitlist, refund_cutoff_hours, ticket_types, online_link, online_instructions, cancelled_at`
 
-func scanSettings(row rows) (*Settings, error) {
+func scanSettings(row store.Row) (*Settings, error) {
 	st := &Settings{Exists: true}
 	var opens, closes, cancelled sql.NullInt64
 	var types string
@@ -183,7 +143,7 @@ func scanSettings(row rows) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.OpensAt, st.ClosesAt, st.CancelledAt = tsPtr(opens), tsPtr(closes), tsPtr(cancelled)
+	st.OpensAt, st.ClosesAt, st.CancelledAt = store.TimeOrNil(opens), store.TimeOrNil(closes), store.TimeOrNil(cancelled)
 	if err := json.Unmarshal([]byte(types), &st.TicketTypes); err != nil {
 		return nil, err
 	}
@@ -194,7 +154,7 @@ func scanSettings(row rows) (*Settings, error) {
 }
 
 // settings reads an event's settings; defaults (Exists false) when it has none.
-func (s *Service) settings(ctx context.Context, q querier, uid string, lock bool) (*Settings, error) {
+func (s *Service) settings(ctx context.Context, q store.Querier, uid string, lock bool) (*Settings, error) {
 	qs := `SELECT ` + settingsColumns + ` FROM event_settings WHERE uid = ?`
 	if lock {
 		qs += s.db.ForUpdate()
@@ -207,7 +167,7 @@ func (s *Service) settings(ctx context.Context, q querier, uid string, lock bool
 }
 
 func defaultSettings(uid string) *Settings {
-	return &Settings{UID: uid, MaxPerBooking: 4, Waitlist: true, RefundCutoffHours: 48, TicketTypes: []TicketType{}}
+	return &Settings{UID: uid, SettingsInput: SettingsInput{MaxPerBooking: 4, Waitlist: true, RefundCutoffHours: 48, TicketTypes: []TicketType{}}}
 }
 
 // Settings returns an event's booking settings (editors).
@@ -238,11 +198,11 @@ type HistoryRow struct {
 func (s *Service) History(ctx context.Context, ref string) ([]HistoryRow, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT h.at, h.from_status, h.to_status, h.actor, h.note
 		FROM booking_history h JOIN bookings b ON b.id = h.booking_id WHERE b.ref = ? ORDER BY h.id`), ref)
-	return collect(rs, err, func(row rows) (HistoryRow, error) {
+	return store.Collect(rs, err, func(row store.Row) (HistoryRow, error) {
 		var h HistoryRow
 		var at int64
 		err := row.Scan(&at, &h.From, &h.To, &h.Actor, &h.Note)
-		h.At = ts(at)
+		h.At = store.Time(at)
 		return h, err
 	})
 }

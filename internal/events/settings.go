@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -152,7 +153,7 @@ func (s *Service) SaveSettings(ctx context.Context, uid string, in SettingsInput
 			known_start = COALESCE(event_settings.known_start, excluded.known_start),
 			known_end = COALESCE(event_settings.known_end, excluded.known_end),
 			updated_at = excluded.updated_at, updated_by = excluded.updated_by`),
-			uid, in.Enabled, unixPtr(in.OpensAt), unixPtr(in.ClosesAt), in.CapacityInPerson, in.CapacityOnline, in.MaxPerBooking,
+			uid, in.Enabled, store.UnixOrNil(in.OpensAt), store.UnixOrNil(in.ClosesAt), in.CapacityInPerson, in.CapacityOnline, in.MaxPerBooking,
 			in.Waitlist, in.RefundCutoffHours, string(types), in.OnlineLink, in.OnlineInstructions, start, end, s.now().Unix(), ed)
 		if err != nil {
 			return fmt.Errorf("events: save settings: %w", err)

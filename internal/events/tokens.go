@@ -10,6 +10,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // Purposes of one-time links.
@@ -33,7 +35,7 @@ func (s *Service) key(ctx context.Context) ([]byte, error) {
 		return s.secret, nil
 	}
 	// Inside a transaction (a webhook's), on its connection: SQLite's writer is that one.
-	var q querier = s.db
+	var q store.Querier = s.db
 	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
 		q = tx
 	}
@@ -123,7 +125,7 @@ func (s *Service) useToken(ctx context.Context, tx *sql.Tx, purpose, token strin
 	switch {
 	case used.Valid:
 		return ref, tokenUsed, nil
-	case !now.Before(ts(expires)):
+	case !now.Before(store.Time(expires)):
 		return ref, tokenExpired, nil
 	}
 	_, err = tx.ExecContext(ctx, s.db.Rebind(`UPDATE booking_tokens SET used_at = ? WHERE token_hash = ?`), now.Unix(), sig)

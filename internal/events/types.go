@@ -102,23 +102,14 @@ func (tt TicketType) PriceAt(t time.Time) (int64, bool) {
 	return tt.Price, false
 }
 
-// Settings are the booking settings of one event.
+// Settings are the booking settings of one event: what editors set (SettingsInput,
+// whose fields the JSON answer has in their place), and what the room keeps.
 type Settings struct {
-	UID                string       `json:"uid"`
-	Exists             bool         `json:"exists"`
-	Enabled            bool         `json:"enabled"`
-	OpensAt            *time.Time   `json:"opens_at"`
-	ClosesAt           *time.Time   `json:"closes_at"`
-	CapacityInPerson   int          `json:"capacity_in_person"`
-	CapacityOnline     int          `json:"capacity_online"`
-	MaxPerBooking      int          `json:"max_per_booking"`
-	Waitlist           bool         `json:"waitlist"`
-	RefundCutoffHours  int          `json:"refund_cutoff_hours"`
-	TicketTypes        []TicketType `json:"ticket_types"`
-	OnlineLink         string       `json:"online_link"`
-	OnlineInstructions string       `json:"online_instructions"`
-	CancelledAt        *time.Time   `json:"cancelled_at"`
-	Taken              Places       `json:"taken"`
+	UID    string `json:"uid"`
+	Exists bool   `json:"exists"`
+	SettingsInput
+	CancelledAt *time.Time `json:"cancelled_at"`
+	Taken       Places     `json:"taken"`
 }
 
 // Places counts places per mode.

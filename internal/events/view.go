@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // ModeView is one mode's places as the event page shows them.
@@ -166,7 +168,7 @@ func (s *Service) listMine(ctx context.Context, user int64, uid string) ([]*Book
 		args = append(args, uid)
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(q+` ORDER BY b.created_at DESC, b.id DESC`), args...)
-	return collect(rs, err, func(row rows) (*Booking, error) { return scanBooking(row) })
+	return store.Collect(rs, err, scanBooking)
 }
 
 // Mine is GET /api/bookings: an account's bookings, upcoming (soonest first) and past.
@@ -212,7 +214,7 @@ type Summary struct {
 // soonest first.
 func (s *Service) States(ctx context.Context) ([]Summary, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+settingsColumns+` FROM event_settings WHERE enabled = ? ORDER BY uid`), true)
-	list, err := collect(rs, err, func(row rows) (*Settings, error) { return scanSettings(row) })
+	list, err := store.Collect(rs, err, scanSettings)
 	if err != nil {
 		return nil, err
 	}

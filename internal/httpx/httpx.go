@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -53,6 +54,27 @@ func JSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
+}
+
+// Reply answers v as JSON with a status, unless err says the call that made v failed:
+// then it writes nothing and returns err for the room to answer. A handler whose work
+// is one call ends with it.
+func Reply(w http.ResponseWriter, status int, v any, err error) error {
+	if err != nil {
+		return err
+	}
+	JSON(w, status, v)
+	return nil
+}
+
+// PathID is the path's wildcard name as a positive integer (a row's id); anything else
+// names nothing, and is a 404.
+func PathID(r *http.Request, name string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &Error{Code: ENOTFOUND, Message: "Not Found"}
+	}
+	return id, nil
 }
 
 // ClientIP is the visitor's address. The peer is trusted to name the visitor in

@@ -1,8 +1,10 @@
 package httpx
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 )
 
@@ -46,6 +48,33 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+func TestReply(t *testing.T) {
+	rec := httptest.NewRecorder()
+	if err := Reply(rec, http.StatusCreated, map[string]int{"n": 1}, nil); err != nil || rec.Code != http.StatusCreated || rec.Body.String() != `{"n":1}`+"\n" {
+		t.Errorf("success: %v %d %q", err, rec.Code, rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	failed := &Error{Code: ENOTFOUND, Message: "Not Found"}
+	if err := Reply(rec, http.StatusOK, map[string]int{"n": 1}, failed); err != failed || rec.Body.Len() != 0 || len(rec.Header()) != 0 {
+		t.Errorf("failure must write nothing and return the error: %v %q %v", err, rec.Body.String(), rec.Header())
+	}
+}
+
+func TestPathID(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		id    int64
+	}{{"7", 7}, {"9223372036854775807", 9223372036854775807}, {"0", 0}, {"-3", 0}, {"x", 0}, {"", 0}, {"1e3", 0}, {"9223372036854775808", 0}} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.SetPathValue("id", tc.value)
+		id, err := PathID(r, "id")
+		var e *Error
+		if id != tc.id || (tc.id == 0) != (err != nil) || (err != nil && (!errors.As(err, &e) || e.Code != ENOTFOUND)) {
+			t.Errorf("%q: %d %v, want %d", tc.value, id, err, tc.id)
+		}
+	}
+}
+
 func TestClientIP(t *testing.T) {
 	for _, tc := range []struct {
 		remote string
@@ -69,4 +98,27 @@ func TestClientIP(t *testing.T) {
 			t.Errorf("%s %q: %s, want %s", tc.remote, tc.xff, got, tc.want)
 		}
 	}
+}
+
+// FuzzPathID: whatever a visitor puts in the path, PathID answers a positive id that
+// is the value, or a 404.
+func FuzzPathID(f *testing.F) {
+	for _, s := range []string{"7", "0", "-1", "x", "", "+5", "007", "9223372036854775808"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.SetPathValue("id", v)
+		id, err := PathID(r, "id")
+		if err != nil {
+			var e *Error
+			if id != 0 || !errors.As(err, &e) || e.Code != ENOTFOUND {
+				t.Fatalf("%q: %d %v", v, id, err)
+			}
+			return
+		}
+		if n, perr := strconv.ParseInt(v, 10, 64); id <= 0 || perr != nil || n != id {
+			t.Fatalf("%q: %d", v, id)
+		}
+	})
 }

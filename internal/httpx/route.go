@@ -19,6 +19,22 @@ func Plain(h http.HandlerFunc) HandlerFunc {
 	}
 }
 
+// Guard makes fn, a room's handler that is told who asks, a HandlerFunc: who reads the
+// caller off the request (the room's own viewer type), and check, when not nil,
+// returns the error a caller the route is not for is answered with (a 401 or a 403 in
+// the room's words). Rooms build their access adapters (Staff, Admin, …) on it.
+func Guard[V any](who func(*http.Request) V, check func(V) error, fn func(http.ResponseWriter, *http.Request, V) error) HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v := who(r)
+		if check != nil {
+			if err := check(v); err != nil {
+				return err
+			}
+		}
+		return fn(w, r, v)
+	}
+}
+
 // Access says who may call a route. The handler (or the room's adapter it is wrapped
 // in) enforces it; the route table states it so that one file shows who may call
 // what, and cmd/lineage's tests hold each row to it.

@@ -63,3 +63,39 @@ func TestRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestGuard: the check runs before the handler and its error is the answer; a
+// caller it lets through reaches the handler with who they are.
+func TestGuard(t *testing.T) {
+	type viewer struct{ id int64 }
+	who := func(r *http.Request) viewer { id, _ := PathID(r, "as"); return viewer{id} }
+	signedIn := func(v viewer) error {
+		if v.id == 0 {
+			return &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+		}
+		return nil
+	}
+	hello := func(w http.ResponseWriter, r *http.Request, v viewer) error {
+		JSON(w, http.StatusOK, map[string]int64{"id": v.id})
+		return nil
+	}
+	h := Serve(Room{Routes: []Route{
+		{Pattern: "GET /guarded/{as}", Handler: Guard(who, signedIn, hello)},
+		{Pattern: "GET /open/{as}", Handler: Guard(who, nil, hello)},
+	}})
+	for _, tc := range []struct {
+		path   string
+		status int
+		body   string
+	}{
+		{"/guarded/7", 200, `{"id":7}` + "\n"},
+		{"/guarded/anonymous", 401, `{"message":"Unauthenticated."}` + "\n"},
+		{"/open/anonymous", 200, `{"id":0}` + "\n"},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", tc.path, nil))
+		if rec.Code != tc.status || rec.Body.String() != tc.body {
+			t.Errorf("%s: %d %q, want %d %q", tc.path, rec.Code, rec.Body.String(), tc.status, tc.body)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // Bookmark is a page of the site a member marked.
@@ -16,11 +17,11 @@ type Bookmark struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func scanBookmark(r rows) (Bookmark, error) {
+func scanBookmark(r store.Row) (Bookmark, error) {
 	var b Bookmark
 	var c int64
 	err := r.Scan(&b.ID, &b.URL, &b.Title, &c)
-	b.CreatedAt = ts(c)
+	b.CreatedAt = store.Time(c)
 	return b, err
 }
 
@@ -32,34 +33,43 @@ func (s *Service) bookmarks(ctx context.Context, uid int64, url string) ([]Bookm
 		args = append(args, url)
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(q+` ORDER BY created_at DESC, id DESC`), args...)
-	return collect(rs, err, scanBookmark)
+	return store.Collect(rs, err, scanBookmark)
 }
 
 // ListBookmarks serves GET /api/bookmarks[?url=/news/x] → {"data": [bookmark…]}
 func (s *Service) ListBookmarks(w http.ResponseWriter, r *http.Request, uid int64) error {
 	bm, err := s.bookmarks(r.Context(), uid, r.URL.Query().Get("url"))
-	if err != nil {
-		return err
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": bm}, err)
+}
+
+// page is a page of the site a member keeps (a bookmark, a reading list's item).
+type page struct{ URL, Title string }
+
+// decodePage reads a page to keep, {url, title}: a path of this site and a title of
+// one line, the path when none is given.
+func decodePage(w http.ResponseWriter, r *http.Request) (page, error) {
+	var in page
+	if err := decodeJSON(w, r, &in); err != nil {
+		return in, err
 	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": bm})
-	return nil
+	if !localPath(in.URL) {
+		return in, invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
+	}
+	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	if err != nil {
+		return in, err
+	}
+	if in.Title = title; title == "" {
+		in.Title = in.URL
+	}
+	return in, nil
 }
 
 // AddBookmark serves POST /api/bookmarks {url, title} → 201 bookmark, or 200 with the existing one.
 func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
-	var in struct{ URL, Title string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	if !localPath(in.URL) {
-		return invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
-	}
-	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	in, err := decodePage(w, r)
 	if err != nil {
 		return err
-	}
-	if title == "" {
-		title = in.URL
 	}
 	ctx := r.Context()
 	if existing, err := s.bookmarks(ctx, uid, in.URL); err != nil {
@@ -73,7 +83,7 @@ func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 	} else if n >= MaxBookmarks {
 		return invalid("url", "You have reached the limit of %d bookmarks. Remove some to add more.", MaxBookmarks)
 	}
-	b := Bookmark{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	b := Bookmark{URL: in.URL, Title: in.Title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO bookmarks (user_id, url, title, created_at) VALUES (?, ?, ?, ?) RETURNING id`),
 		uid, b.URL, b.Title, b.CreatedAt.Unix()).Scan(&b.ID)
@@ -91,13 +101,5 @@ func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 
 // DeleteBookmark serves DELETE /api/bookmarks/{id} → 204
 func (s *Service) DeleteBookmark(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM bookmarks WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM bookmarks WHERE id = ? AND user_id = ?`)
 }

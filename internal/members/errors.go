@@ -2,7 +2,6 @@ package members
 
 import (
 	"net/http"
-	"strconv"
 
 	"lineage/internal/httpx"
 )
@@ -15,12 +14,4 @@ var invalid = httpx.Invalid
 
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
 	return httpx.DecodeJSON(w, r, dst)
-}
-
-func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNotFound
-	}
-	return id, nil
 }

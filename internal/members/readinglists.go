@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // ReadingList is a named, ordered list of pages.
@@ -31,26 +32,26 @@ type ListItem struct {
 
 const listColumns = `l.id, l.name, (SELECT COUNT(*) FROM reading_list_items i WHERE i.list_id = l.id), l.created_at, l.updated_at`
 
-func scanList(r rows) (ReadingList, error) {
+func scanList(r store.Row) (ReadingList, error) {
 	var l ReadingList
 	var c, u int64
 	err := r.Scan(&l.ID, &l.Name, &l.ItemCount, &c, &u)
-	l.CreatedAt, l.UpdatedAt = ts(c), ts(u)
+	l.CreatedAt, l.UpdatedAt = store.Time(c), store.Time(u)
 	return l, err
 }
 
-func scanItem(r rows) (ListItem, error) {
+func scanItem(r store.Row) (ListItem, error) {
 	var it ListItem
 	var c int64
 	err := r.Scan(&it.ID, &it.URL, &it.Title, &it.Position, &c)
-	it.CreatedAt = ts(c)
+	it.CreatedAt = store.Time(c)
 	return it, err
 }
 
 func (s *Service) readingLists(ctx context.Context, uid int64) ([]ReadingList, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT `+listColumns+` FROM reading_lists l WHERE l.user_id = ? ORDER BY l.updated_at DESC, l.id DESC`), uid)
-	return collect(rs, err, scanList)
+	return store.Collect(rs, err, scanList)
 }
 
 // readingList returns the user's list with its items, or errNotFound.
@@ -72,28 +73,27 @@ func (s *Service) readingList(ctx context.Context, uid, id int64) (*ReadingList,
 func (s *Service) listItems(ctx context.Context, listID int64) ([]ListItem, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT id, url, title, position, created_at FROM reading_list_items WHERE list_id = ? ORDER BY position, id`), listID)
-	return collect(rs, err, scanItem)
+	return store.Collect(rs, err, scanItem)
 }
 
 // ListReadingLists serves GET /api/reading-lists → {"data": [list without items…]}
 func (s *Service) ListReadingLists(w http.ResponseWriter, r *http.Request, uid int64) error {
 	lists, err := s.readingLists(r.Context(), uid)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": lists})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": lists}, err)
 }
 
-func listName(s string) (string, error) { return cleanText("name", s, maxNameLen, true) }
+// decodeListName reads a reading list's name, {name}: one line, required.
+func decodeListName(w http.ResponseWriter, r *http.Request) (string, error) {
+	var in struct{ Name string }
+	if err := decodeJSON(w, r, &in); err != nil {
+		return "", err
+	}
+	return cleanText("name", in.Name, maxNameLen, true)
+}
 
 // CreateReadingList serves POST /api/reading-lists {name} → 201 list
 func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	var in struct{ Name string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	name, err := listName(in.Name)
+	name, err := decodeListName(w, r)
 	if err != nil {
 		return err
 	}
@@ -110,12 +110,16 @@ func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid 
 		uid, name, now, now).Scan(&id); err != nil {
 		return err
 	}
+	return s.answerList(w, ctx, http.StatusCreated, uid, id)
+}
+
+// answerList answers the user's reading list with its items.
+func (s *Service) answerList(w http.ResponseWriter, ctx context.Context, status int, uid, id int64) error {
 	l, err := s.readingList(ctx, uid, id)
 	if err != nil {
 		return err
 	}
-	l.Items = []ListItem{}
-	httpx.JSON(w, http.StatusCreated, listWithItems(l))
+	httpx.JSON(w, status, listWithItems(l))
 	return nil
 }
 
@@ -134,29 +138,20 @@ func listWithItems(l *ReadingList) any {
 
 // GetReadingList serves GET /api/reading-lists/{id} → list with items
 func (s *Service) GetReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	l, err := s.readingList(r.Context(), uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, r.Context(), http.StatusOK, uid, id)
 }
 
 // RenameReadingList serves PATCH /api/reading-lists/{id} {name} → list
 func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	var in struct{ Name string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	name, err := listName(in.Name)
+	name, err := decodeListName(w, r)
 	if err != nil {
 		return err
 	}
@@ -165,25 +160,12 @@ func (s *Service) RenameReadingList(w http.ResponseWriter, r *http.Request, uid 
 		name, s.Now().Unix(), id, uid); err != nil {
 		return err
 	}
-	l, err := s.readingList(ctx, uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, ctx, http.StatusOK, uid, id)
 }
 
 // DeleteReadingList serves DELETE /api/reading-lists/{id} → 204
 func (s *Service) DeleteReadingList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM reading_lists WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM reading_lists WHERE id = ? AND user_id = ?`)
 }
 
 // touchList marks a list changed; it fails with errNotFound for another user's list.
@@ -194,23 +176,13 @@ func (s *Service) touchList(ctx context.Context, uid, id int64) error {
 // AddListItem serves POST /api/reading-lists/{id}/items {url, title} → 201 item appended at the end, or
 // 200 with the item when the page is already in the list.
 func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	var in struct{ URL, Title string }
-	if err := decodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	if !localPath(in.URL) {
-		return invalid("url", "The url must be a path of this site, such as /news/annual-meeting.")
-	}
-	title, err := cleanText("title", in.Title, maxTitleLen, false)
+	in, err := decodePage(w, r)
 	if err != nil {
 		return err
-	}
-	if title == "" {
-		title = in.URL
 	}
 	ctx := r.Context()
 	if err := s.touchList(ctx, uid, id); err != nil {
@@ -230,7 +202,7 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	} else if n >= MaxListItems {
 		return invalid("url", "A reading list holds at most %d items.", MaxListItems)
 	}
-	it := ListItem{URL: in.URL, Title: title, CreatedAt: ts(s.Now().Unix())}
+	it := ListItem{URL: in.URL, Title: in.Title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
 		`INSERT INTO reading_list_items (list_id, position, url, title, created_at)
 		 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM reading_list_items WHERE list_id = ?), ?, ?, ?)
@@ -245,11 +217,11 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 
 // RemoveListItem serves DELETE /api/reading-lists/{id}/items/{item} → 204
 func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	item, err := pathID(r, "item")
+	item, err := httpx.PathID(r, "item")
 	if err != nil {
 		return err
 	}
@@ -267,7 +239,7 @@ func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int
 // ReorderList serves PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be
 // exactly the list's items, in the new order.
 func (s *Service) ReorderList(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -309,9 +281,5 @@ func (s *Service) ReorderList(w http.ResponseWriter, r *http.Request, uid int64)
 	if err != nil {
 		return err
 	}
-	if l, err = s.readingList(ctx, uid, id); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, listWithItems(l))
-	return nil
+	return s.answerList(w, ctx, http.StatusOK, uid, id)
 }

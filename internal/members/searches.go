@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // SavedSearch is a named search a member can run again: URL is where to go to run it.
@@ -32,7 +33,7 @@ type HistoryEntry struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func scanSaved(r rows) (SavedSearch, error) {
+func scanSaved(r store.Row) (SavedSearch, error) {
 	var x SavedSearch
 	var params string
 	var c, u int64
@@ -43,11 +44,11 @@ func scanSaved(r rows) (SavedSearch, error) {
 		return x, err
 	}
 	x.URL = runURL(x.Path, x.Params)
-	x.CreatedAt, x.UpdatedAt = ts(c), ts(u)
+	x.CreatedAt, x.UpdatedAt = store.Time(c), store.Time(u)
 	return x, nil
 }
 
-func scanHistory(r rows) (HistoryEntry, error) {
+func scanHistory(r store.Row) (HistoryEntry, error) {
 	var x HistoryEntry
 	var params string
 	var c int64
@@ -58,7 +59,7 @@ func scanHistory(r rows) (HistoryEntry, error) {
 		return x, err
 	}
 	x.URL = runURL(x.Path, x.Params)
-	x.CreatedAt = ts(c)
+	x.CreatedAt = store.Time(c)
 	return x, nil
 }
 
@@ -67,7 +68,7 @@ const savedColumns = `id, name, path, params, created_at, updated_at`
 func (s *Service) savedSearches(ctx context.Context, uid int64) ([]SavedSearch, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT `+savedColumns+` FROM saved_searches WHERE user_id = ? ORDER BY updated_at DESC, id DESC`), uid)
-	return collect(rs, err, scanSaved)
+	return store.Collect(rs, err, scanSaved)
 }
 
 func (s *Service) savedSearch(ctx context.Context, uid, id int64) (*SavedSearch, error) {
@@ -93,11 +94,7 @@ func paramsJSON(p Params) string {
 // ListSavedSearches serves GET /api/saved-searches → {"data": [saved search…]}
 func (s *Service) ListSavedSearches(w http.ResponseWriter, r *http.Request, uid int64) error {
 	ss, err := s.savedSearches(r.Context(), uid)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": ss})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": ss}, err)
 }
 
 // CreateSavedSearch serves POST /api/saved-searches {name, path, params} → 201 saved search
@@ -114,11 +111,8 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 	if err != nil {
 		return err
 	}
-	path, err := searchPath(in.Path)
+	path, err := checkSearch(in.Path, in.Params)
 	if err != nil {
-		return err
-	}
-	if err := in.Params.validate(); err != nil {
 		return err
 	}
 	ctx := r.Context()
@@ -135,30 +129,22 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 		return err
 	}
 	x, err := s.savedSearch(ctx, uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, x)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, x, err)
 }
 
 // GetSavedSearch serves GET /api/saved-searches/{id} → saved search (its url runs it)
 func (s *Service) GetSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	x, err := s.savedSearch(r.Context(), uid, id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, x)
-	return nil
+	return httpx.Reply(w, http.StatusOK, x, err)
 }
 
 // UpdateSavedSearch serves PATCH /api/saved-searches/{id} {name?, path?, params?} → saved search
 func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -204,21 +190,13 @@ func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 
 // DeleteSavedSearch serves DELETE /api/saved-searches/{id} → 204
 func (s *Service) DeleteSavedSearch(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM saved_searches WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM saved_searches WHERE id = ? AND user_id = ?`)
 }
 
 func (s *Service) history(ctx context.Context, uid int64, limit int) ([]HistoryEntry, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT id, path, params, summary, created_at FROM search_history WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`), uid, limit)
-	return collect(rs, err, scanHistory)
+	return store.Collect(rs, err, scanHistory)
 }
 
 // RecordSearch adds a search to a member's history, newest first and at most
@@ -266,11 +244,7 @@ func (s *Service) RecordSearch(ctx context.Context, uid int64, path string, para
 // ListHistory serves GET /api/search-history → {"data": [entry…]} newest first, at most 200
 func (s *Service) ListHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
 	h, err := s.history(r.Context(), uid, MaxHistory)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": h})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": h}, err)
 }
 
 // RecordHistory serves POST /api/search-history {path, params, summary?} → 201 entry
@@ -283,11 +257,8 @@ func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int6
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	path, err := searchPath(in.Path)
+	path, err := checkSearch(in.Path, in.Params)
 	if err != nil {
-		return err
-	}
-	if err := in.Params.validate(); err != nil {
 		return err
 	}
 	summary, err := cleanText("summary", in.Summary, maxTitleLen, false)
@@ -295,11 +266,7 @@ func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int6
 		return err
 	}
 	x, err := s.RecordSearch(r.Context(), uid, path, in.Params, summary)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, x)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, x, err)
 }
 
 // ClearHistory serves DELETE /api/search-history → 204, the whole history cleared
@@ -313,13 +280,5 @@ func (s *Service) ClearHistory(w http.ResponseWriter, r *http.Request, uid int64
 
 // DeleteHistoryEntry serves DELETE /api/search-history/{id} → 204
 func (s *Service) DeleteHistoryEntry(w http.ResponseWriter, r *http.Request, uid int64) error {
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.execOwned(r.Context(), `DELETE FROM search_history WHERE id = ? AND user_id = ?`, id, uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return s.deleteOwned(w, r, uid, `DELETE FROM search_history WHERE id = ? AND user_id = ?`)
 }

@@ -2,7 +2,6 @@ package members
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
 	"net/http"
 	"time"
@@ -56,8 +55,6 @@ func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid i
 	}
 }
 
-func ts(n int64) time.Time { return time.Unix(n, 0).UTC() }
-
 func (s *Service) count(ctx context.Context, q string, args ...any) (int, error) {
 	var n int
 	err := s.db.QueryRowContext(ctx, s.db.Rebind(q), args...).Scan(&n)
@@ -76,26 +73,18 @@ func (s *Service) execOwned(ctx context.Context, q string, args ...any) error {
 	return nil
 }
 
-// rows is one result row, from *sql.Row or *sql.Rows.
-type rows interface {
-	Scan(...any) error
-}
-
-// collect scans every row with scan and closes rows.
-func collect[T any](rs *sql.Rows, err error, scan func(rows) (T, error)) ([]T, error) {
+// deleteOwned answers a DELETE of the user's row that the path's id names with del
+// (its arguments: the id, the user): 204, or 404 when the user has no such row.
+func (s *Service) deleteOwned(w http.ResponseWriter, r *http.Request, uid int64, del string) error {
+	id, err := httpx.PathID(r, "id")
+	if err == nil {
+		err = s.execOwned(r.Context(), del, id, uid)
+	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer rs.Close()
-	out := []T{}
-	for rs.Next() {
-		v, err := scan(rs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rs.Err()
+	noContent(w)
+	return nil
 }
 
 func noContent(w http.ResponseWriter) {

@@ -152,6 +152,16 @@ func runURL(path string, p Params) string {
 	return path
 }
 
+// checkSearch checks a search to keep, its page's path and its parameters, and
+// returns the path as kept.
+func checkSearch(path string, params Params) (string, error) {
+	path, err := searchPath(path)
+	if err != nil {
+		return "", err
+	}
+	return path, params.validate()
+}
+
 func searchPath(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {

@@ -45,18 +45,10 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var id int64
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
-			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
-		if errors.Is(err, errNotFound) {
-			id, err = s.newMembership(ctx, tx, userID, plan, concession, StatusPending, MethodStripe, nil, "", userID, "joined "+plan.Name)
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		id = raw.ID
+	return s.latestOrNew(ctx, userID, func(tx *sql.Tx) (int64, error) {
+		return s.newMembership(ctx, tx, userID, plan, concession, StatusPending, MethodStripe, nil, "", userID, "joined "+plan.Name)
+	}, func(tx *sql.Tx, raw rawMembership) error {
+		id := raw.ID
 		if Granting(effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, s.Now())) && raw.Status != StatusPending {
 			return &httpx.Error{Code: httpx.ECONFLICT, Message: "You are a member already: your membership " + raw.Number + " is " + raw.Status + "."}
 		}
@@ -67,8 +59,27 @@ func (s *Service) Join(ctx context.Context, userID int64, planSlug, concession s
 		if raw.Status == StatusPending {
 			return nil
 		}
-		_, err = s.apply(ctx, tx, id, raw.Status, change{status: StatusPending, method: MethodStripe, by: userID, why: "rejoined " + plan.Name}, s.Now())
+		_, err := s.apply(ctx, tx, id, raw.Status, change{status: StatusPending, method: MethodStripe, by: userID, why: "rejoined " + plan.Name}, s.Now())
 		return err
+	})
+}
+
+// latestOrNew runs change on the user's latest membership in one transaction, or
+// makes one with create when they have none, and answers the membership then.
+func (s *Service) latestOrNew(ctx context.Context, userID int64, create func(tx *sql.Tx) (int64, error), change func(tx *sql.Tx, raw rawMembership) error) (*Membership, error) {
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
+			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
+		if errors.Is(err, errNotFound) {
+			id, err = create(tx)
+			return err
+		}
+		if err != nil {
+			return err
+		}
+		id = raw.ID
+		return change(tx, raw)
 	})
 	if err != nil {
 		return nil, err
@@ -166,7 +177,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	var pid int64
 	err = tx.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO membership_payments (membership_id, receipt_number, amount_minor, currency,
 		method, external_id, note, paid_at, covers_until, by_user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), unixPtr(until), nullID(p.by), now.Unix()).Scan(&pid)
+		id, fmt.Sprintf("pending-%d-%d", id, now.UnixNano()), p.amount, p.currency, p.method, ext, p.note, now.Unix(), store.UnixOrNil(until), nullID(p.by), now.Unix()).Scan(&pid)
 	if err != nil {
 		if p.externalID != "" && store.IsUniqueViolation(err) {
 			return false, errDuplicate
@@ -185,7 +196,7 @@ func (s *Service) pay(ctx context.Context, tx *sql.Tx, id int64, p payment) (boo
 	if raw.Status == status {
 		// Still active: the status stays, the history row records the new paid-until.
 		if _, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET paid_until = ?, method = ?, updated_at = ? WHERE id = ?`),
-			unixPtr(until), p.method, now.Unix(), id); err != nil {
+			store.UnixOrNil(until), p.method, now.Unix(), id); err != nil {
 			return false, err
 		}
 		return true, s.addHistory(ctx, tx, id, p.by, status, status, p.why+untilText(until), now)
@@ -213,14 +224,23 @@ func nullID(id int64) any {
 	return id
 }
 
+// existingPlan is the plan an admin names by its slug, any plan on sale or not; one
+// that does not exist is fe's "plan" error.
+func (s *Service) existingPlan(ctx context.Context, fe *httpx.FieldErrors, slug string) (Plan, error) {
+	plan, err := s.PlanBySlug(ctx, slug)
+	if errors.Is(err, errNotFound) {
+		fe.Add("plan", "There is no plan %q.", textfield.Escape(slug))
+		return plan, nil
+	}
+	return plan, err
+}
+
 // GrantComplimentary gives userID a complimentary membership of a plan (until nil: no
 // end), reusing their membership (and number) if they have one.
 func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, planSlug string, until *time.Time, why string) (*Membership, error) {
 	var fe httpx.FieldErrors
-	plan, err := s.PlanBySlug(ctx, planSlug)
-	if errors.Is(err, errNotFound) {
-		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
-	} else if err != nil {
+	plan, err := s.existingPlan(ctx, &fe, planSlug)
+	if err != nil {
 		return nil, err
 	}
 	why = checkWhy(&fe, "why", why)
@@ -233,30 +253,17 @@ func (s *Service) GrantComplimentary(ctx context.Context, by, userID int64, plan
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	var id int64
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		raw, err := scanMembership(tx.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+
-			` WHERE m.user_id = ? ORDER BY m.id DESC LIMIT 1`), userID))
-		if errors.Is(err, errNotFound) {
-			id, err = s.newMembership(ctx, tx, userID, plan, "", StatusComplimentary, MethodComplimentary, until, "", by, why)
-			return err
-		}
-		if err != nil {
-			return err
-		}
-		id = raw.ID
+	return s.latestOrNew(ctx, userID, func(tx *sql.Tx) (int64, error) {
+		return s.newMembership(ctx, tx, userID, plan, "", StatusComplimentary, MethodComplimentary, until, "", by, why)
+	}, func(tx *sql.Tx, raw rawMembership) error {
 		return s.setComplimentary(ctx, tx, raw, plan, until, by, why)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 func (s *Service) setComplimentary(ctx context.Context, tx *sql.Tx, raw rawMembership, plan Plan, until *time.Time, by int64, why string) error {
 	if raw.Status == StatusComplimentary {
 		_, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET plan_id = ?, paid_until = ?, updated_at = ? WHERE id = ?`),
-			plan.ID, unixPtr(until), s.Now().Unix(), raw.ID)
+			plan.ID, store.UnixOrNil(until), s.Now().Unix(), raw.ID)
 		if err == nil {
 			err = s.addHistory(ctx, tx, raw.ID, by, raw.Status, StatusComplimentary, why, s.Now())
 		}
@@ -283,10 +290,8 @@ func (s *Service) GrantComplimentaryTo(ctx context.Context, by, id int64, planSl
 // ChangePlan moves membership id to another plan, keeping its status and paid-until.
 func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why string) (*Membership, error) {
 	var fe httpx.FieldErrors
-	plan, err := s.PlanBySlug(ctx, planSlug)
-	if errors.Is(err, errNotFound) {
-		fe.Add("plan", "There is no plan %q.", textfield.Escape(planSlug))
-	} else if err != nil {
+	plan, err := s.existingPlan(ctx, &fe, planSlug)
+	if err != nil {
 		return nil, err
 	}
 	why = checkWhy(&fe, "why", why)
@@ -347,12 +352,12 @@ func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership,
 func (s *Service) Receipts(ctx context.Context, id int64) ([]Receipt, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, receipt_number, amount_minor, currency, method, note, paid_at,
 		covers_until, refunded_minor FROM membership_payments WHERE membership_id = ? ORDER BY paid_at DESC, id DESC`), id)
-	return collect(rs, err, func(r rows) (Receipt, error) {
+	return store.Collect(rs, err, func(r store.Row) (Receipt, error) {
 		var x Receipt
 		var paid int64
 		var covers sql.NullInt64
 		err := r.Scan(&x.ID, &x.Number, &x.AmountMinor, &x.Currency, &x.Method, &x.Note, &paid, &covers, &x.RefundedMinor)
-		x.PaidAt, x.CoversUntil = ts(paid), tsPtr(covers)
+		x.PaidAt, x.CoversUntil = store.Time(paid), store.TimeOrNil(covers)
 		return x, err
 	})
 }
@@ -390,7 +395,7 @@ func (s *Service) Search(ctx context.Context, q, status string, page int) (Searc
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+w+` ORDER BY m.number LIMIT ? OFFSET ?`),
 		append(args, PageSize, (page-1)*PageSize)...)
-	raws, err := collect(rs, err, scanMembership)
+	raws, err := store.Collect(rs, err, scanMembership)
 	if err != nil {
 		return res, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // MarketingWording is the consent a person gives to the society's news by email, word
@@ -50,7 +51,7 @@ func (s *Service) SetMarketingConsent(ctx context.Context, userID int64, given b
 func (s *Service) MarketingConsents(ctx context.Context, userID int64) ([]*MarketingConsent, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT given, at, wording, source FROM marketing_consents
 		WHERE user_id = ? ORDER BY at DESC, id DESC`), userID)
-	return collect(rs, err, func(r rows) (*MarketingConsent, error) { return scanConsent(r) })
+	return store.Collect(rs, err, scanConsent)
 }
 
 // MarketingConsentOf returns userID's newest answer, or nil when it never gave one.
@@ -63,13 +64,13 @@ func (s *Service) MarketingConsentOf(ctx context.Context, userID int64) (*Market
 	return c, err
 }
 
-func scanConsent(row rows) (*MarketingConsent, error) {
+func scanConsent(row store.Row) (*MarketingConsent, error) {
 	var c MarketingConsent
 	var at int64
 	if err := row.Scan(&c.Given, &at, &c.Wording, &c.Source); err != nil {
 		return nil, err
 	}
-	c.At = ts(at)
+	c.At = store.Time(at)
 	return &c, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -63,7 +64,7 @@ func (s *Service) ExportCSV(ctx context.Context, w io.Writer) error {
 
 // scanExtra scans a membership row followed by more columns.
 type scanExtra struct {
-	r     rows
+	r     store.Row
 	extra *string
 }
 

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // Payment is a card payment the payments room reports (invoice.paid, a completed
@@ -139,7 +141,7 @@ func (s *Service) Refunded(ctx context.Context, r Refund) error {
 			WHERE membership_id = ? AND id <> ? AND refunded_minor < amount_minor`), mid, pid).Scan(&prev); err != nil {
 			return err
 		}
-		until := tsPtr(prev)
+		until := store.TimeOrNil(prev)
 		to := StatusActive
 		if until == nil || !until.After(s.Now()) {
 			to = StatusLapsed

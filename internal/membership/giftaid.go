@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -164,7 +165,7 @@ func (s *Service) checkGiftAid(in GiftAidInput) (GiftAidInput, error) {
 
 const giftAidColumns = `id, title, first_name, last_name, house, postcode, address, wording, declared_at, covers_from, cancelled_at`
 
-func scanGiftAid(row rows) (*GiftAidDeclaration, error) {
+func scanGiftAid(row store.Row) (*GiftAidDeclaration, error) {
 	var d GiftAidDeclaration
 	var declared, covers int64
 	var cancelled sql.NullInt64
@@ -172,7 +173,7 @@ func scanGiftAid(row rows) (*GiftAidDeclaration, error) {
 		&declared, &covers, &cancelled); err != nil {
 		return nil, err
 	}
-	d.DeclaredAt, d.CoversFrom, d.CancelledAt = ts(declared), ts(covers), tsPtr(cancelled)
+	d.DeclaredAt, d.CoversFrom, d.CancelledAt = store.Time(declared), store.Time(covers), store.TimeOrNil(cancelled)
 	return &d, nil
 }
 
@@ -288,7 +289,7 @@ func (s *Service) GiftAidClaim(ctx context.Context, from, to time.Time) (ClaimRe
 		FROM membership_payments p JOIN memberships m ON m.id = p.membership_id
 		WHERE p.paid_at >= ? AND p.paid_at < ? AND p.method IN (?, ?) ORDER BY p.paid_at, p.id`),
 		from.Unix(), to.Unix(), MethodStripe, MethodManual)
-	pays, err := collect(rs, err, func(row rows) (pay, error) {
+	pays, err := store.Collect(rs, err, func(row store.Row) (pay, error) {
 		var p pay
 		err := row.Scan(&p.receipt, &p.amount, &p.refunded, &p.currency, &p.paidAt, &p.userID)
 		return p, err
@@ -309,7 +310,7 @@ func (s *Service) GiftAidClaim(ctx context.Context, from, to time.Time) (ClaimRe
 			rep.NoDeclaration++
 			continue
 		}
-		d, err := s.giftAidAt(ctx, p.userID.Int64, ts(p.paidAt))
+		d, err := s.giftAidAt(ctx, p.userID.Int64, store.Time(p.paidAt))
 		if err != nil {
 			return rep, err
 		}
@@ -318,7 +319,7 @@ func (s *Service) GiftAidClaim(ctx context.Context, from, to time.Time) (ClaimRe
 			continue
 		}
 		rep.Rows = append(rep.Rows, ClaimRow{Title: d.Title, FirstName: d.FirstName, LastName: d.LastName, House: d.House,
-			Postcode: d.Postcode, Date: ts(p.paidAt), AmountMinor: net, Receipt: p.receipt})
+			Postcode: d.Postcode, Date: store.Time(p.paidAt), AmountMinor: net, Receipt: p.receipt})
 		rep.TotalMinor += net
 	}
 	return rep, nil
@@ -436,7 +437,7 @@ func prefixFields(err error, prefix string) error {
 func (s *Service) GiftAidDeclarations(ctx context.Context, userID int64) ([]*GiftAidDeclaration, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+giftAidColumns+` FROM gift_aid_declarations
 		WHERE user_id = ? ORDER BY declared_at DESC, id DESC`), userID)
-	return collect(rs, err, func(r rows) (*GiftAidDeclaration, error) { return scanGiftAid(r) })
+	return store.Collect(rs, err, scanGiftAid)
 }
 
 // GiftAidExporter is the Gift Aid part of "download my data" (the auth room's

@@ -16,42 +16,37 @@ import (
 // handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
-func (s *Service) viewer(r *http.Request) Viewer {
-	if s.opt.Viewer == nil {
-		return Viewer{}
-	}
-	return s.opt.Viewer(r)
-}
+// viewer is who asks. A method value, so that the route table can be built before
+// the room is.
+func (s *Service) viewer(r *http.Request) Viewer { return s.opt.Viewer(r) }
 
 // Public makes fn a handler anyone may call.
-func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error { return fn(w, r, s.viewer(r)) }
-}
+func (s *Service) Public(fn handlerFunc) httpx.HandlerFunc { return httpx.Guard(s.viewer, nil, fn) }
 
 // SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
 func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(signedIn(fn))
+	return httpx.Guard(s.viewer, signedIn, fn)
 }
 
 // Admin makes fn a handler for admins only: a 401 anonymously, a 403 to other accounts;
 // its answers are never cached.
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
-	return s.Public(signedIn(func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if !v.Admin {
-			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only admins may manage members."}
+	return httpx.Guard(s.viewer, func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Admin {
+			return err
 		}
+		return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only admins may manage members."}
+	}, func(w http.ResponseWriter, r *http.Request, v Viewer) error {
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, v)
-	}))
+	})
 }
 
-func signedIn(fn handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request, v Viewer) error {
-		if v.ID == 0 {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-		}
-		return fn(w, r, v)
+func signedIn(v Viewer) error {
+	if v.ID == 0 {
+		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 	}
+	return nil
 }
 
 // CardPayments reports whether the payments room can take card payments.
@@ -59,20 +54,12 @@ func (s *Service) CardPayments() bool { return s.opt.Checkout != nil }
 
 func (s *Service) GetPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), true)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans, "card_payments": s.CardPayments(), "other_ways": s.opt.OtherWays})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"plans": plans, "card_payments": s.CardPayments(), "other_ways": s.opt.OtherWays}, err)
 }
 
 func (s *Service) GetPlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	p, err := s.PlanBySlug(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, err)
 }
 
 func (s *Service) GetMine(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -215,9 +202,9 @@ func (s *Service) PostHousehold(w http.ResponseWriter, r *http.Request, v Viewer
 }
 
 func (s *Service) DeleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	uid, err := strconv.ParseInt(r.PathValue("user_id"), 10, 64)
-	if err != nil || uid <= 0 {
-		return errNotFound
+	uid, err := httpx.PathID(r, "user_id")
+	if err != nil {
+		return err
 	}
 	m, err := s.mine(r.Context(), v)
 	if err != nil {
@@ -279,14 +266,6 @@ func (s *Service) GetReceipt(w http.ResponseWriter, r *http.Request, v Viewer) e
 	return errNotFound
 }
 
-func pathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNotFound
-	}
-	return id, nil
-}
-
 func (s *Service) AdminList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	q := r.URL.Query()
 	status := q.Get("status")
@@ -295,11 +274,7 @@ func (s *Service) AdminList(w http.ResponseWriter, r *http.Request, _ Viewer) er
 	}
 	page, _ := strconv.Atoi(q.Get("page"))
 	res, err := s.Search(r.Context(), q.Get("q"), status, page)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, res)
-	return nil
+	return httpx.Reply(w, http.StatusOK, res, err)
 }
 
 func validStatus(s string) bool {
@@ -334,16 +309,12 @@ func (s *Service) Detail(ctx context.Context, id int64) (*Detail, error) {
 }
 
 func (s *Service) AdminGet(w http.ResponseWriter, r *http.Request, _ Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	d, err := s.Detail(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, err)
 }
 
 // dateInput accepts "2026-05-01" or an RFC 3339 time.
@@ -363,7 +334,7 @@ func dateInput(field, s string, fe *httpx.FieldErrors) *time.Time {
 }
 
 func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -390,11 +361,7 @@ func (s *Service) AdminPayment(w http.ResponseWriter, r *http.Request, v Viewer)
 		return err
 	}
 	m, err := s.RecordPayment(r.Context(), v.ID, id, ManualPayment{AmountMinor: amount, Currency: in.Currency, Method: in.Method, Note: in.Note, PaidUntil: until})
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, m)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, m, err)
 }
 
 // wholeNumber accepts a JSON number without a fraction, or such a number in a string
@@ -414,7 +381,7 @@ func wholeNumber(v any) (int64, bool) {
 }
 
 func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -428,15 +395,11 @@ func (s *Service) AdminComplimentary(w http.ResponseWriter, r *http.Request, v V
 		return err
 	}
 	m, err := s.GrantComplimentaryTo(r.Context(), v.ID, id, in.Plan, until, in.Why)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) error {
-	id, err := pathID(r)
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -448,20 +411,12 @@ func (s *Service) AdminPlan(w http.ResponseWriter, r *http.Request, v Viewer) er
 		return err
 	}
 	m, err := s.ChangePlan(r.Context(), v.ID, id, in.Plan, in.Why)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 func (s *Service) AdminPlans(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	plans, err := s.Plans(r.Context(), false)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"plans": plans})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"plans": plans}, err)
 }
 
 func (s *Service) AdminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer) error {
@@ -479,11 +434,7 @@ func (s *Service) AdminSavePlan(w http.ResponseWriter, r *http.Request, _ Viewer
 		return invalid("slug", "A plan with the slug %s exists already.", p.Slug)
 	}
 	p, err := s.SavePlan(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, status, p)
-	return nil
+	return httpx.Reply(w, status, p, err)
 }
 
 func (s *Service) AdminExport(w http.ResponseWriter, r *http.Request, _ Viewer) error {

@@ -8,18 +8,19 @@ import (
 	"strings"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
 // MaxHouseholdNameLen bounds a household member's name.
 const MaxHouseholdNameLen = 100
 
-func (s *Service) household(ctx context.Context, q querier, id int64) ([]HouseholdMember, error) {
+func (s *Service) household(ctx context.Context, q store.Querier, id int64) ([]HouseholdMember, error) {
 	rs, err := q.QueryContext(ctx, s.db.Rebind(`SELECT h.user_id, COALESCE(u.name, h.name), COALESCE(u.email, h.email),
 		(SELECT x.id FROM users x WHERE h.user_id IS NULL AND h.email <> '' AND x.email = h.email)
 		FROM membership_household h LEFT JOIN users u ON u.id = h.user_id
 		WHERE h.membership_id = ? AND h.removed_at IS NULL AND NOT (h.user_id IS NULL AND h.email = '') ORDER BY h.id`), id)
-	return collect(rs, err, func(r rows) (HouseholdMember, error) {
+	return store.Collect(rs, err, func(r store.Row) (HouseholdMember, error) {
 		var h HouseholdMember
 		var uid, byEmail sql.NullInt64
 		err := r.Scan(&uid, &h.Name, &h.Email, &byEmail)

@@ -2,10 +2,8 @@ package membership_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -17,6 +15,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/auth/authtest"
+	"lineage/internal/clocktest"
 	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/store"
@@ -25,17 +24,8 @@ import (
 
 func TestMain(m *testing.M) { storetest.Main(m) }
 
-// clock is the fake clock the tests move by hand.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-func (c *clock) Set(t time.Time)     { c.mu.Lock(); c.t = t; c.mu.Unlock() }
-func days(n int) time.Duration       { return time.Duration(n) * 24 * time.Hour }
-func ptr[T any](v T) *T              { return &v }
+func days(n int) time.Duration { return time.Duration(n) * 24 * time.Hour }
+func ptr[T any](v T) *T        { return &v }
 func fatal(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -75,14 +65,14 @@ type env struct {
 	db    *store.DB
 	auth  *auth.Service
 	ms    *membership.Service
-	clock *clock
+	clock *clocktest.Clock
 	srv   *httptest.Server
 }
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func newEnv(t *testing.T, db *store.DB) *env {
-	e := &env{db: db, clock: &clock{t: start}}
+	e := &env{db: db, clock: clocktest.New(start)}
 	e.auth = auth.New(db, auth.Options{Password: auth.TestPasswordParams})
 	e.ms = membership.New(db, membership.Options{Viewer: viewer, Accounts: accounts{e.auth}, SocietyName: "Test Society"})
 	e.ms.Now = e.clock.Now
@@ -113,23 +103,7 @@ func (e *env) user(t *testing.T, email, role string) (int64, string) {
 
 func (e *env) do(t *testing.T, method, path, token, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	var out map[string]any
-	json.Unmarshal(b, &out)
-	if out == nil {
-		out = map[string]any{"_body": string(b)}
-	}
-	return res.StatusCode, out
+	return authtest.CallJSON(t, e.srv.URL, method, path, token, body)
 }
 
 // scope is GET /api/user's scope.

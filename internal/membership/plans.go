@@ -124,7 +124,7 @@ func normalizePlan(p *Plan) error {
 
 const planColumns = `id, slug, name, price_minor, currency, period, renew_month, renew_day, benefits, scopes, household_size, concessions, on_sale, grace_days`
 
-func scanPlan(row rows) (Plan, error) {
+func scanPlan(row store.Row) (Plan, error) {
 	var p Plan
 	var scopes, conc string
 	err := row.Scan(&p.ID, &p.Slug, &p.Name, &p.PriceMinor, &p.Currency, &p.Period, &p.RenewMonth, &p.RenewDay,
@@ -159,7 +159,7 @@ func (s *Service) Plans(ctx context.Context, onSaleOnly bool) ([]Plan, error) {
 		args = append(args, true)
 	}
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
-	return collect(rs, err, scanPlan)
+	return store.Collect(rs, err, scanPlan)
 }
 
 // PlanBySlug returns a plan, or a not-found Error.
@@ -167,7 +167,7 @@ func (s *Service) PlanBySlug(ctx context.Context, slug string) (Plan, error) {
 	return scanPlan(s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT `+planColumns+` FROM membership_plans WHERE slug = ?`), slug))
 }
 
-func (s *Service) planByID(ctx context.Context, q querier, id int64) (Plan, error) {
+func (s *Service) planByID(ctx context.Context, q store.Querier, id int64) (Plan, error) {
 	return scanPlan(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+planColumns+` FROM membership_plans WHERE id = ?`), id))
 }
 

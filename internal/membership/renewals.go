@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lineage/internal/mail"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -238,11 +239,11 @@ func (r *Renewals) remind(ctx context.Context, now time.Time) (int, error) {
 		FROM memberships m JOIN users u ON u.id = m.user_id JOIN membership_plans p ON p.id = m.plan_id
 		WHERE m.status IN (?, ?, ?) AND m.method <> ? AND m.paid_until IS NOT NULL AND m.paid_until > ? AND m.paid_until <= ?
 		ORDER BY m.id`), StatusActive, StatusGrace, StatusLapsed, MethodComplimentary, lo.Unix(), hi.Unix())
-	list, err := collect(rs, err, func(row rows) (dueReminder, error) {
+	list, err := store.Collect(rs, err, func(row store.Row) (dueReminder, error) {
 		var d dueReminder
 		var paid int64
 		err := row.Scan(&d.id, &d.number, &d.status, &paid, &d.graceDays, &d.autoRenew, &d.email, &d.name, &d.planName, &d.planSlug, &d.period)
-		d.paidUntil = ts(paid)
+		d.paidUntil = store.Time(paid)
 		return d, err
 	})
 	if err != nil {
@@ -345,11 +346,11 @@ func (r *Renewals) send(ctx context.Context, d dueReminder, kind string, now tim
 func (s *Service) Reminded(ctx context.Context, id int64) ([]string, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT reminder, period_end FROM membership_reminders
 		WHERE membership_id = ? ORDER BY sent_at, period_end, reminder`), id)
-	return collect(rs, err, func(row rows) (string, error) {
+	return store.Collect(rs, err, func(row store.Row) (string, error) {
 		var kind string
 		var end int64
 		err := row.Scan(&kind, &end)
-		return kind + "@" + ts(end).Format(time.DateOnly), err
+		return kind + "@" + store.Time(end).Format(time.DateOnly), err
 	})
 }
 

@@ -60,54 +60,14 @@ func New(db *store.DB, opt Options) *Service {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
+	if opt.Viewer == nil { // a room without accounts (tests): nobody is signed in
+		opt.Viewer = func(*http.Request) Viewer { return Viewer{} }
+	}
 	if opt.OtherWays == "" {
 		opt.OtherWays = "You can also pay by cheque, bank transfer or cash: write to the membership secretary, who records your payment."
 	}
 	s := &Service{db: db, opt: opt, log: opt.Log, Now: time.Now}
 	return s
-}
-
-// rows is one result row, from *sql.Row or *sql.Rows.
-type rows interface{ Scan(...any) error }
-
-// querier is *sql.DB or *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
-}
-
-func collect[T any](rs *sql.Rows, err error, scan func(rows) (T, error)) ([]T, error) {
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	out := []T{}
-	for rs.Next() {
-		v, err := scan(rs)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rs.Err()
-}
-
-func ts(n int64) time.Time { return time.Unix(n, 0).UTC() }
-
-func tsPtr(n sql.NullInt64) *time.Time {
-	if !n.Valid {
-		return nil
-	}
-	t := ts(n.Int64)
-	return &t
-}
-
-func unixPtr(t *time.Time) any {
-	if t == nil {
-		return nil
-	}
-	return t.Unix()
 }
 
 type txKey struct{}
@@ -127,15 +87,7 @@ func (s *Service) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
 		return fn(tx)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return s.db.InTx(ctx, fn)
 }
 
 const membershipColumns = `m.id, m.number, m.user_id, m.plan_id, m.concession, m.status, m.method, m.started_at, m.paid_until,
@@ -148,7 +100,7 @@ type rawMembership struct {
 	planID int64
 }
 
-func scanMembership(row rows) (rawMembership, error) {
+func scanMembership(row store.Row) (rawMembership, error) {
 	var m rawMembership
 	var uid, paid sql.NullInt64
 	var started int64
@@ -163,13 +115,13 @@ func scanMembership(row rows) (rawMembership, error) {
 	if uid.Valid {
 		m.UserID = &uid.Int64
 	}
-	m.StartedAt = ts(started)
-	m.PaidUntil = tsPtr(paid)
+	m.StartedAt = store.Time(started)
+	m.PaidUntil = store.TimeOrNil(paid)
 	return m, nil
 }
 
 // complete fills the plan, household and what the membership grants now.
-func (s *Service) complete(ctx context.Context, q querier, raw rawMembership) (*Membership, error) {
+func (s *Service) complete(ctx context.Context, q store.Querier, raw rawMembership) (*Membership, error) {
 	m := raw.Membership
 	p, err := s.planByID(ctx, q, raw.planID)
 	if err != nil {
@@ -187,7 +139,7 @@ func (s *Service) complete(ctx context.Context, q querier, raw rawMembership) (*
 	return &m, nil
 }
 
-func (s *Service) membershipWhere(ctx context.Context, q querier, where string, args ...any) (*Membership, error) {
+func (s *Service) membershipWhere(ctx context.Context, q store.Querier, where string, args ...any) (*Membership, error) {
 	raw, err := scanMembership(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+membershipColumns+membershipFrom+` WHERE `+where), args...))
 	if err != nil {
 		return nil, err
@@ -242,7 +194,7 @@ func (s *Service) ScopesFor(ctx context.Context, userID int64) ([]string, error)
 			return nil, err
 		}
 		claim = claim || byEmail
-		if !Granting(effectiveStatus(status, tsPtr(paid), grace, now)) {
+		if !Granting(effectiveStatus(status, store.TimeOrNil(paid), grace, now)) {
 			continue
 		}
 		var list []string
@@ -321,7 +273,7 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 	err := tx.QueryRowContext(ctx, s.db.Rebind(`INSERT INTO memberships (number, user_id, plan_id, concession, status, method,
 		started_at, paid_until, grace_days, auto_renew, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		number, uid, plan.ID, concession, status, method, now.Unix(), unixPtr(paidUntil), plan.GraceDays, false, now.Unix(), now.Unix()).Scan(&id)
+		number, uid, plan.ID, concession, status, method, now.Unix(), store.UnixOrNil(paidUntil), plan.GraceDays, false, now.Unix(), now.Unix()).Scan(&id)
 	if err != nil {
 		if store.IsUniqueViolation(err) && strings.Contains(err.Error(), "number") {
 			return 0, invalid("number", "The membership number %s is taken.", number)
@@ -334,7 +286,7 @@ func (s *Service) newMembership(ctx context.Context, tx *sql.Tx, userID int64, p
 	return id, s.addHistory(ctx, tx, id, by, "", status, why, now)
 }
 
-func (s *Service) addHistory(ctx context.Context, q querier, id, by int64, from, to, why string, at time.Time) error {
+func (s *Service) addHistory(ctx context.Context, q store.Querier, id, by int64, from, to, why string, at time.Time) error {
 	var byID any
 	if by != 0 {
 		byID = by
@@ -357,7 +309,7 @@ func (s *Service) apply(ctx context.Context, tx *sql.Tx, id int64, from string, 
 		set, args = append(set, "plan_id = ?"), append(args, c.planID)
 	}
 	if c.setPaid {
-		set, args = append(set, "paid_until = ?"), append(args, unixPtr(c.paidUntil))
+		set, args = append(set, "paid_until = ?"), append(args, store.UnixOrNil(c.paidUntil))
 	}
 	args = append(args, id, from)
 	res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE memberships SET `+strings.Join(set, ", ")+` WHERE id = ? AND status = ?`), args...)
@@ -409,7 +361,7 @@ func (s *Service) Advance(ctx context.Context, now time.Time) (int, error) {
 	}
 	changed := 0
 	for _, d := range list {
-		paid := ts(d.paid)
+		paid := store.Time(d.paid)
 		to := effectiveStatus(d.status, &paid, d.graceDays, now)
 		if to == d.status {
 			continue
@@ -442,13 +394,13 @@ func (s *Service) History(ctx context.Context, id int64) ([]HistoryRow, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT h.at, h.by_user_id, COALESCE(u.name, ''), COALESCE(u.email, ''),
 		h.from_status, h.to_status, h.why FROM membership_history h LEFT JOIN users u ON u.id = h.by_user_id
 		WHERE h.membership_id = ? ORDER BY h.id`), id)
-	return collect(rs, err, func(r rows) (HistoryRow, error) {
+	return store.Collect(rs, err, func(r store.Row) (HistoryRow, error) {
 		var h HistoryRow
 		var at int64
 		var by sql.NullInt64
 		var name, email string
 		err := r.Scan(&at, &by, &name, &email, &h.From, &h.To, &h.Why)
-		h.At = ts(at)
+		h.At = store.Time(at)
 		switch {
 		case !by.Valid:
 			h.By = "system"

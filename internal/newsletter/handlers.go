@@ -1,64 +1,65 @@
 package newsletter
 
 import (
+	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"lineage/internal/httpx"
 )
 
 // The room's HTTP API (docs/newsletter.md); cmd/lineage/routes.go lists the routes
-// with their access, which each handler enforces through signedIn, staff or admin.
+// with their access, which each handler's adapter (SignedIn, Staff, Admin) enforces.
 
 var (
 	errUnauthenticated = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
 	errForbidden       = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
 )
 
-func (s *Service) signedIn(r *http.Request) (Viewer, error) {
-	v := s.opt.Viewer(r)
+// handlerFunc is a handler of the room, told who asks.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
+
+// viewer is who asks. A method value, so that the route table can be built before
+// the room is.
+func (s *Service) viewer(r *http.Request) Viewer { return s.opt.Viewer(r) }
+
+// SignedIn makes fn a handler for accounts only; anonymous callers get a 401.
+func (s *Service) SignedIn(fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.viewer, signedIn, fn)
+}
+
+// Staff makes fn a handler for editors and admins: 401 anonymously, 403 to others.
+func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.viewer, func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Staff || v.Admin {
+			return err
+		}
+		return errForbidden
+	}, fn)
+}
+
+// Admin makes fn a handler for admins only: 401 anonymously, 403 to other accounts.
+func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
+	return httpx.Guard(s.viewer, func(v Viewer) error {
+		if err := signedIn(v); err != nil || v.Admin {
+			return err
+		}
+		return errForbidden
+	}, fn)
+}
+
+func signedIn(v Viewer) error {
 	if v.ID == 0 {
-		return v, errUnauthenticated
+		return errUnauthenticated
 	}
-	return v, nil
-}
-
-func (s *Service) staff(r *http.Request) (Viewer, error) {
-	v, err := s.signedIn(r)
-	if err == nil && !v.Staff && !v.Admin {
-		err = errForbidden
-	}
-	return v, err
-}
-
-func (s *Service) admin(r *http.Request) (Viewer, error) {
-	v, err := s.signedIn(r)
-	if err == nil && !v.Admin {
-		err = errForbidden
-	}
-	return v, err
-}
-
-func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }
-
-func pathID(r *http.Request, name string) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errNotFound
-	}
-	return id, nil
+	return nil
 }
 
 // GetLists answers GET /api/newsletter/lists.
 func (s *Service) GetLists(w http.ResponseWriter, r *http.Request) error {
 	ls, err := s.Lists(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": ls})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": ls}, err)
 }
 
 // PostSubscribe answers POST /api/newsletter/subscribe.
@@ -71,7 +72,6 @@ func (s *Service) PostSubscribe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	noStore(w)
 	if status == "subscribed" {
 		httpx.JSON(w, http.StatusOK, map[string]any{"status": status, "message": "You are subscribed."})
 		return nil
@@ -87,23 +87,13 @@ func (s *Service) PostConfirm(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c, err := s.Confirm(r.Context(), in.Token)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // GetPreferences answers GET /api/newsletter/preferences?token=.
 func (s *Service) GetPreferences(w http.ResponseWriter, r *http.Request) error {
 	c, err := s.Preferences(r.Context(), r.URL.Query().Get("token"))
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // PutPreferences answers PUT /api/newsletter/preferences {token, lists}.
@@ -116,12 +106,7 @@ func (s *Service) PutPreferences(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	c, err := s.SetPreferences(r.Context(), in.Token, in.Lists)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // PostUnsubscribe answers POST /api/newsletter/unsubscribe {token, list?}.
@@ -134,12 +119,7 @@ func (s *Service) PostUnsubscribe(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	c, err := s.Unsubscribe(r.Context(), in.Token, in.List, "/newsletter/preferences")
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // PostOneClick answers the RFC 8058 POST to a message's List-Unsubscribe address. It
@@ -148,15 +128,10 @@ func (s *Service) PostUnsubscribe(w http.ResponseWriter, r *http.Request) error 
 func (s *Service) PostOneClick(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	ok, err := s.OneClick(r.Context(), q.Get("token"), q.Get("list"))
-	if err != nil {
-		return err
+	if err == nil && !ok {
+		err = errNotFound
 	}
-	if !ok {
-		return errNotFound
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"message": "You have been unsubscribed."})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"message": "You have been unsubscribed."}, err)
 }
 
 // GetOneClick sends a person who opens the List-Unsubscribe address to the page that
@@ -167,32 +142,19 @@ func (s *Service) GetOneClick(w http.ResponseWriter, r *http.Request) error {
 	if len(tok) > 0 && tok[0] == 'a' {
 		target = "/saved-searches"
 	}
-	noStore(w)
+	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, target, http.StatusSeeOther)
 	return nil
 }
 
 // GetMe answers GET /api/newsletter/me.
-func (s *Service) GetMe(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.signedIn(r)
-	if err != nil {
-		return err
-	}
+func (s *Service) GetMe(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	c, err := s.Me(r.Context(), v)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // PutMe answers PUT /api/newsletter/me {lists, source?, wording?}.
-func (s *Service) PutMe(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.signedIn(r)
-	if err != nil {
-		return err
-	}
+func (s *Service) PutMe(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in struct {
 		Lists   []string
 		Source  string
@@ -204,37 +166,18 @@ func (s *Service) PutMe(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.SetMine(r.Context(), v, in.Lists, in.Source, in.Wording); err != nil {
 		return err
 	}
-	c, err := s.Me(r.Context(), v)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return s.GetMe(w, r, v)
 }
 
 // GetAlerts answers GET /api/newsletter/alerts.
-func (s *Service) GetAlerts(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.signedIn(r)
-	if err != nil {
-		return err
-	}
+func (s *Service) GetAlerts(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	as, err := s.Alerts(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": as})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": as}, err)
 }
 
 // PutAlert answers PUT /api/newsletter/alerts/{id} {frequency}.
-func (s *Service) PutAlert(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.signedIn(r)
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+func (s *Service) PutAlert(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -243,28 +186,19 @@ func (s *Service) PutAlert(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	a, err := s.SetAlert(r.Context(), v.ID, id, in.Frequency)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, a)
-	return nil
+	return httpx.Reply(w, http.StatusOK, a, err)
 }
 
 // DeleteAlertHandler answers DELETE /api/newsletter/alerts/{id}.
-func (s *Service) DeleteAlertHandler(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.signedIn(r)
+func (s *Service) DeleteAlertHandler(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := httpx.PathID(r, "id")
+	if err == nil {
+		err = s.DeleteAlert(r.Context(), v.ID, id)
+	}
 	if err != nil {
 		return err
 	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.DeleteAlert(r.Context(), v.ID, id); err != nil {
-		return err
-	}
-	noStore(w)
+	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -272,269 +206,157 @@ func (s *Service) DeleteAlertHandler(w http.ResponseWriter, r *http.Request) err
 // GetArchive answers GET /api/newsletter/editions.
 func (s *Service) GetArchive(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.Archive(r.Context(), 200)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": a})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": a}, err)
 }
 
 // GetArchived answers GET /api/newsletter/editions/{id}.
 func (s *Service) GetArchived(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	a, err := s.ArchivedEdition(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, a)
-	return nil
+	return httpx.Reply(w, http.StatusOK, a, err)
 }
 
-// AdminGetLists answers GET /api/admin/newsletter/lists.
-func (s *Service) AdminGetLists(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.admin(r); err != nil {
-		return err
-	}
+// AdminGetLists answers GET /api/admin/newsletter/lists, with each list's subscribers.
+func (s *Service) AdminGetLists(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	ls, err := s.Lists(r.Context())
 	if err != nil {
 		return err
 	}
 	counts, err := s.subscriberCounts(r.Context())
-	if err != nil {
-		return err
-	}
 	for _, l := range ls {
 		n := counts[l.ID]
 		l.Subscribers = &n
 	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": ls})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": ls}, err)
 }
 
 // AdminPostList answers POST /api/admin/newsletter/lists.
-func (s *Service) AdminPostList(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.admin(r); err != nil {
-		return err
-	}
+func (s *Service) AdminPostList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	var in ListInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
 		return err
 	}
 	l, err := s.SaveList(r.Context(), in, true)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, l)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, l, err)
 }
 
 // AdminPutList answers PUT /api/admin/newsletter/lists/{slug}.
-func (s *Service) AdminPutList(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.admin(r); err != nil {
-		return err
-	}
+func (s *Service) AdminPutList(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	var in ListInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
 		return err
 	}
 	in.Slug = r.PathValue("slug")
 	l, err := s.SaveList(r.Context(), in, false)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, l)
-	return nil
+	return httpx.Reply(w, http.StatusOK, l, err)
 }
 
 // AdminGetDocuments answers GET /api/admin/newsletter/documents.
-func (s *Service) AdminGetDocuments(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
+func (s *Service) AdminGetDocuments(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	docs := []DocumentInfo{}
+	var err error
 	if s.opt.Content != nil {
-		var err error
-		if docs, err = s.opt.Content.NewsletterDocuments(r.Context()); err != nil {
-			return err
-		}
+		docs, err = s.opt.Content.NewsletterDocuments(r.Context())
 	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": docs})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": docs}, err)
 }
 
 // AdminGetEditions answers GET /api/admin/newsletter/editions.
-func (s *Service) AdminGetEditions(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
+func (s *Service) AdminGetEditions(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	es, err := s.Editions(r.Context())
-	if err != nil {
-		return err
-	}
 	if es == nil {
 		es = []*Edition{}
 	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": es})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": es}, err)
 }
 
 // AdminPostEdition answers POST /api/admin/newsletter/editions.
-func (s *Service) AdminPostEdition(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.staff(r)
-	if err != nil {
-		return err
-	}
+func (s *Service) AdminPostEdition(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in EditionInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
 		return err
 	}
 	e, err := s.SaveEdition(r.Context(), v, 0, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, e)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, e, err)
 }
 
 // AdminGetEdition answers GET /api/admin/newsletter/editions/{id}.
-func (s *Service) AdminGetEdition(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	e, err := s.Edition(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, e)
-	return nil
+func (s *Service) AdminGetEdition(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	return s.onEdition(w, r, s.Edition)
 }
 
 // AdminPatchEdition answers PATCH /api/admin/newsletter/editions/{id}.
-func (s *Service) AdminPatchEdition(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.staff(r)
-	if err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
+func (s *Service) AdminPatchEdition(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	var in EditionInput
-	if err := httpx.DecodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	e, err := s.SaveEdition(r.Context(), v, id, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, e)
-	return nil
+	return s.onEdition(w, r, func(ctx context.Context, id int64) (*Edition, error) {
+		if err := httpx.DecodeJSON(w, r, &in); err != nil {
+			return nil, err
+		}
+		return s.SaveEdition(ctx, v, id, in)
+	})
 }
 
 // AdminPreview answers GET /api/admin/newsletter/editions/{id}/preview.
-func (s *Service) AdminPreview(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+func (s *Service) AdminPreview(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	subject, html, text, err := s.Preview(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"subject": subject, "html": html, "text": text})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"subject": subject, "html": html, "text": text}, err)
 }
 
 // AdminTest answers POST /api/admin/newsletter/editions/{id}/test.
-func (s *Service) AdminTest(w http.ResponseWriter, r *http.Request) error {
-	v, err := s.staff(r)
-	if err != nil {
-		return err
+func (s *Service) AdminTest(w http.ResponseWriter, r *http.Request, v Viewer) error {
+	id, err := httpx.PathID(r, "id")
+	if err == nil {
+		err = s.SendTest(r.Context(), v, id)
 	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	if err := s.SendTest(r.Context(), v, id); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusAccepted, map[string]any{"message": "A test copy is on its way to " + v.Email + "."})
-	return nil
+	return httpx.Reply(w, http.StatusAccepted, map[string]any{"message": "A test copy is on its way to " + v.Email + "."}, err)
 }
 
 // AdminSend answers POST /api/admin/newsletter/editions/{id}/send {at?}.
-func (s *Service) AdminSend(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	var in struct{ At string }
-	if err := httpx.DecodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	var at time.Time
-	if in.At != "" {
-		if at, err = time.Parse(time.RFC3339, in.At); err != nil {
-			return httpx.Invalid("at", "The time must be like 2026-12-01T09:00:00Z.")
+func (s *Service) AdminSend(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	return s.onEdition(w, r, func(ctx context.Context, id int64) (*Edition, error) {
+		var in struct{ At string }
+		if err := httpx.DecodeJSON(w, r, &in); err != nil {
+			return nil, err
 		}
-	}
-	e, err := s.Send(r.Context(), id, at)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, e)
-	return nil
+		var at time.Time
+		if in.At != "" {
+			var err error
+			if at, err = time.Parse(time.RFC3339, in.At); err != nil {
+				return nil, httpx.Invalid("at", "The time must be like 2026-12-01T09:00:00Z.")
+			}
+		}
+		return s.Send(ctx, id, at)
+	})
 }
 
 // AdminCancel answers POST /api/admin/newsletter/editions/{id}/cancel.
-func (s *Service) AdminCancel(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
-	if err != nil {
-		return err
-	}
-	e, err := s.Cancel(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, e)
-	return nil
+func (s *Service) AdminCancel(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	return s.onEdition(w, r, s.Cancel)
 }
 
 // AdminRecipients answers GET /api/admin/newsletter/editions/{id}/recipients?status=.
-func (s *Service) AdminRecipients(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.staff(r); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+func (s *Service) AdminRecipients(w http.ResponseWriter, r *http.Request, _ Viewer) error {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	rs, err := s.Recipients(r.Context(), id, r.URL.Query().Get("status"), 500)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": rs}, err)
+}
+
+// onEdition answers what call makes of the edition the path names.
+func (s *Service) onEdition(w http.ResponseWriter, r *http.Request, call func(ctx context.Context, id int64) (*Edition, error)) error {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	noStore(w)
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": rs})
-	return nil
+	e, err := call(r.Context(), id)
+	return httpx.Reply(w, http.StatusOK, e, err)
 }

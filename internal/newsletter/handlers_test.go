@@ -39,18 +39,18 @@ func room(t *testing.T, e *env, viewers map[string]newsletter.Viewer, now *time.
 	e.svc = newsletter.New(e.db, opt)
 	s := e.svc
 	srv := httptest.NewServer(httpx.Serve(httpx.Room{Routes: []httpx.Route{
-		{Pattern: "GET /api/admin/newsletter/lists", Handler: s.AdminGetLists},
-		{Pattern: "POST /api/admin/newsletter/lists", Handler: s.AdminPostList},
-		{Pattern: "GET /api/admin/newsletter/documents", Handler: s.AdminGetDocuments},
-		{Pattern: "GET /api/admin/newsletter/editions", Handler: s.AdminGetEditions},
-		{Pattern: "POST /api/admin/newsletter/editions", Handler: s.AdminPostEdition},
-		{Pattern: "PATCH /api/admin/newsletter/editions/{id}", Handler: s.AdminPatchEdition},
-		{Pattern: "GET /api/admin/newsletter/editions/{id}/preview", Handler: s.AdminPreview},
-		{Pattern: "POST /api/admin/newsletter/editions/{id}/test", Handler: s.AdminTest},
-		{Pattern: "POST /api/admin/newsletter/editions/{id}/send", Handler: s.AdminSend},
-		{Pattern: "POST /api/admin/newsletter/editions/{id}/cancel", Handler: s.AdminCancel},
-		{Pattern: "GET /api/admin/newsletter/editions/{id}/recipients", Handler: s.AdminRecipients},
-		{Pattern: "PUT /api/newsletter/me", Handler: s.PutMe},
+		{Pattern: "GET /api/admin/newsletter/lists", Handler: s.Admin(s.AdminGetLists)},
+		{Pattern: "POST /api/admin/newsletter/lists", Handler: s.Admin(s.AdminPostList)},
+		{Pattern: "GET /api/admin/newsletter/documents", Handler: s.Staff(s.AdminGetDocuments)},
+		{Pattern: "GET /api/admin/newsletter/editions", Handler: s.Staff(s.AdminGetEditions)},
+		{Pattern: "POST /api/admin/newsletter/editions", Handler: s.Staff(s.AdminPostEdition)},
+		{Pattern: "PATCH /api/admin/newsletter/editions/{id}", Handler: s.Staff(s.AdminPatchEdition)},
+		{Pattern: "GET /api/admin/newsletter/editions/{id}/preview", Handler: s.Staff(s.AdminPreview)},
+		{Pattern: "POST /api/admin/newsletter/editions/{id}/test", Handler: s.Staff(s.AdminTest)},
+		{Pattern: "POST /api/admin/newsletter/editions/{id}/send", Handler: s.Staff(s.AdminSend)},
+		{Pattern: "POST /api/admin/newsletter/editions/{id}/cancel", Handler: s.Staff(s.AdminCancel)},
+		{Pattern: "GET /api/admin/newsletter/editions/{id}/recipients", Handler: s.Staff(s.AdminRecipients)},
+		{Pattern: "PUT /api/newsletter/me", Handler: s.SignedIn(s.PutMe)},
 		{Pattern: "GET /api/newsletter/editions", Handler: s.GetArchive},
 	}}))
 	t.Cleanup(srv.Close)

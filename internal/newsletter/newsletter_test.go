@@ -243,6 +243,24 @@ func editionCounts(t *testing.T, e *env, id int64) newsletter.Counts {
 }
 
 // subscribeConfirmed signs addresses up and confirms them, as their owners would.
+// sendWinterNews subscribes addrs to the news list and starts sending them an edition;
+// it answers how many messages the SMTP server had before the edition, and the edition.
+func sendWinterNews(t *testing.T, e *env, addrs ...string) (int, *newsletter.Edition) {
+	t.Helper()
+	ctx := context.Background()
+	subscribeConfirmed(t, e, "news", addrs...)
+	before := len(e.smtp.Messages())
+	list, doc, subj := "news", "winter", "Winter news"
+	ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	return before, ed
+}
+
 func subscribeConfirmed(t *testing.T, e *env, list string, addrs ...string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -326,16 +344,7 @@ func TestRestartMidSend(t *testing.T) {
 		for i := range 25 {
 			addrs = append(addrs, "member"+string(rune('a'+i))+"@example.org")
 		}
-		subscribeConfirmed(t, e, "news", addrs...)
-		before := len(e.smtp.Messages())
-		list, doc, subj := "news", "winter", "Winter news"
-		ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
+		before, ed := sendWinterNews(t, e, addrs...)
 		if n, _, err := e.svc.SendDue(ctx, 10); n != 10 || err != nil {
 			t.Fatalf("first batch: %d, %v", n, err)
 		}
@@ -503,16 +512,7 @@ func TestTwoSendersOneEdition(t *testing.T) {
 		for i := range 40 {
 			addrs = append(addrs, "reader"+strconv.Itoa(i)+"@example.org")
 		}
-		subscribeConfirmed(t, e, "news", addrs...)
-		before := len(e.smtp.Messages())
-		list, doc, subj := "news", "winter", "Winter news"
-		ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
+		before, _ := sendWinterNews(t, e, addrs...)
 		other := newsletter.New(db, e.opt)
 		errs := make(chan error, 2)
 		for _, svc := range []*newsletter.Service{e.svc, other} {

@@ -24,6 +24,7 @@ import (
 	"lineage/internal/blob"
 	"lineage/internal/httpx"
 	"lineage/internal/research"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -323,20 +324,8 @@ func (s *Service) pruneExpired(ctx context.Context) error {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM staff_uploads u WHERE created_at < ?
 		AND NOT EXISTS (SELECT 1 FROM staff_jobs j WHERE j.upload_id = u.id AND j.state IN (?, ?, ?))`),
 		s.Now().Add(-UploadTTL).Unix(), StateQueued, StateRunning, StateUndoing)
+	ids, err := store.Collect(rows, err, store.Scalar[string])
 	if err != nil {
-		return err
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -677,29 +666,33 @@ func validKind(k string) bool {
 	return false
 }
 
-// PostRecordsDryRun is POST /api/studio/records/uploads/{id}/dry-run.
-func (s *Service) PostRecordsDryRun(w http.ResponseWriter, r *http.Request, me *auth.User) error {
+// importRequest reads a request to try or make an import of the caller's upload that
+// the path names: the upload, the request, and its mapping checked against the file
+// (an import also needs its collection).
+func (s *Service) importRequest(w http.ResponseWriter, r *http.Request, me *auth.User, forImport bool) (*Upload, importInput, *research.Mapping, error) {
+	var in importInput
 	if s.opt.Research == nil {
-		return unavailable("research records")
+		return nil, in, nil, unavailable("research records")
 	}
 	u, err := s.upload(r, me)
 	if err != nil {
-		return err
+		return nil, in, nil, err
 	}
-	var in importInput
 	if err := httpx.DecodeJSON(w, r, &in); err != nil {
-		return err
+		return nil, in, nil, err
 	}
-	m, err := in.check(u, false)
+	m, err := in.check(u, forImport)
+	return u, in, m, err
+}
+
+// PostRecordsDryRun is POST /api/studio/records/uploads/{id}/dry-run.
+func (s *Service) PostRecordsDryRun(w http.ResponseWriter, r *http.Request, me *auth.User) error {
+	u, in, m, err := s.importRequest(w, r, me, false)
 	if err != nil {
 		return err
 	}
 	d, err := s.dryRun(r.Context(), u.ID, m, in.Collection)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"dry_run": d})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"dry_run": d}, err)
 }
 
 // recordsParams are what a records job needs to run and to take itself back.
@@ -740,18 +733,7 @@ func percent(done, total int) int {
 
 // PostRecordsImport is POST /api/studio/records/uploads/{id}/import: 202 with the job.
 func (s *Service) PostRecordsImport(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	if s.opt.Research == nil {
-		return unavailable("research records")
-	}
-	u, err := s.upload(r, me)
-	if err != nil {
-		return err
-	}
-	var in importInput
-	if err := httpx.DecodeJSON(w, r, &in); err != nil {
-		return err
-	}
-	m, err := in.check(u, true)
+	u, in, m, err := s.importRequest(w, r, me, true)
 	if err != nil {
 		return err
 	}

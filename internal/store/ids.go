@@ -5,9 +5,12 @@ import (
 	"database/sql"
 )
 
-// Querier is what ReadIDs needs of a *sql.DB, *sql.Tx or *sql.Conn.
+// Querier is a *sql.DB, *sql.Tx or *sql.Conn: what runs a statement, in a transaction
+// or not.
 type Querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
 // ReadIDs reads the ids of keys into into, perQuery keys at a time: query(chunk)

@@ -109,42 +109,25 @@ func sectionURL(slug, id, section string, offset int) string {
 // sectionItems are the items of one list, as pointers so that a cutter can shorten them
 // in place (they are the caller's copies, read for this answer).
 func sectionItems(p *Person, section string) []any {
-	var out []any
 	switch section {
 	case "names":
-		for i := range p.Names {
-			out = append(out, &p.Names[i])
-		}
+		return addresses(p.Names)
 	case "events":
-		for i := range p.Events {
-			out = append(out, &p.Events[i])
-		}
+		return addresses(p.Events)
 	case "parents":
-		for i := range p.Parents {
-			out = append(out, &p.Parents[i])
-		}
+		return addresses(p.Parents)
 	case "siblings":
-		for _, x := range p.Siblings {
-			out = append(out, x)
-		}
+		return typedAs[any](p.Siblings) // pointers already
 	case "families":
-		for i := range p.Families {
-			out = append(out, &p.Families[i])
-		}
+		return addresses(p.Families)
 	case "sources":
-		for i := range p.Sources {
-			out = append(out, &p.Sources[i])
-		}
+		return addresses(p.Sources)
 	case "notes":
-		for i := range p.Notes {
-			out = append(out, &p.Notes[i])
-		}
+		return addresses(p.Notes)
 	case "media":
-		for i := range p.Media {
-			out = append(out, &p.Media[i])
-		}
+		return addresses(p.Media)
 	}
-	return out
+	return nil
 }
 
 // setSection puts the kept items back into the answer's list, keeping its Go type (and
@@ -158,10 +141,7 @@ func setSection(p *Person, section string, items []any) {
 	case "parents":
 		p.Parents = collect[ParentFamily](items)
 	case "siblings":
-		p.Siblings = make([]*PersonSummary, 0, len(items))
-		for _, x := range items {
-			p.Siblings = append(p.Siblings, x.(*PersonSummary))
-		}
+		p.Siblings = typedAs[*PersonSummary](items)
 	case "families":
 		p.Families = collect[FamilyView](items)
 	case "sources":
@@ -173,10 +153,29 @@ func setSection(p *Person, section string, items []any) {
 	}
 }
 
+// addresses are the addresses of xs' elements.
+func addresses[T any](xs []T) []any {
+	var out []any
+	for i := range xs {
+		out = append(out, &xs[i])
+	}
+	return out
+}
+
+// collect are the values items point to.
 func collect[T any](items []any) []T {
 	out := make([]T, 0, len(items))
 	for _, x := range items {
 		out = append(out, *x.(*T))
+	}
+	return out
+}
+
+// typedAs is xs as a []T (a type each element has); [] for none.
+func typedAs[T, E any](xs []E) []T {
+	out := make([]T, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, any(x).(T))
 	}
 	return out
 }

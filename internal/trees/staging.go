@@ -407,20 +407,8 @@ func (s *Service) removeHidden(ctx context.Context) error {
 	// state <> 'ready', written out: the condition of the index of hidden trees.
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM trees WHERE state <> 'ready' AND (state = ? OR (state = ? AND updated_at < ?)) ORDER BY id`),
 		stateDeleting, stateLoading, s.Now().Add(-staleLoading).Unix())
+	ids, err := store.Collect(rows, err, store.Scalar[int64])
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {

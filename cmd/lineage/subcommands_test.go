@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"slices"
+	"testing"
+)
+
+// A command with subcommands runs the one named with the rest of the arguments, and
+// answers none, help and an unknown name with the list (on standard error).
+func TestRunSubcommand(t *testing.T) {
+	var got []string
+	cmds := map[string]subcommand{"run-due": {func(ctx context.Context, args []string, w io.Writer) error {
+		got = args
+		return nil
+	}, "do what is due"}}
+	ctx := context.Background()
+	if err := runSubcommand(ctx, "things", cmds, []string{"run-due", "--data", "x"}); err != nil || !slices.Equal(got, []string{"--data", "x"}) {
+		t.Errorf("run-due: %v %q", err, got)
+	}
+	if err := runSubcommand(ctx, "things", cmds, nil); err == nil || err.Error() != "no subcommand given" {
+		t.Errorf("none: %v", err)
+	}
+	if err := runSubcommand(ctx, "things", cmds, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v", err)
+	}
+	if err := runSubcommand(ctx, "things", cmds, []string{"later"}); err == nil || err.Error() != `unknown subcommand "later"` {
+		t.Errorf("unknown: %v", err)
+	}
+	for name, cmds := range map[string]map[string]subcommand{"events": eventsCommands, "membership": membershipCommands, "newsletter": newsletterCommands} {
+		if _, ok := cmds["run-due"]; !ok {
+			t.Errorf("lineage %s has no run-due", name)
+		}
+	}
+}
