@@ -205,6 +205,7 @@ type soak struct {
 	windows  []window
 	notes    []string
 	loads    []loadSample
+	probes   []probeSample // SQLite's write-lock probe (-reference)
 	phases   []phase
 	imported []importResult
 }
