@@ -268,8 +268,12 @@ func (s *soak) phasedReport(load0, loadEnd string, importStart time.Duration, lo
 			importEnd = max(importEnd, ph.end)
 		}
 	}
-	p("Run from %s to %s UTC. Store: **%s**. %d connections of back-to-back sign-ins (a pause of 0–%s between two); load average before: %s, at the end: %s. Import phase: %.1f min (%.0f–%.0f s).\n\n",
-		s.t0.UTC().Format("15:04"), time.Now().UTC().Format("15:04"), c.store, c.conns, 2*c.think, load0, loadEnd, (importEnd - importStart).Minutes(), importStart.Seconds(), importEnd.Seconds())
+	pause := "no pause"
+	if c.think > 0 {
+		pause = fmt.Sprintf("a pause of 0–%s", 2*c.think)
+	}
+	p("Run from %s to %s UTC. Store: **%s**. %d connections of back-to-back sign-ins (%s between two); load average before: %s, at the end: %s. Import phase: %.1f min (%.0f–%.0f s).\n\n",
+		s.t0.UTC().Format("15:04"), time.Now().UTC().Format("15:04"), c.store, c.conns, pause, load0, loadEnd, (importEnd - importStart).Minutes(), importStart.Seconds(), importEnd.Seconds())
 	if c.store == "sqlite" {
 		p("The last column is a probe in the load tool's own process that takes SQLite's write lock every 20 ms (`BEGIN IMMEDIATE`, tried again every 0.5 ms as the store's busy handler does, then `ROLLBACK`, writing nothing): its wait is the wait for the lock alone, where a new session's time also holds the request's own work and the wait for a core.\n\n")
 	}
