@@ -96,9 +96,11 @@ func main() {
 			c.active = append(c.active, classes[i])
 		}
 	}
-	sum := 0
+	missing := ""
 	for _, tc := range c.active {
-		sum += tc.share
+		if c.connsOf(tc.name) == 0 {
+			missing = tc.name
+		}
 	}
 	switch {
 	case c.work == "":
@@ -107,8 +109,8 @@ func main() {
 	case c.reference == 0 && (*seconds < 60 || c.conns < 8):
 		fmt.Fprintln(os.Stderr, "soak: -seconds must be at least 60 (the content API is cut for 30 s) and -conns at least 8")
 		os.Exit(2)
-	case c.conns < 1 || c.conns*c.active[len(c.active)-1].share/sum == 0:
-		fmt.Fprintln(os.Stderr, "soak: too few -conns for every class to get one")
+	case missing != "":
+		fmt.Fprintf(os.Stderr, "soak: too few -conns for every class to get one (%s gets none)\n", missing)
 		os.Exit(2)
 	case c.store != "sqlite" && c.store != "postgres":
 		fmt.Fprintln(os.Stderr, "soak: -store is sqlite or postgres")
@@ -371,6 +373,17 @@ func (c *config) classOf(i int) string {
 		slot -= tc.share
 	}
 	return c.active[0].name
+}
+
+// connsOf is how many of the connections go to class.
+func (c *config) connsOf(class string) int {
+	n := 0
+	for i := range c.conns {
+		if c.classOf(i) == class {
+			n++
+		}
+	}
+	return n
 }
 
 // makeCSV writes the demo generator's CSV files, one a collection, and lists them
@@ -1098,13 +1111,7 @@ func (s *soak) report(conns int, trafficEnd time.Duration, load0, loadEnd string
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	shares := make([]string, len(s.cfg.active))
 	for i, c := range s.cfg.active {
-		n := 0
-		for j := range conns {
-			if s.cfg.classOf(j) == c.name {
-				n++
-			}
-		}
-		shares[i] = fmt.Sprintf("%s %d", c.name, n)
+		shares[i] = fmt.Sprintf("%s %d", c.name, s.cfg.connsOf(c.name))
 	}
 	p("%d connections (%s), %.0f s of traffic, a pause of 0–%s between a connection's actions; load average before: %s, at the end: %s.\n\n",
 		conns, strings.Join(shares, ", "), trafficEnd.Seconds(), 2*s.cfg.think, load0, loadEnd)
