@@ -5,9 +5,12 @@
 // scores depend on the machine's load, which is printed with them. `make lighthouse`
 // writes the table into docs/benchmarks.md under "## Lighthouse".
 //
-//   node bench/lighthouse.mjs [--runs N] [--write ../docs/benchmarks.md]
+//   node bench/lighthouse.mjs [--runs N] [--write ../docs/benchmarks.md] [--only home,person] [--keep DIR]
+//
+// --only measures some of the pages (by name, as in the table); --keep leaves each run's
+// Lighthouse JSON report in DIR, to look at what a score is made of.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,9 +25,15 @@ const FORMS = ["mobile", "desktop"];
 const SECTION = "Lighthouse";
 
 const { values: opts } = parseArgs({
-  options: { runs: { type: "string", default: process.env.LIGHTHOUSE_RUNS ?? "1" }, write: { type: "string" } },
+  options: {
+    runs: { type: "string", default: process.env.LIGHTHOUSE_RUNS ?? "1" },
+    write: { type: "string" },
+    only: { type: "string" },
+    keep: { type: "string" },
+  },
 });
 const runs = Math.max(1, Number(opts.runs) || 1);
+if (opts.only && opts.write) throw new Error("--write takes the whole table: not with --only");
 
 /** The first same-site link in `html` whose path matches `re`. */
 function firstLink(html, re) {
@@ -106,10 +115,16 @@ try {
   // One request each first, so that every run sees what a visitor after the first sees
   // (the page cache filled, the SSR workers warm).
   for (const p of Object.values(list)) await html(server, p);
+  const only = opts.only ? opts.only.split(",").map((s) => s.trim()) : null;
+  if (opts.keep) mkdirSync(opts.keep, { recursive: true });
   for (const [name, p] of Object.entries(list)) {
+    if (only && !only.includes(name)) continue;
     for (const form of FORMS) {
       const got = [];
-      for (let i = 0; i < runs; i++) got.push(figures(await lighthouse(server.at(p), form, path.join(tmp, `r.json`))));
+      for (let i = 0; i < runs; i++) {
+        const file = opts.keep ? path.join(opts.keep, `${name.replaceAll(" ", "-")}-${form}-${i + 1}.json`) : path.join(tmp, "r.json");
+        got.push(figures(await lighthouse(server.at(p), form, file)));
+      }
       const row = { name, path: p, form, uv: got.some((g) => g.uv) };
       for (const k of ["performance", "accessibility", "best-practices", "seo", "cls", "lcp", "jsKB"]) row[k] = median(got.map((g) => g[k]));
       rows.push(row);
