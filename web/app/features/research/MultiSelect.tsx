@@ -1,4 +1,4 @@
-import { type ComponentType, useEffect, useId, useState } from "react";
+import { type ComponentType, startTransition, useEffect, useId, useState } from "react";
 import { EMPTY_LIST_TEXT, MAX_HEIGHT_PX, type MultiSelectOption, optionText, withChosen } from "./multiselect";
 import styles from "./MultiSelect.module.css";
 import "../../styles/multiselect.css";
@@ -51,7 +51,9 @@ export function MultiSelect(props: MultiSelectProps) {
   useEffect(() => {
     let mounted = true;
     import("./MultiSelectDropdown").then(
-      (m) => mounted && setDropdown(() => m.default),
+      // A transition: React renders the dropdowns (a search form has several) in slices
+      // that leave the main thread free for the visitor, not in one long task.
+      (m) => mounted && startTransition(() => setDropdown(() => m.default)),
       () => {},
     );
     return () => {
