@@ -70,11 +70,6 @@ function everyPageModules(meta: ManualChunkMeta): Set<string> {
 export default defineConfig({
   plugins: [reactRouter(), workerServer()],
   server: { port: 5173 },
-  build: {
-    rollupOptions: {
-      output: {
-        manualChunks: everyPageChunk,
-      },
-    },
-  },
+  // The browser's build only: the server's stays one file, as Node loads it once.
+  environments: { client: { build: { rollupOptions: { output: { manualChunks: everyPageChunk } } } } },
 });
