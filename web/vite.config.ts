@@ -1,7 +1,9 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
+
+type ManualChunkMeta = Parameters<Rollup.GetManualChunk>[1];
 
 /**
  * Puts server.mjs beside the server build as build/server/serve.mjs: the SSR worker's
@@ -19,7 +21,55 @@ function workerServer(): Plugin {
   };
 }
 
+/**
+ * Every page loads the client entry and the root route, so everything they import
+ * statically is loaded on every page. Left to Rollup, that code is cut into a chunk per
+ * set of routes that also import it (the footer's sign-up form, the form fields, the auth
+ * helpers…): about 20 files of a few hundred bytes each on every page, each a request
+ * (six at a time over HTTP/1.1) ahead of the page's stylesheets. Here it is two files:
+ * `framework` (React, React DOM, React Router: changes only with an upgrade, so stays
+ * cached across deploys) and `shell` (the site's own code around every page). No page
+ * loads a byte more than before: nothing outside the root's and entry's static imports
+ * is moved. docs/decisions/023-light-front-end.md.
+ */
+export function everyPageChunk(id: string, meta: ManualChunkMeta): string | undefined {
+  const always = everyPageModules(meta);
+  if (!always.has(id)) return undefined;
+  // Only the site's own files go to shell; packages and Rollup's helpers (\0commonjsHelpers,
+  // which React's CommonJS needs) to framework, so that framework imports nothing from shell.
+  return id.startsWith(APP_DIR) ? "shell" : "framework";
+}
+
+const APP_DIR = path.resolve(import.meta.dirname, "app") + path.sep;
+
+const everyPageCache = new WeakMap<object, Set<string>>();
+
+/** The modules the client entry and root route import statically, transitively. */
+function everyPageModules(meta: ManualChunkMeta): Set<string> {
+  const key = meta.getModuleInfo as object;
+  let found = everyPageCache.get(key);
+  if (found) return found;
+  found = new Set();
+  const starts = [...meta.getModuleIds()].filter((id) => /\/app\/root\.tsx(\?|$)/.test(id) || /\/entry\.client\.[jt]sx?$/.test(id));
+  const stack = [...starts];
+  while (stack.length) {
+    const id = stack.pop()!;
+    for (const next of meta.getModuleInfo(id)?.importedIds ?? []) {
+      if (!found.has(next)) {
+        found.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  // The root route module and the entry stay entries of their own (React Router loads them by name).
+  for (const id of starts) found.delete(id);
+  everyPageCache.set(key, found);
+  return found;
+}
+
 export default defineConfig({
   plugins: [reactRouter(), workerServer()],
   server: { port: 5173 },
+  // The browser's build only: the server's stays one file, as Node loads it once.
+  environments: { client: { build: { rollupOptions: { output: { manualChunks: everyPageChunk } } } } },
 });

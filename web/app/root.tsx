@@ -4,9 +4,7 @@ import { useEffect } from "react";
 import type { Route } from "./+types/root";
 import fontLatin400 from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-400-normal.woff2?url";
 import fontLatin700 from "@fontsource/atkinson-hyperlegible/files/atkinson-hyperlegible-latin-700-normal.woff2?url";
-import fontsCss from "./styles/fonts.css?url";
 import appCss from "./styles/app.css?url";
-import multiselectCss from "./styles/multiselect.css?url";
 import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
 import { SiteShell } from "./layouts/SiteShell";
 import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
@@ -34,9 +32,9 @@ const FAVICON =
 export const links: Route.LinksFunction = () => [
   { rel: "preload", href: fontLatin400, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "preload", href: fontLatin700, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "stylesheet", href: fontsCss },
+  // One stylesheet for the whole site (app.css imports fonts.css); a feature's own styles
+  // come with its route (the dropdown's multiselect.css with MultiSelect).
   { rel: "stylesheet", href: appCss },
-  { rel: "stylesheet", href: multiselectCss },
   { rel: "icon", href: FAVICON, type: "image/svg+xml" },
   { rel: "alternate", type: "application/rss+xml", title: "News (RSS)", href: "/feeds/news.xml" },
   { rel: "alternate", type: "application/atom+xml", title: "News (Atom)", href: "/feeds/news.atom" },
