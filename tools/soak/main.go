@@ -1218,15 +1218,7 @@ func (s *soak) report(conns int, trafficEnd time.Duration, load0, loadEnd string
 		}
 		p("| %s | %.1f | %.1f | %s | %d | %d |\n", r.what, r.start.Seconds(), r.end.Seconds(), res, r.want, r.got)
 	}
-	if len(s.notes) > 0 {
-		p("\nNotes:\n\n")
-		for _, n := range s.notes {
-			p("- %s\n", n)
-		}
-	}
-	if top := topErrors(logPath, 5); top != "" {
-		p("\nThe server's most frequent ERROR log messages:\n\n%s", top)
-	}
+	b.WriteString(s.notesAndErrors(logPath))
 	verdict := "**Target met**: no 5xx or transport error outside the fault windows, every page inside an SSR child's window came from the page cache, a worker still answering or the \"starting\" page with Retry-After, and every imported record and person is there."
 	if total5 > 0 || windowFailures > 0 || lost {
 		verdict = fmt.Sprintf("**Target missed**: %d 5xx or transport errors outside the fault windows; %d page answers inside an SSR child's window neither cached nor \"starting\" with Retry-After; imports complete: %v.", total5, windowFailures, !lost)
@@ -1389,4 +1381,20 @@ func (r *relay) serve() {
 			r.mu.Unlock()
 		}()
 	}
+}
+
+// notesAndErrors ends a report: what the run noted on the way, and the server's most
+// frequent ERROR lines.
+func (s *soak) notesAndErrors(logPath string) string {
+	var b strings.Builder
+	if len(s.notes) > 0 {
+		b.WriteString("\nNotes:\n\n")
+		for _, n := range s.notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	if top := topErrors(logPath, 5); top != "" {
+		fmt.Fprintf(&b, "\nThe server's most frequent ERROR log messages:\n\n%s", top)
+	}
+	return b.String()
 }

@@ -376,15 +376,7 @@ func (s *soak) phasedReport(load0, loadEnd string, importStart time.Duration, lo
 			p("- %d × %s\n", failures[k], k)
 		}
 	}
-	if len(s.notes) > 0 {
-		p("\nNotes:\n\n")
-		for _, n := range s.notes {
-			p("- %s\n", n)
-		}
-	}
-	if top := topErrors(logPath, 5); top != "" {
-		p("\nThe server's most frequent ERROR log messages:\n\n%s", top)
-	}
+	b.WriteString(s.notesAndErrors(logPath))
 	var missed []string
 	if imp.n < 100 {
 		missed = append(missed, fmt.Sprintf("%d sign-ins during the imports (100 asked for)", imp.n))
