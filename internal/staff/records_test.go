@@ -426,6 +426,10 @@ func TestUploadsAreNotKeptForEver(t *testing.T) {
 func TestRecoverJobsOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
+		// The environment's own server looks for abandoned jobs as it starts; stopped
+		// first, so that it cannot be the one to find this job.
+		e.stop()
+		e.st.Wait()
 		old := e.st.Now().Add(-time.Hour).Unix()
 		var id int64
 		if err := db.QueryRowContext(t.Context(), db.Rebind(`INSERT INTO staff_jobs (kind, state, collection, created_at, updated_at, heartbeat_at)
