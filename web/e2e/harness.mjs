@@ -428,6 +428,19 @@ export async function checkA11y(page, name = page.url()) {
     await scratch.page.goto(scratch.state.url, { waitUntil: "load" });
     target = scratch.page;
   }
+  // axe checks the page at rest: a page caught while a navigation is pending (main
+  // dimmed, app.css .is-pending) or while a transition runs has colours no visitor
+  // reads for long. Endless animations (a spinner) are not waited for; after 5 s the
+  // page is checked as it is.
+  await target
+    .waitForFunction(
+      () =>
+        !document.querySelector(".is-pending") &&
+        document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getComputedTiming().iterations === Infinity),
+      null,
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
   // Only violations are collected (passes and incomplete cost time and are not used);
   // frames are not entered, as their only content here is third-party embeds that this
   // offline machine cannot load; the iframe elements themselves are still checked.
