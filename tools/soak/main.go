@@ -190,6 +190,15 @@ type importResult struct {
 	collection, tree, gone string
 }
 
+// outcome is the report's result cell for r, and whether r lost anything: it failed
+// or loaded another count than it read.
+func (r importResult) outcome() (res string, lost bool) {
+	if r.err != nil {
+		return fmt.Sprintf("failed: %v (%s)", r.err, strings.ReplaceAll(r.output, "|", "\\|")), true
+	}
+	return "ok", r.got != r.want
+}
+
 type soak struct {
 	cfg       config
 	base      string
@@ -1208,14 +1217,8 @@ func (s *soak) report(conns int, trafficEnd time.Duration, load0, loadEnd string
 	p("\nImports, run with the CLI into the serving store during the traffic:\n\n| import | from s | to s | result | expected | loaded |\n|---|---|---|---|---|---|\n")
 	lost := false
 	for _, r := range imports {
-		res := "ok"
-		if r.err != nil {
-			res = fmt.Sprintf("failed: %v (%s)", r.err, strings.ReplaceAll(r.output, "|", "\\|"))
-			lost = true
-		}
-		if r.got != r.want {
-			lost = true
-		}
+		res, l := r.outcome()
+		lost = lost || l
 		p("| %s | %.1f | %.1f | %s | %d | %d |\n", r.what, r.start.Seconds(), r.end.Seconds(), res, r.want, r.got)
 	}
 	b.WriteString(s.notesAndErrors(logPath))

@@ -330,14 +330,8 @@ func (s *soak) phasedReport(load0, loadEnd string, importStart time.Duration, lo
 	lost := false
 	csvMinutes := 0.0
 	for i, r := range s.imported {
-		res := "ok"
-		if r.err != nil {
-			res = fmt.Sprintf("failed: %v (%s)", r.err, strings.ReplaceAll(r.output, "|", "\\|"))
-			lost = true
-		}
-		if r.got != r.want {
-			lost = true
-		}
+		res, l := r.outcome()
+		lost = lost || l
 		want, got := strconv.FormatInt(r.want, 10), strconv.FormatInt(r.got, 10)
 		if r.gone != "" {
 			want = "404 after"
