@@ -681,7 +681,7 @@ func (s *Service) exportAccount(ctx context.Context, u *User) (map[string]any, e
 	}
 	ts := func(n int64) time.Time { return time.Unix(n, 0).UTC() }
 	sessions := []sessionOut{}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(
+	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(
 		`SELECT created_at, last_seen_at, ip, user_agent FROM sessions WHERE user_id = ? ORDER BY created_at`), u.ID)
 	if err != nil {
 		return nil, err

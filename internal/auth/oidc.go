@@ -150,7 +150,7 @@ func (s *Service) OIDCRedirect(w http.ResponseWriter, r *http.Request) error {
 	}
 	state, nonce, verifier := randomToken(32), randomToken(32), oauth2.GenerateVerifier()
 	returnTo := SafeRedirect(r.URL.Query().Get("redirect"), "/")
-	_, err = s.db.ExecContext(ctx, s.db.Rebind(
+	_, err = s.sdb.ExecContext(ctx, s.sdb.Rebind(
 		`INSERT INTO oidc_flows (state_hash, session_id, nonce, code_verifier, return_to, expires_at) VALUES (?, ?, ?, ?, ?, ?)`),
 		sha256Hex(state), st.session.id, nonce, verifier, returnTo, s.now().Add(oidcFlowTTL).Unix())
 	if err != nil {
@@ -206,7 +206,7 @@ func (s *Service) OIDCCallback(w http.ResponseWriter, r *http.Request) error {
 	}
 	var nonce, verifier, returnTo string
 	var exp int64
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(
+	err := s.sdb.QueryRowContext(ctx, s.sdb.Rebind(
 		`SELECT nonce, code_verifier, return_to, expires_at FROM oidc_flows WHERE state_hash = ? AND session_id = ?`),
 		sha256Hex(in.State), st.session.id).Scan(&nonce, &verifier, &returnTo, &exp)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -216,7 +216,7 @@ func (s *Service) OIDCCallback(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// One use only, whatever happens next.
-	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM oidc_flows WHERE state_hash = ?`), sha256Hex(in.State))
+	res, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM oidc_flows WHERE state_hash = ?`), sha256Hex(in.State))
 	if err != nil {
 		return err
 	}

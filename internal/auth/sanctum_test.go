@@ -280,7 +280,7 @@ func TestSessionExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		var n int
-		db.QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&n)
+		db.SignIn().QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&n)
 		if n != 1 {
 			t.Errorf("%d sessions after sweep, want 1", n)
 		}

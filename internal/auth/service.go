@@ -47,6 +47,7 @@ type Options struct {
 // Service is the auth room: its store methods, middleware and HTTP handlers.
 type Service struct {
 	db        *store.DB
+	sdb       *store.DB // sessions, rate_limits, oidc_flows: db.SignIn()
 	opt       Options
 	log       *slog.Logger
 	secure    bool
@@ -87,7 +88,7 @@ func New(db *store.DB, opt Options) *Service {
 		opt.Now = time.Now
 	}
 	opt.PublicURL = strings.TrimRight(opt.PublicURL, "/")
-	s := &Service{db: db, opt: opt, log: opt.Log}
+	s := &Service{db: db, sdb: db.SignIn(), opt: opt, log: opt.Log}
 	if u, err := url.Parse(opt.PublicURL); err == nil && u.Scheme == "https" {
 		s.secure = true
 	}
@@ -110,18 +111,19 @@ func (s *Service) Sweep(ctx context.Context) error {
 	idle := int64(s.opt.SessionIdle / time.Second)
 	remember := int64(s.opt.RememberFor / time.Second)
 	stmts := []struct {
+		db   *store.DB
 		q    string
 		args []any
 	}{
-		{`DELETE FROM sessions WHERE expires_at <= ? OR (remember = ? AND last_seen_at <= ?) OR last_seen_at <= ?`,
+		{s.sdb, `DELETE FROM sessions WHERE expires_at <= ? OR (remember = ? AND last_seen_at <= ?) OR last_seen_at <= ?`,
 			[]any{now, false, now - idle, now - remember}},
-		{`DELETE FROM api_tokens WHERE refresh_expires_at <= ?`, []any{now - 7*24*3600}},
-		{`DELETE FROM auth_links WHERE expires_at <= ? OR used_at IS NOT NULL`, []any{now - 24*3600}},
-		{`DELETE FROM rate_limits WHERE reset_at <= ?`, []any{now}},
-		{`DELETE FROM oidc_flows WHERE expires_at <= ?`, []any{now}},
+		{s.db, `DELETE FROM api_tokens WHERE refresh_expires_at <= ?`, []any{now - 7*24*3600}},
+		{s.db, `DELETE FROM auth_links WHERE expires_at <= ? OR used_at IS NOT NULL`, []any{now - 24*3600}},
+		{s.sdb, `DELETE FROM rate_limits WHERE reset_at <= ?`, []any{now}},
+		{s.sdb, `DELETE FROM oidc_flows WHERE expires_at <= ?`, []any{now}},
 	}
 	for _, st := range stmts {
-		if _, err := s.db.ExecContext(ctx, s.db.Rebind(st.q), st.args...); err != nil {
+		if _, err := st.db.ExecContext(ctx, st.db.Rebind(st.q), st.args...); err != nil {
 			return err
 		}
 	}

@@ -83,7 +83,7 @@ func (s *Service) newSession(ctx context.Context, r *http.Request, userID int64,
 	if len(ua) > 300 {
 		ua = strings.ToValidUTF8(ua[:300], "")
 	}
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(
+	_, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(
 		`INSERT INTO sessions (id, user_id, csrf_token, remember, created_at, last_seen_at, expires_at, ip, user_agent)
 		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		se.id, uid, se.csrf, se.remember, now, now, se.expiresAt, clientIP(r), ua)
@@ -101,7 +101,7 @@ func (s *Service) loadSession(ctx context.Context, cookie string) (*session, err
 	}
 	se := &session{id: sha256Hex(cookie), cookie: cookie}
 	var uid sql.NullInt64
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(
+	err := s.sdb.QueryRowContext(ctx, s.sdb.Rebind(
 		`SELECT user_id, csrf_token, remember, created_at, last_seen_at, expires_at FROM sessions WHERE id = ?`), se.id).
 		Scan(&uid, &se.csrf, &se.remember, &se.createdAt, &se.lastSeenAt, &se.expiresAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -113,11 +113,11 @@ func (s *Service) loadSession(ctx context.Context, cookie string) (*session, err
 	se.userID = uid.Int64
 	now := s.now().Unix()
 	if now >= se.expiresAt || now >= se.lastSeenAt+int64(s.idleLimit(se.remember)/time.Second) {
-		s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM sessions WHERE id = ?`), se.id)
+		s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM sessions WHERE id = ?`), se.id)
 		return nil, nil
 	}
 	if now-se.lastSeenAt >= 60 {
-		if _, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`), now, se.id); err != nil {
+		if _, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`UPDATE sessions SET last_seen_at = ? WHERE id = ?`), now, se.id); err != nil {
 			return nil, fmt.Errorf("auth: touch session: %w", err)
 		}
 		se.lastSeenAt = now
@@ -126,7 +126,7 @@ func (s *Service) loadSession(ctx context.Context, cookie string) (*session, err
 }
 
 func (s *Service) deleteSession(ctx context.Context, id string) error {
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM sessions WHERE id = ?`), id)
+	_, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM sessions WHERE id = ?`), id)
 	return err
 }
 

@@ -84,7 +84,7 @@ func (s *Service) LastSeen(ctx context.Context, ids []int64) (map[int64]time.Tim
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+ph[:len(ph)-2]+`) GROUP BY user_id`), args...)
+	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+ph[:len(ph)-2]+`) GROUP BY user_id`), args...)
 	if err != nil {
 		return nil, err
 	}

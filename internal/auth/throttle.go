@@ -21,7 +21,7 @@ func (s *Service) hit(ctx context.Context, key string, decay time.Duration) (int
 	now := s.now().Unix()
 	reset := now + int64(decay/time.Second)
 	var hits int
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(
+	err := s.sdb.QueryRowContext(ctx, s.sdb.Rebind(
 		`INSERT INTO rate_limits (key, hits, reset_at) VALUES (?, 1, ?)
 		 ON CONFLICT (key) DO UPDATE SET
 		   hits = CASE WHEN rate_limits.reset_at <= ? THEN 1 ELSE rate_limits.hits + 1 END,
@@ -35,7 +35,7 @@ func (s *Service) hit(ctx context.Context, key string, decay time.Duration) (int
 func (s *Service) tooMany(ctx context.Context, key string, max int) (bool, time.Duration, error) {
 	var hits int
 	var reset int64
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT hits, reset_at FROM rate_limits WHERE key = ?`), key).Scan(&hits, &reset)
+	err := s.sdb.QueryRowContext(ctx, s.sdb.Rebind(`SELECT hits, reset_at FROM rate_limits WHERE key = ?`), key).Scan(&hits, &reset)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, 0, nil
 	}
@@ -50,7 +50,7 @@ func (s *Service) tooMany(ctx context.Context, key string, max int) (bool, time.
 }
 
 func (s *Service) clearHits(ctx context.Context, key string) error {
-	_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM rate_limits WHERE key = ?`), key)
+	_, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM rate_limits WHERE key = ?`), key)
 	return err
 }
 

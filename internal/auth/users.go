@@ -242,7 +242,13 @@ func (s *Service) SetPassword(ctx context.Context, id int64, password, keepSessi
 }
 
 // DeleteUser removes an account and, through the schema's cascades, everything it owns.
+// Its sessions go first, in code: on SQLite they are in another file (store.DB.SignIn),
+// which no cascade reaches. Should the account's deletion then fail, it is only signed
+// out.
 func (s *Service) DeleteUser(ctx context.Context, id int64) error {
+	if _, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM sessions WHERE user_id = ?`), id); err != nil {
+		return fmt.Errorf("auth: delete user's sessions: %w", err)
+	}
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM users WHERE id = ?`), id)
 	if err != nil {
 		return fmt.Errorf("auth: delete user: %w", err)
@@ -270,7 +276,7 @@ func (s *Service) updateUser(ctx context.Context, set string, id int64, args ...
 
 // endSessions signs a user out of every session except keep, and revokes their tokens.
 func (s *Service) endSessions(ctx context.Context, userID int64, keep string) error {
-	if _, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM sessions WHERE user_id = ? AND id <> ?`), userID, keep); err != nil {
+	if _, err := s.sdb.ExecContext(ctx, s.sdb.Rebind(`DELETE FROM sessions WHERE user_id = ? AND id <> ?`), userID, keep); err != nil {
 		return err
 	}
 	_, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM api_tokens WHERE user_id = ?`), userID)

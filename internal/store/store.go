@@ -39,6 +39,9 @@ type DB struct {
 	Dialect Dialect
 	// Where describes the database for logs: a file path or a URL without password.
 	Where string
+
+	migrations string // the folder of its migrations under migrations/
+	signIn     *DB    // SQLite: the sign-in state's own file (signin.go); nil on PostgreSQL
 }
 
 // Options selects the database. DatabaseURL wins when it is a postgres:// URL;
@@ -86,9 +89,23 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 	if err := os.MkdirAll(dataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
-	path := filepath.Join(dataDir, "lineage.db")
 	setupSQLiteMemory()
 	installBusyHandler()
+	db, err := openSQLiteFile(ctx, filepath.Join(dataDir, "lineage.db"), "sqlite")
+	if err != nil {
+		return nil, err
+	}
+	db.signIn, err = openSQLiteFile(ctx, filepath.Join(dataDir, signInFile), "sqlite-signin")
+	if err != nil {
+		db.DB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// openSQLiteFile opens one SQLite database file whose migrations are in
+// migrations/<migrations>.
+func openSQLiteFile(ctx context.Context, path, migrations string) (*DB, error) {
 	// busy_timeout makes a writer wait for another process's lock (a CLI import while a
 	// server runs) instead of failing with SQLITE_BUSY at once; installBusyHandler
 	// replaces its handler with one that tries more often (sqlitebusy.go).
@@ -107,7 +124,7 @@ func openSQLite(ctx context.Context, dataDir string) (*DB, error) {
 		sqldb.Close()
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	return &DB{DB: sqldb, Dialect: SQLite, Where: path}, nil
+	return &DB{DB: sqldb, Dialect: SQLite, Where: path, migrations: migrations}, nil
 }
 
 func openPostgres(ctx context.Context, url string) (*DB, error) {
@@ -121,7 +138,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		sqldb.Close()
 		return nil, fmt.Errorf("store: connect %s: %w", redact(url), err)
 	}
-	return &DB{DB: sqldb, Dialect: Postgres, Where: redact(url)}, nil
+	return &DB{DB: sqldb, Dialect: Postgres, Where: redact(url), migrations: "postgres"}, nil
 }
 
 // redact hides a password in a database URL.
@@ -139,7 +156,7 @@ func redact(u string) string {
 }
 
 func (db *DB) migrationsFS() (fs.FS, error) {
-	return fs.Sub(migrations, "migrations/"+string(db.Dialect))
+	return fs.Sub(migrations, "migrations/"+db.migrations)
 }
 
 func (db *DB) gooseProvider() (*goose.Provider, error) {
@@ -165,6 +182,9 @@ func (db *DB) Migrate(ctx context.Context) error {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
 	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		if err := db.migrateSignIn(ctx); err != nil {
+			return err
+		}
 		if _, err := p.Up(ctx); err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
 		}
@@ -180,6 +200,9 @@ func (db *DB) MigrateTo(ctx context.Context, version int64) error {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
 	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		if err := db.migrateSignIn(ctx); err != nil {
+			return err
+		}
 		cur, err := p.GetDBVersion(ctx)
 		if err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
@@ -209,6 +232,15 @@ func (db *DB) MigrationStatus(ctx context.Context) ([]string, error) {
 	out := make([]string, 0, len(st))
 	for _, s := range st {
 		out = append(out, fmt.Sprintf("%-8s %s", s.State, filepath.Base(s.Source.Path)))
+	}
+	if db.signIn != nil {
+		more, err := db.signIn.MigrationStatus(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range more {
+			out = append(out, m+" ("+signInFile+")")
+		}
 	}
 	return out, nil
 }
@@ -324,7 +356,20 @@ func InTxOn(ctx context.Context, b TxBeginner, fn func(tx *sql.Tx) error) (err e
 func (db *DB) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
+	if db.signIn != nil {
+		if err := db.signIn.PingContext(ctx); err != nil {
+			return err
+		}
+	}
 	return db.PingContext(ctx)
+}
+
+// Close closes the database (and on SQLite the sign-in state's file with it).
+func (db *DB) Close() error {
+	if db.signIn != nil {
+		db.signIn.Close()
+	}
+	return db.DB.Close()
 }
 
 // IsUniqueViolation reports whether err is either driver's unique-constraint error: the
