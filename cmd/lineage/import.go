@@ -32,7 +32,7 @@ var importKinds = map[string]struct {
 	"records": {runImportRecords, importRecordsUsage, "index records from the canonical CSV, or another layout through --mapping"},
 	"library": {runImportLibrary, "--collection SLUG [--title T] FILE.csv", "library catalogue entries: key, title, authors, year, publisher, subjects, shelfmark"},
 	"archive": {runImportArchive, "--collection SLUG [--title T] FILE.csv", "archive catalogue entries: reference, title, date, level, description, parent"},
-	"gedcom":  {runImportGedcom, importGedcomUsage, "a family tree from GEDCOM 5.5, 5.5.1 or 7.0 (.ged) or GEDZIP (.gdz), in one transaction (docs/trees.md)"},
+	"gedcom":  {runImportGedcom, importGedcomUsage, "a family tree from GEDCOM 5.5, 5.5.1 or 7.0 (.ged) or GEDZIP (.gdz), staged and then swapped in: a failed import leaves the tree as it was (docs/trees.md)"},
 }
 
 func runImportLibrary(ctx context.Context, args []string) error {
