@@ -106,6 +106,9 @@ func runImport(ctx context.Context, args []string) error {
 		fmt.Fprintln(os.Stderr, importUsage())
 		return fmt.Errorf("unknown kind %q", args[0])
 	}
+	if err := lowerPriority(); err != nil {
+		return err
+	}
 	return k.run(ctx, args[1:])
 }
 
