@@ -60,11 +60,13 @@ func runRunDue(ctx context.Context, args []string, w io.Writer) error {
 	return deliverDue(ctx, outbox, w)
 }
 
+const giftAidClaimUsage = "--from 2026-04-06 --to 2027-04-05 [--force] FILE.csv"
+
 // runGiftAidClaim is `lineage membership gift-aid-claim --from DATE --to DATE FILE.csv`:
 // the rows of HMRC's Gift Aid schedule for the eligible payments between the dates.
 // The file is written whole or not at all, and an existing one is kept unless --force.
 func runGiftAidClaim(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("membership gift-aid-claim", "--from 2026-04-06 --to 2027-04-05 [--force] FILE.csv")
+	fs := newFlags("membership gift-aid-claim", giftAidClaimUsage)
 	cfgFn := config.DataFlags(fs)
 	from := fs.String("from", "", "first day of the claim, a UK date such as 2026-04-06 (required)")
 	to := fs.String("to", "", "last day of the claim, included (required)")

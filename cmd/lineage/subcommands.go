@@ -11,10 +11,12 @@ import (
 	"slices"
 )
 
-// subcommand is one job of a command that has several (`lineage membership run-due`);
-// it parses its own flags and prints to w.
+// subcommand is one job of a command that has several (`lineage membership run-due`,
+// `lineage import records`); it parses its own flags and prints to w.
 type subcommand struct {
-	run     func(ctx context.Context, args []string, w io.Writer) error
+	run func(ctx context.Context, args []string, w io.Writer) error
+	// usage is its flags and arguments for the list, when it takes more than --data.
+	usage   string
 	summary string
 }
 
@@ -25,8 +27,11 @@ func runSubcommand(ctx context.Context, name string, cmds map[string]subcommand,
 		fmt.Fprintf(os.Stderr, "usage: lineage %s SUBCOMMAND [flags]\n\nsubcommands:\n", name)
 		for _, n := range slices.Sorted(maps.Keys(cmds)) {
 			fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, cmds[n].summary)
+			if u := cmds[n].usage; u != "" {
+				fmt.Fprintf(os.Stderr, "  %-14s %s %s\n", "", n, u)
+			}
 		}
-		fmt.Fprintln(os.Stderr, "\nEvery subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.")
+		fmt.Fprintf(os.Stderr, "\nRun 'lineage %s SUBCOMMAND -h' for its flags. Every subcommand takes --data DIR\n(or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.\n", name)
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage()
