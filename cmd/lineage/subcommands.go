@@ -20,6 +20,20 @@ type subcommand struct {
 	summary string
 }
 
+// noSubcommand answers `lineage NAME` with no subcommand, -h, --help or help: it shows
+// usage and is the error the command ends with (flag.ErrHelp when help was asked for).
+// It is nil when args start with a subcommand.
+func noSubcommand(args []string, usage func()) error {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+		return nil
+	}
+	usage()
+	if len(args) == 0 {
+		return errors.New("no subcommand given")
+	}
+	return flag.ErrHelp
+}
+
 // runSubcommand runs `lineage NAME SUBCOMMAND …`: with no subcommand, -h or an unknown
 // one it lists the subcommands on standard error.
 func runSubcommand(ctx context.Context, name string, cmds map[string]subcommand, args []string) error {
@@ -33,12 +47,8 @@ func runSubcommand(ctx context.Context, name string, cmds map[string]subcommand,
 		}
 		fmt.Fprintf(os.Stderr, "\nRun 'lineage %s SUBCOMMAND -h' for its flags. Every subcommand takes --data DIR\n(or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.\n", name)
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return errors.New("no subcommand given")
-		}
-		return flag.ErrHelp
+	if err := noSubcommand(args, usage); err != nil {
+		return err
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
