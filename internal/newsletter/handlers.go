@@ -267,9 +267,6 @@ func (s *Service) AdminGetDocuments(w http.ResponseWriter, r *http.Request, _ Vi
 // AdminGetEditions answers GET /api/admin/newsletter/editions.
 func (s *Service) AdminGetEditions(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	es, err := s.Editions(r.Context())
-	if es == nil {
-		es = []*Edition{}
-	}
 	return httpx.Reply(w, http.StatusOK, map[string]any{"data": es}, err)
 }
 
