@@ -23,6 +23,7 @@ import (
 	_ "golang.org/x/image/webp" // decode WebP uploads
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // The media library: images an editor uploads once, with their alt text and copyright,
@@ -200,7 +201,7 @@ func mediaDisplayName(name, ext string) string {
 
 const mediaCols = `id, name, url, content_type, bytes, width, height, alt, copyright, variants, created_at, created_by, created_by_name`
 
-func scanMedia(sc scanner) (*Media, error) {
+func scanMedia(sc store.Row) (*Media, error) {
 	var m Media
 	var variants, byName string
 	var at int64
