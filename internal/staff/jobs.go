@@ -13,6 +13,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // Job states (docs/studio-staff.md). undoing: the job stopped and is taking back
@@ -74,9 +75,7 @@ type Job struct {
 const jobCols = `j.id, j.kind, j.state, j.created_at, j.updated_at, j.user_id, u.name, j.collection, j.upload_id, j.progress, j.report, j.error, j.version, j.params, j.cancel, j.heartbeat_at`
 const jobFrom = ` FROM staff_jobs j LEFT JOIN users u ON u.id = j.user_id`
 
-type rowScanner interface{ Scan(...any) error }
-
-func scanJob(row rowScanner) (*Job, error) {
+func scanJob(row store.Row) (*Job, error) {
 	var j Job
 	var created, updated int64
 	var uid sql.NullInt64
@@ -415,24 +414,15 @@ func plainCause(err error) string {
 func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, kind FROM staff_jobs WHERE state IN (?, ?, ?) AND heartbeat_at < ?`),
 		StateQueued, StateRunning, StateUndoing, now.Add(-StaleAfter).Unix())
-	if err != nil {
-		return 0, err
-	}
 	type stale struct {
 		id   int64
 		kind string
 	}
-	var found []stale
-	for rows.Next() {
-		var st stale
-		if err := rows.Scan(&st.id, &st.kind); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		found = append(found, st)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	found, err := store.Collect(rows, err, func(row store.Row) (st stale, err error) {
+		err = row.Scan(&st.id, &st.kind)
+		return st, err
+	})
+	if err != nil {
 		return 0, err
 	}
 	n := 0
@@ -513,23 +503,8 @@ func (s *Service) ListJobs(w http.ResponseWriter, r *http.Request, _ *auth.User)
 		return httpx.Invalid("kind", "The kind must be records or scans.")
 	}
 	rows, err := s.db.QueryContext(r.Context(), s.db.Rebind(q+` ORDER BY j.id DESC LIMIT 50`), args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	out := []*Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return err
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"jobs": out})
-	return nil
+	out, err := store.Collect(rows, err, scanJob)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"jobs": out}, err)
 }
 
 // MaxStreams is how many event streams one account may hold open at once.
