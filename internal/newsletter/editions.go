@@ -490,7 +490,8 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 		AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d WHERE d.edition_id = ? AND d.subscriber_id = s.id)
 		ORDER BY s.id LIMIT ?`), e.listID, e.ID, n)
 	rs, err := store.Collect(rows, err, func(row store.Row) (r recipient, err error) {
-		return r, row.Scan(&r.id, &r.email, &r.to)
+		err = row.Scan(&r.id, &r.email, &r.to)
+		return r, err
 	})
 	if err != nil {
 		return 0, err
