@@ -406,14 +406,7 @@ func (s *Service) CreateDocument(ctx context.Context, ed Editor, in DocumentInpu
 	if !langPattern.MatchString(in.Lang) {
 		return nil, httpx.Invalid("lang", "%q is not a language code such as en-gb.", in.Lang)
 	}
-	if in.Tags == nil {
-		in.Tags = []string{}
-	}
-	data, err := compactData(in.Data)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.models(ctx)
+	data, set, err := s.draftInput(ctx, &in)
 	if err != nil {
 		return nil, err
 	}
@@ -459,6 +452,20 @@ func (s *Service) CreateDocument(ctx context.Context, ed Editor, in DocumentInpu
 
 // maxDocumentBytes bounds a document's JSON body (create, save).
 const maxDocumentBytes = 1 << 20
+
+// draftInput is what creating and saving a draft start from: its tags (none is an
+// empty list), its data compacted, and the models it is checked against.
+func (s *Service) draftInput(ctx context.Context, in *DocumentInput) ([]byte, *modelSet, error) {
+	if in.Tags == nil {
+		in.Tags = []string{}
+	}
+	data, err := compactData(in.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := s.models(ctx)
+	return data, set, err
+}
 
 func compactData(raw json.RawMessage) ([]byte, error) {
 	d := Document{Type: "x", Lang: defaultStudioLang, ID: "x", Data: raw}
@@ -555,14 +562,7 @@ func (s *Service) SaveDocument(ctx context.Context, ed Editor, id string, in Doc
 	if in.Revision == nil {
 		return nil, httpx.Invalid("revision", "Send the revision you started from.")
 	}
-	if in.Tags == nil {
-		in.Tags = []string{}
-	}
-	data, err := compactData(in.Data)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.models(ctx)
+	data, set, err := s.draftInput(ctx, &in)
 	if err != nil {
 		return nil, err
 	}
