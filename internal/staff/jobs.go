@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -452,41 +451,35 @@ func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 
 // CancelJob is POST /api/studio/jobs/{id}/cancel.
 func (s *Service) CancelJob(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	j, err := s.pathJob(r)
 	if err != nil {
-		return errNotFound
-	}
-	if _, err := s.JobByID(r.Context(), id); err != nil {
 		return err
 	}
 	res, err := s.db.ExecContext(r.Context(), s.db.Rebind(`UPDATE staff_jobs SET cancel = 1, version = version + 1, updated_at = ? WHERE id = ? AND state IN (?, ?)`),
-		s.Now().Unix(), id, StateQueued, StateRunning)
+		s.Now().Unix(), j.ID, StateQueued, StateRunning)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return &httpx.Error{Code: httpx.ECONFLICT, Message: "This import has already finished."}
 	}
-	j, err := s.JobByID(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusAccepted, map[string]any{"job": j})
-	return nil
+	j, err = s.JobByID(r.Context(), j.ID)
+	return httpx.Reply(w, http.StatusAccepted, map[string]any{"job": j}, err)
 }
 
 // GetJob is GET /api/studio/jobs/{id}.
 func (s *Service) GetJob(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	j, err := s.pathJob(r)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"job": j}, err)
+}
+
+// pathJob is the job of the path's {id}.
+func (s *Service) pathJob(r *http.Request) (*Job, error) {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
-		return errNotFound
+		return nil, err
 	}
-	j, err := s.JobByID(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"job": j})
-	return nil
+	return s.JobByID(r.Context(), id)
 }
 
 // ListJobs is GET /api/studio/jobs?kind=: the newest 50.
@@ -517,14 +510,11 @@ const keepAlive = 15 * time.Second
 // JobEvents is GET /api/studio/jobs/{id}/events: the job as server-sent events, from
 // the store, so that any server answers it (docs/studio-staff.md).
 func (s *Service) JobEvents(w http.ResponseWriter, r *http.Request, u *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		return errNotFound
-	}
-	j, err := s.JobByID(r.Context(), id)
+	j, err := s.pathJob(r)
 	if err != nil {
 		return err
 	}
+	id := j.ID
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		if uw, ok2 := w.(interface{ Unwrap() http.ResponseWriter }); ok2 {
