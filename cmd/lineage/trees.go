@@ -176,21 +176,9 @@ func runExportGedcom(ctx context.Context, args []string, w io.Writer) error {
 		return svc.Export(ctx, slug, w, opts)
 	}
 	opts.GEDZIP = strings.EqualFold(filepath.Ext(path), ".gdz")
-	// Write next to the target and rename, so a failed export leaves no half file.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.tmp")
-	if err != nil {
-		return err
+	err = writeFileWhole(path, func(w io.Writer) error { return svc.Export(ctx, slug, w, opts) })
+	if errors.Is(err, trees.ErrNotFound) {
+		return fmt.Errorf("no tree %q", slug)
 	}
-	defer os.Remove(tmp.Name())
-	if err := svc.Export(ctx, slug, tmp, opts); err != nil {
-		tmp.Close()
-		if errors.Is(err, trees.ErrNotFound) {
-			return fmt.Errorf("no tree %q", slug)
-		}
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }
