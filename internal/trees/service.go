@@ -138,9 +138,7 @@ const treeCols = `t.id, t.slug, t.title, t.description, t.published, COALESCE(t.
 // tree being deleted; staging.go) are no reader's business.
 const treeFrom = ` FROM trees t LEFT JOIN users u ON u.id = t.owner_id WHERE t.state = 'ready'`
 
-type rowScanner interface{ Scan(...any) error }
-
-func scanTree(r rowScanner) (*Tree, error) {
+func scanTree(r store.Row) (*Tree, error) {
 	t := &Tree{}
 	var pub int64
 	var ownerName string
@@ -256,20 +254,14 @@ func (s *Service) OwnTrees(ctx context.Context, v Viewer) ([]*Tree, error) {
 
 func (s *Service) listTrees(ctx context.Context, q string, v Viewer, args ...any) ([]*Tree, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*Tree{}
-	for rows.Next() {
-		t, err := scanTree(rows)
+	return store.Collect(rows, err, func(row store.Row) (*Tree, error) {
+		t, err := scanTree(row)
 		if err != nil {
 			return nil, err
 		}
 		t.setViewer(v)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		return t, nil
+	})
 }
 
 // SetPublished publishes or unpublishes a tree (the caller checks the role).
