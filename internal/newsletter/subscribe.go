@@ -39,7 +39,7 @@ type subscriber struct {
 
 const subscriberCols = `id, email, COALESCE(user_id, 0), confirmed_at, confirm_sent_at, suppressed_at`
 
-func scanSubscriber(r interface{ Scan(...any) error }) (*subscriber, error) {
+func scanSubscriber(r store.Row) (*subscriber, error) {
 	x := &subscriber{}
 	err := r.Scan(&x.ID, &x.Email, &x.UserID, &x.ConfirmedAt, &x.SentAt, &x.Suppressed)
 	if errors.Is(err, sql.ErrNoRows) {
