@@ -438,32 +438,9 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 // and fails, saying so, without it: a supervision test that quietly does not run proves
 // nothing.
 func TestSSRRealChild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs node")
-	}
-	web := os.Getenv("LINEAGE_WEB_DIR")
-	if web == "" {
-		web = filepath.Join("..", "..", "web")
-	}
-	web, _ = filepath.Abs(web)
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: web,
-		Env:    []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		// The defaults but a shorter pause between probes (the test waits less) and one
-		// worker, whose freeze makes the site unready.
-		Settings: SSRSettings{ProbeInterval: 500 * time.Millisecond, Workers: 1},
-	}
-	if err := ssr.Check(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, logs)
-	}
-	defer func() { cancel(); <-done }()
+	// The defaults but a shorter pause between probes (the test waits less) and one
+	// worker, whose freeze makes the site unready.
+	ssr, web, logs := realSSR(t, SSRSettings{ProbeInterval: 500 * time.Millisecond, Workers: 1})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	// Node starts slowly on a busy machine; these deadlines only stop a hung test.
 	const within = 90 * time.Second
@@ -660,24 +637,25 @@ func TestSSRWorkers(t *testing.T) {
 	})
 }
 
-// TestSSRRealWorkers runs two workers of the built web app's React Router server:
-// both answer, each with the heap limit on its command line; one killed leaves the
-// pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
-func TestSSRRealWorkers(t *testing.T) {
+// realSSR runs the built web app's workers (web/, or LINEAGE_WEB_DIR) with settings,
+// the APIs they would call pointing at nothing, until the test ends; their log lines
+// go to logs. A test of real workers is skipped with -short.
+func realSSR(t *testing.T, settings SSRSettings) (ssr *SSR, web string, logs *syncBuffer) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs node")
 	}
-	web := os.Getenv("LINEAGE_WEB_DIR")
+	web = os.Getenv("LINEAGE_WEB_DIR")
 	if web == "" {
 		web = filepath.Join("..", "..", "web")
 	}
 	web, _ = filepath.Abs(web)
-	logs := &syncBuffer{}
-	ssr := &SSR{
+	logs = &syncBuffer{}
+	ssr = &SSR{
 		WebDir:   web,
 		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
 		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4},
+		Settings: settings,
 	}
 	if err := ssr.Check(); err != nil {
 		t.Fatal(err)
@@ -687,7 +665,15 @@ func TestSSRRealWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs)
 	}
-	defer func() { cancel(); <-done }()
+	t.Cleanup(func() { cancel(); <-done })
+	return ssr, web, logs
+}
+
+// TestSSRRealWorkers runs two workers of the built web app's React Router server:
+// both answer, each with the heap limit on its command line; one killed leaves the
+// pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
+func TestSSRRealWorkers(t *testing.T) {
+	ssr, web, logs := realSSR(t, SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	const within = 90 * time.Second
 	robots := func() {
