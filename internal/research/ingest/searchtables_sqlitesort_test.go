@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"context"
 	"lineage/internal/research/ingest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestBuildSortedBySQLiteInChunks(t *testing.T) {
 	if want := 2*((rows+6)/7) + 1; chunks != want || signIns != chunks {
 		t.Errorf("%d transactions of the build (%d sign-ins between them), want %d for %d rows", chunks, signIns, want, rows)
 	}
-	if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+	if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 		t.Errorf("after the build: %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"context"
 	"lineage/internal/research/ingest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,7 +85,7 @@ func TestBuildSearchTables(t *testing.T) {
 			if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM search_keys WHERE surname_id = 0), (SELECT COUNT(*) FROM search_keys_surname WHERE surname_id = 0) + (SELECT COUNT(*) FROM search_keys_given WHERE surname_id = 0)`).Scan(&nameless, &kept); err != nil || nameless == 0 || kept != 0 {
 				t.Errorf("%d rows of persons without a surname, %d of them in the search tables: %v", nameless, kept, err)
 			}
-			if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+			if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 				t.Errorf("after the build: %v", got)
 			}
 		})
