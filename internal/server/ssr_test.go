@@ -238,18 +238,7 @@ func serve(t *testing.T, h http.Handler, within time.Duration, target string) *h
 // answers (here: stopped, with the probe too slow to notice) is answered 503 with
 // Retry-After once the response-header timeout passes, instead of hanging.
 func TestSSRProxyTimeout(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir:   fakeWebApp(t),
-		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour, Workers: 1},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour, Workers: 1})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	if w := serve(t, s, 20*time.Second, "/news"); w.Code != 200 {
 		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
@@ -269,24 +258,13 @@ func TestSSRProxyTimeout(t *testing.T) {
 // TestSSRFrozenChild: a stopped child is found by the probe, reported by /readyz,
 // answered around with 503 + Retry-After, killed and restarted; then pages work again.
 func TestSSRFrozenChild(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: fakeWebApp(t),
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{
-			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
-			ProbeInterval:   50 * time.Millisecond,
-			ProbeTimeout:    time.Second,
-			ProbeFailures:   2,
-			Workers:         1,
-		},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{
+		ResponseTimeout: time.Minute, // the probe must find the freeze, not this
+		ProbeInterval:   50 * time.Millisecond,
+		ProbeTimeout:    time.Second,
+		ProbeFailures:   2,
+		Workers:         1,
+	})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	testFrozenChild(t, s, ssr, 20*time.Second, "/news")
 }
@@ -509,24 +487,13 @@ func gone(t *testing.T, pid int) {
 // frozen leaves the pages to the others, /readyz stays 200 throughout, and it is
 // restarted and takes pages again.
 func TestSSRWorkers(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: fakeWebApp(t),
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{
-			Workers:         3,
-			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
-			ProbeInterval:   50 * time.Millisecond,
-			ProbeTimeout:    time.Second,
-			ProbeFailures:   2,
-		},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{
+		Workers:         3,
+		ResponseTimeout: time.Minute, // the probe must find the freeze, not this
+		ProbeInterval:   50 * time.Millisecond,
+		ProbeTimeout:    time.Second,
+		ProbeFailures:   2,
+	})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	workers := ssr.list()
 	pids := map[string]*ssrWorker{}
@@ -660,13 +627,29 @@ func realSSR(t *testing.T, settings SSRSettings) (ssr *SSR, web string, logs *sy
 	if err := ssr.Check(); err != nil {
 		t.Fatal(err)
 	}
+	runSSR(t, ssr, logs)
+	return ssr, web, logs
+}
+
+// fakeSSR runs workers of fakeWebApp with settings until the test ends; their log
+// lines go to logs.
+func fakeSSR(t *testing.T, settings SSRSettings) (*SSR, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	ssr := &SSR{WebDir: fakeWebApp(t), Log: slog.New(slog.NewTextHandler(logs, nil)), Settings: settings}
+	runSSR(t, ssr, logs)
+	return ssr, logs
+}
+
+// runSSR runs ssr until the test ends.
+func runSSR(t *testing.T, ssr *SSR, logs *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done, err := ssr.Run(ctx)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs)
 	}
 	t.Cleanup(func() { cancel(); <-done })
-	return ssr, web, logs
 }
 
 // TestSSRRealWorkers runs two workers of the built web app's React Router server:

@@ -1,14 +1,12 @@
 package ingest_test
 
 import (
-	"context"
-	"lineage/internal/research/ingest"
 	"slices"
-	"strings"
 	"testing"
 
 	"lineage/internal/auth/authtest"
 	"lineage/internal/research"
+	"lineage/internal/research/ingest"
 	"lineage/internal/store"
 )
 
@@ -62,28 +60,5 @@ func TestBuildSortedBySQLiteInChunks(t *testing.T) {
 func TestBuildSortedBySQLiteStoreChanges(t *testing.T) {
 	defer ingest.SetMaxSortedBuild(10)()
 	db, s := deferredLoad(t)
-	wrote := false
-	restore := ingest.SetBuildChunks(7, func() {
-		if wrote {
-			return
-		}
-		wrote = true
-		if _, err := db.Exec(`INSERT INTO search_keys (id, surname_id, span, jdn_lo, jdn_hi, dq, given_id, place_id, county_id, collection_id, type_id, role_id)
-			VALUES (999999 * 256, 1, 0, 2400000, 2400000, 1, 0, 0, 0, 1, 1, 1)`); err != nil {
-			t.Error(err)
-		}
-		if _, err := db.Exec(`UPDATE search_epoch SET n = n + 1`); err != nil { // as an import's batch does
-			t.Error(err)
-		}
-	})
-	_, err := s.BuildSearchIndexes(context.Background())
-	restore()
-	if err == nil || !strings.Contains(err.Error(), "changed while the search tables were being built") {
-		t.Fatalf("a build over a store that changed: %v", err)
-	}
-	var left int
-	if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name LIKE 'search_keys_%'`).Scan(&left); err != nil || left != 0 {
-		t.Errorf("%d search tables (complete or half-built) after the failed build: %v", left, err)
-	}
-	buildAndCheck(t, db, s)
+	buildWhileStoreChanges(t, db, s)
 }
