@@ -53,6 +53,15 @@ func Status(code string) int {
 	return http.StatusInternalServerError
 }
 
+// The answers every room gives in the same words: to a caller who must sign in first,
+// to one who may not, and for what is not there. They are shared: add a header or a
+// field to an Error of your own, never to these.
+var (
+	ErrUnauthenticated = &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+	ErrForbidden       = &Error{Code: EFORBIDDEN, Message: "This action is unauthorized."}
+	ErrNotFound        = &Error{Code: ENOTFOUND, Message: "Not Found"}
+)
+
 // Error is a client's mistake as a service reports it and a handler answers it: the
 // answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422 (and on
 // a 413 that names its field), the shape the web app reads next to each form field.

@@ -45,7 +45,7 @@ func apiError(err error) error {
 	var tb *ErrTooBroad
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+		return httpx.ErrNotFound
 	case errors.Is(err, ErrBadCursor):
 		return httpx.Invalid("after", "This page link has expired: run the search again.")
 	case errors.As(err, &iq):
