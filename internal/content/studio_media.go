@@ -314,10 +314,9 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 	case <-r.Context().Done():
 		return &httpx.Error{Code: httpx.ECANCELED, Message: "The upload was cancelled."}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxMediaBytes+64<<10)
-	mr, err := r.MultipartReader()
+	mr, err := httpx.Multipart(w, r, MaxMediaBytes+64<<10, "Send the image as multipart/form-data with the fields file, alt and copyright.")
 	if err != nil {
-		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the image as multipart/form-data with the fields file, alt and copyright."}
+		return err
 	}
 	var up MediaUpload
 	for {

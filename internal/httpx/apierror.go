@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"time"
@@ -147,6 +148,17 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room s
 		body["errors"] = fields
 	}
 	JSON(w, status, body)
+}
+
+// Multipart reads a multipart/form-data body of at most limit bytes part by part as
+// it arrives; a body of another kind is a 400 with message, which says what to send.
+func Multipart(w http.ResponseWriter, r *http.Request, limit int64, message string) (*multipart.Reader, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, &Error{Code: EBADREQUEST, Message: message}
+	}
+	return mr, nil
 }
 
 // MaxJSONBody is the largest JSON body DecodeJSON reads.

@@ -137,10 +137,9 @@ func (s *Service) withProposal(ctx context.Context, u *Upload) error {
 
 // PostRecordsUpload is POST /api/studio/records/uploads (multipart, field file).
 func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	r.Body = http.MaxBytesReader(w, r.Body, s.csvLimits.bytes+1<<20)
-	mr, err := r.MultipartReader()
+	mr, err := httpx.Multipart(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
 	if err != nil {
-		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the file as multipart/form-data."}
+		return err
 	}
 	scratch, err := s.scratchDir()
 	if err != nil {
