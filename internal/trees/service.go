@@ -168,7 +168,7 @@ func scanTree(r store.Row) (*Tree, error) {
 }
 
 // treeBySlug reads a ready tree whatever its visibility.
-func (s *Service) treeBySlug(ctx context.Context, q querier, slug string) (*Tree, error) {
+func (s *Service) treeBySlug(ctx context.Context, q store.Querier, slug string) (*Tree, error) {
 	t, err := scanTree(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+treeCols+treeFrom+` AND t.slug = ?`), slug))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -303,12 +303,6 @@ func (s *Service) Delete(ctx context.Context, slug string) error {
 	// The tree is gone for everyone now; a client that stops waiting does not stop
 	// the removal.
 	return s.removeHidden(context.WithoutCancel(ctx))
-}
-
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }
 
 // cleanText is s with each NUL as U+FFFD, as bulk.Writer stores texts.
