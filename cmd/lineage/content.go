@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -28,12 +26,8 @@ flags (every command):
 // runContent is `lineage content import|export|preview`: the editors' and operators'
 // tools for the content room. It works on the same store as a running server.
 func runContent(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, contentUsage)
-		if len(args) == 0 {
-			return errors.New("missing command")
-		}
-		return flag.ErrHelp
+	if err := noSubcommand(args, func() { fmt.Fprintln(os.Stderr, contentUsage) }); err != nil {
+		return err
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlags("content "+sub, map[string]string{"import": "DIR [--draft] [--data DIR]", "export": "DIR [--data DIR]", "preview": "[--ttl 30m] [--data DIR]"}[sub])

@@ -99,7 +99,7 @@ func eventsViewer(r *http.Request) events.Viewer {
 
 // eventsCommands are the subcommands of `lineage events`.
 var eventsCommands = map[string]subcommand{
-	"run-due": {runEventsRunDue, "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
+	"run-due": {runEventsRunDue, "", "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
 }
 
 // runEvents dispatches `lineage events SUBCOMMAND`.

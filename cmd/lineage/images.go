@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -21,15 +22,11 @@ import (
 const importImagesUsage = "--collection SLUG [--manifest map.csv] [--access members] DIR|FILE…"
 
 func init() {
-	importKinds["images"] = struct {
-		run     func(ctx context.Context, args []string) error
-		usage   string
-		summary string
-	}{runImportImages, importImagesUsage, "scans (JPEG, PNG, TIFF) attached to records or catalogue entries, tiled for the IIIF image server"}
+	importKinds["images"] = subcommand{runImportImages, importImagesUsage, "scans (JPEG, PNG, TIFF) attached to records or catalogue entries, tiled for the IIIF image server"}
 }
 
 // runImportImages is `lineage import images --collection SLUG DIR|FILES`.
-func runImportImages(ctx context.Context, args []string) error {
+func runImportImages(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlags("import images", importImagesUsage)
 	cfgFn := config.DataFlags(fs)
 	var opts iiif.ImportOptions

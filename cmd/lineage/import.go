@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -22,30 +20,36 @@ import (
 	staffroom "lineage/internal/staff"
 )
 
-// importKinds are the things `lineage import` reads; later issues add theirs here
-// (GEDCOM family trees, scanned images).
-var importKinds = map[string]struct {
-	run     func(ctx context.Context, args []string) error
-	usage   string
-	summary string
-}{
+// importKinds are the things `lineage import` reads (the room of each adds its own:
+// images.go the scans). An import reports on standard error, as it goes and at the end.
+var importKinds = map[string]subcommand{
 	"records": {runImportRecords, importRecordsUsage, "index records from the canonical CSV, or another layout through --mapping"},
-	"library": {runImportLibrary, "--collection SLUG [--title T] FILE.csv", "library catalogue entries: key, title, authors, year, publisher, subjects, shelfmark"},
-	"archive": {runImportArchive, "--collection SLUG [--title T] FILE.csv", "archive catalogue entries: reference, title, date, level, description, parent"},
+	"library": {runImportLibrary, importCatalogueUsage, "library catalogue entries: key, title, authors, year, publisher, subjects, shelfmark"},
+	"archive": {runImportArchive, importCatalogueUsage, "archive catalogue entries: reference, title, date, level, description, parent"},
 	"gedcom":  {runImportGedcom, importGedcomUsage, "a family tree from GEDCOM 5.5, 5.5.1 or 7.0 (.ged) or GEDZIP (.gdz), staged and then swapped in: a failed import leaves the tree as it was (docs/trees.md)"},
 }
 
-func runImportLibrary(ctx context.Context, args []string) error {
+// runImport is `lineage import KIND …`.
+func runImport(ctx context.Context, args []string) error {
+	if err := lowerPriority(); err != nil {
+		return err
+	}
+	return runSubcommand(ctx, "import", importKinds, args)
+}
+
+const importCatalogueUsage = "--collection SLUG [--title T] FILE.csv"
+
+func runImportLibrary(ctx context.Context, args []string, _ io.Writer) error {
 	return runImportCatalogue(ctx, research.KindLibrary, args)
 }
 
-func runImportArchive(ctx context.Context, args []string) error {
+func runImportArchive(ctx context.Context, args []string, _ io.Writer) error {
 	return runImportCatalogue(ctx, research.KindArchive, args)
 }
 
 // runImportCatalogue is `lineage import library|archive --collection SLUG FILE.csv`.
 func runImportCatalogue(ctx context.Context, kind string, args []string) error {
-	fs := newFlags("import "+kind, "--collection SLUG [--title T] FILE.csv")
+	fs := newFlags("import "+kind, importCatalogueUsage)
 	cfgFn := config.DataFlags(fs)
 	var slug, title string
 	fs.StringVar(&slug, "collection", "", "slug of the "+kind+" collection (created when missing; required)")
@@ -77,43 +81,8 @@ func runImportCatalogue(ctx context.Context, kind string, args []string) error {
 
 const importRecordsUsage = "--collection SLUG [flags] FILE.csv"
 
-func importUsage() string {
-	var b strings.Builder
-	b.WriteString("usage: lineage import KIND [flags] FILE\n\nkinds:\n")
-	kinds := make([]string, 0, len(importKinds))
-	for k := range importKinds {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	for _, k := range kinds {
-		fmt.Fprintf(&b, "  %-9s %s\n            %s\n", k, importKinds[k].usage, importKinds[k].summary)
-	}
-	b.WriteString("\nRun 'lineage import KIND -h' for its flags. Every kind takes --data DIR (or\nLINEAGE_DATA / LINEAGE_DATABASE_URL) like serve, and works while a server runs.")
-	return b.String()
-}
-
-// runImport is `lineage import KIND …`.
-func runImport(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, importUsage())
-		if len(args) == 0 {
-			return errors.New("missing kind")
-		}
-		return flag.ErrHelp
-	}
-	k, ok := importKinds[args[0]]
-	if !ok {
-		fmt.Fprintln(os.Stderr, importUsage())
-		return fmt.Errorf("unknown kind %q", args[0])
-	}
-	if err := lowerPriority(); err != nil {
-		return err
-	}
-	return k.run(ctx, args[1:])
-}
-
 // runImportRecords is `lineage import records --collection SLUG FILE.csv`.
-func runImportRecords(ctx context.Context, args []string) error {
+func runImportRecords(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlags("import records", importRecordsUsage)
 	cfgFn := config.DataFlags(fs)
 	var opts research.ImportOptions

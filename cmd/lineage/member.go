@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +37,8 @@ a bad row is named by line and column and nothing is imported. docs/membership.m
 
 // runMember is `lineage member …`: the admin's membership operations.
 func runMember(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, memberUsage)
-		if len(args) == 0 {
-			return errors.New("no subcommand given")
-		}
-		return flag.ErrHelp
+	if err := noSubcommand(args, func() { fmt.Fprintln(os.Stderr, memberUsage) }); err != nil {
+		return err
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlags("member "+sub, "[flags]")

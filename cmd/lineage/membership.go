@@ -17,9 +17,9 @@ import (
 // of the membership scheme (a member's own record is `lineage member`). Each parses
 // its own flags; a new job adds a line here.
 var membershipCommands = map[string]subcommand{
-	"sync-stripe":    {runSyncStripe, "create the Stripe Product and Prices of every plan that lacks them"},
-	"run-due":        {runRunDue, "move memberships to grace and lapsed; send the renewal reminders due (for cron)"},
-	"gift-aid-claim": {runGiftAidClaim, "write HMRC's Gift Aid schedule rows of the eligible payments between two dates"},
+	"sync-stripe":    {runSyncStripe, "", "create the Stripe Product and Prices of every plan that lacks them"},
+	"run-due":        {runRunDue, "", "move memberships to grace and lapsed; send the renewal reminders due (for cron)"},
+	"gift-aid-claim": {runGiftAidClaim, giftAidClaimUsage, "write HMRC's Gift Aid schedule rows of the eligible payments between two dates"},
 }
 
 // runMembership dispatches `lineage membership SUBCOMMAND`.

@@ -15,7 +15,7 @@ import (
 
 // newsletterCommands are the subcommands of `lineage newsletter`.
 var newsletterCommands = map[string]subcommand{
-	"run-due": {runNewsletterDue, "send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done), match new records against alerts, send the due digests, deliver the mail"},
+	"run-due": {runNewsletterDue, "", "send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done), match new records against alerts, send the due digests, deliver the mail"},
 }
 
 // runNewsletter dispatches `lineage newsletter SUBCOMMAND`.

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 
 	"lineage/internal/auth"
 	"lineage/internal/config"
@@ -60,11 +58,13 @@ func runRunDue(ctx context.Context, args []string, w io.Writer) error {
 	return deliverDue(ctx, outbox, w)
 }
 
+const giftAidClaimUsage = "--from 2026-04-06 --to 2027-04-05 [--force] FILE.csv"
+
 // runGiftAidClaim is `lineage membership gift-aid-claim --from DATE --to DATE FILE.csv`:
 // the rows of HMRC's Gift Aid schedule for the eligible payments between the dates.
 // The file is written whole or not at all, and an existing one is kept unless --force.
 func runGiftAidClaim(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("membership gift-aid-claim", "--from 2026-04-06 --to 2027-04-05 [--force] FILE.csv")
+	fs := newFlags("membership gift-aid-claim", giftAidClaimUsage)
 	cfgFn := config.DataFlags(fs)
 	from := fs.String("from", "", "first day of the claim, a UK date such as 2026-04-06 (required)")
 	to := fs.String("to", "", "last day of the claim, included (required)")
@@ -93,37 +93,11 @@ func runGiftAidClaim(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := membership.WriteClaimCSV(&buf, rep.Rows); err != nil {
-		return err
-	}
-	if err := writeFileWhole(path, buf.Bytes()); err != nil {
+	if err := writeFileWhole(path, func(w io.Writer) error { return membership.WriteClaimCSV(w, rep.Rows) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d donation(s), %s GBP in all, written to %s\n", len(rep.Rows), membership.FormatClaimAmount(rep.TotalMinor), path)
 	fmt.Fprintf(w, "left out: %d refunded in full, %d without a Gift Aid declaration in force on the day, %d not in GBP\n",
 		rep.Refunded, rep.NoDeclaration, rep.NotGBP)
 	return nil
-}
-
-// writeFileWhole writes data to path through a temporary file in the same directory,
-// so a reader never sees half a file and a failure leaves any old one as it was.
-func writeFileWhole(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

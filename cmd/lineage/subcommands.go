@@ -11,11 +11,27 @@ import (
 	"slices"
 )
 
-// subcommand is one job of a command that has several (`lineage membership run-due`);
-// it parses its own flags and prints to w.
+// subcommand is one job of a command that has several (`lineage membership run-due`,
+// `lineage import records`); it parses its own flags and prints to w.
 type subcommand struct {
-	run     func(ctx context.Context, args []string, w io.Writer) error
+	run func(ctx context.Context, args []string, w io.Writer) error
+	// usage is its flags and arguments for the list, when it takes more than --data.
+	usage   string
 	summary string
+}
+
+// noSubcommand answers `lineage NAME` with no subcommand, -h, --help or help: it shows
+// usage and is the error the command ends with (flag.ErrHelp when help was asked for).
+// It is nil when args start with a subcommand.
+func noSubcommand(args []string, usage func()) error {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+		return nil
+	}
+	usage()
+	if len(args) == 0 {
+		return errors.New("no subcommand given")
+	}
+	return flag.ErrHelp
 }
 
 // runSubcommand runs `lineage NAME SUBCOMMAND …`: with no subcommand, -h or an unknown
@@ -25,15 +41,14 @@ func runSubcommand(ctx context.Context, name string, cmds map[string]subcommand,
 		fmt.Fprintf(os.Stderr, "usage: lineage %s SUBCOMMAND [flags]\n\nsubcommands:\n", name)
 		for _, n := range slices.Sorted(maps.Keys(cmds)) {
 			fmt.Fprintf(os.Stderr, "  %-14s %s\n", n, cmds[n].summary)
+			if u := cmds[n].usage; u != "" {
+				fmt.Fprintf(os.Stderr, "  %-14s %s %s\n", "", n, u)
+			}
 		}
-		fmt.Fprintln(os.Stderr, "\nEvery subcommand takes --data DIR (or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.")
+		fmt.Fprintf(os.Stderr, "\nRun 'lineage %s SUBCOMMAND -h' for its flags. Every subcommand takes --data DIR\n(or LINEAGE_DATA / LINEAGE_DATABASE_URL) like serve.\n", name)
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return errors.New("no subcommand given")
-		}
-		return flag.ErrHelp
+	if err := noSubcommand(args, usage); err != nil {
+		return err
 	}
 	c, ok := cmds[args[0]]
 	if !ok {

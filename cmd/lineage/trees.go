@@ -25,7 +25,7 @@ const importGedcomUsage = "--tree SLUG [--title T] [--description D] [--owner EM
 const maxReportedWarnings = 100
 
 // runImportGedcom is `lineage import gedcom --tree SLUG FILE`.
-func runImportGedcom(ctx context.Context, args []string) error {
+func runImportGedcom(ctx context.Context, args []string, _ io.Writer) error {
 	fs := newFlags("import gedcom", importGedcomUsage)
 	cfgFn := config.DataFlags(fs)
 	var opts trees.ImportOptions
@@ -128,41 +128,17 @@ func printGedcomReport(w io.Writer, file string, rep *trees.ImportReport, ok boo
 const exportGedcomUsage = "--tree SLUG [--version 5.5.1|7.0] [--public] FILE (.ged, .gdz, or - for standard output)"
 
 // exportKinds are the things `lineage export` writes.
-var exportKinds = map[string]struct {
-	run     func(ctx context.Context, args []string) error
-	usage   string
-	summary string
-}{
+var exportKinds = map[string]subcommand{
 	"gedcom": {runExportGedcom, exportGedcomUsage, "a family tree as GEDCOM 5.5.1 or 7.0 (or GEDZIP), --public without the living"},
 }
 
 // runExport is `lineage export KIND …`.
 func runExport(ctx context.Context, args []string) error {
-	usage := func() {
-		var b strings.Builder
-		b.WriteString("usage: lineage export KIND [flags] FILE\n\nkinds:\n")
-		for k, v := range exportKinds {
-			fmt.Fprintf(&b, "  %-9s %s\n            %s\n", k, v.usage, v.summary)
-		}
-		fmt.Fprint(os.Stderr, b.String())
-	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage()
-		if len(args) == 0 {
-			return errors.New("missing kind")
-		}
-		return flag.ErrHelp
-	}
-	k, ok := exportKinds[args[0]]
-	if !ok {
-		usage()
-		return fmt.Errorf("unknown kind %q", args[0])
-	}
-	return k.run(ctx, args[1:])
+	return runSubcommand(ctx, "export", exportKinds, args)
 }
 
-// runExportGedcom is `lineage export gedcom --tree SLUG FILE`.
-func runExportGedcom(ctx context.Context, args []string) error {
+// runExportGedcom is `lineage export gedcom --tree SLUG FILE`; FILE - is w.
+func runExportGedcom(ctx context.Context, args []string, w io.Writer) error {
 	fs := newFlags("export gedcom", exportGedcomUsage)
 	cfgFn := config.DataFlags(fs)
 	var slug, version string
@@ -197,24 +173,12 @@ func runExportGedcom(ctx context.Context, args []string) error {
 	svc := trees.New(db, trees.Options{})
 	path := positional[0]
 	if path == "-" {
-		return svc.Export(ctx, slug, os.Stdout, opts)
+		return svc.Export(ctx, slug, w, opts)
 	}
 	opts.GEDZIP = strings.EqualFold(filepath.Ext(path), ".gdz")
-	// Write next to the target and rename, so a failed export leaves no half file.
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export-*.tmp")
-	if err != nil {
-		return err
+	err = writeFileWhole(path, func(w io.Writer) error { return svc.Export(ctx, slug, w, opts) })
+	if errors.Is(err, trees.ErrNotFound) {
+		return fmt.Errorf("no tree %q", slug)
 	}
-	defer os.Remove(tmp.Name())
-	if err := svc.Export(ctx, slug, tmp, opts); err != nil {
-		tmp.Close()
-		if errors.Is(err, trees.ErrNotFound) {
-			return fmt.Errorf("no tree %q", slug)
-		}
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }

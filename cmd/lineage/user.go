@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,12 +38,8 @@ const roleMember = "member"
 
 // runUser manages accounts from the command line.
 func runUser(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(os.Stderr, userUsage)
-		if len(args) == 0 {
-			return errors.New("no subcommand given")
-		}
-		return flag.ErrHelp
+	if err := noSubcommand(args, func() { fmt.Fprintln(os.Stderr, userUsage) }); err != nil {
+		return err
 	}
 	sub, args := args[0], args[1:]
 	fs := newFlags("user "+sub, "[flags]")

@@ -278,19 +278,7 @@ func (l *Log) each(ctx context.Context, f Filter, limit int, fn func(Entry) erro
 // Actions lists the action names in the log, sorted.
 func (l *Log) Actions(ctx context.Context) ([]string, error) {
 	rows, err := l.db.QueryContext(ctx, `SELECT DISTINCT action FROM audit_log ORDER BY action`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var a string
-		if err := rows.Scan(&a); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, store.Scalar[string])
 }
 
 // CSVHeader is the export's first row.

@@ -637,30 +637,28 @@ var weekdayNames = map[string]int{"monday": 1, "tuesday": 2, "wednesday": 3, "th
 var monthNames = map[string]int{"january": 1, "february": 2, "march": 3, "april": 4, "may": 5, "june": 6,
 	"july": 7, "august": 8, "september": 9, "october": 10, "november": 11, "december": 12}
 
+// byName is the number of a weekday's or month's name, or of the one name that starts
+// with s when s has three letters or more ("wed", "sept").
+func byName(names map[string]int, s string) (int, bool) {
+	if n, ok := names[s]; ok || len(s) < 3 {
+		return n, ok
+	}
+	for name, n := range names {
+		if strings.HasPrefix(name, s) {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
 func datePartArg(part string, v value) (int, bool) {
 	if v.kind == valString {
 		s := strings.ToLower(strings.TrimSpace(v.str))
 		switch part {
 		case "day-of-week":
-			n, ok := weekdayNames[s]
-			if !ok && len(s) >= 3 {
-				for name, d := range weekdayNames {
-					if strings.HasPrefix(name, s) {
-						return d, true
-					}
-				}
-			}
-			return n, ok
+			return byName(weekdayNames, s)
 		case "month":
-			n, ok := monthNames[s]
-			if !ok && len(s) >= 3 {
-				for name, m := range monthNames {
-					if strings.HasPrefix(name, s) {
-						return m, true
-					}
-				}
-			}
-			return n, ok
+			return byName(monthNames, s)
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil {

@@ -68,16 +68,13 @@ type Service struct {
 	stAt time.Time
 	// changes counts Changed calls: a state read that began before one is not trusted
 	// for RefCheckInterval, since it may predate the change it was told of.
-	changes    uint64
-	master     *snapshot // the current master's snapshot, if loaded
-	preview    *snapshot // drafts over published at previewRev
-	previewRev int64
-	previews   map[string]previewRef // preview token → expiry and release, as read from the database
+	changes  uint64
+	master   *snapshot             // the current master's snapshot, if loaded
+	preview  draftView             // every draft over published
+	previews map[string]previewRef // preview token → expiry and release, as read from the database
 	// relPreview is the last release preview loaded (drafts of one release's documents
-	// over published), at relPreviewRev.
-	relPreview    *snapshot
-	relPreviewID  string
-	relPreviewRev int64
+	// over published).
+	relPreview draftView
 
 	loadMu sync.Mutex // one snapshot load at a time
 
@@ -142,12 +139,19 @@ func (s *Service) noteState(st repoState, changes uint64) {
 	if s.master != nil && s.master.ref != st.master {
 		s.master = nil
 	}
-	if s.preview != nil && s.previewRev != st.revision {
-		s.preview = nil
+	for _, v := range []*draftView{&s.preview, &s.relPreview} {
+		if v.snap != nil && v.rev != st.revision {
+			v.snap = nil
+		}
 	}
-	if s.relPreview != nil && s.relPreviewRev != st.revision {
-		s.relPreview = nil
-	}
+}
+
+// draftView is a snapshot of drafts over published documents, as of a revision: of
+// every draft (release "") or of one release's documents.
+type draftView struct {
+	snap    *snapshot
+	release string
+	rev     int64
 }
 
 // previewRef is what a preview token is: its expiry, and the release it previews ("":
@@ -223,11 +227,7 @@ func (s *Service) snapshotFor(ctx context.Context, ref string) (*snapshot, strin
 			if !s.now().Before(pv.expires) {
 				return nil, "", errPreviewExpired
 			}
-			if pv.release != "" {
-				snap, err := s.releasePreviewSnapshot(ctx, pv.release)
-				return snap, r, err
-			}
-			snap, err := s.previewSnapshot(ctx)
+			snap, err := s.previewSnapshot(ctx, pv.release)
 			return snap, r, err
 		case "master":
 			// Either an old master, or a new one another instance published since our
@@ -318,53 +318,23 @@ func (s *Service) cachedMaster(ref string) *snapshot {
 	return nil
 }
 
-// previewSnapshot returns drafts over published documents as of the current revision.
-func (s *Service) previewSnapshot(ctx context.Context) (*snapshot, error) {
+// previewSnapshot returns drafts over published documents as of the current revision:
+// every draft, or with a release only its documents' (adding or removing a document of
+// a release raises the revision too). Each of the two keeps the last one loaded.
+func (s *Service) previewSnapshot(ctx context.Context, release string) (*snapshot, error) {
 	st, err := s.state(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	cached := func() *snapshot {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if s.preview != nil && s.previewRev == st.revision {
-			return s.preview
-		}
-		return nil
-	}
-	if snap := cached(); snap != nil {
-		return snap, nil
-	}
-	s.loadMu.Lock()
-	defer s.loadMu.Unlock()
-	if snap := cached(); snap != nil {
-		return snap, nil
-	}
-	snap, loaded, err := s.load(ctx, true)
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if s.st.revision <= loaded.revision {
-		s.preview, s.previewRev = snap, loaded.revision
-	}
-	s.mu.Unlock()
-	return snap, nil
-}
-
-// releasePreviewSnapshot returns the drafts of a release's documents over published
-// documents as of the current revision (adding or removing a document of a release
-// raises the revision too).
-func (s *Service) releasePreviewSnapshot(ctx context.Context, release string) (*snapshot, error) {
-	st, err := s.state(ctx, false)
-	if err != nil {
-		return nil, err
+	view := &s.preview
+	if release != "" {
+		view = &s.relPreview
 	}
 	cached := func() *snapshot {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.relPreview != nil && s.relPreviewID == release && s.relPreviewRev == st.revision {
-			return s.relPreview
+		if view.snap != nil && view.release == release && view.rev == st.revision {
+			return view.snap
 		}
 		return nil
 	}
@@ -382,7 +352,7 @@ func (s *Service) releasePreviewSnapshot(ctx context.Context, release string) (*
 	}
 	s.mu.Lock()
 	if s.st.revision <= loaded.revision {
-		s.relPreview, s.relPreviewID, s.relPreviewRev = snap, release, loaded.revision
+		*view = draftView{snap: snap, release: release, rev: loaded.revision}
 	}
 	s.mu.Unlock()
 	return snap, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // The studio: the writing side of the content room. Editors and admins list, create,
@@ -123,9 +124,7 @@ const studioCols = `id, type, lang, alternate_ids, uid, tags, data, first_public
 	draft_uid, draft_tags, draft_data, draft_saved_at, revision, archived_at, created_at, created_by, created_by_name,
 	updated_at, updated_by, updated_by_name`
 
-type scanner interface{ Scan(...any) error }
-
-func scanStudioRow(sc scanner) (*studioRow, error) {
+func scanStudioRow(sc store.Row) (*studioRow, error) {
 	var r studioRow
 	var alts string
 	err := sc.Scan(&r.ID, &r.Type, &r.Lang, &alts, &r.UID, &r.Tags, &r.Data, &r.First, &r.Last,
@@ -138,14 +137,7 @@ func scanStudioRow(sc scanner) (*studioRow, error) {
 	return &r, nil
 }
 
-// querier is a *store.DB or a *sql.Tx.
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
-func (s *Service) readRow(ctx context.Context, q querier, id string) (*studioRow, error) {
+func (s *Service) readRow(ctx context.Context, q store.Querier, id string) (*studioRow, error) {
 	r, err := scanStudioRow(q.QueryRowContext(ctx, s.db.Rebind("SELECT "+studioCols+" FROM content_documents WHERE id = ?"), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("document")
@@ -210,7 +202,7 @@ func notFound(what string) *httpx.Error {
 var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 // releasesOf lists the open and scheduled releases each document is in.
-func (s *Service) releasesOf(ctx context.Context, q querier, id string) (map[string][]ReleaseRef, error) {
+func (s *Service) releasesOf(ctx context.Context, q store.Querier, id string) (map[string][]ReleaseRef, error) {
 	query := `SELECT rd.document_id, r.id, r.label, r.scheduled_at, r.status FROM content_release_documents rd
 		JOIN content_releases r ON r.id = rd.release_id WHERE r.status IN ('open', 'scheduled')`
 	var args []any
@@ -301,7 +293,7 @@ func (s *Service) answerRow(ctx context.Context, r *studioRow) (*StudioDocument,
 
 // validate checks a document against its model and the store (uid taken, link targets):
 // a 422 with every problem, or nil.
-func (s *Service) validate(ctx context.Context, q querier, set *modelSet, typ, lang, id, uid string, tags []string, data []byte, publish bool) error {
+func (s *Service) validate(ctx context.Context, q store.Querier, set *modelSet, typ, lang, id, uid string, tags []string, data []byte, publish bool) error {
 	m := set.types[typ]
 	if m == nil {
 		return httpx.Invalid("type", "There is no document type %q.", typ)
@@ -348,7 +340,7 @@ func contains(list []string, s string) bool {
 
 // uidTaken reports whether another document of the type and language (not archived)
 // uses uid, published or in its draft.
-func (s *Service) uidTaken(ctx context.Context, q querier, typ, lang, uid, exceptID string) (bool, error) {
+func (s *Service) uidTaken(ctx context.Context, q store.Querier, typ, lang, uid, exceptID string) (bool, error) {
 	var n int
 	err := q.QueryRowContext(ctx, s.db.Rebind(`SELECT count(*) FROM content_documents
 		WHERE type = ? AND lang = ? AND id <> ? AND archived_at IS NULL AND (uid = ? OR draft_uid = ?)`),
@@ -414,14 +406,7 @@ func (s *Service) CreateDocument(ctx context.Context, ed Editor, in DocumentInpu
 	if !langPattern.MatchString(in.Lang) {
 		return nil, httpx.Invalid("lang", "%q is not a language code such as en-gb.", in.Lang)
 	}
-	if in.Tags == nil {
-		in.Tags = []string{}
-	}
-	data, err := compactData(in.Data)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.models(ctx)
+	data, set, err := s.draftInput(ctx, &in)
 	if err != nil {
 		return nil, err
 	}
@@ -467,6 +452,20 @@ func (s *Service) CreateDocument(ctx context.Context, ed Editor, in DocumentInpu
 
 // maxDocumentBytes bounds a document's JSON body (create, save).
 const maxDocumentBytes = 1 << 20
+
+// draftInput is what creating and saving a draft start from: its tags (none is an
+// empty list), its data compacted, and the models it is checked against.
+func (s *Service) draftInput(ctx context.Context, in *DocumentInput) ([]byte, *modelSet, error) {
+	if in.Tags == nil {
+		in.Tags = []string{}
+	}
+	data, err := compactData(in.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := s.models(ctx)
+	return data, set, err
+}
 
 func compactData(raw json.RawMessage) ([]byte, error) {
 	d := Document{Type: "x", Lang: defaultStudioLang, ID: "x", Data: raw}
@@ -563,14 +562,7 @@ func (s *Service) SaveDocument(ctx context.Context, ed Editor, id string, in Doc
 	if in.Revision == nil {
 		return nil, httpx.Invalid("revision", "Send the revision you started from.")
 	}
-	if in.Tags == nil {
-		in.Tags = []string{}
-	}
-	data, err := compactData(in.Data)
-	if err != nil {
-		return nil, err
-	}
-	set, err := s.models(ctx)
+	data, set, err := s.draftInput(ctx, &in)
 	if err != nil {
 		return nil, err
 	}
@@ -775,21 +767,9 @@ type DocumentList struct {
 // document in memory: a society's content is hundreds to a few thousand documents.
 func (s *Service) ListDocuments(ctx context.Context, p ListParams) (*DocumentList, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+studioCols+" FROM content_documents")
+	all, err := store.Collect(rows, err, scanStudioRow)
 	if err != nil {
 		return nil, fmt.Errorf("content: list documents: %w", err)
-	}
-	var all []*studioRow
-	for rows.Next() {
-		r, err := scanStudioRow(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	refs, err := s.releasesOf(ctx, s.db, "")
 	if err != nil {
@@ -1040,21 +1020,17 @@ func (s *Service) Versions(ctx context.Context, id string) ([]Version, error) {
 	if err != nil {
 		return nil, fmt.Errorf("content: versions: %w", err)
 	}
-	defer rows.Close()
-	out := []Version{}
-	for rows.Next() {
-		var v Version
+	return store.Collect(rows, nil, func(row store.Row) (v Version, err error) {
 		var author sql.NullInt64
 		var name string
 		var at int64
-		if err := rows.Scan(&v.ID, &v.Revision, &v.Kind, &author, &name, &at); err != nil {
-			return nil, err
+		if err := row.Scan(&v.ID, &v.Revision, &v.Kind, &author, &name, &at); err != nil {
+			return v, err
 		}
 		v.Author = person(author, name)
 		v.CreatedAt = formatTime(time.UnixMilli(at).UTC())
-		out = append(out, v)
-	}
-	return out, rows.Err()
+		return v, nil
+	})
 }
 
 // GetVersion returns one version of a document with its content.

@@ -34,7 +34,7 @@ func (s *Service) Staff(fn studioFunc) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ed := s.editor(r)
 		if ed.ID == 0 {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+			return httpx.ErrUnauthenticated
 		}
 		if !ed.Staff && !ed.Admin {
 			return &httpx.Error{Code: httpx.EFORBIDDEN, Message: "Only editors and administrators may use the studio."}

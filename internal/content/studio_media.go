@@ -23,6 +23,7 @@ import (
 	_ "golang.org/x/image/webp" // decode WebP uploads
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // The media library: images an editor uploads once, with their alt text and copyright,
@@ -200,7 +201,7 @@ func mediaDisplayName(name, ext string) string {
 
 const mediaCols = `id, name, url, content_type, bytes, width, height, alt, copyright, variants, created_at, created_by, created_by_name`
 
-func scanMedia(sc scanner) (*Media, error) {
+func scanMedia(sc store.Row) (*Media, error) {
 	var m Media
 	var variants, byName string
 	var at int64
@@ -313,10 +314,9 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 	case <-r.Context().Done():
 		return &httpx.Error{Code: httpx.ECANCELED, Message: "The upload was cancelled."}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxMediaBytes+64<<10)
-	mr, err := r.MultipartReader()
+	mr, err := httpx.Multipart(w, r, MaxMediaBytes+64<<10, "Send the image as multipart/form-data with the fields file, alt and copyright.")
 	if err != nil {
-		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the image as multipart/form-data with the fields file, alt and copyright."}
+		return err
 	}
 	var up MediaUpload
 	for {

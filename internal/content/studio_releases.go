@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/httpx"
 	"lineage/internal/pagegen"
+	"lineage/internal/store"
 )
 
 // Releases group documents to publish together, now or at a scheduled time. A release
@@ -54,7 +55,7 @@ type ReleaseDocument struct {
 
 const maxReleaseLabel = 200
 
-func (s *Service) readRelease(ctx context.Context, q querier, id string) (*Release, error) {
+func (s *Service) readRelease(ctx context.Context, q store.Querier, id string) (*Release, error) {
 	var r Release
 	var sched, pub, created, by sql.NullInt64
 	var byName string
@@ -116,19 +117,10 @@ func (s *Service) Releases(ctx context.Context, status string) ([]*Release, erro
 		args = append(args, status)
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(query+" ORDER BY COALESCE(scheduled_at, published_at, created_at) DESC, id"), args...)
+	ids, err := store.Collect(rows, err, store.Scalar[string])
 	if err != nil {
 		return nil, fmt.Errorf("content: releases: %w", err)
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	out := []*Release{}
 	for _, id := range ids {
 		r, err := s.GetRelease(ctx, id)
@@ -262,22 +254,13 @@ func (s *Service) checkReleasePublishable(ctx context.Context, id string) error 
 	return fe.Err()
 }
 
-func (s *Service) releaseRows(ctx context.Context, q querier, id string) ([]*studioRow, error) {
+func (s *Service) releaseRows(ctx context.Context, q store.Querier, id string) ([]*studioRow, error) {
 	rows, err := q.QueryContext(ctx, s.db.Rebind(`SELECT `+prefixed("d.", studioCols)+` FROM content_release_documents rd
 		JOIN content_documents d ON d.id = rd.document_id WHERE rd.release_id = ? ORDER BY d.id`), id)
 	if err != nil {
 		return nil, fmt.Errorf("content: release documents: %w", err)
 	}
-	defer rows.Close()
-	var out []*studioRow
-	for rows.Next() {
-		r, err := scanStudioRow(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, nil, scanStudioRow)
 }
 
 // DeleteRelease deletes a release that is not published; its documents are untouched.
@@ -450,19 +433,10 @@ var scheduler = Editor{Name: "Scheduled release"}
 // schedule again. It returns how many releases this call published.
 func (s *Service) PublishDueReleases(ctx context.Context, now time.Time) (int, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id FROM content_releases WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at, id`), now.UnixMilli())
+	ids, err := store.Collect(rows, err, store.Scalar[string])
 	if err != nil {
 		return 0, fmt.Errorf("content: due releases: %w", err)
 	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
 	n := 0
 	for _, id := range ids {
 		ok, err := s.publishRelease(ctx, scheduler, id, "status = 'scheduled' AND scheduled_at <= ?", []any{now.UnixMilli()})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // Outgoing webhooks in Prismic's body shape (protocols.md §7), so a site built on hosted
@@ -125,16 +126,13 @@ func (s *Service) DeliverWebhooks(ctx context.Context, now time.Time) (int, erro
 		attempts  int
 		next      int64
 	}
-	var list []due
-	for rows.Next() {
-		var d due
-		if err := rows.Scan(&d.id, &d.url, &d.body, &d.attempts, &d.next); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		list = append(list, d)
+	list, err := store.Collect(rows, nil, func(row store.Row) (d due, err error) {
+		err = row.Scan(&d.id, &d.url, &d.body, &d.attempts, &d.next)
+		return d, err
+	})
+	if err != nil {
+		return 0, err
 	}
-	rows.Close()
 	client := s.opts.HTTPClient
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
@@ -233,21 +231,21 @@ func (s *Service) WebhookStatus(ctx context.Context, limit int) ([]string, []Web
 	if err != nil {
 		return nil, nil, fmt.Errorf("content: webhook deliveries: %w", err)
 	}
-	defer rows.Close()
-	out := []WebhookDelivery{}
-	for rows.Next() {
-		var d WebhookDelivery
+	out, err := store.Collect(rows, nil, func(row store.Row) (d WebhookDelivery, err error) {
 		var next, created sql.NullInt64
-		if err := rows.Scan(&d.ID, &d.URL, &d.Status, &d.Attempts, &next, &d.LastError, &created); err != nil {
-			return nil, nil, err
+		if err := row.Scan(&d.ID, &d.URL, &d.Status, &d.Attempts, &next, &d.LastError, &created); err != nil {
+			return d, err
 		}
 		if d.Status == "pending" {
 			d.NextAt = msString(next)
 		}
 		d.CreatedAt = msString(created)
-		out = append(out, d)
+		return d, nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return urls, out, rows.Err()
+	return urls, out, nil
 }
 
 // GetWebhooks is GET /api/studio/content/webhooks (admins): the configured addresses

@@ -45,7 +45,7 @@ func (s *Service) guard(check func(Viewer) error, fn handlerFunc) httpx.HandlerF
 
 func signedIn(v Viewer) error {
 	if v.ID == 0 {
-		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+		return httpx.ErrUnauthenticated
 	}
 	return nil
 }

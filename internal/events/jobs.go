@@ -81,10 +81,7 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 		WHERE (status IN (?, ?) AND hold_expires_at IS NOT NULL AND hold_expires_at <= ?)
 		   OR (status = ? AND offer_expires_at IS NOT NULL AND offer_expires_at <= ?) ORDER BY id`),
 		StatusHeld, StatusWaitlisted, now.Unix(), StatusWaitlisted, now.Unix())
-	refs, err := store.Collect(rs, err, func(row store.Row) (string, error) {
-		var ref string
-		return ref, row.Scan(&ref)
-	})
+	refs, err := store.Collect(rs, err, store.Scalar[string])
 	if err != nil {
 		return 0, err
 	}
@@ -150,7 +147,8 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 	}
 	list, err := store.Collect(rs, err, func(row store.Row) (seen, error) {
 		var x seen
-		return x, row.Scan(&x.uid, &x.start, &x.end)
+		err := row.Scan(&x.uid, &x.start, &x.end)
+		return x, err
 	})
 	if err != nil {
 		return 0, err
@@ -236,7 +234,8 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 	}
 	list, err := store.Collect(rs, err, func(row store.Row) (due, error) {
 		var d due
-		return d, row.Scan(&d.ref, &d.start)
+		err := row.Scan(&d.ref, &d.start)
+		return d, err
 	})
 	if err != nil {
 		return 0, err

@@ -181,7 +181,8 @@ func (s *Service) RefundDue(ctx context.Context) int {
 	}
 	list, err := store.Collect(rs, err, func(row store.Row) (due, error) {
 		var d due
-		return d, row.Scan(&d.ref, &d.amount)
+		err := row.Scan(&d.ref, &d.amount)
+		return d, err
 	})
 	if err != nil {
 		s.log.Error("events: refunds due", "err", err)

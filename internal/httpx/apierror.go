@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"time"
@@ -52,6 +53,15 @@ func Status(code string) int {
 	}
 	return http.StatusInternalServerError
 }
+
+// The answers every room gives in the same words: to a caller who must sign in first,
+// to one who may not, and for what is not there. They are shared: add a header or a
+// field to an Error of your own, never to these.
+var (
+	ErrUnauthenticated = &Error{Code: EUNAUTHORIZED, Message: "Unauthenticated."}
+	ErrForbidden       = &Error{Code: EFORBIDDEN, Message: "This action is unauthorized."}
+	ErrNotFound        = &Error{Code: ENOTFOUND, Message: "Not Found"}
+)
 
 // Error is a client's mistake as a service reports it and a handler answers it: the
 // answer is {"message"}, plus Laravel's {"errors": {field: [messages]}} on 422 (and on
@@ -138,6 +148,17 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, room s
 		body["errors"] = fields
 	}
 	JSON(w, status, body)
+}
+
+// Multipart reads a multipart/form-data body of at most limit bytes part by part as
+// it arrives; a body of another kind is a 400 with message, which says what to send.
+func Multipart(w http.ResponseWriter, r *http.Request, limit int64, message string) (*multipart.Reader, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, &Error{Code: EBADREQUEST, Message: message}
+	}
+	return mr, nil
 }
 
 // MaxJSONBody is the largest JSON body DecodeJSON reads.

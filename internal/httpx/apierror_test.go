@@ -1,10 +1,12 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -92,6 +94,50 @@ func TestDecodeJSON(t *testing.T) {
 				t.Fatalf("got %v, want code %s", err, tt.code)
 			case tt.code == ETOOLARGE && !strings.Contains(e.Message, "64 KiB"):
 				t.Fatalf("413 must name the limit: %q", e.Message)
+			}
+		})
+	}
+}
+
+// Multipart reads a multipart body part by part, within its limit; another kind of
+// body is a 400 with the route's message.
+func TestMultipart(t *testing.T) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("title", strings.Repeat("x", 100))
+	mw.Close()
+	multi := mw.FormDataContentType()
+	tests := []struct {
+		name, contentType string
+		limit             int64
+		code              string // of the call, or of reading the part
+	}{
+		{"OK", multi, 1 << 20, ""},
+		{"NotMultipart", "application/json", 1 << 20, EBADREQUEST},
+		{"TooLarge", multi, 50, "too large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body.Bytes()))
+			r.Header.Set("Content-Type", tt.contentType)
+			mr, err := Multipart(httptest.NewRecorder(), r, tt.limit, "Send the file as multipart/form-data.")
+			var e *Error
+			if tt.code == EBADREQUEST {
+				if !errors.As(err, &e) || e.Code != EBADREQUEST || e.Message != "Send the file as multipart/form-data." {
+					t.Fatalf("got %v, want a 400 with the route's message", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, err := mr.NextPart()
+			if err == nil {
+				_, err = io.ReadAll(part)
+			}
+			var mbe *http.MaxBytesError
+			if tooLarge := errors.As(err, &mbe); tooLarge != (tt.code == "too large") || (!tooLarge && err != nil) {
+				t.Fatalf("reading the part: %v", err)
 			}
 		})
 	}

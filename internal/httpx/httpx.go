@@ -72,7 +72,7 @@ func Reply(w http.ResponseWriter, status int, v any, err error) error {
 func PathID(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue(name), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, &Error{Code: ENOTFOUND, Message: "Not Found"}
+		return 0, ErrNotFound
 	}
 	return id, nil
 }

@@ -151,11 +151,11 @@ func (s *Service) GetImageItem(w http.ResponseWriter, r *http.Request) error {
 		return s.ListImages(w, r)
 	}
 	if !validID(slug) {
-		return errAPINotFound
+		return httpx.ErrNotFound
 	}
 	it, err := itemBySlug(r.Context(), s.db, slug)
 	if err == ErrNotFound {
-		return errAPINotFound
+		return httpx.ErrNotFound
 	}
 	if err != nil {
 		return err
@@ -163,6 +163,3 @@ func (s *Service) GetImageItem(w http.ResponseWriter, r *http.Request) error {
 	httpx.JSON(w, http.StatusOK, s.apiItem(r, it))
 	return nil
 }
-
-// errAPINotFound is the JSON API's 404 (the image server answers IIIF's).
-var errAPINotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}

@@ -131,7 +131,7 @@ const itemFrom = ` FROM iiif_items it
 const itemColumns = `it.id, it.slug, c.id, c.slug, c.title, it.target, it.target_id,
 	COALESCE(r.key, li.key, ai.reference, tr.slug || ':' || tp.xref, ''), it.label, ` + levelColumns + `, it.rights, it.attribution, it.updated_at`
 
-func scanItem(row interface{ Scan(...any) error }) (*itemRow, error) {
+func scanItem(row store.Row) (*itemRow, error) {
 	it := &itemRow{}
 	var lv levelScan
 	var updated int64
@@ -180,20 +180,8 @@ func listItems(ctx context.Context, db *store.DB, where string, limit int, args 
 		q += fmt.Sprintf(" LIMIT %d", limit)
 	}
 	rows, err := db.QueryContext(ctx, db.Rebind(q), args...)
+	items, err := store.Collect(rows, err, scanItem)
 	if err != nil {
-		return nil, err
-	}
-	var items []*itemRow
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		items = append(items, it)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if err := loadImages(ctx, db, items); err != nil {
@@ -267,19 +255,10 @@ func collectionsWithScans(ctx context.Context, db *store.DB, slug string) ([]col
 	}
 	q += ` GROUP BY c.id, c.slug, c.title, c.description ORDER BY c.title, c.id`
 	rows, err := db.QueryContext(ctx, db.Rebind(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []collectionRow
-	for rows.Next() {
-		var c collectionRow
-		if err := rows.Scan(&c.ID, &c.Slug, &c.Title, &c.Description, &c.Items); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, func(row store.Row) (c collectionRow, err error) {
+		err = row.Scan(&c.ID, &c.Slug, &c.Title, &c.Description, &c.Items)
+		return c, err
+	})
 }
 
 // metadataPair is one line of a manifest's metadata.

@@ -136,21 +136,9 @@ func (o *Outbox) DeliverDue(ctx context.Context) (sent int, err error) {
 		rows, err := o.db.QueryContext(ctx, o.db.Rebind(
 			`SELECT id FROM mail_outbox WHERE status = 'pending' AND next_attempt_at <= ? AND locked_until <= ? ORDER BY id LIMIT 20`),
 			now, now)
+		ids, err := store.Collect(rows, err, store.Scalar[int64])
 		if err != nil {
 			return sent, fmt.Errorf("mail: due messages: %w", err)
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return sent, err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return sent, err
 		}
 		if len(ids) == 0 {
 			return sent, nil
@@ -258,21 +246,12 @@ type Status struct {
 func (o *Outbox) List(ctx context.Context, limit int) ([]Status, error) {
 	rows, err := o.db.QueryContext(ctx, o.db.Rebind(
 		`SELECT id, to_addr, subject, body_text, status, attempts, last_error, rejected FROM mail_outbox ORDER BY id DESC LIMIT ?`), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Status
-	for rows.Next() {
-		var s Status
+	return store.Collect(rows, err, func(row store.Row) (s Status, err error) {
 		var rejected int
-		if err := rows.Scan(&s.ID, &s.To, &s.Subject, &s.Text, &s.Status, &s.Attempts, &s.LastError, &rejected); err != nil {
-			return nil, err
-		}
+		err = row.Scan(&s.ID, &s.To, &s.Subject, &s.Text, &s.Status, &s.Attempts, &s.LastError, &rejected)
 		s.Rejected = rejected == 1
-		out = append(out, s)
-	}
-	return out, rows.Err()
+		return s, err
+	})
 }
 
 // Rejections counts the messages to addr that the mail server refused for good; lists

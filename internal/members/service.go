@@ -49,7 +49,7 @@ func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid i
 	return func(w http.ResponseWriter, r *http.Request) error {
 		uid, ok := s.users.UserID(r)
 		if !ok {
-			return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+			return httpx.ErrUnauthenticated
 		}
 		return fn(w, r, uid)
 	}

@@ -44,7 +44,7 @@ func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 
 func signedIn(v Viewer) error {
 	if v.ID == 0 {
-		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+		return httpx.ErrUnauthenticated
 	}
 	return nil
 }

@@ -190,19 +190,7 @@ func TestRenewalRemindersConcurrent(t *testing.T) {
 		jobs := []*membership.Renewals{e.renewal, e.renewal, otherJob, otherJob}
 		for _, at := range []time.Time{start.AddDate(1, 0, -30), start.AddDate(1, 0, -6), start.AddDate(1, 0, 31)} {
 			e.clock.Set(at)
-			var wg sync.WaitGroup
-			reps := make([]membership.DueReport, len(jobs))
-			for i, j := range jobs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					var err error
-					if reps[i], err = j.RunDue(ctx, at); err != nil {
-						t.Error(err)
-					}
-				}()
-			}
-			wg.Wait()
+			reps := runAtOnce(t, jobs, at)
 			total := 0
 			for _, r := range reps {
 				total += r.Reminders
@@ -217,6 +205,26 @@ func TestRenewalRemindersConcurrent(t *testing.T) {
 			t.Errorf("the outbox holds %d mails, want %d", len(st), 3*n)
 		}
 	})
+}
+
+// runAtOnce runs every job's RunDue at the same moment, each in a goroutine of its
+// own, and returns their reports in the jobs' order.
+func runAtOnce(t *testing.T, jobs []*membership.Renewals, at time.Time) []membership.DueReport {
+	t.Helper()
+	var wg sync.WaitGroup
+	reps := make([]membership.DueReport, len(jobs))
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var err error
+			if reps[i], err = j.RunDue(context.Background(), at); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	return reps
 }
 
 // Two instances of the server on one PostgreSQL database (two connection pools, two
@@ -244,19 +252,7 @@ func TestRenewalRemindersTwoInstancesOnePostgres(t *testing.T) {
 	rem, _ := membership.ParseReminders("30d,7d,lapse")
 	jobs := []*membership.Renewals{e.renewal, second.Renewals(membership.RenewalOptions{Mailer: secondOutbox, Reminders: rem, Log: quietLog})}
 	for _, at := range []time.Time{start.AddDate(1, 0, -30), start.AddDate(1, 0, -6), start.AddDate(1, 0, 31)} {
-		var wg sync.WaitGroup
-		reps := make([]membership.DueReport, 2)
-		for i, j := range jobs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				var err error
-				if reps[i], err = j.RunDue(ctx, at); err != nil {
-					t.Error(err)
-				}
-			}()
-		}
-		wg.Wait()
+		reps := runAtOnce(t, jobs, at)
 		if reps[0].Reminders+reps[1].Reminders != n {
 			t.Errorf("at %s: %+v, want %d reminders in all", at.Format(time.DateOnly), reps, n)
 		}

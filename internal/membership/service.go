@@ -338,25 +338,16 @@ func (s *Service) Advance(ctx context.Context, now time.Time) (int, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, status, paid_until, grace_days FROM memberships
 		WHERE status IN (?, ?, ?) AND paid_until IS NOT NULL AND paid_until <= ? ORDER BY id`),
 		StatusActive, StatusGrace, StatusComplimentary, now.Unix())
-	if err != nil {
-		return 0, err
-	}
 	type due struct {
 		id, paid  int64
 		status    string
 		graceDays int
 	}
-	var list []due
-	for rs.Next() {
-		var d due
-		if err := rs.Scan(&d.id, &d.status, &d.paid, &d.graceDays); err != nil {
-			rs.Close()
-			return 0, err
-		}
-		list = append(list, d)
-	}
-	rs.Close()
-	if err := rs.Err(); err != nil {
+	list, err := store.Collect(rs, err, func(row store.Row) (d due, err error) {
+		err = row.Scan(&d.id, &d.status, &d.paid, &d.graceDays)
+		return d, err
+	})
+	if err != nil {
 		return 0, err
 	}
 	changed := 0

@@ -1,12 +1,9 @@
 package names
 
 import (
-	"bytes"
 	"io"
-	"os"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // GivenNames holds groups of given names that records use for one person: a name, its
@@ -48,25 +45,10 @@ func (g *GivenNames) add(r io.Reader, source string) error {
 // LoadGivenNames returns the shipped groups with those of an operator's file added.
 // To replace the shipped groups instead, use ParseGivenNames on the operator's file.
 func LoadGivenNames(path string) (*GivenNames, error) {
-	g, err := ParseGivenNames(bytes.NewReader(shippedGivenNames), "given_names.txt")
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return g, g.add(f, path)
+	return loadVariants(ParseGivenNames, shippedGivenNames, "given_names.txt", path)
 }
 
-var defaultGiven = sync.OnceValue(func() *GivenNames {
-	g, err := ParseGivenNames(bytes.NewReader(shippedGivenNames), "given_names.txt")
-	if err != nil {
-		panic("names: the shipped given names do not parse: " + err.Error())
-	}
-	return g
-})
+var defaultGiven = shippedVariants(ParseGivenNames, shippedGivenNames, "given_names.txt")
 
 // DefaultGivenNames returns the shipped given-name groups.
 func DefaultGivenNames() *GivenNames { return defaultGiven() }

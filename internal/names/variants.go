@@ -31,6 +31,34 @@ func ShippedGivenNames() []byte { return bytes.Clone(shippedGivenNames) }
 // ShippedSurnameVariants returns the surname clusters the package ships.
 func ShippedSurnameVariants() []byte { return bytes.Clone(shippedSurnameVariants) }
 
+// loadVariants parses a shipped file (named name) and adds to it the operator's file
+// at path; parse is the kind's ParseX.
+func loadVariants[T interface{ add(io.Reader, string) error }](parse func(io.Reader, string) (T, error), shipped []byte, name, path string) (T, error) {
+	var none T
+	v, err := parse(bytes.NewReader(shipped), name)
+	if err != nil {
+		return none, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return none, err
+	}
+	defer f.Close()
+	return v, v.add(f, path)
+}
+
+// shippedVariants parses a shipped file the first time it is asked for; the package's
+// own file that does not parse is a bug of the build, not of a caller.
+func shippedVariants[T any](parse func(io.Reader, string) (T, error), shipped []byte, name string) func() T {
+	return sync.OnceValue(func() T {
+		v, err := parse(bytes.NewReader(shipped), name)
+		if err != nil {
+			panic("names: the shipped " + name + " does not parse: " + err.Error())
+		}
+		return v
+	})
+}
+
 // variantLine is one parsed line: the group key and the names in it (key included).
 type variantLine struct {
 	line  int
@@ -114,25 +142,10 @@ func (v *SurnameVariants) add(r io.Reader, source string) error {
 // LoadSurnameVariants returns the shipped clusters with those of an operator's file
 // added; a line whose first surname is a shipped cluster's key adds to that cluster.
 func LoadSurnameVariants(path string) (*SurnameVariants, error) {
-	v, err := ParseSurnameVariants(bytes.NewReader(shippedSurnameVariants), "surname_variants.txt")
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return v, v.add(f, path)
+	return loadVariants(ParseSurnameVariants, shippedSurnameVariants, "surname_variants.txt", path)
 }
 
-var defaultSurnames = sync.OnceValue(func() *SurnameVariants {
-	v, err := ParseSurnameVariants(bytes.NewReader(shippedSurnameVariants), "surname_variants.txt")
-	if err != nil {
-		panic("names: the shipped surname variants do not parse: " + err.Error())
-	}
-	return v
-})
+var defaultSurnames = shippedVariants(ParseSurnameVariants, shippedSurnameVariants, "surname_variants.txt")
 
 // DefaultSurnameVariants returns the shipped surname clusters.
 func DefaultSurnameVariants() *SurnameVariants { return defaultSurnames() }

@@ -80,21 +80,14 @@ func (s *Service) finderFor(path string) Finder {
 // Alerts lists a member's alerts.
 func (s *Service) Alerts(ctx context.Context, uid int64) ([]Alert, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT saved_search_id, frequency, created_at, last_sent_at FROM newsletter_alerts WHERE user_id = ? ORDER BY id`), uid)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Alert{}
-	for rows.Next() {
-		var a Alert
+	return store.Collect(rows, err, func(row store.Row) (a Alert, err error) {
 		var c, l int64
-		if err := rows.Scan(&a.SavedSearchID, &a.Frequency, &c, &l); err != nil {
-			return nil, err
+		if err := row.Scan(&a.SavedSearchID, &a.Frequency, &c, &l); err != nil {
+			return a, err
 		}
-		a.CreatedAt, a.LastSentAt = time.Unix(c, 0).UTC(), ts(l)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+		a.CreatedAt, a.LastSentAt = store.Time(c), ts(l)
+		return a, nil
+	})
 }
 
 // SetAlert turns a member's saved search into an alert, or changes its frequency.
@@ -529,19 +522,10 @@ type digestItem struct {
 func (s *Service) SendDigests(ctx context.Context) (int, error) {
 	now := s.now()
 	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT a.user_id FROM newsletter_alert_matches m JOIN newsletter_alerts a ON a.id = m.alert_id WHERE m.sent_at = 0 ORDER BY a.user_id`)
+	users, err := store.Collect(rows, err, store.Scalar[int64])
 	if err != nil {
 		return 0, err
 	}
-	var users []int64
-	for rows.Next() {
-		var u int64
-		if err := rows.Scan(&u); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		users = append(users, u)
-	}
-	rows.Close()
 	sent := 0
 	for _, uid := range users {
 		ok, err := s.sendDigest(ctx, uid, now)

@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -93,7 +94,7 @@ const deliveryStatus = `CASE WHEN d.outbox_id < 0 THEN 'skipped' ELSE COALESCE(m
 
 const editionCols = `e.id, l.slug, l.audience, e.list_id, e.document, e.subject, e.sections, e.status, e.scheduled_at, e.started_at, e.sent_at, e.html, e.body_text, e.since`
 
-func scanEdition(r interface{ Scan(...any) error }) (*Edition, error) {
+func scanEdition(r store.Row) (*Edition, error) {
 	e := &Edition{}
 	var audience, sections string
 	var sched, started, sent int64
@@ -121,20 +122,8 @@ func (s *Service) edition(ctx context.Context, id int64) (*Edition, error) {
 // Editions returns every edition, newest first, with counts.
 func (s *Service) Editions(ctx context.Context) ([]*Edition, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+editionCols+` FROM newsletter_editions e JOIN newsletter_lists l ON l.id = e.list_id ORDER BY e.id DESC`)
+	out, err := store.Collect(rows, err, scanEdition)
 	if err != nil {
-		return nil, err
-	}
-	var out []*Edition
-	for rows.Next() {
-		e, err := scanEdition(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	for _, e := range out {
@@ -500,20 +489,11 @@ func (s *Service) sendBatch(ctx context.Context, e *Edition, n int) (int, error)
 		WHERE x.list_id = ? AND x.status = 'subscribed' AND s.confirmed_at > 0 AND s.suppressed_at = 0
 		AND NOT EXISTS (SELECT 1 FROM newsletter_deliveries d WHERE d.edition_id = ? AND d.subscriber_id = s.id)
 		ORDER BY s.id LIMIT ?`), e.listID, e.ID, n)
+	rs, err := store.Collect(rows, err, func(row store.Row) (r recipient, err error) {
+		err = row.Scan(&r.id, &r.email, &r.to)
+		return r, err
+	})
 	if err != nil {
-		return 0, err
-	}
-	var rs []recipient
-	for rows.Next() {
-		var r recipient
-		if err := rows.Scan(&r.id, &r.email, &r.to); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		rs = append(rs, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return 0, err
 	}
 	now := s.now().Unix()
@@ -700,19 +680,7 @@ func (s *Service) SendDue(ctx context.Context, budget int) (int, bool, error) {
 
 func (s *Service) editionIDs(ctx context.Context, q string, args ...any) ([]int64, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, store.Scalar[int64])
 }
 
 // Recipient is one recipient of an edition and what became of their message.
@@ -744,22 +712,15 @@ func (s *Service) Recipients(ctx context.Context, id int64, status string, limit
 	q += ` ORDER BY s.id LIMIT ?`
 	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Recipient{}
-	for rows.Next() {
-		var r Recipient
-		if err := rows.Scan(&r.Email, &r.Status, &r.Error); err != nil {
-			return nil, err
+	return store.Collect(rows, err, func(row store.Row) (r Recipient, err error) {
+		if err := row.Scan(&r.Email, &r.Status, &r.Error); err != nil {
+			return r, err
 		}
 		if r.Status == "pending" {
 			r.Status = "queued"
 		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, nil
+	})
 }
 
 // ArchiveEntry is a past public edition in the archive.
@@ -778,23 +739,16 @@ type ArchiveEntry struct {
 func (s *Service) Archive(ctx context.Context, limit int) ([]ArchiveEntry, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT e.id, l.slug, l.name, e.subject, e.started_at, e.body_text FROM newsletter_editions e
 		JOIN newsletter_lists l ON l.id = e.list_id WHERE l.audience = 'public' AND e.status IN ('sending', 'sent') ORDER BY e.started_at DESC, e.id DESC LIMIT ?`), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []ArchiveEntry{}
-	for rows.Next() {
-		var a ArchiveEntry
+	return store.Collect(rows, err, func(row store.Row) (a ArchiveEntry, err error) {
 		var started int64
 		var text string
-		if err := rows.Scan(&a.ID, &a.List, &a.ListName, &a.Subject, &started, &text); err != nil {
-			return nil, err
+		if err := row.Scan(&a.ID, &a.List, &a.ListName, &a.Subject, &started, &text); err != nil {
+			return a, err
 		}
-		a.SentAt = time.Unix(started, 0).UTC()
+		a.SentAt = store.Time(started)
 		a.Summary = summary(text, a.Subject)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+		return a, nil
+	})
 }
 
 // ArchivedEdition is one public edition as mailed, without any personal link.

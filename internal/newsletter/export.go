@@ -3,6 +3,8 @@ package newsletter
 import (
 	"context"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // ExportUserData is this room's part of "download my data" (auth.Exporter): the
@@ -23,40 +25,28 @@ func (s *Service) ExportUserData(ctx context.Context, userID int64) (map[string]
 		Wording   string    `json:"wording"`
 		CreatedAt time.Time `json:"created_at"`
 	}
-	subs := []sub{}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT l.slug, s.email, x.status, x.created_at, x.updated_at FROM newsletter_subscriptions x
 		JOIN newsletter_subscribers s ON s.id = x.subscriber_id JOIN newsletter_lists l ON l.id = x.list_id WHERE s.user_id = ? OR s.email = (SELECT email FROM users WHERE id = ?) ORDER BY l.id`), userID, userID)
+	subs, err := store.Collect(rows, err, func(row store.Row) (x sub, err error) {
+		var c, u int64
+		err = row.Scan(&x.List, &x.Email, &x.Status, &c, &u)
+		x.CreatedAt, x.UpdatedAt = store.Time(c), store.Time(u)
+		return x, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var x sub
-		var c, u int64
-		if err := rows.Scan(&x.List, &x.Email, &x.Status, &c, &u); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		x.CreatedAt, x.UpdatedAt = time.Unix(c, 0).UTC(), time.Unix(u, 0).UTC()
-		subs = append(subs, x)
-	}
-	rows.Close()
-	consents := []consent{}
 	rows, err = s.db.QueryContext(ctx, s.db.Rebind(`SELECT l.slug, s.email, c.action, c.source, c.wording, c.created_at FROM newsletter_consents c
 		JOIN newsletter_subscribers s ON s.id = c.subscriber_id JOIN newsletter_lists l ON l.id = c.list_id WHERE s.user_id = ? OR s.email = (SELECT email FROM users WHERE id = ?) ORDER BY c.id`), userID, userID)
+	consents, err := store.Collect(rows, err, func(row store.Row) (x consent, err error) {
+		var c int64
+		err = row.Scan(&x.List, &x.Email, &x.Action, &x.Source, &x.Wording, &c)
+		x.CreatedAt = store.Time(c)
+		return x, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var x consent
-		var c int64
-		if err := rows.Scan(&x.List, &x.Email, &x.Action, &x.Source, &x.Wording, &c); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		x.CreatedAt = time.Unix(c, 0).UTC()
-		consents = append(consents, x)
-	}
-	rows.Close()
 	alerts, err := s.Alerts(ctx, userID)
 	if err != nil {
 		return nil, err

@@ -12,11 +12,6 @@ import (
 // The room's HTTP API (docs/newsletter.md); cmd/lineage/routes.go lists the routes
 // with their access, which each handler's adapter (SignedIn, Staff, Admin) enforces.
 
-var (
-	errUnauthenticated = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-	errForbidden       = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
-)
-
 // handlerFunc is a handler of the room, told who asks.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, v Viewer) error
 
@@ -35,7 +30,7 @@ func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 		if err := signedIn(v); err != nil || v.Staff || v.Admin {
 			return err
 		}
-		return errForbidden
+		return httpx.ErrForbidden
 	}, fn)
 }
 
@@ -45,13 +40,13 @@ func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 		if err := signedIn(v); err != nil || v.Admin {
 			return err
 		}
-		return errForbidden
+		return httpx.ErrForbidden
 	}, fn)
 }
 
 func signedIn(v Viewer) error {
 	if v.ID == 0 {
-		return errUnauthenticated
+		return httpx.ErrUnauthenticated
 	}
 	return nil
 }
@@ -267,9 +262,6 @@ func (s *Service) AdminGetDocuments(w http.ResponseWriter, r *http.Request, _ Vi
 // AdminGetEditions answers GET /api/admin/newsletter/editions.
 func (s *Service) AdminGetEditions(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	es, err := s.Editions(r.Context())
-	if es == nil {
-		es = []*Edition{}
-	}
 	return httpx.Reply(w, http.StatusOK, map[string]any{"data": es}, err)
 }
 

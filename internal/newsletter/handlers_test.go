@@ -52,6 +52,7 @@ func room(t *testing.T, e *env, viewers map[string]newsletter.Viewer, now *time.
 		{Pattern: "GET /api/admin/newsletter/editions/{id}/recipients", Handler: s.Staff(s.AdminRecipients)},
 		{Pattern: "PUT /api/newsletter/me", Handler: s.SignedIn(s.PutMe)},
 		{Pattern: "GET /api/newsletter/editions", Handler: s.GetArchive},
+		{Pattern: "GET /api/newsletter/lists", Handler: s.GetLists},
 	}}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -71,6 +72,24 @@ func call(t *testing.T, srv *httptest.Server, as, method, path, body string) (in
 	var out map[string]any
 	json.Unmarshal(b, &out)
 	return res.StatusCode, out
+}
+
+// A store with no lists and no editions answers each listing as an empty array, never
+// null: the web app takes a null list as the API being unavailable.
+func TestEmptyListingsAreArrays(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		if _, err := db.ExecContext(context.Background(), `DELETE FROM newsletter_lists`); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		srv := room(t, newEnv(t, db), map[string]newsletter.Viewer{"admin": {ID: 1, Verified: true, Staff: true, Admin: true}}, &now)
+		for _, path := range []string{"/api/newsletter/lists", "/api/admin/newsletter/lists", "/api/admin/newsletter/editions", "/api/newsletter/editions"} {
+			st, body := call(t, srv, "admin", "GET", path, "")
+			if data, ok := body["data"].([]any); st != 200 || !ok || len(data) != 0 {
+				t.Errorf("GET %s: %d %v, want 200 and data []", path, st, body)
+			}
+		}
+	})
 }
 
 // Who may do what; an editor composes, previews, tests, schedules and sends; a sent

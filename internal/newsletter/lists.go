@@ -32,7 +32,7 @@ var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 const listCols = `id, slug, name, description, audience, scope`
 
-func scanList(r interface{ Scan(...any) error }) (*List, error) {
+func scanList(r store.Row) (*List, error) {
 	l := &List{}
 	return l, r.Scan(&l.ID, &l.Slug, &l.Name, &l.Description, &l.Audience, &l.Scope)
 }
@@ -40,19 +40,7 @@ func scanList(r interface{ Scan(...any) error }) (*List, error) {
 // Lists returns every list in a stable order.
 func (s *Service) Lists(ctx context.Context) ([]*List, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+listCols+` FROM newsletter_lists ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*List
-	for rows.Next() {
-		l, err := scanList(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, scanList)
 }
 
 // List returns the list with slug, or errNotFound.

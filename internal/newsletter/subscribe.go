@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -38,7 +39,7 @@ type subscriber struct {
 
 const subscriberCols = `id, email, COALESCE(user_id, 0), confirmed_at, confirm_sent_at, suppressed_at`
 
-func scanSubscriber(r interface{ Scan(...any) error }) (*subscriber, error) {
+func scanSubscriber(r store.Row) (*subscriber, error) {
 	x := &subscriber{}
 	err := r.Scan(&x.ID, &x.Email, &x.UserID, &x.ConfirmedAt, &x.SentAt, &x.Suppressed)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -323,19 +324,10 @@ func (s *Service) Confirm(ctx context.Context, token string) (*Confirmed, error)
 			return errConfirmToken // used at the same moment by another request
 		}
 		rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT list_id FROM newsletter_subscriptions WHERE subscriber_id = ? AND status = 'pending'`), sub.ID)
+		ids, err := store.Collect(rows, err, store.Scalar[int64])
 		if err != nil {
 			return err
 		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
 		for _, id := range ids {
 			var source, wording string
 			err := tx.QueryRowContext(ctx, s.db.Rebind(`SELECT source, wording FROM newsletter_consents

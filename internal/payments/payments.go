@@ -217,25 +217,12 @@ func (s *Service) Payments(ctx context.Context, kind, ref string) ([]Row, error)
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, kind, ref, provider, external_id, customer,
 		subscription, amount_minor, currency, refunded_minor, status, period_end, paid_at
 		FROM payments WHERE kind = ? AND ref = ? ORDER BY paid_at, id`), kind, ref)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Row
-	for rows.Next() {
-		var r Row
+	return store.Collect(rows, err, func(row store.Row) (r Row, err error) {
 		var pe sql.NullInt64
 		var paid int64
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Ref, &r.Provider, &r.ExternalID, &r.Customer, &r.Subscription,
-			&r.AmountMinor, &r.Currency, &r.RefundedMinor, &r.Status, &pe, &paid); err != nil {
-			return nil, err
-		}
-		if pe.Valid {
-			t := time.Unix(pe.Int64, 0).UTC()
-			r.PeriodEnd = &t
-		}
-		r.PaidAt = time.Unix(paid, 0).UTC()
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err = row.Scan(&r.ID, &r.Kind, &r.Ref, &r.Provider, &r.ExternalID, &r.Customer, &r.Subscription,
+			&r.AmountMinor, &r.Currency, &r.RefundedMinor, &r.Status, &pe, &paid)
+		r.PeriodEnd, r.PaidAt = store.TimeOrNil(pe), store.Time(paid)
+		return r, err
+	})
 }

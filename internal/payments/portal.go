@@ -29,12 +29,12 @@ func (s *Service) OpenPortal(w http.ResponseWriter, r *http.Request) error {
 	owner := s.owner
 	s.mu.RUnlock()
 	if owner == nil {
-		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+		return httpx.ErrNotFound
 	}
 	kind, ref, err := owner.OwnedRef(r)
 	switch {
 	case errors.Is(err, ErrSignedOut):
-		return &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
+		return httpx.ErrUnauthenticated
 	case errors.Is(err, ErrNoRef):
 		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "You have no membership."}
 	case err != nil:

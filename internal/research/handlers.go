@@ -45,7 +45,7 @@ func apiError(err error) error {
 	var tb *ErrTooBroad
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+		return httpx.ErrNotFound
 	case errors.Is(err, ErrBadCursor):
 		return httpx.Invalid("after", "This page link has expired: run the search again.")
 	case errors.As(err, &iq):
@@ -91,16 +91,12 @@ func (s *Service) GetCount(w http.ResponseWriter, r *http.Request) error {
 
 // GetRecord answers GET /api/research/records/{id}.
 func (s *Service) GetRecord(w http.ResponseWriter, r *http.Request) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return apiError(ErrNotFound)
+	id, err := httpx.PathID(r, "id")
+	if err != nil {
+		return err
 	}
 	d, err := s.Record(r.Context(), id, s.scope(r))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, apiError(err))
 }
 
 // ListCollections answers GET /api/research/collections.

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,30 +16,7 @@ import (
 // asked for with gzip comes back uncompressed (Go compresses once, decision 016) and
 // the worker writes no log line of its own per request (Go logs each one).
 func TestSSRWorkerServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs node")
-	}
-	web := os.Getenv("LINEAGE_WEB_DIR")
-	if web == "" {
-		web = filepath.Join("..", "..", "web")
-	}
-	web, _ = filepath.Abs(web)
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir:   web,
-		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
-		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{Workers: 1, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4},
-	}
-	if err := ssr.Check(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, logs)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, web, logs := realSSR(t, SSRSettings{Workers: 1, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if w := serve(t, s, 90*time.Second, "/robots.txt"); w.Code != 200 {
 		t.Fatalf("robots.txt: %d %s\n%s", w.Code, w.Body, logs)

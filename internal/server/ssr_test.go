@@ -238,18 +238,7 @@ func serve(t *testing.T, h http.Handler, within time.Duration, target string) *h
 // answers (here: stopped, with the probe too slow to notice) is answered 503 with
 // Retry-After once the response-header timeout passes, instead of hanging.
 func TestSSRProxyTimeout(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir:   fakeWebApp(t),
-		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour, Workers: 1},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{ResponseTimeout: 300 * time.Millisecond, ProbeInterval: time.Hour, Workers: 1})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	if w := serve(t, s, 20*time.Second, "/news"); w.Code != 200 {
 		t.Fatalf("before the freeze: %d %s", w.Code, w.Body)
@@ -269,24 +258,13 @@ func TestSSRProxyTimeout(t *testing.T) {
 // TestSSRFrozenChild: a stopped child is found by the probe, reported by /readyz,
 // answered around with 503 + Retry-After, killed and restarted; then pages work again.
 func TestSSRFrozenChild(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: fakeWebApp(t),
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{
-			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
-			ProbeInterval:   50 * time.Millisecond,
-			ProbeTimeout:    time.Second,
-			ProbeFailures:   2,
-			Workers:         1,
-		},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{
+		ResponseTimeout: time.Minute, // the probe must find the freeze, not this
+		ProbeInterval:   50 * time.Millisecond,
+		ProbeTimeout:    time.Second,
+		ProbeFailures:   2,
+		Workers:         1,
+	})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	testFrozenChild(t, s, ssr, 20*time.Second, "/news")
 }
@@ -438,32 +416,9 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 // and fails, saying so, without it: a supervision test that quietly does not run proves
 // nothing.
 func TestSSRRealChild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs node")
-	}
-	web := os.Getenv("LINEAGE_WEB_DIR")
-	if web == "" {
-		web = filepath.Join("..", "..", "web")
-	}
-	web, _ = filepath.Abs(web)
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: web,
-		Env:    []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		// The defaults but a shorter pause between probes (the test waits less) and one
-		// worker, whose freeze makes the site unready.
-		Settings: SSRSettings{ProbeInterval: 500 * time.Millisecond, Workers: 1},
-	}
-	if err := ssr.Check(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, logs)
-	}
-	defer func() { cancel(); <-done }()
+	// The defaults but a shorter pause between probes (the test waits less) and one
+	// worker, whose freeze makes the site unready.
+	ssr, web, logs := realSSR(t, SSRSettings{ProbeInterval: 500 * time.Millisecond, Workers: 1})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	// Node starts slowly on a busy machine; these deadlines only stop a hung test.
 	const within = 90 * time.Second
@@ -532,24 +487,13 @@ func gone(t *testing.T, pid int) {
 // frozen leaves the pages to the others, /readyz stays 200 throughout, and it is
 // restarted and takes pages again.
 func TestSSRWorkers(t *testing.T) {
-	logs := &syncBuffer{}
-	ssr := &SSR{
-		WebDir: fakeWebApp(t),
-		Log:    slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{
-			Workers:         3,
-			ResponseTimeout: time.Minute, // the probe must find the freeze, not this
-			ProbeInterval:   50 * time.Millisecond,
-			ProbeTimeout:    time.Second,
-			ProbeFailures:   2,
-		},
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := ssr.Run(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cancel(); <-done }()
+	ssr, logs := fakeSSR(t, SSRSettings{
+		Workers:         3,
+		ResponseTimeout: time.Minute, // the probe must find the freeze, not this
+		ProbeInterval:   50 * time.Millisecond,
+		ProbeTimeout:    time.Second,
+		ProbeFailures:   2,
+	})
 	s := New(Options{WebDir: ssr.WebDir, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	workers := ssr.list()
 	pids := map[string]*ssrWorker{}
@@ -660,34 +604,59 @@ func TestSSRWorkers(t *testing.T) {
 	})
 }
 
-// TestSSRRealWorkers runs two workers of the built web app's React Router server:
-// both answer, each with the heap limit on its command line; one killed leaves the
-// pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
-func TestSSRRealWorkers(t *testing.T) {
+// realSSR runs the built web app's workers (web/, or LINEAGE_WEB_DIR) with settings,
+// the APIs they would call pointing at nothing, until the test ends; their log lines
+// go to logs. A test of real workers is skipped with -short.
+func realSSR(t *testing.T, settings SSRSettings) (ssr *SSR, web string, logs *syncBuffer) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs node")
 	}
-	web := os.Getenv("LINEAGE_WEB_DIR")
+	web = os.Getenv("LINEAGE_WEB_DIR")
 	if web == "" {
 		web = filepath.Join("..", "..", "web")
 	}
 	web, _ = filepath.Abs(web)
-	logs := &syncBuffer{}
-	ssr := &SSR{
+	logs = &syncBuffer{}
+	ssr = &SSR{
 		WebDir:   web,
 		Env:      []string{"LINEAGE_CONTENT_API=http://127.0.0.1:1/content/api/v2", "LINEAGE_API_URL=http://127.0.0.1:1", "LINEAGE_PUBLIC_URL=http://lineage.test"},
 		Log:      slog.New(slog.NewTextHandler(logs, nil)),
-		Settings: SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4},
+		Settings: settings,
 	}
 	if err := ssr.Check(); err != nil {
 		t.Fatal(err)
 	}
+	runSSR(t, ssr, logs)
+	return ssr, web, logs
+}
+
+// fakeSSR runs workers of fakeWebApp with settings until the test ends; their log
+// lines go to logs.
+func fakeSSR(t *testing.T, settings SSRSettings) (*SSR, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	ssr := &SSR{WebDir: fakeWebApp(t), Log: slog.New(slog.NewTextHandler(logs, nil)), Settings: settings}
+	runSSR(t, ssr, logs)
+	return ssr, logs
+}
+
+// runSSR runs ssr until the test ends.
+func runSSR(t *testing.T, ssr *SSR, logs *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done, err := ssr.Run(ctx)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs)
 	}
-	defer func() { cancel(); <-done }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// TestSSRRealWorkers runs two workers of the built web app's React Router server:
+// both answer, each with the heap limit on its command line; one killed leaves the
+// pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
+func TestSSRRealWorkers(t *testing.T) {
+	ssr, web, logs := realSSR(t, SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	const within = 90 * time.Second
 	robots := func() {

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
 	"lineage/internal/auth"
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // Job states (docs/studio-staff.md). undoing: the job stopped and is taking back
@@ -74,9 +74,7 @@ type Job struct {
 const jobCols = `j.id, j.kind, j.state, j.created_at, j.updated_at, j.user_id, u.name, j.collection, j.upload_id, j.progress, j.report, j.error, j.version, j.params, j.cancel, j.heartbeat_at`
 const jobFrom = ` FROM staff_jobs j LEFT JOIN users u ON u.id = j.user_id`
 
-type rowScanner interface{ Scan(...any) error }
-
-func scanJob(row rowScanner) (*Job, error) {
+func scanJob(row store.Row) (*Job, error) {
 	var j Job
 	var created, updated int64
 	var uid sql.NullInt64
@@ -415,24 +413,15 @@ func plainCause(err error) string {
 func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, kind FROM staff_jobs WHERE state IN (?, ?, ?) AND heartbeat_at < ?`),
 		StateQueued, StateRunning, StateUndoing, now.Add(-StaleAfter).Unix())
-	if err != nil {
-		return 0, err
-	}
 	type stale struct {
 		id   int64
 		kind string
 	}
-	var found []stale
-	for rows.Next() {
-		var st stale
-		if err := rows.Scan(&st.id, &st.kind); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		found = append(found, st)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	found, err := store.Collect(rows, err, func(row store.Row) (st stale, err error) {
+		err = row.Scan(&st.id, &st.kind)
+		return st, err
+	})
+	if err != nil {
 		return 0, err
 	}
 	n := 0
@@ -462,41 +451,35 @@ func (s *Service) RecoverJobs(ctx context.Context, now time.Time) (int, error) {
 
 // CancelJob is POST /api/studio/jobs/{id}/cancel.
 func (s *Service) CancelJob(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	j, err := s.pathJob(r)
 	if err != nil {
-		return errNotFound
-	}
-	if _, err := s.JobByID(r.Context(), id); err != nil {
 		return err
 	}
 	res, err := s.db.ExecContext(r.Context(), s.db.Rebind(`UPDATE staff_jobs SET cancel = 1, version = version + 1, updated_at = ? WHERE id = ? AND state IN (?, ?)`),
-		s.Now().Unix(), id, StateQueued, StateRunning)
+		s.Now().Unix(), j.ID, StateQueued, StateRunning)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return &httpx.Error{Code: httpx.ECONFLICT, Message: "This import has already finished."}
 	}
-	j, err := s.JobByID(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusAccepted, map[string]any{"job": j})
-	return nil
+	j, err = s.JobByID(r.Context(), j.ID)
+	return httpx.Reply(w, http.StatusAccepted, map[string]any{"job": j}, err)
 }
 
 // GetJob is GET /api/studio/jobs/{id}.
 func (s *Service) GetJob(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	j, err := s.pathJob(r)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"job": j}, err)
+}
+
+// pathJob is the job of the path's {id}.
+func (s *Service) pathJob(r *http.Request) (*Job, error) {
+	id, err := httpx.PathID(r, "id")
 	if err != nil {
-		return errNotFound
+		return nil, err
 	}
-	j, err := s.JobByID(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"job": j})
-	return nil
+	return s.JobByID(r.Context(), id)
 }
 
 // ListJobs is GET /api/studio/jobs?kind=: the newest 50.
@@ -513,23 +496,8 @@ func (s *Service) ListJobs(w http.ResponseWriter, r *http.Request, _ *auth.User)
 		return httpx.Invalid("kind", "The kind must be records or scans.")
 	}
 	rows, err := s.db.QueryContext(r.Context(), s.db.Rebind(q+` ORDER BY j.id DESC LIMIT 50`), args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	out := []*Job{}
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return err
-		}
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"jobs": out})
-	return nil
+	out, err := store.Collect(rows, err, scanJob)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"jobs": out}, err)
 }
 
 // MaxStreams is how many event streams one account may hold open at once.
@@ -542,14 +510,11 @@ const keepAlive = 15 * time.Second
 // JobEvents is GET /api/studio/jobs/{id}/events: the job as server-sent events, from
 // the store, so that any server answers it (docs/studio-staff.md).
 func (s *Service) JobEvents(w http.ResponseWriter, r *http.Request, u *auth.User) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		return errNotFound
-	}
-	j, err := s.JobByID(r.Context(), id)
+	j, err := s.pathJob(r)
 	if err != nil {
 		return err
 	}
+	id := j.ID
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		if uw, ok2 := w.(interface{ Unwrap() http.ResponseWriter }); ok2 {

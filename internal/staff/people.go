@@ -114,9 +114,9 @@ func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request, _ *auth.Use
 
 // person loads the account of the path's {id}.
 func (s *Service) person(r *http.Request) (*auth.User, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return nil, errNotFound
+	id, err := httpx.PathID(r, "id")
+	if err != nil {
+		return nil, err
 	}
 	u, err := s.opt.Accounts.UserByID(r.Context(), id)
 	if errors.Is(err, auth.ErrNotFound) {

@@ -67,7 +67,7 @@ func newUploadID() string {
 
 const uploadCols = `id, user_id, filename, bytes, row_count, delimiter, columns, created_at, imported_at`
 
-func scanUpload(row rowScanner) (*Upload, error) {
+func scanUpload(row store.Row) (*Upload, error) {
 	var u Upload
 	var uid sql.NullInt64
 	var cols string
@@ -137,10 +137,9 @@ func (s *Service) withProposal(ctx context.Context, u *Upload) error {
 
 // PostRecordsUpload is POST /api/studio/records/uploads (multipart, field file).
 func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	r.Body = http.MaxBytesReader(w, r.Body, s.csvLimits.bytes+1<<20)
-	mr, err := r.MultipartReader()
+	mr, err := httpx.Multipart(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
 	if err != nil {
-		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the file as multipart/form-data."}
+		return err
 	}
 	scratch, err := s.scratchDir()
 	if err != nil {
@@ -402,23 +401,8 @@ func (s *Service) deleteUpload(ctx context.Context, id string) error {
 // ListRecordsUploads is GET /api/studio/records/uploads: the caller's, newest first.
 func (s *Service) ListRecordsUploads(w http.ResponseWriter, r *http.Request, me *auth.User) error {
 	rows, err := s.db.QueryContext(r.Context(), s.db.Rebind(`SELECT `+uploadCols+` FROM staff_uploads WHERE user_id = ? ORDER BY seq DESC`), me.ID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	out := []*Upload{}
-	for rows.Next() {
-		u, err := scanUpload(rows)
-		if err != nil {
-			return err
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"uploads": out})
-	return nil
+	out, err := store.Collect(rows, err, scanUpload)
+	return httpx.Reply(w, http.StatusOK, map[string]any{"uploads": out}, err)
 }
 
 // GetRecordsUpload is GET /api/studio/records/uploads/{id}.

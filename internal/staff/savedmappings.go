@@ -14,6 +14,7 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/httpx"
 	"lineage/internal/research"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -38,33 +39,26 @@ func mappingName(s string) (string, error) {
 func (s *Service) mappings(ctx context.Context) ([]SavedMapping, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT m.name, m.mapping, m.columns, m.updated_at, m.updated_by, u.name
 		FROM staff_mappings m LEFT JOIN users u ON u.id = m.updated_by ORDER BY m.updated_at DESC, m.name`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []SavedMapping{}
-	for rows.Next() {
-		var m SavedMapping
+	return store.Collect(rows, err, func(row store.Row) (m SavedMapping, err error) {
 		var mapping, cols string
 		var at int64
 		var by sql.NullInt64
 		var byName sql.NullString
-		if err := rows.Scan(&m.Name, &mapping, &cols, &at, &by, &byName); err != nil {
-			return nil, err
+		if err := row.Scan(&m.Name, &mapping, &cols, &at, &by, &byName); err != nil {
+			return m, err
 		}
 		if err := json.Unmarshal([]byte(mapping), &m.Mapping); err != nil {
-			return nil, err
+			return m, err
 		}
 		if err := json.Unmarshal([]byte(cols), &m.Columns); err != nil {
-			return nil, err
+			return m, err
 		}
-		m.UpdatedAt = time.Unix(at, 0).UTC()
+		m.UpdatedAt = store.Time(at)
 		if by.Valid {
 			m.UpdatedBy = &JobUser{ID: by.Int64, Name: byName.String}
 		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, nil
+	})
 }
 
 // saveMapping stores (or replaces) a named mapping, within MaxMappings, and logs it.

@@ -87,10 +87,9 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	if active >= MaxScanJobsPerUser {
 		return &httpx.Error{Code: httpx.ETOOMANY, Message: fmt.Sprintf("You have %d sets of scans waiting or being made; send more when one is done.", active), RetryAfter: time.Minute}
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxScanUploadBytes)
-	mr, err := r.MultipartReader()
+	mr, err := httpx.Multipart(w, r, MaxScanUploadBytes, "Send the files as multipart/form-data.")
 	if err != nil {
-		return &httpx.Error{Code: httpx.EBADREQUEST, Message: "Send the files as multipart/form-data."}
+		return err
 	}
 	scratch, err := s.scratchDir()
 	if err != nil {

@@ -75,11 +75,7 @@ func New(db *store.DB, opt Options) *Service {
 // handlerFunc is a handler of the room, given the signed-in staff member.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, u *auth.User) error
 
-var (
-	errSignIn    = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-	errForbidden = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
-	errNotFound  = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
-)
+var errNotFound = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
 
 func isStaff(u *auth.User) bool { return u.Role == auth.RoleEditor || u.Role == auth.RoleAdmin }
 
@@ -89,10 +85,10 @@ func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		u := auth.UserFrom(r.Context())
 		if u == nil {
-			return errSignIn
+			return httpx.ErrUnauthenticated
 		}
 		if !isStaff(u) {
-			return errForbidden
+			return httpx.ErrForbidden
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		return fn(w, r, u)
@@ -103,7 +99,7 @@ func (s *Service) Staff(fn handlerFunc) httpx.HandlerFunc {
 func (s *Service) Admin(fn handlerFunc) httpx.HandlerFunc {
 	return s.Staff(func(w http.ResponseWriter, r *http.Request, u *auth.User) error {
 		if u.Role != auth.RoleAdmin {
-			return errForbidden
+			return httpx.ErrForbidden
 		}
 		return fn(w, r, u)
 	})

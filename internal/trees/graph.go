@@ -114,63 +114,52 @@ func (s *Service) Graph(ctx context.Context, slug, id, kind string, generations 
 		}
 		return s.links(ctx, t.ID, `fid IN (`+int64List(fids)+`)`)
 	}
-	if kind == "pedigree" || kind == "hourglass" {
+	// walk goes from the start person generation by generation through the families
+	// they are linked to as role: as a child ("C") up to the parents, who carry the walk
+	// on; as a partner ("P") down to partners and children, and the children carry it on.
+	// Going down, a family met before is read again for members the walk has not met.
+	walk := func(role string) error {
+		up := role == "C"
 		gen := []int64{startPid}
 		for i := 0; i < generations && len(gen) > 0 && !full(); i++ {
-			ls, err := linksByPids(gen, "C")
+			ls, err := linksByPids(gen, role)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			var fids []int64
 			for _, l := range ls {
-				if !famSet[l.fid] {
-					famSet[l.fid] = true
-					fids = append(fids, l.fid)
+				if up && famSet[l.fid] {
+					continue
 				}
+				famSet[l.fid] = true
+				fids = append(fids, l.fid)
 			}
 			ms, err := linksByFids(fids)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			var next []int64
 			for _, m := range ms {
-				if m.role == "P" && !people[m.pid] && !full() {
-					people[m.pid] = true
+				if (up && m.role != "P") || people[m.pid] || full() {
+					continue
+				}
+				people[m.pid] = true
+				if m.role != role {
 					next = append(next, m.pid)
 				}
 			}
 			gen = next
 		}
+		return nil
+	}
+	if kind == "pedigree" || kind == "hourglass" {
+		if err := walk("C"); err != nil {
+			return nil, err
+		}
 	}
 	if kind == "descendants" || kind == "hourglass" {
-		gen := []int64{startPid}
-		for i := 0; i < generations && len(gen) > 0 && !full(); i++ {
-			ls, err := linksByPids(gen, "P")
-			if err != nil {
-				return nil, err
-			}
-			var fids []int64
-			for _, l := range ls {
-				if !famSet[l.fid] {
-					famSet[l.fid] = true
-				}
-				fids = append(fids, l.fid)
-			}
-			ms, err := linksByFids(fids)
-			if err != nil {
-				return nil, err
-			}
-			var next []int64
-			for _, m := range ms {
-				if people[m.pid] || full() {
-					continue
-				}
-				people[m.pid] = true
-				if m.role == "C" {
-					next = append(next, m.pid)
-				}
-			}
-			gen = next
+		if err := walk("P"); err != nil {
+			return nil, err
 		}
 	}
 

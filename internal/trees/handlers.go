@@ -23,11 +23,9 @@ const maxUploadWarnings = 100
 
 // Errors of the API (docs/trees.md) that the service's own errors become.
 var (
-	errNotFound     = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
-	errRestricted   = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "This tree's people are for members: sign in with an account whose membership opens it (join or renew at /subscribe).", Header: http.Header{"Vary": {"Cookie, Authorization"}}}
-	errSignIn       = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "Unauthenticated."}
-	errUnauthorized = &httpx.Error{Code: httpx.EFORBIDDEN, Message: "This action is unauthorized."}
-	errCanceled     = &httpx.Error{Code: httpx.ECANCELED, Message: "Client Closed Request"}
+	errNotFound   = &httpx.Error{Code: httpx.ENOTFOUND, Message: "Not Found"}
+	errRestricted = &httpx.Error{Code: httpx.EUNAUTHORIZED, Message: "This tree's people are for members: sign in with an account whose membership opens it (join or renew at /subscribe).", Header: http.Header{"Vary": {"Cookie, Authorization"}}}
+	errCanceled   = &httpx.Error{Code: httpx.ECANCELED, Message: "Client Closed Request"}
 )
 
 // apiError is err as the API answers it: the service's sentinels become the API's
@@ -191,7 +189,7 @@ func (s *Service) SearchPeople(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) ListOwnTrees(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		return errSignIn
+		return httpx.ErrUnauthenticated
 	}
 	ts, err := s.OwnTrees(r.Context(), v)
 	if err != nil {
@@ -227,14 +225,14 @@ func (s *Service) setPublished(w http.ResponseWriter, r *http.Request, publish b
 func (s *Service) staffOn(r *http.Request) (string, Viewer, error) {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		return "", v, errSignIn
+		return "", v, httpx.ErrUnauthenticated
 	}
 	slug := r.PathValue("slug")
 	if _, err := s.visibleTree(r.Context(), slug, v); err != nil {
 		return "", v, apiError(err)
 	}
 	if !v.staff() {
-		return "", v, errUnauthorized
+		return "", v, httpx.ErrForbidden
 	}
 	return slug, v, nil
 }
@@ -279,7 +277,7 @@ const maxAccessBody = 4 << 10
 func (s *Service) DeleteTree(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		return errSignIn
+		return httpx.ErrUnauthenticated
 	}
 	slug := r.PathValue("slug")
 	t, err := s.visibleTree(r.Context(), slug, v)
@@ -287,7 +285,7 @@ func (s *Service) DeleteTree(w http.ResponseWriter, r *http.Request) error {
 		return apiError(err)
 	}
 	if !v.staff() && !(t.OwnerID == v.ID && !t.Published) {
-		return errUnauthorized
+		return httpx.ErrForbidden
 	}
 	if err := s.Delete(r.Context(), slug); err != nil {
 		return apiError(err)
@@ -309,7 +307,7 @@ type UploadResult struct {
 func (s *Service) Upload(w http.ResponseWriter, r *http.Request) error {
 	v := s.viewerOf(r.Context())
 	if v.ID == 0 {
-		return errSignIn
+		return httpx.ErrUnauthenticated
 	}
 	lim := s.limits
 	// The form's other fields and the multipart framing get 1 MB beside the file.

@@ -395,19 +395,10 @@ func mediaView(l *gedcom.Line, refs map[string]*gedcom.Line) MediaView {
 func (s *Service) links(ctx context.Context, treeID int64, cond string, args ...any) ([]link, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT pid, role, fid, ord, pedigree FROM tree_links WHERE tree_id = ? AND `+cond+
 		` ORDER BY fid, role DESC, ord`), append([]any{treeID}, args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []link
-	for rows.Next() {
-		var l link
-		if err := rows.Scan(&l.pid, &l.role, &l.fid, &l.ord, &l.pedigree); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, func(row store.Row) (l link, err error) {
+		err = row.Scan(&l.pid, &l.role, &l.fid, &l.ord, &l.pedigree)
+		return l, err
+	})
 }
 
 func (s *Service) families(ctx context.Context, treeID int64, fids []int64) (map[int64]*famRow, error) {
@@ -462,19 +453,10 @@ func unescapeID(id string) string {
 func (s *Service) rawRecord(ctx context.Context, treeID int64, tag, id string, n int64) (*gedcom.Line, error) {
 	for _, x := range []string{id, unescapeID(id)} {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT data FROM tree_records WHERE tree_id = ? AND xref = ? AND tag = ? ORDER BY seq`), treeID, x, tag)
+		datas, err := store.Collect(rows, err, store.Scalar[string])
 		if err != nil {
 			return nil, err
 		}
-		var datas []string
-		for rows.Next() {
-			var d string
-			if err := rows.Scan(&d); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			datas = append(datas, d)
-		}
-		rows.Close()
 		if len(datas) > 0 && safeID(x) == id {
 			return decodeRecord(datas[0])
 		}

@@ -39,7 +39,17 @@ func testServer(t testing.TB, s *trees.Service) *httptest.Server {
 // get fetches a path as a reader ("" anonymous, or "ID ROLE") and returns status and body.
 func get(t testing.TB, srv *httptest.Server, viewer, path string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	return send(t, srv, viewer, "GET", path, "", nil)
+}
+
+// send makes a request as a reader, with a body of contentType when body is not nil,
+// and returns status and body.
+func send(t testing.TB, srv *httptest.Server, viewer, method, path, contentType string, body io.Reader) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, srv.URL+path, body)
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
 	if viewer != "" {
 		req.Header.Set("X-Test-Viewer", viewer)
 	}
@@ -240,30 +250,11 @@ func TestUploadPublish(t *testing.T) {
 				fw.Write([]byte(file))
 			}
 			mw.Close()
-			req, _ := http.NewRequest("POST", srv.URL+"/api/trees/uploads", &buf)
-			req.Header.Set("Content-Type", mw.FormDataContentType())
-			if viewer != "" {
-				req.Header.Set("X-Test-Viewer", viewer)
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			b, _ := io.ReadAll(res.Body)
-			return res.StatusCode, string(b)
+			return send(t, srv, viewer, "POST", "/api/trees/uploads", mw.FormDataContentType(), &buf)
 		}
 		post := func(viewer, path string) int {
-			req, _ := http.NewRequest("POST", srv.URL+path, nil)
-			if viewer != "" {
-				req.Header.Set("X-Test-Viewer", viewer)
-			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
-			return res.StatusCode
+			code, _ := send(t, srv, viewer, "POST", path, "", nil)
+			return code
 		}
 		const ged = "0 HEAD\n1 GEDC\n2 VERS 5.5.1\n1 CHAR UTF-8\n0 @I1@ INDI\n1 NAME Ezekiel /Uploadson/\n1 BIRT\n2 DATE 1801\n1 DEAT\n2 DATE 1870\n0 TRLR\n"
 		if code, body := upload(anonymous, "Mine", ged); code != http.StatusUnauthorized {
@@ -341,14 +332,8 @@ func TestUploadPublish(t *testing.T) {
 		// Deleting: not by others, not a published tree by its member owner; an
 		// unpublished one by its owner.
 		del := func(viewer, slug string) int {
-			req, _ := http.NewRequest("DELETE", srv.URL+"/api/trees/"+slug, nil)
-			req.Header.Set("X-Test-Viewer", viewer)
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
-			return res.StatusCode
+			code, _ := send(t, srv, viewer, "DELETE", "/api/trees/"+slug, "", nil)
+			return code
 		}
 		if code := del(stranger, "the-uploadson-family-2"); code != http.StatusNotFound {
 			t.Errorf("stranger deletes: %d", code)

@@ -138,9 +138,7 @@ const treeCols = `t.id, t.slug, t.title, t.description, t.published, COALESCE(t.
 // tree being deleted; staging.go) are no reader's business.
 const treeFrom = ` FROM trees t LEFT JOIN users u ON u.id = t.owner_id WHERE t.state = 'ready'`
 
-type rowScanner interface{ Scan(...any) error }
-
-func scanTree(r rowScanner) (*Tree, error) {
+func scanTree(r store.Row) (*Tree, error) {
 	t := &Tree{}
 	var pub int64
 	var ownerName string
@@ -170,7 +168,7 @@ func scanTree(r rowScanner) (*Tree, error) {
 }
 
 // treeBySlug reads a ready tree whatever its visibility.
-func (s *Service) treeBySlug(ctx context.Context, q querier, slug string) (*Tree, error) {
+func (s *Service) treeBySlug(ctx context.Context, q store.Querier, slug string) (*Tree, error) {
 	t, err := scanTree(q.QueryRowContext(ctx, s.db.Rebind(`SELECT `+treeCols+treeFrom+` AND t.slug = ?`), slug))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound
@@ -256,20 +254,14 @@ func (s *Service) OwnTrees(ctx context.Context, v Viewer) ([]*Tree, error) {
 
 func (s *Service) listTrees(ctx context.Context, q string, v Viewer, args ...any) ([]*Tree, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []*Tree{}
-	for rows.Next() {
-		t, err := scanTree(rows)
+	return store.Collect(rows, err, func(row store.Row) (*Tree, error) {
+		t, err := scanTree(row)
 		if err != nil {
 			return nil, err
 		}
 		t.setViewer(v)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		return t, nil
+	})
 }
 
 // SetPublished publishes or unpublishes a tree (the caller checks the role).
@@ -311,12 +303,6 @@ func (s *Service) Delete(ctx context.Context, slug string) error {
 	// The tree is gone for everyone now; a client that stops waiting does not stop
 	// the removal.
 	return s.removeHidden(context.WithoutCancel(ctx))
-}
-
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
-	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
 }
 
 // cleanText is s with each NUL as U+FFFD, as bulk.Writer stores texts.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"lineage/internal/gendate"
+	"lineage/internal/store"
 )
 
 // DateValue is a date as the API shows it (docs/trees.md).
@@ -84,7 +85,7 @@ func eventPlace(text string, lo, hi sql.NullInt64, place string) *EventPlace {
 const summaryCols = `tree_id, pid, xref, sex, living, name, given, surname, sort_key, birth_text, birth_lo, birth_hi, birth_place,
 	death_text, death_lo, death_hi, death_place`
 
-func scanSummary(r rowScanner) (*PersonSummary, error) {
+func scanSummary(r store.Row) (*PersonSummary, error) {
 	p := &PersonSummary{}
 	var living int64
 	var bt, bpl, dt, dpl string

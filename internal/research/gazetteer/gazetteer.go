@@ -207,7 +207,7 @@ func (pr *Resolver) remember(p *Place) {
 
 const placeColumns = `id, name, kind, parent_id, county_id, country_id, lat, lon`
 
-func scanPlace(row interface{ Scan(...any) error }) (*Place, error) {
+func scanPlace(row store.Row) (*Place, error) {
 	p := &Place{}
 	var lat, lon sql.NullFloat64
 	if err := row.Scan(&p.ID, &p.Name, &p.Kind, &p.ParentID, &p.CountyID, &p.CountryID, &lat, &lon); err != nil {
@@ -483,20 +483,9 @@ func (pr *Resolver) Descendants(ctx context.Context, id int64) ([]int64, error) 
 	rows, err := pr.q().QueryContext(ctx, pr.db.Rebind(`WITH RECURSIVE d(id) AS (
 		SELECT CAST(? AS BIGINT) UNION ALL SELECT p.id FROM places p JOIN d ON p.parent_id = d.id)
 		SELECT id FROM d`), id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var x int64
-		if err := rows.Scan(&x); err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
+	out, err := store.Collect(rows, err, store.Scalar[int64])
 	slices.Sort(out)
-	return out, rows.Err()
+	return out, err
 }
 
 // Children lists the gazetteer's places under a parent (0: the countries and other

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lineage/internal/access"
+	"lineage/internal/store"
 )
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
@@ -23,7 +24,7 @@ var ErrNotFound = errors.New("not found")
 
 const collectionColumns = `id, slug, kind, title, description, access, access_level, record_count, created_at, updated_at`
 
-func scanCollection(row interface{ Scan(...any) error }) (*Collection, error) {
+func scanCollection(row store.Row) (*Collection, error) {
 	c := &Collection{}
 	var code int
 	var text string
@@ -93,19 +94,7 @@ func (x *Index) CollectionBySlug(ctx context.Context, slug string) (*Collection,
 // Collections lists every collection, by kind then title.
 func (x *Index) Collections(ctx context.Context) ([]*Collection, error) {
 	rows, err := x.DB.QueryContext(ctx, `SELECT `+collectionColumns+` FROM collections ORDER BY kind, title, id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Collection
-	for rows.Next() {
-		c, err := scanCollection(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, scanCollection)
 }
 
 // CollectionsByID loads the named collections.

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 
 	"lineage/internal/gendate"
+	"lineage/internal/store"
 )
 
 // StoredRecord is what results and record pages read of a record.
@@ -23,7 +24,7 @@ type StoredRecord struct {
 const StoredRecordCols = `id, collection_id, type_id, date_text, jdn_lo, jdn_hi, place_id, place_text, transcript, source, access, images, persons`
 
 // ScanStoredRecord reads a row of StoredRecordCols.
-func ScanStoredRecord(row interface{ Scan(...any) error }) (*StoredRecord, error) {
+func ScanStoredRecord(row store.Row) (*StoredRecord, error) {
 	r := &StoredRecord{}
 	err := row.Scan(&r.ID, &r.Coll, &r.Type, &r.DateText, &r.Lo, &r.Hi, &r.PlaceID, &r.PlaceText, &r.Transcript, &r.Source, &r.Access, &r.Images, &r.Persons)
 	return r, err

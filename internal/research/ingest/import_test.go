@@ -70,7 +70,7 @@ func TestImportBadRows(t *testing.T) {
 				for _, e := range rep.Errors {
 					lines = append(lines, e.Line)
 				}
-				if !slicesEqual(lines, tc.lines) {
+				if !slices.Equal(lines, tc.lines) {
 					t.Errorf("lines %v, want %v (%v)", lines, tc.lines, rep.Errors)
 				}
 				found := false
@@ -93,18 +93,6 @@ func TestImportBadRows(t *testing.T) {
 			})
 		}
 	})
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestImportFileErrors(t *testing.T) {
@@ -373,23 +361,11 @@ func TestBulkImport(t *testing.T) {
 		if n := countIndexes(t, db); n != 3 {
 			t.Errorf("%d search indexes after a bulk load", n)
 		}
-		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("after a bulk load: %v", got)
 		}
 		checkStats(t, db)
 	})
-}
-
-func slicesEqualS(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestDemoGenerate: the generator's output imports without a bad row.

@@ -8,6 +8,7 @@ import (
 	"lineage/internal/research/demo"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,7 +115,7 @@ func TestImportDeferredIndexes(t *testing.T) {
 			t.Errorf("%d search indexes after deferred imports", n)
 		}
 		// Searches answer meanwhile, only slower.
-		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("without indexes: %v", got)
 		}
 		built, err := s.BuildSearchIndexes(ctx)
@@ -127,7 +128,7 @@ func TestImportDeferredIndexes(t *testing.T) {
 		if built, err := s.BuildSearchIndexes(ctx); err != nil || built {
 			t.Errorf("second build: %v %v", built, err)
 		}
-		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("after the build: %v", got)
 		}
 		checkStats(t, db)
@@ -265,7 +266,7 @@ func TestLargeRecordIDs(t *testing.T) {
 		if len(res.Results) == 0 || res.Results[0].ID <= 9000000 {
 			t.Fatalf("%+v", res)
 		}
-		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slicesEqualS(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("%v", got)
 		}
 	})
