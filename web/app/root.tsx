@@ -62,6 +62,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
   defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 
+// React Aria's usePress (the research filters' dropdowns, features/research/MultiSelectDropdown.tsx)
+// puts this rule into the head the first time a pressable element mounts, unless an element
+// with this id is already there. A stylesheet added to a laid-out page makes Chromium
+// restyle and rebuild the layout of the whole document: about 0.7 s of one task on the
+// research results page at Lighthouse's 4× slower CPU, most of its blocking time. Served
+// with the page, it costs nothing later. Kept to React Aria's text (react-aria 3.53,
+// dist/private/interactions/usePress.mjs); e2e/research-search.test.mjs checks that no
+// stylesheet is added after hydration.
+const PRESSABLE_STYLE_ID = "react-aria-pressable-style";
+const PRESSABLE_STYLE = "@layer { [data-react-aria-pressable] { touch-action: pan-x pan-y pinch-zoom; } }";
+
 export const meta: Route.MetaFunction = ({ error }) => (error ? routeMeta({ error }) : seoMeta(null));
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -73,6 +84,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#14365d" />
+        <style id={PRESSABLE_STYLE_ID}>{PRESSABLE_STYLE}</style>
         <Meta />
         <Links />
         {/* The Universal Viewer (served by Go from the universalviewer package), declared

@@ -125,6 +125,54 @@ describe("a light front end", () => {
     assert.equal(seen.filter((s) => /\/MultiSelectDropdown-[^/]+\.js$/.test(s.path)).length, 1, "the dropdown's chunk fetched once");
   });
 
+  test("on a phone the search page's dropdowns come as the visitor nears them, keep a choice and the focus made before, and React Aria adds no stylesheet", async () => {
+    const SEARCH = "/research-hub/our-collections/searchexplore?surname=Smith";
+    const PRESSABLE = /<style id="react-aria-pressable-style">[^<]*\[data-react-aria-pressable\][^<]*<\/style>/;
+    assert.match(await (await fetch(ctx.server.at(SEARCH))).text(), PRESSABLE, "the page is served with React Aria's pressable rule");
+    const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
+    const seen = recordAssets(page);
+    // The dropdown's code is held until the test has used the checkboxes.
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(/\/assets\/MultiSelectDropdown-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await ctx.visit(page, SEARCH);
+    await settled(page, seen);
+    const collection = page.locator('fieldset[data-multiselect="collection"]');
+    assert.ok((await collection.boundingBox()).y > 2 * 844, "the filters start more than two screens down");
+    assert.deepEqual(seen.filter((s) => /MultiSelectDropdown/.test(s.path)), [], "no dropdown code while the filters are far from view");
+    assert.equal(await page.locator("[data-multiselect][data-enhanced]").count(), 0, "the filters are still checkboxes and selects");
+
+    const asked = page.waitForRequest(/\/assets\/MultiSelectDropdown-[^/]+\.js$/);
+    await collection.scrollIntoViewIfNeeded();
+    await asked;
+    const value = await collection.locator('input[type="checkbox"]:not(:checked)').first().getAttribute("value");
+    const box = collection.locator(`input[type="checkbox"][value="${value}"]`);
+    // The option's text, without the count the checkbox list shows after it.
+    const label = (await collection.locator(`label:has(input[value="${value}"])`).innerText()).replace(/\s*\([\d,]+\)$/, "").trim();
+    // By keyboard: the focus is in the checkbox list when the dropdown comes.
+    await box.focus();
+    await page.keyboard.press("Space");
+    assert.ok(await box.isChecked(), "Space checks the box");
+    assert.ok(await box.evaluate((el) => el === document.activeElement), "the checkbox has the focus");
+    release();
+
+    const dropdown = page.locator('[data-multiselect="collection"][data-enhanced]');
+    await dropdown.waitFor({ timeout: 15_000 });
+    assert.equal(await dropdown.locator(`input[type="hidden"][name="collection"][value="${value}"]`).count(), 1, "the choice made in the checkboxes is kept");
+    const tag = await dropdown.locator(".multiselect__tag").first().innerText();
+    assert.ok(tag.includes(label), `the chosen collection shows as a tag: ${JSON.stringify(tag)}, ${JSON.stringify(label)}`);
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("role")), "combobox", "the dropdown's text box took the focus");
+    assert.ok(await dropdown.evaluate((el) => el.contains(document.activeElement)));
+    // React Aria puts its rule into the head unless the page has it (root.tsx): one, the served one.
+    assert.deepEqual(
+      await page.evaluate(() => [...document.querySelectorAll("style")].filter((s) => s.textContent.includes("data-react-aria-pressable")).map((s) => s.id)),
+      ["react-aria-pressable-style"],
+    );
+  });
+
   test("a viewer page declares UV.js in its head and draws the viewer", async () => {
     const page = await ctx.newPage();
     const seen = recordAssets(page);

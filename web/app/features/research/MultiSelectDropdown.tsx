@@ -3,7 +3,7 @@
 import { type ComponentProps, type Ref, useContext, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Button, ComboBox, ComboBoxStateContext, Group, Input, type Key, Label, ListBox, ListBoxItem, Popover } from "react-aria-components";
 import { DISPLAY_LIMIT, MAX_HEIGHT_PX, type MultiSelectOption, NO_RESULTS_TEXT, EMPTY_LIST_TEXT, atMax, filterOptions, maxText, optionText, overflowText, visibleTags, withChosen } from "./multiselect";
-import { Hint, type MultiSelectProps } from "./MultiSelect";
+import { type DropdownProps, Hint } from "./MultiSelect";
 import styles from "./MultiSelect.module.css";
 
 /**
@@ -86,7 +86,8 @@ export default function Dropdown({
   placeholder,
   displayLimit = DISPLAY_LIMIT,
   id,
-}: MultiSelectProps) {
+  focusOnMount = false,
+}: DropdownProps) {
   const autoId = useId();
   const baseId = id ?? `ms-${autoId}`;
   const hintId = `${baseId}-hint`;
@@ -101,6 +102,10 @@ export default function Dropdown({
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
   const inputRef = useRef<HTMLInputElement>(null);
+  // The dropdown replaced a fallback that had the focus (set once, when it mounts).
+  useEffect(() => {
+    if (focusOnMount) inputRef.current?.focus();
+  }, [focusOnMount]);
 
   const all = useMemo(() => withChosen(options, selected), [options, selected]);
   const byValue = useMemo(() => new Map(all.map((o) => [o.value, o])), [all]);

@@ -2,6 +2,7 @@
 // matched person in bold), record type, date, place, collection and how well it matches
 // what was asked, in words. Members-only records seen by visitors show what the teaser
 // holds and say the rest is for members.
+import type { CSSProperties } from "react";
 import { Link } from "react-router";
 import { matchLabel, personName, recordPath, roleLabel, type AskedFields } from "./query";
 import type { SearchResult } from "./types";
@@ -16,7 +17,7 @@ export function ResultsTable({ results, caption, id, asked }: { results: SearchR
   const captionId = id ? `${id}-caption` : undefined;
   return (
     // A wide table scrolls sideways inside a focusable region on narrow screens.
-    <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id}>
+    <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id} style={{ "--rows": results.length } as CSSProperties}>
       <table className={styles.table}>
         <caption id={captionId}>{caption}</caption>
         <thead>
