@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"syscall"
 )
@@ -91,27 +90,4 @@ func newFlags(name, args string) *flag.FlagSet {
 // logHandler is how every command logs: text lines from info level up.
 func logHandler(w io.Writer) slog.Handler {
 	return slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})
-}
-
-// writeFileWhole writes what write writes to path through a temporary file in the same
-// directory, so a reader never sees half a file and a failure leaves any old one as it
-// was.
-func writeFileWhole(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

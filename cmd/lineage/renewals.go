@@ -11,6 +11,7 @@ import (
 	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/membership"
+	"lineage/internal/wholefile"
 )
 
 // addRenewals starts the membership renewal job in serve: transitions to grace and
@@ -93,7 +94,7 @@ func runGiftAidClaim(ctx context.Context, args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileWhole(path, func(w io.Writer) error { return membership.WriteClaimCSV(w, rep.Rows) }); err != nil {
+	if err := wholefile.Write(path, 0o600, func(w io.Writer) error { return membership.WriteClaimCSV(w, rep.Rows) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "%d donation(s), %s GBP in all, written to %s\n", len(rep.Rows), membership.FormatClaimAmount(rep.TotalMinor), path)

@@ -14,6 +14,7 @@ import (
 	"lineage/internal/config"
 	"lineage/internal/gedcom"
 	"lineage/internal/trees"
+	"lineage/internal/wholefile"
 )
 
 // The family trees' commands: `lineage import gedcom` (registered in importKinds) and
@@ -176,7 +177,7 @@ func runExportGedcom(ctx context.Context, args []string, w io.Writer) error {
 		return svc.Export(ctx, slug, w, opts)
 	}
 	opts.GEDZIP = strings.EqualFold(filepath.Ext(path), ".gdz")
-	err = writeFileWhole(path, func(w io.Writer) error { return svc.Export(ctx, slug, w, opts) })
+	err = wholefile.Write(path, 0o600, func(w io.Writer) error { return svc.Export(ctx, slug, w, opts) })
 	if errors.Is(err, trees.ErrNotFound) {
 		return fmt.Errorf("no tree %q", slug)
 	}

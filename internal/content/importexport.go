@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"lineage/internal/blob"
+	"lineage/internal/wholefile"
 )
 
 // ImportDir imports a directory of documents: every *.json file under dir (one
@@ -197,31 +198,11 @@ func (s *Service) getMediaTree(ctx context.Context, dst string) error {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
 		}
-		return writeFileFrom(rc, target)
+		return wholefile.Write(target, 0o644, func(w io.Writer) error {
+			_, err := io.Copy(w, rc)
+			return err
+		})
 	})
-}
-
-// writeFileFrom writes what in reads to dst, atomically (a temp file renamed into
-// place).
-func writeFileFrom(in io.Reader, dst string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".import-*")
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
 }
 
 // ExportDir writes every published document to dir/<id>.json (export shape, indented)
