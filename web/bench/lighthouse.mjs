@@ -5,9 +5,9 @@
 // scores depend on the machine's load, which is printed with them. `make lighthouse`
 // writes the table into docs/benchmarks.md under "## Lighthouse".
 //
-//   node bench/lighthouse.mjs [--runs N] [--write ../docs/benchmarks.md] [--only home,person] [--keep DIR]
+//   node bench/lighthouse.mjs [--runs N] [--write ../docs/benchmarks.md] [--only home,person] [--form mobile] [--keep DIR]
 //
-// --only measures some of the pages (by name, as in the table); --keep leaves each run's
+// --only measures some of the pages (by name, as in the table), --form one of the two forms; --keep leaves each run's
 // Lighthouse JSON report in DIR, to look at what a score is made of.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -30,10 +30,13 @@ const { values: opts } = parseArgs({
     write: { type: "string" },
     only: { type: "string" },
     keep: { type: "string" },
+    form: { type: "string" },
   },
 });
 const runs = Math.max(1, Number(opts.runs) || 1);
-if (opts.only && opts.write) throw new Error("--write takes the whole table: not with --only");
+if ((opts.only || opts.form) && opts.write) throw new Error("--write takes the whole table: not with --only or --form");
+if (opts.form && !FORMS.includes(opts.form)) throw new Error(`--form: one of ${FORMS.join(", ")}`);
+const forms = opts.form ? [opts.form] : FORMS;
 
 /** The first same-site link in `html` whose path matches `re`. */
 function firstLink(html, re) {
@@ -126,7 +129,7 @@ try {
   }
   for (const [name, p] of Object.entries(list)) {
     if (only && !only.includes(name)) continue;
-    for (const form of FORMS) {
+    for (const form of forms) {
       const got = [];
       for (let i = 0; i < runs; i++) {
         const file = opts.keep ? path.join(opts.keep, `${name.replaceAll(" ", "-")}-${form}-${i + 1}.json`) : path.join(tmp, "r.json");
