@@ -45,7 +45,7 @@ type DB struct {
 }
 
 // Options selects the database. DatabaseURL wins when it is a postgres:// URL;
-// otherwise SQLite opens DataDir/lineage.db.
+// otherwise SQLite opens DataDir/lineage.db, and DataDir/signin.db for SignIn.
 type Options struct {
 	DataDir     string
 	DatabaseURL string
