@@ -68,7 +68,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 // restyle and rebuild the layout of the whole document: about 0.7 s of one task on the
 // research results page at Lighthouse's 4× slower CPU, most of its blocking time. Served
 // with the page, it costs nothing later. Kept to React Aria's text (react-aria 3.53,
-// dist/private/interactions/usePress.mjs); e2e/research-search.test.mjs checks that no
+// dist/private/interactions/usePress.mjs); e2e/front-end.test.mjs checks that no
 // stylesheet is added after hydration.
 const PRESSABLE_STYLE_ID = "react-aria-pressable-style";
 const PRESSABLE_STYLE = "@layer { [data-react-aria-pressable] { touch-action: pan-x pan-y pinch-zoom; } }";
