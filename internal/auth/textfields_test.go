@@ -14,7 +14,7 @@ import (
 
 const injectedName = "X\r\nBcc: evil@evil.com"
 
-// TestNameRejectsControlCharacters is issue 15's probe: a name with a line break (or
+// TestNameRejectsControlCharacters checks that a name with a line break (or
 // any control character) answers 422 naming the field, and nothing is stored or mailed.
 func TestNameRejectsControlCharacters(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {

@@ -103,7 +103,7 @@ func runProbe(t *testing.T, s *research.Service, srv *httptest.Server, params st
 	return pr
 }
 
-// TestPaywallSameTeaserEverywhere is issue 15's case 5: a visitor's search must not
+// TestPaywallSameTeaserEverywhere: a visitor's search must not
 // show, match, count or filter on a person the record's teaser withholds.
 func TestPaywallSameTeaserEverywhere(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {

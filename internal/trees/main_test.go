@@ -37,7 +37,7 @@ func shortFuzzMinimizing() {
 	}
 }
 
-// conformance is the shared GEDCOM test files (issue 5 §5).
+// conformance is the shared GEDCOM test files.
 const conformance = "../../../shared/testdata/gedcom"
 
 // testNow is the clock of every test: 1 January 2026.

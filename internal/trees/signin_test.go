@@ -26,7 +26,7 @@ func loadAvg() string {
 	return string(b[:min(len(b), 14)])
 }
 
-// Issue 15, case 2: while a large GEDCOM import writes, and while a large tree is
+// While a large GEDCOM import writes, and while a large tree is
 // deleted, 100 sign-ins (GET /sanctum/csrf-cookie, POST /login, each creating a
 // session: a write) complete without error; the import and the delete are still
 // under way when the last one completes, and both are whole afterwards. With the

@@ -32,7 +32,7 @@ export default [
   route("sog-events/bookings/:ref", "routes/bookings-booking.tsx"),
   route("user-account/bookings", "routes/user-account.bookings.tsx"),
 
-  // Sign-in and accounts (issue 3). Access levels are in each module's `handle`
+  // Sign-in and accounts. Access levels are in each module's `handle`
   // (features/auth/access.ts): a route that declares none requires sign-in.
   route("sign-in", "routes/sign-in.tsx"),
   route("sign-out", "routes/sign-out.tsx"),
@@ -49,7 +49,7 @@ export default [
   route("user-account/delete", "routes/user-account.delete.tsx"),
   route("user-account/reading-lists/:id", "routes/user-account.reading-list.tsx"),
 
-  // Membership (issue 16): the plans, one plan's join form, the member's membership
+  // Membership: the plans, one plan's join form, the member's membership
   // (Stripe Checkout returns there), and the admins' members pages.
   route("subscribe", "routes/subscribe.tsx"),
   route("subscribe/:slug", "routes/subscribe.plan.tsx"),
@@ -74,7 +74,7 @@ export default [
   route("admin/newsletter/lists", "routes/admin.newsletter-lists.tsx"),
   route("admin/newsletter/:id", "routes/admin.newsletter-edition.tsx"),
 
-  // Research hub (issue 4): search and explore (advanced and global search), record pages.
+  // Research hub: search and explore (advanced and global search), record pages.
   route("research-hub/our-collections/searchexplore", "routes/research-searchexplore.tsx"),
   route("research-hub/our-collections/records/:id", "routes/research-record.tsx"),
   // Research hub collections: the overview and a collection at /:slug; each kind's
@@ -85,10 +85,10 @@ export default [
   route("research-hub/our-collections/birth-briefs", "routes/research-birth-briefs.tsx"),
   route("research-hub/our-collections/:slug?", "routes/research-collections.tsx"),
 
-  // Scans (issue 6): the image explorer without a slug, one item in the Universal Viewer with it.
+  // Scans: the image explorer without a slug, one item in the Universal Viewer with it.
   route("image-viewer/:slug?", "routes/image-viewer.tsx"),
 
-  // Family trees (issue 5): the list, a tree (summary, surnames, person search, viewer),
+  // Family trees: the list, a tree (summary, surnames, person search, viewer),
   // a person ("{tree}~{person id}"), pedigree search; a member's uploads (sign-in).
   route("research-hub/our-collections/family-trees", "routes/trees-list.tsx"),
   route("research-hub/our-collections/family-trees/:slug", "routes/trees-tree.tsx"),
@@ -96,7 +96,7 @@ export default [
   route("research-hub/our-collections/pedigree-search", "routes/trees-pedigree-search.tsx"),
   route("user-account/trees", "routes/user-account.trees.tsx"),
 
-  // The studio (issue 22): editors and admins only (routes/studio.tsx says so before any
+  // The studio: editors and admins only (routes/studio.tsx says so before any
   // child loads). Its screens are children, shown in its layout with its navigation
   // (features/studio/nav.ts).
   route("studio", "routes/studio.tsx", [

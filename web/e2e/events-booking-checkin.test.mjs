@@ -1,4 +1,4 @@
-// Event bookings (issue 20), the editors' side on a phone (390 px wide): the demo
+// Event bookings, the editors' side on a phone (390 px wide): the demo
 // editor opens an event's manage page from the event, finds the attendee the demo
 // member booked, checks them in with a big button and undoes it, downloads the CSV,
 // messages everyone booked, edits the booking settings (prices typed in pounds and

@@ -1,4 +1,4 @@
-// Event bookings (issue 20), a member paying: the demo's online DNA talk has a members'
+// Event bookings, a member paying: the demo's online DNA talk has a members'
 // price. A visitor sees the places left, the price they would pay and why the members'
 // price is not theirs, and the same state as a badge in the events list and calendar.
 // The demo member books a members'-price ticket, is sent to Stripe Checkout (stripe-mock

@@ -1,4 +1,4 @@
-// Event bookings (issue 20) without an account: the demo's "Researching London
+// Event bookings without an account: the demo's "Researching London
 // ancestors" day has two free places in person. The demo member takes both; a visitor
 // finds it fully booked, joins the waiting list with their name and email, confirms by
 // the mailed link, and when the member cancels is offered the place by email and takes

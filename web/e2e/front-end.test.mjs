@@ -1,4 +1,4 @@
-// The light front end (issue 18 §3), checked by what the browser asks for, not by
+// The light front end, checked by what the browser asks for, not by
 // timings: the home page's own scripts stay under a size budget, the Universal Viewer's
 // script and stylesheet are fetched only where a viewer is shown (also after a client-side
 // navigation to one), and content images carry their width and height so they keep

@@ -1,4 +1,4 @@
-// Scans (issue 6): the image explorer and the Universal Viewer against the real
+// Scans: the image explorer and the Universal Viewer against the real
 // `serve --demo` (Go's IIIF image server, manifests and demo scans, docs/iiif.md) in
 // Chromium: the viewer opens a demo item, zooms (more detailed tiles are fetched), pages
 // through a multi-page item, falls back to the first page image without JavaScript, and

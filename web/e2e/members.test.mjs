@@ -1,4 +1,4 @@
-// Members (issue 3): registration with the mailed link, sign-in and sign-out, page
+// Members: registration with the mailed link, sign-in and sign-out, page
 // access levels enforced on the server, the bookmark toggle and the account area —
 // in Chromium against the real binary, with axe on every page visited.
 import { describe, test } from "node:test";

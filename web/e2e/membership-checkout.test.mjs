@@ -1,4 +1,4 @@
-// Membership by card (issue 16): a registered user meets the paywall on a members-only
+// Membership by card: a registered user meets the paywall on a members-only
 // record, picks a plan on /subscribe, is sent to Stripe Checkout — stripe-mock makes the
 // session; the browser's visit to checkout.stripe.com is answered by a test page — and
 // returns to "processing" until the signed checkout.session.completed event reaches

@@ -1,4 +1,4 @@
-// Membership (issue 16): a member whose membership lapses loses members-only records —
+// Membership: a member whose membership lapses loses members-only records —
 // in Chromium against the real binary, with axe on every page visited. The lapse is
 // made through the product: the admin's members CSV import sets a member's paid-until
 // (a society's old records hold past dates, and the import takes them as they are),

@@ -1,4 +1,4 @@
-// Membership plans (issue 16): an admin adds a plan on /admin/members/plans — a field
+// Membership plans: an admin adds a plan on /admin/members/plans — a field
 // the API refuses is shown next to it with focus on it, then the plan is saved and is
 // on /subscribe — in Chromium against the real binary, with axe at 1366 and 390 px.
 import { describe, test } from "node:test";

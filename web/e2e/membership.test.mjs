@@ -1,4 +1,4 @@
-// Membership (issue 16): /subscribe and a plan's join form, the member's membership
+// Membership: /subscribe and a plan's join form, the member's membership
 // page, and the admins' members pages — in Chromium against the real binary (no card
 // payments: the e2e server has no Stripe key), with axe on every page visited.
 import { describe, test } from "node:test";

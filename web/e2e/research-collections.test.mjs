@@ -1,4 +1,4 @@
-// The research hub's collection pages (issue 4 §5): the overview with every
+// The research hub's collection pages: the overview with every
 // collection and its count, a collection's page (catalogue paging, 404 for an
 // unknown slug), memorial cards filtered with the multi-select by keyboard (its
 // maximum, its empty-search text, its 300px list), a record set's search with

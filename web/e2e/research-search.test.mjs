@@ -1,4 +1,4 @@
-// The research hub's search pages (issue 4 §5): the home page's surname box, search
+// The research hub's search pages: the home page's surname box, search
 // and explore (filters through the multi-select, keyset paging, the live "See N
 // results", errors at their fields, the plain GET form without JavaScript), the global
 // search's four tables, record pages with the paywall's teaser for visitors and the

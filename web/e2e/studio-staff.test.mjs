@@ -1,4 +1,4 @@
-// The studio's staff tools (issue 22 §2, §4), in Chromium against the real binary with
+// The studio's staff tools, in Chromium against the real binary with
 // axe on every page: a volunteer (an editor) on a 390 px phone uploads a CSV whose
 // columns are not ours, fixes the matching the studio proposed (a field at fault is
 // named next to it), checks the file (counts, a problem by its line, the first records),

@@ -1,4 +1,4 @@
-// Family trees (issue 5 §4, §5): the trees list, a tree's page (surname index, person
+// Family trees: the trees list, a tree's page (surname index, person
 // search, the viewer moved with the mouse and the keyboard, its list alternative
 // without JavaScript), a person's page with the bookmark toggle, a living person shown
 // as "Living", pedigree search, and a member's GEDCOM upload published by an editor —

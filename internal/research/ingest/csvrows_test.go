@@ -38,7 +38,7 @@ func readAll(t *testing.T, csv string, lim research.CSVLimits) (keys []string, e
 
 const goodRow = ",baptism,1850,Guildford,principal,Smith,John,,,,,,\n"
 
-// TestCSVQuotes is issue 15's case 7: a quote that is never closed is an error at the
+// TestCSVQuotes: a quote that is never closed is an error at the
 // line where its field began, its record alone is skipped, and every later record is
 // read; quoted fields that are closed may span lines.
 func TestCSVQuotes(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"lineage/internal/store/storetest"
 )
 
-// Issue 15, case 2: while a bulk CSV import runs (batches, then the search indexes
+// While a bulk CSV import runs (batches, then the search indexes
 // and tables built at its end), people sign in (GET /sanctum/csrf-cookie, POST
 // /login: each creates a session, a write) without error, and the import completes.
 // The first 100 sign-ins are paced with the batches, so the import is still writing

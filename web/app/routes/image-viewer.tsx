@@ -1,4 +1,4 @@
-// /image-viewer/:slug? (seed-spec §2, issue 6): without a slug, the image explorer (every
+// /image-viewer/:slug? (seed-spec §2): without a slug, the image explorer (every
 // item with scans, newest first as the images API lists them); with one, the item in the
 // Universal Viewer with its title and metadata — or, for members-only scans and a
 // visitor who is not a member, how to join. Go decides access (docs/iiif.md); this page

@@ -1,5 +1,5 @@
 // /user-account (sign-in required): profile and settings, bookmarks, reading lists,
-// saved searches, search history, and the member's data (issue 3 §3). Every form
+// saved searches, search history, and the member's data. Every form
 // posts here with an `intent`; features/members/account-actions.server.ts runs it.
 import { data, Link } from "react-router";
 import type { Route } from "./+types/user-account";
