@@ -154,12 +154,12 @@ func (s *Service) ICS(ctx context.Context, b *Booking) (string, error) {
 }
 
 // manageLink is where the booker sees their booking: the account area, or for a
-// visitor the booking's page with its access key.
-func (s *Service) manageLink(ctx context.Context, b *Booking) string {
+// visitor the booking's page with its access key (read on tx, the mail's transaction).
+func (s *Service) manageLink(ctx context.Context, tx *sql.Tx, b *Booking) string {
 	if b.UserID != nil {
 		return s.opt.PublicURL + "/user-account/bookings"
 	}
-	key, err := s.AccessKey(ctx, b.Ref)
+	key, err := s.accessKey(ctx, tx, b.Ref)
 	if err != nil {
 		return s.opt.PublicURL + "/sog-events/" + b.EventUID
 	}
@@ -179,7 +179,7 @@ func (s *Service) mail(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st
 	if b.Mode == ModeOnline {
 		where = "online"
 	}
-	manage := s.manageLink(ctx, b)
+	manage := s.manageLink(ctx, tx, b)
 	society := oneLine(s.opt.SocietyName, 200, "Lineage")
 	m := mail.Message{To: b.Email}
 	var body []string
@@ -292,7 +292,7 @@ func (s *Service) mailMessage(ctx context.Context, tx *sql.Tx, b *Booking, ev Ev
 	}
 	m := mail.Message{To: b.Email, Subject: subject,
 		Text: greeting + "\n\n" + text + "\n\n" + "About your booking " + b.Ref + " for " + oneLine(ev.Title, 300, "our event") +
-			": " + s.manageLink(ctx, b) + "\n\n" + oneLine(s.opt.SocietyName, 200, "Lineage") + "\n"}
+			": " + s.manageLink(ctx, tx, b) + "\n\n" + oneLine(s.opt.SocietyName, 200, "Lineage") + "\n"}
 	_, err := s.opt.Mailer.EnqueueTx(ctx, tx, m)
 	return err
 }

@@ -60,7 +60,7 @@ func (f fulfiller) CheckoutCompleted(ctx context.Context, tx *sql.Tx, c payments
 }
 
 func (f fulfiller) Paid(ctx context.Context, tx *sql.Tx, p payments.Payment) error {
-	return f.s.paid(WithTx(ctx, tx), tx, p.ID, p.AmountMinor)
+	return f.s.paid(ctx, tx, p.ID, p.AmountMinor)
 }
 
 func (f fulfiller) PaymentFailed(ctx context.Context, tx *sql.Tx, _ payments.Failure) error {
