@@ -103,13 +103,7 @@ func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayme
 	if p.AmountMinor <= 0 || p.AmountMinor > MaxPriceMinor {
 		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
 	}
-	if p.Currency == "" {
-		p.Currency = DefaultCurrency
-	}
-	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
-	if !ValidCurrency(p.Currency) {
-		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
-	}
+	p.Currency = checkCurrency(&fe, p.Currency)
 	if p.Method == "" {
 		p.Method = MethodManual
 	}
