@@ -281,16 +281,7 @@ func (s *Service) Book(ctx context.Context, uid string, in BookingInput, v Viewe
 		return nil, "", err
 	}
 	s.opt.Mailer.Wake()
-	b, err := s.bookingByID(ctx, id)
-	if err != nil {
-		return nil, "", err
-	}
-	url, err := s.startCheckout(ctx, b)
-	if err != nil {
-		return nil, "", err
-	}
-	b, err = s.bookingByID(ctx, id)
-	return b, url, err
+	return s.afterPaymentStep(ctx, id)
 }
 
 // insertBooking inserts a row and returns its id on both stores.

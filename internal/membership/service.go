@@ -93,6 +93,15 @@ func (s *Service) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return s.db.InTx(ctx, fn)
 }
 
+// update runs fn in a transaction (tx) and answers membership id as it is after: an
+// admin's or member's change answers the membership it changed.
+func (s *Service) update(ctx context.Context, id int64, fn func(tx *sql.Tx) error) (*Membership, error) {
+	if err := s.tx(ctx, fn); err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
 const membershipColumns = `m.id, m.number, m.user_id, m.plan_id, m.concession, m.status, m.method, m.started_at, m.paid_until,
 	m.grace_days, m.auto_renew, COALESCE(u.name, ''), COALESCE(u.email, '')`
 
