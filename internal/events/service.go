@@ -162,10 +162,19 @@ func defaultSettings(uid string) *Settings {
 
 // Settings returns an event's booking settings (editors).
 func (s *Service) Settings(ctx context.Context, uid string) (*Settings, error) {
-	if _, err := s.event(ctx, uid); err != nil {
-		return nil, err
+	_, st, err := s.eventWithSettings(ctx, uid)
+	return st, err
+}
+
+// eventWithSettings reads an event document, as a 404 when there is none, and its
+// settings as they are (eventAndSettings is the locked read inside a transaction).
+func (s *Service) eventWithSettings(ctx context.Context, uid string) (Event, *Settings, error) {
+	ev, err := s.event(ctx, uid)
+	if err != nil {
+		return Event{}, nil, err
 	}
-	return s.settings(ctx, s.db, uid, false)
+	st, err := s.settings(ctx, s.db, uid, false)
+	return ev, st, err
 }
 
 // history appends a status change of a booking.
