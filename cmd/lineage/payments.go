@@ -110,7 +110,7 @@ func startCheckout(ctx context.Context, p *payments.Service, publicURL string, m
 }
 
 // membershipFulfiller reports Stripe's events to the membership room, inside the
-// transaction that records the event (membership.WithTx).
+// transaction that records the event (membership.Service.In).
 type membershipFulfiller struct{ m *membership.Service }
 
 func (f membershipFulfiller) id(ref payments.Ref) (int64, error) {
@@ -144,7 +144,7 @@ func (f membershipFulfiller) Paid(ctx context.Context, tx *sql.Tx, p payments.Pa
 	if err != nil {
 		return err
 	}
-	return known(f.m.Paid(membership.WithTx(ctx, tx), membership.Payment{MembershipID: id, ExternalID: p.ExternalID,
+	return known(f.m.In(tx).Paid(ctx, membership.Payment{MembershipID: id, ExternalID: p.ExternalID,
 		AmountMinor: p.AmountMinor, Currency: p.Currency, PaidUntil: p.PeriodEnd}))
 }
 
@@ -153,7 +153,7 @@ func (f membershipFulfiller) PaymentFailed(ctx context.Context, tx *sql.Tx, fl p
 	if err != nil {
 		return err
 	}
-	return known(f.m.PaymentFailed(membership.WithTx(ctx, tx), membership.Ref{MembershipID: id, ExternalID: fl.Invoice}))
+	return known(f.m.In(tx).PaymentFailed(ctx, membership.Ref{MembershipID: id, ExternalID: fl.Invoice}))
 }
 
 func (f membershipFulfiller) SubscriptionChanged(ctx context.Context, tx *sql.Tx, s payments.Subscription) error {
@@ -162,7 +162,7 @@ func (f membershipFulfiller) SubscriptionChanged(ctx context.Context, tx *sql.Tx
 		return err
 	}
 	ended := s.Deleted || s.Status == "canceled" || s.Status == "incomplete_expired"
-	return known(f.m.SubscriptionChanged(membership.WithTx(ctx, tx), membership.Subscription{MembershipID: id,
+	return known(f.m.In(tx).SubscriptionChanged(ctx, membership.Subscription{MembershipID: id,
 		ExternalID: s.Subscription, Ended: ended, AutoRenew: !ended && !s.CancelAtPeriodEnd}))
 }
 
@@ -170,7 +170,7 @@ func (f membershipFulfiller) Refunded(ctx context.Context, tx *sql.Tx, r payment
 	if r.PaymentExtID == "" {
 		return fmt.Errorf("charge %s: no recorded payment: %w", r.Charge, payments.ErrUnknownRef)
 	}
-	return known(f.m.Refunded(membership.WithTx(ctx, tx), membership.Refund{ExternalID: r.PaymentExtID, RefundedMinor: r.RefundedMinor}))
+	return known(f.m.In(tx).Refunded(ctx, membership.Refund{ExternalID: r.PaymentExtID, RefundedMinor: r.RefundedMinor}))
 }
 
 // membershipOwner lets the holder of a membership (not a household member) manage its

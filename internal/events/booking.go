@@ -169,15 +169,11 @@ func (s *Service) release(ctx context.Context, tx *sql.Tx, uid, mode string, n i
 // Book takes a booking request: places if there are any, else the waiting list. It
 // answers the booking and, for a paid booking of an account, the Checkout URL.
 func (s *Service) Book(ctx context.Context, uid string, in BookingInput, v Viewer) (*Booking, string, error) {
-	ev, err := s.event(ctx, uid)
+	ev, st, err := s.eventWithSettings(ctx, uid)
 	if err != nil {
 		return nil, "", err
 	}
 	now := s.now()
-	st, err := s.settings(ctx, s.db, uid, false)
-	if err != nil {
-		return nil, "", err
-	}
 	p, err := s.check(st, ev, in, v, now)
 	if err != nil {
 		return nil, "", err
@@ -281,16 +277,7 @@ func (s *Service) Book(ctx context.Context, uid string, in BookingInput, v Viewe
 		return nil, "", err
 	}
 	s.opt.Mailer.Wake()
-	b, err := s.bookingByID(ctx, id)
-	if err != nil {
-		return nil, "", err
-	}
-	url, err := s.startCheckout(ctx, b)
-	if err != nil {
-		return nil, "", err
-	}
-	b, err = s.bookingByID(ctx, id)
-	return b, url, err
+	return s.afterPaymentStep(ctx, id)
 }
 
 // insertBooking inserts a row and returns its id on both stores.

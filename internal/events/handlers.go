@@ -50,6 +50,16 @@ func signedIn(v Viewer) error {
 	return nil
 }
 
+// visitorKey is the access key a booking is answered with when it has no account: a
+// visitor comes back to it by links that carry the key.
+func (s *Service) visitorKey(ctx context.Context, b *Booking) string {
+	if b.UserID != nil {
+		return ""
+	}
+	key, _ := s.AccessKey(ctx, b.Ref)
+	return key
+}
+
 // answerBooking writes {"booking", "checkout_url"}: the Checkout URL while a booking
 // waits for payment, else null; a visitor's links carry their key.
 func (s *Service) answerBooking(w http.ResponseWriter, status int, b *Booking, key, checkout string) {
@@ -113,11 +123,7 @@ func (s *Service) PostBooking(w http.ResponseWriter, r *http.Request, v Viewer) 
 	if err != nil {
 		return err
 	}
-	key := ""
-	if b.UserID == nil {
-		key, _ = s.AccessKey(r.Context(), b.Ref)
-	}
-	s.answerBooking(w, http.StatusCreated, b, key, url)
+	s.answerBooking(w, http.StatusCreated, b, s.visitorKey(r.Context(), b), url)
 	return nil
 }
 
@@ -150,11 +156,7 @@ func (s *Service) PostAcceptOffer(w http.ResponseWriter, r *http.Request, _ View
 	if err != nil {
 		return err
 	}
-	key := ""
-	if b.UserID == nil {
-		key, _ = s.AccessKey(r.Context(), b.Ref)
-	}
-	s.answerBooking(w, http.StatusOK, b, key, url)
+	s.answerBooking(w, http.StatusOK, b, s.visitorKey(r.Context(), b), url)
 	return nil
 }
 

@@ -43,16 +43,6 @@ func ukTime(t time.Time) string {
 	return t.In(ukLocation).Format("Monday 2 January 2006 at 15:04")
 }
 
-// oneLine returns s if it is a valid single line of at most max characters, else
-// fallback: values in a mail come from the store and must not add lines of their own.
-func oneLine(s string, max int, fallback string) string {
-	v, err := textfield.SingleLine(s, max)
-	if err != nil || v == "" {
-		return fallback
-	}
-	return v
-}
-
 func money(minor int64) string {
 	if minor == 0 {
 		return "free"
@@ -75,8 +65,8 @@ func (s *Service) CalendarUID(ref string) string { return strings.ToLower(ref) +
 // calendar writes a booking's event as an iCalendar object with method (REQUEST,
 // CANCEL, PUBLISH), RFC 5545/5546.
 func (s *Service) calendar(b *Booking, ev Event, st *Settings, method ics.Method) string {
-	cal := ics.NewCalendarFor(oneLine(s.opt.SocietyName, 100, "Lineage"))
-	cal.SetProductId("-//" + oneLine(s.opt.SocietyName, 100, "Lineage") + "//Events//EN")
+	cal := ics.NewCalendarFor(textfield.LineOr(s.opt.SocietyName, 100, "Lineage"))
+	cal.SetProductId("-//" + textfield.LineOr(s.opt.SocietyName, 100, "Lineage") + "//Events//EN")
 	cal.SetMethod(method)
 	e := cal.AddEvent(s.CalendarUID(b.Ref))
 	e.SetDtStampTime(s.now())
@@ -89,8 +79,8 @@ func (s *Service) calendar(b *Booking, ev Event, st *Settings, method ics.Method
 		}
 		e.SetEndAt(end)
 	}
-	e.SetSummary(oneLine(ev.Title, 300, "Event"))
-	loc := oneLine(ev.Location, 300, "")
+	e.SetSummary(textfield.LineOr(ev.Title, 300, "Event"))
+	loc := textfield.LineOr(ev.Location, 300, "")
 	if b.Mode == ModeOnline && st.OnlineLink != "" && method != ics.MethodCancel {
 		loc = st.OnlineLink
 	}
@@ -100,12 +90,12 @@ func (s *Service) calendar(b *Booking, ev Event, st *Settings, method ics.Method
 	e.SetURL(s.opt.PublicURL + "/sog-events/" + b.EventUID)
 	desc := "Booking " + b.Ref + ": " + ticketLine(b)
 	e.SetDescription(desc)
-	e.SetOrganizer("mailto:"+s.organizer(), ics.WithCN(oneLine(s.opt.SocietyName, 100, "Lineage")))
+	e.SetOrganizer("mailto:"+s.organizer(), ics.WithCN(textfield.LineOr(s.opt.SocietyName, 100, "Lineage")))
 	role := ics.ParticipationStatusAccepted
 	if method == ics.MethodCancel {
 		role = ics.ParticipationStatusDeclined
 	}
-	e.AddAttendee("mailto:"+b.Email, ics.WithCN(oneLine(b.Name, 200, b.Email)), role, ics.WithRSVP(false))
+	e.AddAttendee("mailto:"+b.Email, ics.WithCN(textfield.LineOr(b.Name, 200, b.Email)), role, ics.WithRSVP(false))
 	if method == ics.MethodCancel {
 		e.SetStatus(ics.ObjectStatusCancelled)
 	} else {
@@ -154,12 +144,12 @@ func (s *Service) ICS(ctx context.Context, b *Booking) (string, error) {
 }
 
 // manageLink is where the booker sees their booking: the account area, or for a
-// visitor the booking's page with its access key.
-func (s *Service) manageLink(ctx context.Context, b *Booking) string {
+// visitor the booking's page with its access key (read on tx, the mail's transaction).
+func (s *Service) manageLink(ctx context.Context, tx *sql.Tx, b *Booking) string {
 	if b.UserID != nil {
 		return s.opt.PublicURL + "/user-account/bookings"
 	}
-	key, err := s.AccessKey(ctx, b.Ref)
+	key, err := s.accessKey(ctx, tx, b.Ref)
 	if err != nil {
 		return s.opt.PublicURL + "/sog-events/" + b.EventUID
 	}
@@ -168,19 +158,19 @@ func (s *Service) manageLink(ctx context.Context, b *Booking) string {
 
 // mail puts one of the room's mails about b in the outbox, inside tx.
 func (s *Service) mail(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st *Settings, kind, token string) error {
-	title := oneLine(ev.Title, 300, "our event")
-	name := oneLine(b.Name, MaxNameLen, "")
+	title := textfield.LineOr(ev.Title, 300, "our event")
+	name := textfield.LineOr(b.Name, MaxNameLen, "")
 	greeting := "Hello,"
 	if name != "" {
 		greeting = "Hello " + name + ","
 	}
 	when := ukTime(ev.Start)
-	where := oneLine(ev.Location, 300, "")
+	where := textfield.LineOr(ev.Location, 300, "")
 	if b.Mode == ModeOnline {
 		where = "online"
 	}
-	manage := s.manageLink(ctx, b)
-	society := oneLine(s.opt.SocietyName, 200, "Lineage")
+	manage := s.manageLink(ctx, tx, b)
+	society := textfield.LineOr(s.opt.SocietyName, 200, "Lineage")
 	m := mail.Message{To: b.Email}
 	var body []string
 	switch kind {
@@ -201,7 +191,7 @@ func (s *Service) mail(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st
 			"Your booking " + b.Ref + " for " + title + " is confirmed.", "",
 			"When: " + when, "Where: " + where, "Tickets: " + ticketLine(b)}
 		for _, t := range b.Tickets {
-			body = append(body, "  - "+oneLine(t.Name, MaxNameLen, "attendee")+" ("+oneLine(t.Label, MaxLabelLen, t.Type)+")")
+			body = append(body, "  - "+textfield.LineOr(t.Name, MaxNameLen, "attendee")+" ("+textfield.LineOr(t.Label, MaxLabelLen, t.Type)+")")
 		}
 		body = append(body, "", "The invitation attached adds the event to your calendar.",
 			"See or cancel your booking: "+manage)
@@ -285,14 +275,14 @@ func (s *Service) mail(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st
 
 // mailMessage sends an editor's message to a booker.
 func (s *Service) mailMessage(ctx context.Context, tx *sql.Tx, b *Booking, ev Event, st *Settings, subject, text string) error {
-	name := oneLine(b.Name, MaxNameLen, "")
+	name := textfield.LineOr(b.Name, MaxNameLen, "")
 	greeting := "Hello,"
 	if name != "" {
 		greeting = "Hello " + name + ","
 	}
 	m := mail.Message{To: b.Email, Subject: subject,
-		Text: greeting + "\n\n" + text + "\n\n" + "About your booking " + b.Ref + " for " + oneLine(ev.Title, 300, "our event") +
-			": " + s.manageLink(ctx, b) + "\n\n" + oneLine(s.opt.SocietyName, 200, "Lineage") + "\n"}
+		Text: greeting + "\n\n" + text + "\n\n" + "About your booking " + b.Ref + " for " + textfield.LineOr(ev.Title, 300, "our event") +
+			": " + s.manageLink(ctx, tx, b) + "\n\n" + textfield.LineOr(s.opt.SocietyName, 200, "Lineage") + "\n"}
 	_, err := s.opt.Mailer.EnqueueTx(ctx, tx, m)
 	return err
 }

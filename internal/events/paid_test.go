@@ -330,3 +330,38 @@ func TestPaidOfferAcceptedAndPaid(t *testing.T) {
 		}
 	})
 }
+
+// A payment that reaches a server which has not used the links' key yet (restarted, or
+// a second instance): the key is read on the webhook's own transaction, which on
+// SQLite holds the one write lock, and the visitor's confirmation carries the link to
+// their booking with its key.
+func TestWebhookReadsTheLinkKeyOnItsTransaction(t *testing.T) {
+	mock := stripetest.Start(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, mock)
+		e.settings(t, talk, paid(2))
+		out := e.book(t, "", `{"mode":"online","tickets":[{"type":"visitor","name":"Vi"}],"name":"Vi Visitor","email":"vi@example.org"}`, 201)
+		r := ref(out)
+		link := to(e.mails(t, 1), "vi@example.org", "Confirm your booking")
+		if len(link) != 1 {
+			t.Fatal("no confirmation link mailed")
+		}
+		if code, c := e.do(t, "POST", "/api/bookings/confirm", "", `{"token":"`+token(t, link[0])+`"}`); code != 200 || booking(c)["awaiting"] != "payment" {
+			t.Fatalf("confirm: %d %v", code, c)
+		}
+		restarted := e.newRoom(db)
+		e.pay.Handle(events.PaymentKind, restarted.Fulfiller())
+		body, sig := stripeEvent("evt_first_key", r, 800)
+		e.webhook(t, body, sig)
+		if e.status(t, r) != "confirmed" {
+			t.Fatalf("after the webhook: %s", e.status(t, r))
+		}
+		key, err := e.ev.AccessKey(context.Background(), r)
+		fatal(t, err)
+		want := publicURL + "/sog-events/bookings/" + r + "?key=" + key
+		done := to(e.mails(t, 2), "vi@example.org", "Booking confirmed")
+		if len(done) != 1 || !strings.Contains(done[0].Parts["text/plain"].Body, want) {
+			t.Fatalf("%d confirmations; want one with %s:\n%v", len(done), want, done)
+		}
+	})
+}

@@ -9,6 +9,7 @@ import (
 
 	"lineage/internal/payments"
 	"lineage/internal/store"
+	"lineage/internal/textfield"
 )
 
 // PaymentKind is the payments room's kind for a booking; its reference is the booking
@@ -20,7 +21,7 @@ type Stripe struct{ P *payments.Service }
 
 // Checkout makes a one-off Checkout Session for the booking's total.
 func (p Stripe) Checkout(ctx context.Context, b *Booking, successURL, cancelURL string) (string, error) {
-	name := oneLine(b.EventTitle, 200, "Event") + " — " + ticketLine(b)
+	name := textfield.LineOr(b.EventTitle, 200, "Event") + " — " + ticketLine(b)
 	cs, err := p.P.Checkout(ctx, payments.CheckoutRequest{
 		Kind: PaymentKind, RefID: b.Ref, Name: name, Email: b.Email,
 		OneOff:     &payments.OneOff{AmountMinor: b.Total, Currency: b.Currency},
@@ -60,7 +61,7 @@ func (f fulfiller) CheckoutCompleted(ctx context.Context, tx *sql.Tx, c payments
 }
 
 func (f fulfiller) Paid(ctx context.Context, tx *sql.Tx, p payments.Payment) error {
-	return f.s.paid(WithTx(ctx, tx), tx, p.ID, p.AmountMinor)
+	return f.s.paid(ctx, tx, p.ID, p.AmountMinor)
 }
 
 func (f fulfiller) PaymentFailed(ctx context.Context, tx *sql.Tx, _ payments.Failure) error {

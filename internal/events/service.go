@@ -93,23 +93,13 @@ func (s *Service) CardPayments() bool { return s.opt.Payments != nil }
 
 func (s *Service) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
 
-type txKey struct{}
-
-// WithTx makes the room's writes under ctx join tx: the payments room records a Stripe
-// event and its effect on the booking in one transaction.
-func WithTx(ctx context.Context, tx *sql.Tx) context.Context {
-	return context.WithValue(ctx, txKey{}, tx)
-}
-
-// tx runs fn in a transaction (on SQLite an immediate one, holding the write lock from
-// the start), or in the one ctx carries.
+// tx runs fn in a transaction of its own (on SQLite an immediate one, holding the write
+// lock from the start). Work inside a caller's transaction (the payments room's,
+// through Fulfiller) is given that transaction as an argument instead.
 func (s *Service) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
-		return fn(tx)
-	}
-	// The links' key is read (or made) first: on SQLite a second connection cannot
-	// write while the transaction holds the lock.
-	if _, err := s.key(ctx); err != nil {
+	// The links' key is read (or made) first, on the pool: on SQLite a second
+	// connection cannot write while the transaction holds the lock.
+	if _, err := s.key(ctx, s.db); err != nil {
 		return err
 	}
 	return s.db.InTx(ctx, fn)
@@ -172,10 +162,19 @@ func defaultSettings(uid string) *Settings {
 
 // Settings returns an event's booking settings (editors).
 func (s *Service) Settings(ctx context.Context, uid string) (*Settings, error) {
-	if _, err := s.event(ctx, uid); err != nil {
-		return nil, err
+	_, st, err := s.eventWithSettings(ctx, uid)
+	return st, err
+}
+
+// eventWithSettings reads an event document, as a 404 when there is none, and its
+// settings as they are (eventAndSettings is the locked read inside a transaction).
+func (s *Service) eventWithSettings(ctx context.Context, uid string) (Event, *Settings, error) {
+	ev, err := s.event(ctx, uid)
+	if err != nil {
+		return Event{}, nil, err
 	}
-	return s.settings(ctx, s.db, uid, false)
+	st, err := s.settings(ctx, s.db, uid, false)
+	return ev, st, err
 }
 
 // history appends a status change of a booking.

@@ -27,17 +27,14 @@ func randomToken(n int) string {
 }
 
 // key returns the installation's key for the room's links, creating it on first use.
-// It lives in the settings table so that every instance shares it.
-func (s *Service) key(ctx context.Context) ([]byte, error) {
+// It lives in the settings table so that every instance shares it. q is the pool, or
+// inside a transaction the transaction (a webhook's): on SQLite its connection is the
+// one that may write.
+func (s *Service) key(ctx context.Context, q store.Querier) ([]byte, error) {
 	s.secretMu.Lock()
 	defer s.secretMu.Unlock()
 	if s.secret != nil {
 		return s.secret, nil
-	}
-	// Inside a transaction (a webhook's), on its connection: SQLite's writer is that one.
-	var q store.Querier = s.db
-	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
-		q = tx
 	}
 	k, err := s.db.Secret(ctx, q, "events.link_secret")
 	if err != nil {
@@ -47,8 +44,8 @@ func (s *Service) key(ctx context.Context) ([]byte, error) {
 	return k, nil
 }
 
-func (s *Service) sign(ctx context.Context, purpose, value string) (string, error) {
-	k, err := s.key(ctx)
+func (s *Service) sign(ctx context.Context, q store.Querier, purpose, value string) (string, error) {
+	k, err := s.key(ctx, q)
 	if err != nil {
 		return "", err
 	}
@@ -60,7 +57,12 @@ func (s *Service) sign(ctx context.Context, purpose, value string) (string, erro
 // AccessKey is the key in a visitor's links to their booking (?key=): a signature of
 // the reference, so it needs no row and cannot be guessed.
 func (s *Service) AccessKey(ctx context.Context, ref string) (string, error) {
-	sig, err := s.sign(ctx, "access", ref)
+	return s.accessKey(ctx, s.db, ref)
+}
+
+// accessKey is AccessKey on q: the pool, or the transaction a mail is written in.
+func (s *Service) accessKey(ctx context.Context, q store.Querier, ref string) (string, error) {
+	sig, err := s.sign(ctx, q, "access", ref)
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +78,7 @@ func (s *Service) keyOK(ctx context.Context, ref, key string) bool {
 // signature is kept. Older unused tokens of the purpose stop working.
 func (s *Service) newToken(ctx context.Context, tx *sql.Tx, booking int64, purpose string, expires time.Time) (string, error) {
 	token := randomToken(32)
-	sig, err := s.sign(ctx, purpose, token)
+	sig, err := s.sign(ctx, tx, purpose, token)
 	if err != nil {
 		return "", err
 	}
@@ -106,7 +108,7 @@ func (s *Service) useToken(ctx context.Context, tx *sql.Tx, purpose, token strin
 	if token == "" || len(token) > 200 {
 		return "", tokenInvalid, nil
 	}
-	sig, err := s.sign(ctx, purpose, token)
+	sig, err := s.sign(ctx, tx, purpose, token)
 	if err != nil {
 		return "", tokenInvalid, err
 	}

@@ -103,11 +103,7 @@ func refundRule(st *Settings) string {
 
 // View is an event's booking state for the one asking.
 func (s *Service) View(ctx context.Context, uid string, v Viewer) (*EventView, error) {
-	ev, err := s.event(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
-	st, err := s.settings(ctx, s.db, uid, false)
+	ev, st, err := s.eventWithSettings(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -257,11 +253,7 @@ type Attendees struct {
 
 // AttendeeList lists an event's bookings for editors, active first.
 func (s *Service) AttendeeList(ctx context.Context, uid, status string) (*Attendees, error) {
-	ev, err := s.event(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
-	st, err := s.settings(ctx, s.db, uid, false)
+	ev, st, err := s.eventWithSettings(ctx, uid)
 	if err != nil {
 		return nil, err
 	}

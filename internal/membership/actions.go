@@ -103,13 +103,7 @@ func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayme
 	if p.AmountMinor <= 0 || p.AmountMinor > MaxPriceMinor {
 		fe.Add("amount_minor", "The amount must be a whole number of minor units (pence) from 1 to %d.", MaxPriceMinor)
 	}
-	if p.Currency == "" {
-		p.Currency = DefaultCurrency
-	}
-	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
-	if !ValidCurrency(p.Currency) {
-		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
-	}
+	p.Currency = checkCurrency(&fe, p.Currency)
 	if p.Method == "" {
 		p.Method = MethodManual
 	}
@@ -123,15 +117,11 @@ func (s *Service) RecordPayment(ctx context.Context, by, id int64, p ManualPayme
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
 		_, err := s.pay(ctx, tx, id, payment{amount: p.AmountMinor, currency: p.Currency, method: MethodManual,
 			note: p.Note, paidUntil: p.PaidUntil, by: by, why: "manual payment recorded"})
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 type payment struct {
@@ -298,7 +288,7 @@ func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why st
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
 		raw, err := s.lockedMembership(ctx, tx, id)
 		if err != nil {
 			return err
@@ -320,16 +310,12 @@ func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why st
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, msg, s.Now())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 // CancelRenewal stops a membership renewing by itself; it keeps its scopes until
 // paid-until and its grace end.
 func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership, error) {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
 		raw, err := s.lockedMembership(ctx, tx, id)
 		if err != nil {
 			return err
@@ -342,10 +328,6 @@ func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership,
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "automatic renewal cancelled", s.Now())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 // Receipts lists the payments of a membership, newest first.

@@ -66,7 +66,7 @@ type GiftAidInput struct {
 // GiftAidWording is the declaration a donor agrees to: HMRC's model wording for a
 // declaration covering past and future donations, with the society's name.
 func (s *Service) GiftAidWording() string {
-	society := oneLine(s.opt.SocietyName, 200, "Lineage")
+	society := textfield.LineOr(s.opt.SocietyName, 200, "Lineage")
 	return "I want to Gift Aid my membership subscriptions and any donations I make in the future or have made in the past 4 years to " +
 		society + ". I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax in the current tax year " +
 		"than the amount of Gift Aid claimed on all my donations it is my responsibility to pay any difference."
@@ -475,6 +475,6 @@ func (s *Service) giftAidStatement(ctx context.Context, m *Membership, rc Receip
 	if err != nil || d == nil {
 		return "", err
 	}
-	return "Declared on " + ukDate(d.DeclaredAt) + ": " + oneLine(s.opt.SocietyName, 200, "the society") +
+	return "Declared on " + ukDate(d.DeclaredAt) + ": " + textfield.LineOr(s.opt.SocietyName, 200, "the society") +
 		" may claim Gift Aid on this payment.", nil
 }

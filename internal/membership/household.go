@@ -50,7 +50,7 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
 		raw, err := s.lockedMembership(ctx, tx, id)
 		if err != nil {
 			return err
@@ -90,16 +90,12 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "household member added", s.Now())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }
 
 // RemoveHousehold takes the household member with this account (userID) out of
 // membership id; the row stays, marked removed.
 func (s *Service) RemoveHousehold(ctx context.Context, by, id, userID int64) (*Membership, error) {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
 		raw, err := s.lockedMembership(ctx, tx, id)
 		if err != nil {
 			return err
@@ -115,8 +111,4 @@ func (s *Service) RemoveHousehold(ctx context.Context, by, id, userID int64) (*M
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "household member removed", s.Now())
 	})
-	if err != nil {
-		return nil, err
-	}
-	return s.ByID(ctx, id)
 }

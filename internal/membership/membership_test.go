@@ -2,6 +2,7 @@ package membership_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -219,6 +220,42 @@ func TestTransitions(t *testing.T) {
 		}
 		if h, _ := e.ms.History(ctx, m.ID); strings.Count(statuses(h), "active>lapsed") != 1 {
 			t.Errorf("refund history %s", statuses(h))
+		}
+	})
+}
+
+// A room bound to the caller's transaction (In) writes in it, as the payments room
+// needs for a Stripe event and its effect: a payment recorded there is gone when the
+// caller rolls back, and kept when it commits.
+func TestInJoinsTheCallersTransaction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		e := newEnv(t, db)
+		e.plan(t, annual)
+		uid, _ := e.user(t, "ada@example.org", "")
+		m, err := e.ms.Join(ctx, uid, "individual", "")
+		fatal(t, err)
+		pay := membership.Payment{MembershipID: m.ID, ExternalID: "in_1", AmountMinor: 2400, Currency: "GBP"}
+		errCaller := errors.New("the caller's own write failed")
+		err = db.InTx(ctx, func(tx *sql.Tx) error {
+			if err := e.ms.In(tx).Paid(ctx, pay); err != nil {
+				return err
+			}
+			return errCaller
+		})
+		if !errors.Is(err, errCaller) {
+			t.Fatalf("the caller's transaction: %v", err)
+		}
+		m, err = e.ms.ByID(ctx, m.ID)
+		fatal(t, err)
+		if r, _ := e.ms.Receipts(ctx, m.ID); len(r) != 0 || m.Status != membership.StatusPending {
+			t.Fatalf("after the caller rolled back: %s with %d receipts", m.Status, len(r))
+		}
+		fatal(t, db.InTx(ctx, func(tx *sql.Tx) error { return e.ms.In(tx).Paid(ctx, pay) }))
+		m, err = e.ms.ByID(ctx, m.ID)
+		fatal(t, err)
+		if r, _ := e.ms.Receipts(ctx, m.ID); len(r) != 1 || m.Status != membership.StatusActive {
+			t.Errorf("after the caller committed: %s with %d receipts", m.Status, len(r))
 		}
 	})
 }

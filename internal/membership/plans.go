@@ -36,6 +36,19 @@ var (
 // ValidCurrency reports whether c is an ISO 4217 code in form: three capital letters.
 func ValidCurrency(c string) bool { return currencyRe.MatchString(c) }
 
+// checkCurrency reads the currency field of a plan or a payment: none is
+// DefaultCurrency, and any case will do.
+func checkCurrency(fe *httpx.FieldErrors, c string) string {
+	if c == "" {
+		c = DefaultCurrency
+	}
+	c = strings.ToUpper(strings.TrimSpace(c))
+	if !ValidCurrency(c) {
+		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
+	}
+	return c
+}
+
 // normalizePlan fills defaults and checks every field, answering field errors named
 // like the JSON.
 func normalizePlan(p *Plan) error {
@@ -52,13 +65,7 @@ func normalizePlan(p *Plan) error {
 	if p.PriceMinor < 0 || p.PriceMinor > MaxPriceMinor {
 		fe.Add("price_minor", "The price must be a whole number of minor units (pence) from 0 to %d.", MaxPriceMinor)
 	}
-	if p.Currency == "" {
-		p.Currency = DefaultCurrency
-	}
-	p.Currency = strings.ToUpper(strings.TrimSpace(p.Currency))
-	if !ValidCurrency(p.Currency) {
-		fe.Add("currency", "The currency must be an ISO 4217 code of three letters, such as GBP.")
-	}
+	p.Currency = checkCurrency(&fe, p.Currency)
 	switch p.Period {
 	case PeriodAnnual, PeriodMonthly, PeriodLifetime:
 		p.RenewMonth, p.RenewDay = 0, 0

@@ -366,27 +366,16 @@ var ukLocation = func() *time.Location {
 
 func ukDate(t time.Time) string { return t.In(ukLocation).Format("2 January 2006") }
 
-// oneLine returns s if it is a valid single line of at most max characters, else
-// fallback: names in a mail come from the store, and one written before validation, or
-// by another program, must not add lines or headers of its own.
-func oneLine(s string, max int, fallback string) string {
-	v, err := textfield.SingleLine(s, max)
-	if err != nil || v == "" {
-		return fallback
-	}
-	return v
-}
-
 // message is the reminder mail: plain text made only of validated values.
 func (r *Renewals) message(d dueReminder, kind string) (mail.Message, error) {
-	name := oneLine(d.name, 200, "")
+	name := textfield.LineOr(d.name, 200, "")
 	greeting := "Hello,"
 	if name != "" {
 		greeting = "Hello " + name + ","
 	}
-	number := oneLine(d.number, 40, "")
-	plan := oneLine(d.planName, MaxPlanNameLen, "membership")
-	society := oneLine(r.s.opt.SocietyName, 200, "Lineage")
+	number := textfield.LineOr(d.number, 40, "")
+	plan := textfield.LineOr(d.planName, MaxPlanNameLen, "membership")
+	society := textfield.LineOr(r.s.opt.SocietyName, 200, "Lineage")
 	account := r.opt.PublicURL + "/user-account/membership"
 	rejoin := r.opt.PublicURL + "/subscribe"
 	if slugRe.MatchString(d.planSlug) {

@@ -53,6 +53,8 @@ type Service struct {
 	opt Options
 	log *slog.Logger
 	Now func() time.Time // the clock; tests replace it
+
+	joined *sql.Tx // the caller's transaction every write joins (In); nil: each opens its own
 }
 
 // New builds the room on an open, migrated store.
@@ -70,24 +72,34 @@ func New(db *store.DB, opt Options) *Service {
 	return s
 }
 
-type txKey struct{}
-
-// WithTx makes the room's writes under ctx join tx, so that the caller's own writes
-// and the room's commit or roll back together: the payments room records a Stripe
-// event and its effect on the membership in one transaction, so a replayed event
-// cannot take effect twice.
-func WithTx(ctx context.Context, tx *sql.Tx) context.Context {
-	return context.WithValue(ctx, txKey{}, tx)
+// In returns the room bound to the caller's transaction tx: its writes join tx instead
+// of opening transactions of their own, so that the caller's writes and the room's
+// commit or roll back together. The payments room records a Stripe event and its
+// effect on the membership in one transaction (s.In(tx).Paid(ctx, p)), so a replayed
+// event cannot take effect twice.
+func (s *Service) In(tx *sql.Tx) *Service {
+	bound := *s
+	bound.joined = tx
+	return &bound
 }
 
 // tx runs fn in a transaction (on SQLite an immediate one: it holds the write lock from
-// the start, so read-then-write steps inside cannot interleave with another writer).
-// When ctx carries a transaction (WithTx), fn joins it instead.
+// the start, so read-then-write steps inside cannot interleave with another writer),
+// or in the caller's when the room is bound to one (In).
 func (s *Service) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	if tx, ok := ctx.Value(txKey{}).(*sql.Tx); ok {
-		return fn(tx)
+	if s.joined != nil {
+		return fn(s.joined)
 	}
 	return s.db.InTx(ctx, fn)
+}
+
+// update runs fn in a transaction (tx) and answers membership id as it is after: an
+// admin's or member's change answers the membership it changed.
+func (s *Service) update(ctx context.Context, id int64, fn func(tx *sql.Tx) error) (*Membership, error) {
+	if err := s.tx(ctx, fn); err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
 }
 
 const membershipColumns = `m.id, m.number, m.user_id, m.plan_id, m.concession, m.status, m.method, m.started_at, m.paid_until,
