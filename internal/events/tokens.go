@@ -29,7 +29,9 @@ func randomToken(n int) string {
 // key returns the installation's key for the room's links, creating it on first use.
 // It lives in the settings table so that every instance shares it. q is the pool, or
 // inside a transaction the transaction (a webhook's): on SQLite its connection is the
-// one that may write.
+// one that may write. A key read in a transaction is not kept: if that transaction
+// rolls back, a key it made was never stored, and links signed with it would stop
+// working once the key is read again.
 func (s *Service) key(ctx context.Context, q store.Querier) ([]byte, error) {
 	s.secretMu.Lock()
 	defer s.secretMu.Unlock()
@@ -40,7 +42,9 @@ func (s *Service) key(ctx context.Context, q store.Querier) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.secret = k
+	if _, inTx := q.(*sql.Tx); !inTx {
+		s.secret = k
+	}
 	return k, nil
 }
 
