@@ -1,11 +1,8 @@
 // Server rendering: React Router's default Node entry (bots wait for all content),
-// with two changes. The page is answered whole, as one buffer with its length, not
-// streamed: only the Go front door reads it, and it reads every page whole before
-// answering (it hashes the page's own scripts, decision 015), so streaming only cost a
-// socket write and a web-stream read per 2 KB chunk React flushes. And when rendering
-// the error page itself fails, the answer is a static "An error occurred while
-// showing the error page" page instead of a bare 500.
-import { Writable } from "node:stream";
+// with two changes. The page is answered whole, one body with its length, not
+// streamed (lib/whole-page.server.ts says why). And when rendering the error page
+// itself fails, the answer is a static "An error occurred while showing the error
+// page" page instead of a bare 500.
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
@@ -13,6 +10,7 @@ import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPreviewRequest } from "./features/content/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
+import { collectPage } from "./lib/whole-page.server";
 import { NonceContext, nonceFromRequest } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -56,31 +54,19 @@ export default function handleRequest(
         // The status as the shell left it: an error inside a Suspense boundary later
         // is React's to recover from in the browser, as when the page was streamed.
         const status = responseStatusCode;
-        const chunks: Buffer[] = [];
-        let answered = false;
-        const body = new Writable({
-          write(chunk: Buffer, _encoding, callback) {
-            chunks.push(chunk);
-            callback();
-          },
-          final(callback) {
+        collectPage(pipe).then(
+          (html) => {
             clearTimeout(timeoutId);
             timeoutId = undefined;
-            const html = Buffer.concat(chunks);
             responseHeaders.set("Content-Type", "text/html");
             responseHeaders.set("Content-Length", String(html.byteLength));
-            answered = true;
             resolve(new Response(html, { headers: responseHeaders, status }));
-            callback();
           },
-        });
-        // React destroys the destination when rendering fails after the shell: there
-        // is no whole page to answer then.
-        body.once("close", () => {
-          clearTimeout(timeoutId);
-          if (!answered) reject(body.errored ?? new Error("The page's rendering stopped before its end"));
-        });
-        pipe(body);
+          (error: unknown) => {
+            clearTimeout(timeoutId);
+            reject(error);
+          },
+        );
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);
