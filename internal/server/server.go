@@ -164,6 +164,7 @@ func (s *Server) pages() http.Handler {
 			DisableCompression: true,
 		}),
 	}
+	slots := newRenderSlots(rendersPerWorker*set.Workers, slowRenderGrace)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A worker that is starting, restarting or has stopped answering gets no more
 		// requests to hold; with none answering, the visitor is told to come back at
@@ -172,6 +173,16 @@ func (s *Server) pages() http.Handler {
 			unavailable(w)
 			return
 		}
+		// Waiting for a slot counts against the same limit as waiting for the worker's
+		// answer: a page is given up as unavailable after ResponseTimeout either way.
+		release, ok := slots.take(r.Context(), set.ResponseTimeout)
+		if !ok {
+			if r.Context().Err() == nil {
+				unavailable(w)
+			}
+			return
+		}
+		defer release()
 		proxy.ServeHTTP(w, r)
 	})
 }

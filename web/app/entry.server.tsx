@@ -1,16 +1,16 @@
-// Server rendering: React Router's default Node entry (streaming, bots wait
-// for all content), plus one addition: when rendering the error page itself
-// fails, answer with a static "An error occurred while showing the error page"
-// page instead of a bare 500.
-import { PassThrough } from "node:stream";
+// Server rendering: React Router's default Node entry (bots wait for all content),
+// with two changes. The page is answered whole, one body with its length, not
+// streamed (lib/whole-page.server.ts says why). And when rendering the error page
+// itself fails, the answer is a static "An error occurred while showing the error
+// page" page instead of a bare 500.
 import type { EntryContext, RouterContextProvider } from "react-router";
-import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { isPreviewRequest } from "./features/content/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
+import { collectPage } from "./lib/whole-page.server";
 import { NonceContext, nonceFromRequest } from "./lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -51,17 +51,22 @@ export default function handleRequest(
       nonce,
       [readyOption]() {
         shellRendered = true;
-        const body = new PassThrough({
-          final(callback) {
+        // The status as the shell left it: an error inside a Suspense boundary later
+        // is React's to recover from in the browser, as when the page was streamed.
+        const status = responseStatusCode;
+        collectPage(pipe).then(
+          (html) => {
             clearTimeout(timeoutId);
             timeoutId = undefined;
-            callback();
+            responseHeaders.set("Content-Type", "text/html");
+            responseHeaders.set("Content-Length", String(html.byteLength));
+            resolve(new Response(html, { headers: responseHeaders, status }));
           },
-        });
-        const stream = createReadableStreamFromReadable(body);
-        responseHeaders.set("Content-Type", "text/html");
-        pipe(body);
-        resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          (error: unknown) => {
+            clearTimeout(timeoutId);
+            reject(error);
+          },
+        );
       },
       onShellError(error: unknown) {
         clearTimeout(timeoutId);

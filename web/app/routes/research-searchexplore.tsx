@@ -23,7 +23,7 @@ import {
 } from "../features/research/search/query";
 import { ResultsTable } from "../features/research/search/ResultsTable";
 import { TreePeople } from "../features/research/search/TreePeople";
-import { FORM_FIELDS, SearchForm, fieldId } from "../features/research/search/SearchForm";
+import { FORM_FIELDS, SearchForm, collectionChoices, fieldId } from "../features/research/search/SearchForm";
 import styles from "../features/research/search/search.module.css";
 import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../features/auth/access";
@@ -58,7 +58,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 
   const query = readQuery(url.searchParams);
   const seo = seoFor(describeQuery(query));
-  const collections = recordCollections(context);
+  const collections = recordCollections(context).then(collectionChoices);
   if (!hasAnyField(query)) {
     return { mode: "search" as const, seo, query, collections: await collections, answer: null, errors: {}, message: "", trees: null };
   }

@@ -140,11 +140,23 @@ function ListFilter({
   );
 }
 
+/** What the form shows of a collection: its filter's value and label. */
+export type CollectionChoice = Pick<CollectionSummary, "slug" | "title" | "access">;
+
+/**
+ * The collections as the form needs them. The loader passes only these to the page:
+ * loader data is serialised into the HTML of every results page, and the rest of a
+ * collection (its description, kind, count, dates) is never drawn there.
+ */
+export function collectionChoices(collections: readonly CollectionSummary[]): CollectionChoice[] {
+  return collections.map(({ slug, title, access }) => ({ slug, title, access }));
+}
+
 export interface SearchFormProps {
   query: SearchQuery;
   errors: Errors;
   facets: Facets | null;
-  collections: CollectionSummary[];
+  collections: CollectionChoice[];
   /** The total of the search shown, for the button before anything changes. */
   shown: { total: number; exact: boolean } | null;
 }

@@ -3,9 +3,9 @@ import { MemoryRouter } from "react-router";
 import { describe, expect, test } from "vitest";
 import { RecordView, recordTitle } from "./RecordView";
 import { ResultsTable } from "./ResultsTable";
-import { facetOptions } from "./SearchForm";
+import { collectionChoices, facetOptions } from "./SearchForm";
 import { GlobalResults } from "./GlobalResults";
-import type { ResearchRecord, SearchResult } from "./types";
+import type { CollectionSummary, ResearchRecord, SearchResult } from "./types";
 
 const full: ResearchRecord = {
   id: 7,
@@ -213,5 +213,21 @@ describe("GlobalResults", () => {
   test("text that names nobody has no reading", () => {
     const html = render(<GlobalResults answer={{ q: "1850", reading: null, archive: empty, library: empty, index: empty, family_trees: empty }} />);
     expect(html).not.toContain("Showing");
+  });
+});
+
+describe("collectionChoices", () => {
+  test("keeps what the form draws and nothing else, so the page does not carry the rest", () => {
+    const wills: CollectionSummary = {
+      slug: "wills-index",
+      kind: "index",
+      title: "Index of wills",
+      description: "Wills proved in the church courts.",
+      access: "members",
+      count: 150,
+    };
+    const withDates = { ...wills, created_at: "2026-11-26T09:09:04Z", updated_at: "2026-11-26T09:09:04Z" };
+    expect(collectionChoices([withDates])).toEqual([{ slug: "wills-index", title: "Index of wills", access: "members" }]);
+    expect(collectionChoices([])).toEqual([]);
   });
 });
