@@ -334,8 +334,8 @@ func (a *app) routes() []httpx.Room {
 				{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload), Access: staff},
 				{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload), Access: staff},
 				{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun), Access: staff},
-				// The records appear in search when the job is done (the page cache is
-				// purged by the search pages' own generation, not by this answer).
+				// The records appear when the job is done; the job, not this answer, tells
+				// the page caches (staff Options.PagesChanged).
 				{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport), Access: staff},
 				{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings), Access: staff},
 				{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping), Access: staff},

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strconv"
 
 	"lineage/internal/audit"
 	"lineage/internal/auth"
 	"lineage/internal/config"
+	"lineage/internal/pagegen"
 	staffroom "lineage/internal/staff"
 	"lineage/internal/store"
 )
@@ -28,6 +30,11 @@ func (a *app) addStaff(ctx context.Context, cfg config.Config, db *store.DB) err
 		StagingDir: filepath.Join(cfg.DataDir, "staff"),
 		// Saved-search alerts may now match the records (as after `lineage import records`).
 		AfterRecordsImport: func(ctx context.Context) error { return markRecordsImported(ctx, db) },
+		PagesChanged: func(ctx context.Context) {
+			if _, err := pagegen.Raise(ctx, db); err != nil {
+				slog.Error("staff: page cache not told of a change", "err", err)
+			}
+		},
 	})
 	a.staff.Start(ctx)
 	return nil

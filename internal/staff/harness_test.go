@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"lineage/internal/audit"
@@ -56,6 +57,8 @@ type env struct {
 	stop   context.CancelFunc
 	stage  string     // the staging folder (this server's scratch)
 	blobs  blob.Store // the blob store the staff files are kept in
+	// pagesChanged counts the room's calls of PagesChanged.
+	pagesChanged atomic.Int64
 }
 
 // stagedCSVs counts the records uploads' files in the blob store.
@@ -117,7 +120,7 @@ func newEnvOn(t testing.TB, db *store.DB, blobs blob.Store) *env {
 	e.log = audit.New(db, nil)
 	e.stage = t.TempDir()
 	e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
-		Blobs: blobs, StagingDir: e.stage, Log: quiet})
+		Blobs: blobs, StagingDir: e.stage, Log: quiet, PagesChanged: func(context.Context) { e.pagesChanged.Add(1) }})
 	ctx, stop := context.WithCancel(context.Background())
 	e.stop = stop
 	e.st.Start(ctx)

@@ -323,6 +323,8 @@ func (r *runner) run(base context.Context, id int64, kind string, fn jobFunc) {
 	jr := &jobRun{s: s, id: id}
 	report, err := fn(ctx, jr)
 	if err == nil {
+		// Before the job shows as done, so that a page its author opens then is new.
+		s.pagesChanged(ctx)
 		// Only a job still running is done: one another server took over (its
 		// heartbeat had stopped) is that server's to end.
 		b, merr := json.Marshal(report)
@@ -376,6 +378,7 @@ func (s *Service) undoNow(ctx context.Context, id int64, kind, state string, cau
 			s.log.Error("staff: job undo failed; it is tried again later", "job", id, "err", err)
 			return
 		}
+		s.pagesChanged(ctx) // a page rendered while the job wrote may show what was taken back
 	}
 	msg := s.jobs.stoppedMsg[kind]
 	switch {
@@ -394,6 +397,13 @@ func (s *Service) undoNow(ctx context.Context, id int64, kind, state string, cau
 		if err := s.audit.ByID(ctx, j.userID, a, "collection:"+j.Collection, nil, map[string]any{"job": id, "state": state, "error": msg}); err != nil {
 			s.log.Error("staff: audit", "err", err)
 		}
+	}
+}
+
+// pagesChanged tells the servers' page caches that a job changed what visitors see.
+func (s *Service) pagesChanged(ctx context.Context) {
+	if s.opt.PagesChanged != nil {
+		s.opt.PagesChanged(context.WithoutCancel(ctx))
 	}
 }
 

@@ -116,6 +116,9 @@ func TestRecordsJourney(t *testing.T) {
 			t.Errorf("bad collection: %d %s", st, body)
 		}
 
+		if n := e.pagesChanged.Load(); n != 0 {
+			t.Fatalf("pages changed %d times before the import", n)
+		}
 		var ja jobAnswer
 		st, body = vol.do("POST", "/api/studio/records/uploads/"+up.ID+"/import", map[string]any{"mapping": m, "collection": "leeds",
 			"title": "Leeds registers", "save_mapping_as": "Leeds parish"})
@@ -130,6 +133,9 @@ func TestRecordsJourney(t *testing.T) {
 		last := evs[len(evs)-1]
 		if last.name != "done" || last.job.State != staff.StateDone {
 			t.Fatalf("last event %s: %+v", last.name, last.job)
+		}
+		if e.pagesChanged.Load() != 1 {
+			t.Errorf("the import told the page caches %d times, want once", e.pagesChanged.Load())
 		}
 		prev := -1
 		for _, ev := range evs {

@@ -55,6 +55,9 @@ func TestScansUpload(t *testing.T) {
 		if last.name != "done" {
 			t.Fatalf("last event %s: %+v %v", last.name, last.job, last.job.Error)
 		}
+		if e.pagesChanged.Load() != 1 {
+			t.Errorf("the scans job told the page caches %d times, want once", e.pagesChanged.Load())
+		}
 		var rep staff.ScansReport
 		if err := json.Unmarshal(last.job.Report, &rep); err != nil || rep.Scans != 2 || rep.Cut != 2 || len(rep.Items) != 2 || rep.Items[0].File != "page-1.png" {
 			t.Fatalf("report %s: %v", last.job.Report, err)

@@ -36,6 +36,10 @@ type Options struct {
 	// AfterRecordsImport runs after a records job added or changed records (the
 	// newsletter's alerts may now match them); nil: nothing.
 	AfterRecordsImport func(ctx context.Context) error
+	// PagesChanged tells every server that anonymous pages are stale: a job added,
+	// changed or took back records or scans that the collections' pages, search results
+	// and the image explorer show. nil: nothing (a server without a page cache).
+	PagesChanged func(ctx context.Context)
 }
 
 // Service is the staff tools' room.
