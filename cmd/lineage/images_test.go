@@ -77,14 +77,7 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 		t.Error("import images without --collection: no error")
 	}
 
-	u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "member@example.org", Password: "correct horse battery", Verified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, tok := userWithToken(t, ctx, a, auth.NewUser{Email: "member@example.org"})
 	visitor := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	jar, _ := cookiejar.New(nil)
 	member := &http.Client{Jar: jar, CheckRedirect: visitor.CheckRedirect}
@@ -129,7 +122,7 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 	// A registered account without a membership is refused like a visitor; a
 	// complimentary membership lets it in.
 	for _, p := range protected {
-		if res, _ := get(visitor, p, tok.AccessToken); res.StatusCode != 401 {
+		if res, _ := get(visitor, p, tok); res.StatusCode != 401 {
 			t.Errorf("registered, no membership (bearer) %s: %d", p, res.StatusCode)
 		}
 	}
@@ -151,7 +144,7 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 		if res.StatusCode != 200 || strings.Contains(cc, "public") || (cc != "private, max-age=3600" && cc != "no-store") || !strings.Contains(res.Header.Get("Vary"), "Cookie") {
 			t.Errorf("member (cookie) %s: %d %s %v", p, res.StatusCode, b, res.Header)
 		}
-		if res, _ := get(visitor, p, tok.AccessToken); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "private, max-age=3600" {
+		if res, _ := get(visitor, p, tok); res.StatusCode != 200 || res.Header.Get("Cache-Control") != "private, max-age=3600" {
 			t.Errorf("member (bearer) %s: %d %v", p, res.StatusCode, res.Header)
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"lineage/internal/store"
 )
 
 // TestImportDeferAndBuildIndex: `import records --bulk defer` leaves the search
@@ -18,28 +16,17 @@ func TestImportDeferAndBuildIndex(t *testing.T) {
 	file := filepath.Join(dir, "b.csv")
 	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
 		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n"), 0o644)
-	indexes := func() int {
-		db, err := store.Open(ctx, store.Options{DataDir: data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		var n int
-		if err := db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'records_browse')`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	const indexes = `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'records_browse')`
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--bulk", "defer", "--quiet", file}); err != nil {
 		t.Fatal(err)
 	}
-	if n := indexes(); n != 1 { // records_browse stays (decision 010)
+	if n := countInStore(t, data, indexes); n != 1 { // records_browse stays (decision 010)
 		t.Errorf("%d search indexes after --bulk defer", n)
 	}
 	if err := runImport(ctx, []string{"records", "--data", data, "--build-index"}); err != nil {
 		t.Fatal(err)
 	}
-	if n := indexes(); n != 3 {
+	if n := countInStore(t, data, indexes); n != 3 {
 		t.Errorf("%d search indexes after --build-index", n)
 	}
 	if err := runImport(ctx, []string{"records", "--data", data, "--build-index"}); err != nil {

@@ -23,29 +23,33 @@ func TestImportUnclosedQuote(t *testing.T) {
 		"Q2,baptism,1850,\"Guildford,,Smith,Mary\n"+
 		"Q3,baptism,1851,\"Guildford, Surrey\",,Smith,Anne\n"+
 		"Q4,baptism,1852,Guildford,,Smith,Jane\n"), 0o644)
-	count := func() int {
-		db, err := store.Open(ctx, store.Options{DataDir: data})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		var n int
-		if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
 	err := runImport(ctx, []string{"records", "--data", data, "--collection", "strict", "--strict", "--quiet", file})
 	if err == nil || !strings.Contains(err.Error(), "nothing was imported") || !strings.Contains(err.Error(), "line 3 (record Q2): a quoted field begins on this line") {
 		t.Errorf("--strict: %v", err)
 	}
-	if n := count(); n != 0 {
+	if n := countInStore(t, data, `SELECT COUNT(*) FROM records`); n != 0 {
 		t.Errorf("--strict imported %d records", n)
 	}
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "lenient", "--quiet", file}); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(); n != 3 {
+	if n := countInStore(t, data, `SELECT COUNT(*) FROM records`); n != 3 {
 		t.Errorf("%d records imported, want Q1, Q3 and Q4", n)
 	}
+}
+
+// countInStore opens the data folder's store, as the next command would, and answers
+// query's count.
+func countInStore(t *testing.T, data, query string) int {
+	t.Helper()
+	db, err := store.Open(t.Context(), store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

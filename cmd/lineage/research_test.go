@@ -30,14 +30,7 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 	if err != nil || rep.Added != 1 {
 		t.Fatalf("%v %+v", err, rep)
 	}
-	u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "member@example.org", Password: "correct horse battery", Verified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	u, tok := userWithToken(t, ctx, a, auth.NewUser{Email: "member@example.org"})
 	get := func(path, bearer string) map[string]any {
 		t.Helper()
 		b := getOK(t, srv.URL+path, bearer)
@@ -63,11 +56,11 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 	}
 	check("visitor", "", false)
 	// A free account is registered, not a member: it gets the teaser too.
-	check("registered", tok.AccessToken, false)
+	check("registered", tok, false)
 	if _, err := a.membership.GrantMember(ctx, 0, u.ID, "test"); err != nil {
 		t.Fatal(err)
 	}
-	check("member", tok.AccessToken, true)
+	check("member", tok, true)
 
 	// The other levels (internal/access): a registered collection opens for any
 	// account, one of scopes only for those scopes, not for plain "member".
@@ -91,18 +84,11 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 		}
 		return d["teaser"] == true
 	}
-	other, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "registered@example.org", Password: "correct horse battery", Verified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	otherTok, err := a.accounts.IssueTokens(ctx, other.ID, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !teaser("Jones", "") || teaser("Jones", otherTok.AccessToken) {
+	_, otherTok := userWithToken(t, ctx, a, auth.NewUser{Email: "registered@example.org"})
+	if !teaser("Jones", "") || teaser("Jones", otherTok) {
 		t.Error("a registered collection: want a teaser for a visitor only")
 	}
-	if !teaser("Brown", tok.AccessToken) || !teaser("Brown", otherTok.AccessToken) {
+	if !teaser("Brown", tok) || !teaser("Brown", otherTok) {
 		t.Error("a scopes:member:overseas collection opened for scope member or registered")
 	}
 
@@ -118,11 +104,11 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 	if _, err := a.membership.GrantComplimentary(ctx, 0, u.ID, plan.Slug, &until, "until the end of the hour"); err != nil {
 		t.Fatal(err)
 	}
-	check("member until the end of the hour", tok.AccessToken, true)
+	check("member until the end of the hour", tok, true)
 	if n, err := a.membership.Advance(ctx, until.Add(time.Minute)); err != nil || n != 1 {
 		t.Fatalf("Advance: %d %v", n, err)
 	}
-	check("lapsed", tok.AccessToken, false)
+	check("lapsed", tok, false)
 
 	// The global search is mounted too.
 	if g := get("/api/search?q=Smith", ""); g["index"].(map[string]any)["total"].(float64) != 1 {

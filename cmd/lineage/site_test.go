@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"lineage/internal/auth"
 	"lineage/internal/config"
 	"lineage/internal/server"
 	"lineage/internal/store"
@@ -52,4 +53,20 @@ func getOK(t *testing.T, url, bearer string) []byte {
 		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
 	}
 	return b
+}
+
+// userWithToken makes a verified account on the site (its password "correct horse
+// battery") and answers it with an API access token of its own.
+func userWithToken(t *testing.T, ctx context.Context, a *app, nu auth.NewUser) (*auth.User, string) {
+	t.Helper()
+	nu.Password, nu.Verified = "correct horse battery", true
+	u, err := a.accounts.CreateUser(ctx, nu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, tok.AccessToken
 }

@@ -19,15 +19,8 @@ func TestStudioThroughTheSite(t *testing.T) {
 	ctx, _, _, a, srv := startSite(t, t.TempDir())
 	token := func(email, role string) string {
 		t.Helper()
-		u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: email, Name: email, Password: "correct horse battery", Verified: true, Role: role})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tok, err := a.accounts.IssueTokens(ctx, u.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tok.AccessToken
+		_, tok := userWithToken(t, ctx, a, auth.NewUser{Email: email, Name: email, Role: role})
+		return tok
 	}
 	editor, member := token("editor@example.org", auth.RoleEditor), token("member@example.org", "")
 	call := func(bearer, method, path string, body any) (int, map[string]any) {

@@ -93,14 +93,7 @@ func TestTreesBehindAccounts(t *testing.T) {
 	if _, err := a.trees.LoadDemo(ctx, "../../demo/trees/"+trees.DemoFile); err != nil {
 		t.Fatal(err)
 	}
-	ed, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "editor@example.org", Password: "correct horse battery", Role: auth.RoleEditor, Verified: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := a.accounts.IssueTokens(ctx, ed.ID, "test")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tok := userWithToken(t, ctx, a, auth.NewUser{Email: "editor@example.org", Role: auth.RoleEditor})
 	get := func(path, bearer string) string {
 		t.Helper()
 		return string(getOK(t, srv.URL+path, bearer))
@@ -112,7 +105,7 @@ func TestTreesBehindAccounts(t *testing.T) {
 	if body := get("/api/trees/ashworth-family/people/I394", ""); !strings.Contains(body, `"name":"Living"`) || strings.Contains(body, "Albert") {
 		t.Errorf("living person to the public: %s", body)
 	}
-	if body := get("/api/trees/ashworth-family/people/I394", tok.AccessToken); !strings.Contains(body, "Albert Walter Ashworth") {
+	if body := get("/api/trees/ashworth-family/people/I394", tok); !strings.Contains(body, "Albert Walter Ashworth") {
 		t.Errorf("living person to an editor: %s", body)
 	}
 	var g struct {
@@ -132,7 +125,7 @@ func TestTreesBehindAccounts(t *testing.T) {
 			t.Errorf("global search shows the living: %s", b)
 		}
 	}
-	if !strings.Contains(get("/api/search?q=Albert+Walter+Ashworth", tok.AccessToken), "Albert Walter Ashworth") {
+	if !strings.Contains(get("/api/search?q=Albert+Walter+Ashworth", tok), "Albert Walter Ashworth") {
 		t.Error("an editor's global search does not find the living")
 	}
 	json.Unmarshal([]byte(get("/api/search?q=Albert+Walter+Ashworth", "")), &g)

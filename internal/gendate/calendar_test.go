@@ -48,11 +48,7 @@ func TestDayNumberRoundTrip(t *testing.T) {
 
 func TestHebrewCalendar(t *testing.T) {
 	g := GregorianToJDN
-	tests := []struct {
-		name             string
-		year, month, day int
-		want             int
-	}{
+	checkToJDN(t, hebrewToJDN, []toJDNCase{
 		{"Rosh Hashanah 5758", 5758, 1, 1, g(1997, 10, 2)},
 		{"2 Tevet 5758 (the torture test's INT date)", 5758, 4, 2, g(1997, 12, 31)},
 		{"Rosh Hashanah 5783", 5783, 1, 1, g(2022, 9, 26)},
@@ -63,14 +59,7 @@ func TestHebrewCalendar(t *testing.T) {
 		{"Yom Kippur 5785", 5785, 1, 10, g(2024, 10, 12)},
 		{"Hanukkah 5785", 5785, 3, 25, g(2024, 12, 26)},
 		{"epoch, 1 Tishri AM 1", 1, 1, 1, JulianToJDN(-3760, 10, 7)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := hebrewToJDN(tt.year, tt.month, tt.day); got != tt.want {
-				t.Errorf("got %d, want %d", got, tt.want)
-			}
-		})
-	}
+	})
 	// Every year has one of the six lawful lengths, and the months add up to it.
 	for y := 1; y <= 6000; y++ {
 		n := hebrewYearLength(y)
@@ -94,11 +83,7 @@ func TestHebrewCalendar(t *testing.T) {
 
 func TestFrenchRepublicanCalendar(t *testing.T) {
 	g := GregorianToJDN
-	tests := []struct {
-		name             string
-		year, month, day int
-		want             int
-	}{
+	checkToJDN(t, frenchToJDN, []toJDNCase{
 		{"1 Vendémiaire I", 1, 1, 1, g(1792, 9, 22)},
 		{"9 Thermidor II", 2, 11, 9, g(1794, 7, 27)},
 		{"18 Brumaire VIII", 8, 2, 18, g(1799, 11, 9)},
@@ -106,14 +91,7 @@ func TestFrenchRepublicanCalendar(t *testing.T) {
 		{"1 Vendémiaire XII", 12, 1, 1, g(1803, 9, 24)},
 		{"1 Vendémiaire XIV", 14, 1, 1, g(1805, 9, 23)},
 		{"10 Nivôse XIV, the calendar's last day", 14, 4, 10, g(1805, 12, 31)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := frenchToJDN(tt.year, tt.month, tt.day); got != tt.want {
-				t.Errorf("got %d, want %d", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestAddYears(t *testing.T) {
@@ -123,5 +101,24 @@ func TestAddYears(t *testing.T) {
 	}
 	if got, want := AddYears(g(1850, 3, 12), 100), g(1950, 3, 12); got != want {
 		t.Errorf("12 Mar 1850 + 100 years: got %d, want %d", got, want)
+	}
+}
+
+// toJDNCase is a date of a calendar and its Julian Day Number.
+type toJDNCase struct {
+	name             string
+	year, month, day int
+	want             int
+}
+
+// checkToJDN checks a calendar's conversion to Julian Day Numbers against the cases.
+func checkToJDN(t *testing.T, toJDN func(year, month, day int) int, tests []toJDNCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := toJDN(tt.year, tt.month, tt.day); got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
 	}
 }

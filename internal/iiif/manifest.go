@@ -172,17 +172,7 @@ func (s *Service) writeLD(w http.ResponseWriter, r *http.Request, v any, members
 	}
 	h.Set("Cache-Control", cacheControl(members, false))
 	h.Add("Vary", "Accept")
-	if notModified(w, r, etag, mod) {
-		return
-	}
-	accept := r.Header.Get("Accept")
-	if accept == "" || strings.Contains(accept, "application/ld+json") || !strings.Contains(accept, "json") {
-		h.Set("Content-Type", ldPresentation)
-	} else {
-		h.Set("Content-Type", "application/json")
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.Write(body)
+	answerLD(w, r, body, ldPresentation, etag, mod)
 }
 
 // serveManifest answers manifests/{slug} and manifests/{slug}/canvas/{n}.

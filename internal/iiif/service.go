@@ -457,6 +457,24 @@ func cacheControl(members bool, immutable bool) string {
 	}
 }
 
+// answerLD sends body, whose cache headers are set, unless the client's copy is still
+// good: as ld (JSON-LD with the API's context), or as plain JSON to a client that asks
+// for JSON but not for JSON-LD.
+func answerLD(w http.ResponseWriter, r *http.Request, body []byte, ld, etag string, mod time.Time) {
+	if notModified(w, r, etag, mod) {
+		return
+	}
+	h := w.Header()
+	accept := r.Header.Get("Accept")
+	if accept == "" || strings.Contains(accept, "application/ld+json") || !strings.Contains(accept, "json") {
+		h.Set("Content-Type", ld)
+	} else {
+		h.Set("Content-Type", "application/json")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.Write(body)
+}
+
 // notModified answers 304 when the request's validators match.
 func notModified(w http.ResponseWriter, r *http.Request, etag string, mod time.Time) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
@@ -534,17 +552,7 @@ func (s *Service) serveInfo(w http.ResponseWriter, r *http.Request, im *imageRow
 	h.Set("Last-Modified", im.UpdatedAt.Format(http.TimeFormat))
 	h.Set("Cache-Control", cacheControl(im.Members, false))
 	h.Add("Vary", "Accept")
-	if notModified(w, r, etag, im.UpdatedAt) {
-		return
-	}
-	accept := r.Header.Get("Accept")
-	if accept == "" || strings.Contains(accept, "application/ld+json") || !strings.Contains(accept, "json") {
-		h.Set("Content-Type", ldImage)
-	} else {
-		h.Set("Content-Type", "application/json")
-	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.Write(body)
+	answerLD(w, r, body, ldImage, etag, im.UpdatedAt)
 }
 
 func (s *Service) serveImage(w http.ResponseWriter, r *http.Request, im *imageRow, req Request, imgix bool) {

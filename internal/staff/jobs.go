@@ -26,6 +26,15 @@ const (
 	StateCanceled = "canceled"
 )
 
+// workingJobs counts the jobs that match cond (a condition on staff_jobs, with args)
+// and are still working: queued, running or taking back what they wrote.
+func (s *Service) workingJobs(ctx context.Context, cond string, args ...any) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE `+cond+` AND state IN (?, ?, ?)`),
+		append(args, StateQueued, StateRunning, StateUndoing)...).Scan(&n)
+	return n, err
+}
+
 // Job kinds.
 const (
 	KindRecords = "records"

@@ -364,26 +364,37 @@ func (s *Service) pruneExpired(ctx context.Context) error {
 
 // pruneJobFiles deletes the take-back files of jobs that ended (or are gone).
 func (s *Service) pruneJobFiles(ctx context.Context) error {
-	ids := map[int64]bool{}
-	err := s.blobs.List(ctx, jobsPrefix, func(i blob.Info) error {
-		rest := strings.TrimPrefix(i.Key, jobsPrefix)
-		num, _, ok := strings.Cut(rest, "/")
-		if id, err := strconv.ParseInt(num, 10, 64); ok && err == nil && s.Now().Sub(i.ModTime) >= time.Hour {
-			ids[id] = true
+	return s.pruneIdleFolders(ctx, jobsPrefix, func(folder string) (int, error) {
+		id, err := strconv.ParseInt(folder, 10, 64)
+		if err != nil {
+			return 1, nil // not a job's folder (jobPrefix): kept
+		}
+		return s.workingJobs(ctx, "id = ?", id)
+	})
+}
+
+// pruneIdleFolders deletes each folder below prefix that holds a file an hour old or
+// more (so not one a request is still writing) and that no job is working on: working
+// counts the working jobs that use the folder.
+func (s *Service) pruneIdleFolders(ctx context.Context, prefix string, working func(folder string) (int, error)) error {
+	folders := map[string]bool{}
+	err := s.blobs.List(ctx, prefix, func(i blob.Info) error {
+		folder, _, ok := strings.Cut(strings.TrimPrefix(i.Key, prefix), "/")
+		if ok && s.Now().Sub(i.ModTime) >= time.Hour {
+			folders[folder] = true
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for id := range ids {
-		var n int
-		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE id = ? AND state IN (?, ?, ?)`),
-			id, StateQueued, StateRunning, StateUndoing).Scan(&n); err != nil {
+	for folder := range folders {
+		n, err := working(folder)
+		if err != nil {
 			return err
 		}
 		if n == 0 {
-			if err := blob.DeletePrefix(ctx, s.blobs, jobPrefix(id)); err != nil {
+			if err := blob.DeletePrefix(ctx, s.blobs, prefix+folder+"/"); err != nil {
 				return err
 			}
 		}
@@ -437,9 +448,7 @@ func (s *Service) DeleteRecordsUpload(w http.ResponseWriter, r *http.Request, me
 }
 
 func (s *Service) uploadBusy(ctx context.Context, id string) (bool, error) {
-	var n int
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE upload_id = ? AND state IN (?, ?, ?)`),
-		id, StateQueued, StateRunning, StateUndoing).Scan(&n)
+	n, err := s.workingJobs(ctx, "upload_id = ?", id)
 	return n > 0, err
 }
 

@@ -79,9 +79,8 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	if s.opt.Images == nil || s.opt.Research == nil {
 		return unavailable("scans")
 	}
-	var active int
-	if err := s.db.QueryRowContext(r.Context(), s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE kind = ? AND user_id = ? AND state IN (?, ?, ?)`),
-		KindScans, me.ID, StateQueued, StateRunning, StateUndoing).Scan(&active); err != nil {
+	active, err := s.workingJobs(r.Context(), "kind = ? AND user_id = ?", KindScans, me.ID)
+	if err != nil {
 		return err
 	}
 	if active >= MaxScanJobsPerUser {
@@ -426,32 +425,11 @@ func (s *Service) undoScans(ctx context.Context, raw string) error {
 }
 
 // pruneScans deletes scans uploads no job is working on: those of a request that
-// never finished, or of a job whose end could not delete them.
+// never finished, or of a job whose end could not delete them (scansUploadPrefix).
 func (s *Service) pruneScans(ctx context.Context) error {
-	uploads := map[string]bool{}
-	err := s.blobs.List(ctx, scansPrefix, func(i blob.Info) error {
-		up, _, ok := strings.Cut(strings.TrimPrefix(i.Key, scansPrefix), "/")
-		if ok && s.Now().Sub(i.ModTime) >= time.Hour {
-			uploads[up] = true
-		}
-		return nil
+	return s.pruneIdleFolders(ctx, scansPrefix, func(up string) (int, error) {
+		return s.workingJobs(ctx, "kind = ? AND upload_id = ?", KindScans, up)
 	})
-	if err != nil {
-		return err
-	}
-	for up := range uploads {
-		var n int
-		if err := s.db.QueryRowContext(ctx, s.db.Rebind(`SELECT COUNT(*) FROM staff_jobs WHERE kind = ? AND upload_id = ? AND state IN (?, ?, ?)`),
-			KindScans, up, StateQueued, StateRunning, StateUndoing).Scan(&n); err != nil {
-			return err
-		}
-		if n == 0 {
-			if err := blob.DeletePrefix(ctx, s.blobs, scansUploadPrefix(up)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // GetSummary is GET /api/studio/staff/summary: what needs attention, for the studio's

@@ -199,12 +199,7 @@ func (w *chunkWriter) inChunk(ctx context.Context, fn func(tx *sql.Tx) error) er
 	if err := w.commit(ctx); err != nil {
 		return err
 	}
-	tx, err := w.begin(ctx)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		w.rollback()
+	if err := w.run(ctx, fn); err != nil {
 		return err
 	}
 	return w.commit(ctx)
@@ -216,6 +211,15 @@ func (w *chunkWriter) inPhase(ctx context.Context, fn func(tx *sql.Tx) error) er
 	if !w.small {
 		return w.inChunk(ctx, fn)
 	}
+	if err := w.run(ctx, fn); err != nil {
+		return err
+	}
+	return w.endPhase(ctx)
+}
+
+// run runs fn in the open transaction (begun if there is none); if fn fails, the
+// transaction is rolled back.
+func (w *chunkWriter) run(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := w.begin(ctx)
 	if err != nil {
 		return err
@@ -224,7 +228,7 @@ func (w *chunkWriter) inPhase(ctx context.Context, fn func(tx *sql.Tx) error) er
 		w.rollback()
 		return err
 	}
-	return w.endPhase(ctx)
+	return nil
 }
 
 // stage creates the hidden tree an import fills.

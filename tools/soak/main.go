@@ -620,18 +620,15 @@ func tileURLs(id string, in *iiifInfo) []string {
 }
 
 func getJSON(target string, v any) error {
-	res, err := http.Get(target)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode != 200 {
-		return fmt.Errorf("GET %s: %s", target, res.Status)
-	}
-	return json.NewDecoder(res.Body).Decode(v)
+	return get(target, func(body io.Reader) error { return json.NewDecoder(body).Decode(v) })
 }
 
 func getXML(target string, v any) error {
+	return get(target, func(body io.Reader) error { return xml.NewDecoder(body).Decode(v) })
+}
+
+// get fetches target and decodes its body when the answer is 200.
+func get(target string, decode func(body io.Reader) error) error {
 	res, err := http.Get(target)
 	if err != nil {
 		return err
@@ -640,7 +637,7 @@ func getXML(target string, v any) error {
 	if res.StatusCode != 200 {
 		return fmt.Errorf("GET %s: %s", target, res.Status)
 	}
-	return xml.NewDecoder(res.Body).Decode(v)
+	return decode(res.Body)
 }
 
 // worker is one connection: it repeats its class's action, with a random pause

@@ -10,9 +10,9 @@
 // Chromium against the real binary, axe on every page.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 import { checkoutPage, deliverWebhook, useStripeMock } from "./stripe.mjs";
-import { apiGet, demoAccounts, signIn } from "./events-helpers.mjs";
+import { apiGet, demoAccounts } from "./events-helpers.mjs";
 import { mailedLink } from "./mail.mjs";
 
 const stripe = await useStripeMock();

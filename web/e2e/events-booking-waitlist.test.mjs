@@ -7,9 +7,9 @@
 // every page.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 import { mailedLink } from "./mail.mjs";
-import { apiGet, demoAccounts, signIn } from "./events-helpers.mjs";
+import { apiGet, demoAccounts } from "./events-helpers.mjs";
 
 const ctx = setup({ name: "events-booking-waitlist" });
 const UID = "researching-london-ancestors-february-2027";

@@ -1,5 +1,5 @@
-// Shared by the event booking tests: the demo accounts `serve --demo` prints, signing
-// in, and the API as a signed-in browser context sees it.
+// Shared by the event booking tests: the demo accounts `serve --demo` prints, and the
+// API as a signed-in browser context sees it.
 import assert from "node:assert/strict";
 
 /**
@@ -23,15 +23,6 @@ export async function demoAccounts(server, timeoutMs = 15_000) {
     assert.ok(Date.now() < deadline, "start-up names the demo accounts");
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** Signs in on /sign-in and waits for the page it returns to. */
-export async function signIn(ctx, page, { email, password }, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
 /** GET of the JSON API with the page's cookies. */

@@ -515,15 +515,40 @@ export async function assertDocumentShell(page, server, p, { canonicalPath } = {
   );
 }
 
-/** Waits until React has hydrated the page (its links carry React's fibre keys): a click
- * before then can be lost while the client router starts. */
-export async function waitForHydration(page) {
+/** Waits until React has hydrated the page (the first element `selector` finds carries
+ * React's fibre keys): a click before then can be lost while the client router starts. */
+export async function waitForHydration(page, selector = "header a[href], main a[href]") {
   await page.waitForFunction(
-    () => {
-      const el = document.querySelector("header a[href], main a[href]");
+    (sel) => {
+      const el = document.querySelector(sel);
       return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
     },
-    null,
+    selector,
     { timeout: 15_000 },
   );
+}
+
+// ---------------------------------------------------------------------------------
+// Accounts
+
+/** The password of the accounts the tests make with addUser. */
+export const PASSWORD = "correct horse battery";
+
+let usersAdded = 0;
+/** A verified account made with `lineage user add --role <role>` while ctx's server runs; returns its email. */
+export function addUser(ctx, role, name) {
+  const email = `${role}${++usersAdded}-${Date.now()}@example.org`;
+  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name, "--role", role], {
+    env: { LINEAGE_DATABASE_URL: "" },
+  });
+  return email;
+}
+
+/** Signs in on /sign-in (with PASSWORD unless the account says otherwise) and waits for the page it returns to. */
+export async function signIn(ctx, page, { email, password = PASSWORD }, wanted) {
+  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }

@@ -6,35 +6,16 @@
 // the plan's grace period ago opens nothing.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { addUser, checkA11y, setup, signIn } from "./harness.mjs";
 
 const ctx = setup({ name: "membership-lapse" });
-const PASSWORD = "correct horse battery";
 const HUB = "/research-hub/our-collections";
 const DAY = 24 * 60 * 60 * 1000;
-
-let userCount = 0;
-/** A verified account made with `lineage user add` while the server runs. */
-function addUser(role, name) {
-  const email = `${role}${++userCount}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name, "--role", role], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  return email;
-}
 
 async function api(p) {
   const res = await fetch(ctx.server.at(p));
   assert.equal(res.status, 200, `GET ${p}`);
   return res.json();
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
 /** A members-only record of the demo set (the wills are members-only). */
@@ -73,12 +54,12 @@ describe("a lapsed member", () => {
     const grace = individual.grace_days;
     assert.ok(Number.isInteger(grace) && grace >= 2, `the individual plan has a grace period (${grace} days)`);
 
-    const memberEmail = addUser("registered", "Lena Lapse");
-    const adminEmail = addUser("admin", "Ada Admin");
+    const memberEmail = addUser(ctx, "registered", "Lena Lapse");
+    const adminEmail = addUser(ctx, "admin", "Ada Admin");
     const admin = await ctx.newPage();
-    await signIn(admin, adminEmail, "/admin/members");
+    await signIn(ctx, admin, { email: adminEmail }, "/admin/members");
     const member = await ctx.newPage();
-    await signIn(member, memberEmail, "/");
+    await signIn(ctx, member, { email: memberEmail }, "/");
 
     // In force: paid until next year.
     await importRow(admin, "Lena Lapse", memberEmail, dateFromToday(365));

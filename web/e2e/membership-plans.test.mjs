@@ -3,55 +3,24 @@
 // on /subscribe — in Chromium against the real binary, with axe at 1366 and 390 px.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { addUser, checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "membership-plans" });
-const PASSWORD = "correct horse battery";
-
-let userCount = 0;
-/** A verified account made with `lineage user add` while the server runs. */
-function addUser(role, name) {
-  const email = `${role}${++userCount}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name, "--role", role], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  return email;
-}
-
-/** Waits until React has hydrated the page. */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("header a[href], main a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
-}
 
 describe("membership plans", () => {
   test("an admin adds a plan with a concession: a refused slug is shown by its field, then the plan is on /subscribe", { timeout: 150_000 }, async () => {
-    const memberEmail = addUser("registered", "Nora Notadmin");
-    const adminEmail = addUser("admin", "Ada Admin");
+    const memberEmail = addUser(ctx, "registered", "Nora Notadmin");
+    const adminEmail = addUser(ctx, "admin", "Ada Admin");
 
     // Someone who is not an admin gets the not-found page.
     const member = await ctx.newPage();
-    await signIn(member, memberEmail, "/");
+    await signIn(ctx, member, { email: memberEmail }, "/");
     await ctx.visit(member, "/admin/members/plans", { status: 404 });
     await ctx.visit(member, "/admin/members/plans/new", { status: 404 });
 
     const admin = await ctx.newPage({ viewport: { width: 1366, height: 900 } });
     ctx.expectProblem(admin, { url: /\/admin\/members\/plans\/new\.data(\?|$)/, status: 422 }, "the test gives a slug the API refuses");
-    await signIn(admin, adminEmail, "/admin/members");
+    await signIn(ctx, admin, { email: adminEmail }, "/admin/members");
     await admin.getByRole("link", { name: "Membership plans" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin/members/plans");
     await admin.getByRole("heading", { level: 1, name: "Membership plans" }).waitFor();

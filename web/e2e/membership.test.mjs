@@ -3,46 +3,15 @@
 // payments: the e2e server has no Stripe key), with axe on every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { PASSWORD, addUser, checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "membership" });
-const PASSWORD = "correct horse battery";
 const HUB = "/research-hub/our-collections";
-
-let userCount = 0;
-/** A verified account made with `lineage user add` while the server runs. */
-function addUser(role, name) {
-  const email = `${role}${++userCount}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name, "--role", role], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  return email;
-}
 
 async function api(p) {
   const res = await fetch(ctx.server.at(p));
   assert.equal(res.status, 200, `GET ${p}`);
   return res.json();
-}
-
-/** Waits until React has hydrated the page. */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("header a[href], main a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
 /** The id of the element that has focus. */
@@ -91,7 +60,7 @@ describe("the plans", () => {
   });
 
   test("a signed-out visitor on a plan's page is asked to sign in first and comes back to it", { timeout: 90_000 }, async () => {
-    const email = addUser("registered", "Vera Visitor");
+    const email = addUser(ctx, "registered", "Vera Visitor");
     const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
     await ctx.visit(page, "/subscribe/individual?return_to=%2Fnews");
     await page.getByRole("heading", { level: 2, name: "First, sign in or create an account" }).waitFor();
@@ -109,10 +78,10 @@ describe("the plans", () => {
 describe("joining", () => {
   test("by keyboard: a household email the API refuses is shown next to its field, then the join leaves a pending membership", { timeout: 120_000 }, async () => {
     const record = await membersOnlyRecord();
-    const email = addUser("registered", "Kim Keyboard");
+    const email = addUser(ctx, "registered", "Kim Keyboard");
     const page = await ctx.newPage();
     ctx.expectProblem(page, { url: /\/subscribe\/[^/?]+\.data(\?|$)/, status: 422 }, "the test gives a household email the API refuses");
-    await signIn(page, email, "/");
+    await signIn(ctx, page, { email }, "/");
 
     // From the paywall's teaser to the plans, carrying the record's path.
     await ctx.visit(page, record);
@@ -188,12 +157,12 @@ describe("joining", () => {
 describe("admins", () => {
   test("an admin records a manual payment typed in pounds and pence, and the member then sees a members-only record", { timeout: 150_000 }, async () => {
     const record = await membersOnlyRecord();
-    const memberEmail = addUser("registered", "Pat Payer");
-    const adminEmail = addUser("admin", "Ada Admin");
+    const memberEmail = addUser(ctx, "registered", "Pat Payer");
+    const adminEmail = addUser(ctx, "admin", "Ada Admin");
 
     // The member joins without a card: pending.
     const member = await ctx.newPage();
-    await signIn(member, memberEmail, "/subscribe/individual");
+    await signIn(ctx, member, { email: memberEmail }, "/subscribe/individual");
     await waitForHydration(member);
     // With a Gift Aid declaration: the API's wording, with the society's name.
     await member.getByText(/^I want to Gift Aid my membership subscriptions and any donations .* to Lineage\. I am a UK taxpayer/).waitFor();
@@ -214,7 +183,7 @@ describe("admins", () => {
     // The admin finds the member and records a cheque.
     const admin = await ctx.newPage();
     ctx.expectProblem(admin, { url: /\/admin\/members\/\d+\.data(\?|$)/, status: 422 }, "the test types an amount with a fraction of a penny");
-    await signIn(admin, adminEmail, "/admin/members");
+    await signIn(ctx, admin, { email: adminEmail }, "/admin/members");
     await admin.getByRole("heading", { level: 1, name: "Members" }).waitFor();
     await admin.getByLabel("Name, email or membership number").fill(memberEmail);
     await admin.getByRole("button", { name: "Search" }).click();
@@ -269,10 +238,10 @@ describe("admins", () => {
   });
 
   test("an admin imports a CSV: a dry run reports what would change and imports nothing until confirmed; a bad row imports nothing", { timeout: 120_000 }, async () => {
-    const adminEmail = addUser("admin", "Ivy Importer");
+    const adminEmail = addUser(ctx, "admin", "Ivy Importer");
     const admin = await ctx.newPage();
     ctx.expectProblem(admin, { url: /\/admin\/members\.data(\?|$)/, status: 422 }, "the test imports a CSV with a bad row");
-    await signIn(admin, adminEmail, "/admin/members");
+    await signIn(ctx, admin, { email: adminEmail }, "/admin/members");
     const stamp = Date.now();
     const good = `name,email,plan,paid_until\nIan Imported,ian-${stamp}@example.org,individual,2030-10-01\n`;
     await admin.getByLabel("CSV file of members").setInputFiles({ name: "members.csv", mimeType: "text/csv", buffer: Buffer.from(good) });

@@ -3,23 +3,11 @@
 // (seed-spec §2 "Navigation behaviour", §9 constants).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, setup } from "./harness.mjs";
+import { checkA11y, setup, waitForHydration } from "./harness.mjs";
 import { newsNewestFirst, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "navigation" });
 const [first, second] = newsNewestFirst();
-
-/** Waits until React has hydrated the page (its elements carry React's fibre keys). */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("main a[href], header a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
 
 /** Counts full-document requests made by the page from now on. */
 function countDocumentRequests(page) {

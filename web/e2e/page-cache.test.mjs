@@ -10,31 +10,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { addUser, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 import { demoByType, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "page-cache" });
-const PASSWORD = "correct horse battery";
 const HUB = "/research-hub/our-collections";
 const TREES = `${HUB}/family-trees`;
-
-let userCount = 0;
-/** A verified account made with `lineage user add` while the server runs. */
-function addUser(role, name) {
-  const email = `${role}${++userCount}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name, "--role", role], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  return email;
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
-}
 
 /** An anonymous GET: status, headers and text. */
 async function anon(p, headers = {}) {
@@ -54,18 +35,6 @@ async function cached(p) {
 async function cookieHeader(page) {
   const cookies = await page.context().cookies();
   return cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-}
-
-/** Waits until React has hydrated the page (its elements carry React's fibre keys). */
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("main a[href], header a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
 }
 
 describe("HTTP caching of anonymous pages", () => {
@@ -113,9 +82,9 @@ describe("signed-in visitors", () => {
   test("get private, no-store pages of their own, never a stored one, and their pages are never served to anyone else", { timeout: 90_000 }, async () => {
     // The anonymous home page is stored first.
     const stored = await cached("/");
-    const email = addUser("registered", "Priya Private");
+    const email = addUser(ctx, "registered", "Priya Private");
     const page = await ctx.newPage();
-    await signIn(page, email, "/");
+    await signIn(ctx, page, { email }, "/");
     // The signed-in home page names the visitor; the stored one does not.
     await ctx.visit(page, "/");
     assert.match(await page.content(), /Priya Private/);
@@ -153,7 +122,7 @@ describe("signed-in visitors", () => {
     const record = `${HUB}/records/${result.id}`;
 
     const editor = await ctx.newPage();
-    await signIn(editor, addUser("editor", "Edith Member"), "/");
+    await signIn(ctx, editor, { email: addUser(ctx, "editor", "Edith Member") }, "/");
     await ctx.visit(editor, record);
     await editor.getByRole("heading", { level: 2, name: "People in this record" }).waitFor();
 
@@ -178,7 +147,7 @@ describe("purging", () => {
     const trees = await cached(TREES);
     assert.match(trees.text, /Ashworth/, "the demo tree is listed");
     const editor = await ctx.newPage();
-    await signIn(editor, addUser("editor", "Edith Editor"), "/");
+    await signIn(ctx, editor, { email: addUser(ctx, "editor", "Edith Editor") }, "/");
     const call = (action) =>
       editor.evaluate(async (action) => {
         const xsrf = decodeURIComponent(document.cookie.split("; ").find((c) => c.startsWith("XSRF-TOKEN="))?.slice(11) ?? "");
@@ -199,7 +168,7 @@ describe("purging", () => {
   test("an admin's change to a membership plan is on /subscribe for the next anonymous visitor", { timeout: 90_000 }, async () => {
     const before = await cached("/subscribe");
     const admin = await ctx.newPage();
-    await signIn(admin, addUser("admin", "Ada Admin"), "/");
+    await signIn(ctx, admin, { email: addUser(ctx, "admin", "Ada Admin") }, "/");
     const rename = (name) =>
       admin.evaluate(async (name) => {
         const xsrf = decodeURIComponent(document.cookie.split("; ").find((c) => c.startsWith("XSRF-TOKEN="))?.slice(11) ?? "");

@@ -7,11 +7,12 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "research-search" });
 const SEARCH = "/research-hub/our-collections/searchexplore";
-const PASSWORD = "correct horse battery";
+// The search pages are hydrated once the first link or button in <main> carries React's keys.
+const HYDRATED = "main a[href], main button";
 
 /** The research API's answer, as a visitor (no session). */
 async function api(path) {
@@ -21,35 +22,6 @@ async function api(path) {
 }
 
 const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
-
-let userCount = 0;
-/** A member made with `lineage user add --role member` while the server runs. */
-function addMember() {
-  const email = `researcher${++userCount}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Ida Researcher", "--role", "member"], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  return email;
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
-}
-
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("main a[href], main button");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
 
 /** Opens a multi-select's list by keyboard (focus, down arrow): the first press must work. */
 async function openList(page, name) {
@@ -79,7 +51,7 @@ describe("surname search", () => {
     assert.ok(expected.total > 20, "the demo set has more than a page of Smiths");
     const page = await ctx.newPage();
     await ctx.visit(page, "/");
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     const box = page.getByRole("search", { name: "Search for an ancestor" });
     await box.getByLabel("Surname").fill("Smith");
     await box.getByRole("button", { name: "Search records" }).click();
@@ -132,7 +104,7 @@ describe("search and explore", () => {
     const page = await ctx.newPage();
     ctx.expectProblem(page, { url: /\/api\/research\/count\?.*year=18x/, status: 422 }, "the test types a year the API refuses (18x)");
     await ctx.visit(page, SEARCH);
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await page.locator("[data-enhanced]").first().waitFor();
 
     // "See N results" as the visitor types, from /api/research/count.
@@ -201,7 +173,7 @@ describe("search and explore", () => {
     const expected = await api("/api/search?q=John%20Smith");
     const page = await ctx.newPage();
     await ctx.visit(page, SEARCH);
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await page.getByLabel("Names, places, titles or words").fill("John Smith");
     await page.getByRole("button", { name: "Search everything" }).click();
     await page.waitForURL((u) => u.searchParams.get("q") === "John Smith");
@@ -262,7 +234,7 @@ describe("people of the family trees in the records search", () => {
     const seeAll = section.getByRole("link", { name: `See all ${resultsText(expected.total)} in the pedigree search` });
     assert.equal(await seeAll.getAttribute("href"), "/research-hub/our-collections/pedigree-search?surname=Ashworth#results");
 
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await link.click();
     await page.waitForURL((u) => u.pathname === href);
     await page.getByRole("heading", { level: 1, name: first.person.name }).waitFor();
@@ -290,7 +262,7 @@ describe("records and the account area", () => {
     const record = await api(`/api/research/records/${result.id}`);
     const page = await ctx.newPage();
     await ctx.visit(page, `${SEARCH}?surname=Smith&collection=parish-baptisms`);
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await page.locator("#results-table tbody tr").first().getByRole("link").click();
     await page.waitForURL((u) => u.pathname === `/research-hub/our-collections/records/${result.id}`);
     await page.getByRole("heading", { level: 2, name: "People in this record" }).waitFor();
@@ -330,7 +302,7 @@ describe("records and the account area", () => {
     assert.match(await visitor.locator("main").textContent(), new RegExp(`${teaser.persons[0].given_names} ${teaser.persons[0].surname}`));
 
     // A member signs in from the invitation and sees the whole record.
-    const email = addMember();
+    const email = addUser(ctx, "member", "Ida Researcher");
     const page = await ctx.newPage();
     await ctx.visit(page, path);
     await page.getByRole("link", { name: "Sign in to see this record" }).click();
@@ -345,14 +317,14 @@ describe("records and the account area", () => {
     await page.getByText("Source", { exact: true }).waitFor();
 
     // Bookmark the record.
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await page.getByRole("button", { name: "Bookmark this page" }).click();
     await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
     const title = await page.getByRole("heading", { level: 1 }).textContent();
 
     // Search (history) and save the search.
     await ctx.visit(page, `${SEARCH}?surname=Smith&collection=wills-index`);
-    await waitForHydration(page);
+    await waitForHydration(page, HYDRATED);
     await page.getByLabel("Save this search as").fill("Smith wills");
     await page.getByRole("button", { name: "Save search" }).click();
     await page.getByText("Saved the search as “Smith wills”.", { exact: false }).waitFor();

@@ -9,8 +9,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import zlib from "node:zlib";
-import { checkA11y, freePort, setup, waitForHydration } from "./harness.mjs";
-import { demoAccounts, signIn } from "./events-helpers.mjs";
+import { checkA11y, freePort, setup, signIn, waitForHydration } from "./harness.mjs";
+import { demoAccounts } from "./events-helpers.mjs";
 
 // A site built on Prismic's tooling, told of every publication by the webhook.
 const hookPort = await freePort();

@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { PASSWORD, checkA11y, runLineage, setup, signIn } from "./harness.mjs";
 import { mailedLink } from "./mail.mjs";
 
 const ctx = setup({ name: "studio-staff" });
-const PASSWORD = "correct horse battery";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 let users = 0;
@@ -27,14 +26,6 @@ function addUser(name, role = "registered") {
   runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", name], env);
   if (role !== "registered") runLineage(["user", "set-role", "--data", ctx.server.dataDir, "--email", email, "--role", role], env);
   return { email, name };
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
 /** A small RGB PNG (a gradient), made here so the test needs no image file. */
@@ -72,7 +63,7 @@ describe("records and scans: upload, matching, dry run, import with progress, se
     const volunteer = addUser("Vera Volunteer", "editor");
     const page = await ctx.newPage(PHONE);
     ctx.expectProblem(page, { url: /\/studio\/records\/[^/]+\.data(\?|$)/, status: 422 }, "the test checks the file with a needed field left out");
-    await signIn(page, volunteer.email, "/studio/records");
+    await signIn(ctx, page, volunteer, "/studio/records");
     await page.getByRole("heading", { level: 1, name: "Import records" }).waitFor();
     await page.getByRole("navigation", { name: "Studio" }).getByRole("link", { name: "Records" }).waitFor();
     await checkA11y(page, "/studio/records (390 px)");
@@ -233,7 +224,7 @@ describe("without JavaScript", () => {
   test("upload, check and import are plain forms; the import's page says to look again until it is done", { timeout: 120_000 }, async () => {
     const volunteer = addUser("Nora NoScript", "editor");
     const page = await ctx.newPage({ javaScriptEnabled: false });
-    await signIn(page, volunteer.email, "/studio/records");
+    await signIn(ctx, page, volunteer, "/studio/records");
     const stamp = Date.now();
     const csv = ["record_id,record_type,date,place,role,surname,given_names", `N1-${stamp},burial,2 Feb 1860,York,deceased,Plainform${stamp % 100000},Ann`].join("\n");
     await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "burials.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -264,7 +255,7 @@ describe("people and the audit log", () => {
     const admin = addUser("Ada Admin", "admin");
     const rob = addUser("Rob Registered");
     const page = await ctx.newPage();
-    await signIn(page, admin.email, "/studio/people");
+    await signIn(ctx, page, admin, "/studio/people");
     await page.getByRole("heading", { level: 1, name: "People" }).waitFor();
 
     // Find Rob by keyboard: the search box, then Enter.
@@ -335,7 +326,7 @@ describe("people and the audit log", () => {
   test("an editor uploads and publishes a tree in the studio's queue; editors do not get the admins' screens; members do not get into the studio", { timeout: 90_000 }, async () => {
     const editor = addUser("Eddie Editor", "editor");
     const page = await ctx.newPage();
-    await signIn(page, editor.email, "/studio/records");
+    await signIn(ctx, page, editor, "/studio/records");
     const nav = page.getByRole("navigation", { name: "Studio" });
     assert.equal(await nav.getByRole("link", { name: "People" }).count(), 0);
     assert.equal(await nav.getByRole("link", { name: "Audit log" }).count(), 0);
@@ -374,7 +365,7 @@ describe("people and the audit log", () => {
 
     const member = addUser("Mo Member");
     const other = await ctx.newPage();
-    await signIn(other, member.email, "/");
+    await signIn(ctx, other, member, "/");
     await ctx.visit(other, "/studio/records", { status: 403 });
     await other.getByText("The studio is for the society's editors and administrators.").first().waitFor();
     // A form sent straight to a screen's action is refused too, before any API call.

@@ -11,10 +11,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { PASSWORD, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "trees" });
-const PASSWORD = "correct horse battery";
 const TREES = "/research-hub/our-collections/family-trees";
 const RECORD = "/research-hub/our-collections/family-trees-record";
 
@@ -31,25 +30,6 @@ async function api(p) {
   const res = await fetch(ctx.server.at(p), { headers: { Accept: "application/json" } });
   assert.equal(res.status, 200, `GET ${p}`);
   return res.json();
-}
-
-async function waitForHydration(page) {
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector("main a[href]");
-      return Boolean(el && Object.keys(el).some((k) => k.startsWith("__reactFiber") || k.startsWith("__reactProps")));
-    },
-    null,
-    { timeout: 15_000 },
-  );
-}
-
-async function signIn(page, email, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
 }
 
 const focusedKey = (page) => page.evaluate(() => document.activeElement?.getAttribute("data-key") ?? null);
@@ -148,7 +128,7 @@ describe("family trees", () => {
     const page = await ctx.newPage({ viewport: { width: 1280, height: 900 } });
     const start = `${TREES}/${demo.tree.slug}?person=${demo.person.id}&chart=hourglass&generations=3`;
     await ctx.visit(page, start);
-    await waitForHydration(page);
+    await waitForHydration(page, "main a[href]");
     const chart = page.getByRole("group", { name: new RegExp(`chart of ${demo.person.name}$`) });
     await chart.waitFor();
     await checkA11y(page, "viewer");
@@ -233,8 +213,8 @@ describe("family trees", () => {
     const member = addUser("Grace Ashworth");
     const page = await ctx.newPage();
     const personUrl = `${RECORD}/${demo.tree.slug}~${demo.person.id}`;
-    await signIn(page, member.email, personUrl);
-    await waitForHydration(page);
+    await signIn(ctx, page, member, personUrl);
+    await waitForHydration(page, "main a[href]");
     await page.getByRole("button", { name: "Bookmark this page" }).click();
     await page.getByText("In your bookmarks").waitFor();
     await checkA11y(page, "person page (bookmarked)");
@@ -246,7 +226,7 @@ describe("family trees", () => {
   test("pedigree search finds a person and the trees they appear in", { timeout: 60_000 }, async () => {
     const page = await ctx.newPage();
     await ctx.visit(page, "/research-hub/our-collections/pedigree-search");
-    await waitForHydration(page);
+    await waitForHydration(page, "main a[href]");
     await page.getByLabel("Surname", { exact: true }).fill(demo.person.surname.toLowerCase());
     await page.getByLabel("Surname matching").selectOption("soundex");
     await page.getByLabel("Given names").fill(demo.person.given);
@@ -298,7 +278,7 @@ describe("family trees", () => {
     const member = addUser("Josie Pemberton");
     const page = await ctx.newPage();
     ctx.expectProblem(page, { url: /\/user-account\/trees\.data(\?|$)/, status: 422 }, "the test uploads with no file chosen");
-    await signIn(page, member.email, "/user-account/trees");
+    await signIn(ctx, page, member, "/user-account/trees");
     // Nothing chosen: the errors show at the fields and in the summary.
     await page.getByRole("button", { name: "Upload tree" }).click();
     await page.getByRole("heading", { name: "There is a problem" }).waitFor();
@@ -339,7 +319,7 @@ describe("family trees", () => {
     // An editor publishes it from the studio's queue, which the account page links to.
     const editor = addUser("Edith Editor", "editor");
     const ed = await ctx.newPage();
-    await signIn(ed, editor.email, "/user-account/trees");
+    await signIn(ctx, ed, editor, "/user-account/trees");
     await checkA11y(ed, "/user-account/trees (editor)");
     await ed.getByRole("link", { name: "Review and publish trees in the studio" }).click();
     await ed.waitForURL((u) => u.pathname === "/studio/trees");

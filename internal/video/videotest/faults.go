@@ -41,9 +41,9 @@ func (c *counter) take(r *http.Request) bool {
 	return c.left.Add(-1) >= 0
 }
 
-// Fail answers the first n requests with method (any method if empty) with status, as
-// tusd answers its errors, without touching the upload.
-func Fail(method string, status, n int) func(http.Handler) http.Handler {
+// firstN hands the first n requests with method (any method if empty) to fault, with
+// tusd as next; every other request goes to tusd untouched.
+func firstN(method string, n int, fault func(w http.ResponseWriter, r *http.Request, next http.Handler)) func(http.Handler) http.Handler {
 	c := newCounter(method, n)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -51,58 +51,53 @@ func Fail(method string, status, n int) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			io.Copy(io.Discard, r.Body)
-			w.Header().Set("Tus-Resumable", "1.0.0")
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(status)
-			io.WriteString(w, "ERR_INJECTED: injected "+strconv.Itoa(status)+"\n")
+			fault(w, r, next)
 		})
 	}
+}
+
+// Fail answers the first n requests with method (any method if empty) with status, as
+// tusd answers its errors, without touching the upload.
+func Fail(method string, status, n int) func(http.Handler) http.Handler {
+	return firstN(method, n, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Tus-Resumable", "1.0.0")
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(status)
+		io.WriteString(w, "ERR_INJECTED: injected "+strconv.Itoa(status)+"\n")
+	})
 }
 
 // CutPatchAfter lets tusd receive the first after bytes of each of the first n PATCHes
 // and then drops the connection without an answer, as a failing office line does. tusd
 // keeps what it received, as the tus protocol asks.
 func CutPatchAfter(after int64, n int) func(http.Handler) http.Handler {
-	c := newCounter(http.MethodPatch, n)
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !c.take(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			r.Body = &cutBody{r: r.Body, left: after}
-			next.ServeHTTP(&swallow{h: http.Header{}}, r)
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					conn.Close()
-				}
-			}
-		})
-	}
+	return firstN(http.MethodPatch, n, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		r.Body = &cutBody{r: r.Body, left: after}
+		next.ServeHTTP(&swallow{h: http.Header{}}, r)
+		hangUp(w)
+	})
 }
 
 // DropPatchAnswer lets tusd handle each of the first n PATCHes completely, calls
 // stored, and then drops the connection instead of sending tusd's answer: the server
 // holds the bytes, the client never hears so.
 func DropPatchAnswer(n int, stored func()) func(http.Handler) http.Handler {
-	c := newCounter(http.MethodPatch, n)
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !c.take(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			next.ServeHTTP(&swallow{h: http.Header{}}, r)
-			if stored != nil {
-				stored()
-			}
-			if hj, ok := w.(http.Hijacker); ok {
-				if conn, _, err := hj.Hijack(); err == nil {
-					conn.Close()
-				}
-			}
-		})
+	return firstN(http.MethodPatch, n, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		next.ServeHTTP(&swallow{h: http.Header{}}, r)
+		if stored != nil {
+			stored()
+		}
+		hangUp(w)
+	})
+}
+
+// hangUp closes the client's connection without an answer.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+		}
 	}
 }
 
@@ -139,20 +134,15 @@ func (s *swallow) WriteHeader(int)             {}
 // dead client's connection would, so tusd keeps exactly the bytes before the hold
 // (otherwise bytes already in the socket buffers could still arrive).
 func HoldPatchAfter(after int64, reached chan<- struct{}, release <-chan struct{}) func(http.Handler) http.Handler {
-	c := newCounter(http.MethodPatch, 1)
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if c.take(r) {
-				r.Body = &holdBody{r: r.Body, left: after, reached: reached, release: release}
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
+	return firstN(http.MethodPatch, 1, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		r.Body = &holdBody{cutBody: cutBody{r: r.Body, left: after}, reached: reached, release: release}
+		next.ServeHTTP(w, r)
+	})
 }
 
+// holdBody is a cutBody that, at the cut, waits for release before it fails.
 type holdBody struct {
-	r       io.ReadCloser
-	left    int64
+	cutBody
 	once    sync.Once
 	reached chan<- struct{}
 	release <-chan struct{}
@@ -162,32 +152,17 @@ func (b *holdBody) Read(p []byte) (int, error) {
 	if b.left <= 0 {
 		b.once.Do(func() { close(b.reached) })
 		<-b.release
-		return 0, io.ErrUnexpectedEOF
 	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.r.Read(p)
-	b.left -= int64(n)
-	return n, err
+	return b.cutBody.Read(p)
 }
-
-func (b *holdBody) Close() error { return b.r.Close() }
 
 // RewriteHeader lets tusd answer the first n requests with method, then changes header
 // name in the answer with edit (which gets the old value; returning "" removes it).
 // Tests use it to make the server report offsets and lengths it should not.
 func RewriteHeader(method string, n int, name string, edit func(old string) string) func(http.Handler) http.Handler {
-	c := newCounter(method, n)
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !c.take(r) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			next.ServeHTTP(&rewriter{ResponseWriter: w, name: name, edit: edit}, r)
-		})
-	}
+	return firstN(method, n, func(w http.ResponseWriter, r *http.Request, next http.Handler) {
+		next.ServeHTTP(&rewriter{ResponseWriter: w, name: name, edit: edit}, r)
+	})
 }
 
 type rewriter struct {

@@ -6,7 +6,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.member";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CsrfField, ErrorSummary, Field, fieldId, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SelectField, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, loadMember, memberHandlers, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
@@ -47,26 +47,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 function PlanSelect({ plans, idPrefix, defaultValue, errors }: { plans: Plan[]; idPrefix: string; defaultValue?: string; errors?: string[] }) {
-  const id = fieldId("plan", idPrefix);
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  return (
-    <div className={errorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-      <label htmlFor={id}>Plan</label>
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
-      <select id={id} name="plan" className={formStyles.input} defaultValue={defaultValue} aria-describedby={errorId} aria-invalid={errorId ? true : undefined}>
-        {plans.map((p) => (
-          <option key={p.slug} value={p.slug}>
-            {p.name} ({formatMoney(p.price_minor, p.currency)})
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+  const options = plans.map((p) => ({ value: p.slug, label: `${p.name} (${formatMoney(p.price_minor, p.currency)})` }));
+  return <SelectField name="plan" idPrefix={idPrefix} label="Plan" options={options} defaultValue={defaultValue} errors={errors} />;
 }
 
 /** One admin form: its heading, error summary, status and submit button. */

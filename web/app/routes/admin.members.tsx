@@ -4,7 +4,7 @@
 import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.members";
-import { CsrfField, ErrorSummary, fieldId, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, ErrorText, fieldId, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../features/membership/api.server";
 import { dateText, statusText } from "../features/membership/plan-text";
@@ -119,12 +119,7 @@ function ImportSection() {
           <input type="hidden" name="intent" value="import" />
           <div className={fileErrorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
             <label htmlFor={fieldId("file", "import")}>CSV file of members</label>
-            {fileErrorId ? (
-              <p id={fileErrorId} className={formStyles.error}>
-                <span className="visually-hidden">Error: </span>
-                {fileErrors!.join(" ")}
-              </p>
-            ) : null}
+            <ErrorText id={fileErrorId} errors={fileErrors} />
             <input id={fieldId("file", "import")} name="file" type="file" accept=".csv,text/csv" aria-describedby={fileErrorId} aria-invalid={fileErrorId ? true : undefined} />
           </div>
           <div className={formStyles.actions}>

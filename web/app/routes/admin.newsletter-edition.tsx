@@ -5,7 +5,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/admin.newsletter-edition";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, useSubmitting } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import {
   cancelSchedule,
@@ -270,9 +270,9 @@ export default function AdminNewsletterEdition({ loaderData, actionData }: Route
                 idPrefix="edit"
               />
               <div className={formStyles.actions}>
-                <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+                <SubmitButton busy={busy}>
                   Save changes
-                </button>
+                </SubmitButton>
               </div>
             </Form>
           </section>

@@ -3,7 +3,7 @@
 // list, or add one.
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.newsletter-lists";
-import { CsrfField, ErrorSummary, Field, FormStatus, fieldId, formStyles, useSubmitting } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, fieldId, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { loadAdminLists, saveList, type NewsletterResult } from "../features/newsletter/api.server";
 import { audienceText } from "../features/newsletter/lists";
@@ -116,9 +116,9 @@ export default function AdminNewsletterLists({ loaderData, actionData }: Route.C
               <input type="hidden" name="slug" value={l.slug} />
               <ListFields idPrefix={prefix} values={failed?.values ?? { name: l.name, description: l.description, audience: l.audience, scope: l.scope }} errors={failed?.errors} />
               <div className={formStyles.actions}>
-                <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+                <SubmitButton busy={busy}>
                   Save “{l.name}”
-                </button>
+                </SubmitButton>
               </div>
             </Form>
           </details>
@@ -141,9 +141,9 @@ export default function AdminNewsletterLists({ loaderData, actionData }: Route.C
           />
           <ListFields idPrefix="new-list" values={created && !created.ok ? (created.values ?? {}) : {}} errors={created && !created.ok ? created.errors : undefined} />
           <div className={formStyles.actions}>
-            <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
+            <SubmitButton busy={busy}>
               Add the list
-            </button>
+            </SubmitButton>
           </div>
         </Form>
       </section>

@@ -7,7 +7,7 @@ import { useRef, useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.plan";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { Checkbox, CsrfField, ErrorSummary, Field, fieldId, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { Checkbox, CsrfField, ErrorSummary, ErrorText, Field, fieldId, FieldShell, formStyles, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, savePlan } from "../features/membership/api.server";
 import { type ConcessionRow, PERIODS, PLAN_FIELDS, planFormValues } from "../features/membership/plan-form";
@@ -43,30 +43,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(result, { status: 422 });
 }
 
-/** A label, hint and error around any control; the control gets the ids to point at them. */
-function Described({ name, label, hint, errors, children }: { name: string; label: string; hint?: string; errors?: string[]; children: (a: { id: string; "aria-describedby"?: string; "aria-invalid"?: true }) => React.ReactNode }) {
-  const id = fieldId(name, PREFIX);
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  return (
-    <div className={errorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className={formStyles.hint}>
-          {hint}
-        </p>
-      ) : null}
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
-      {children({ id, "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined, "aria-invalid": errorId ? true : undefined })}
-    </div>
-  );
-}
-
 function Concessions({ initial, errors }: { initial: ConcessionRow[]; errors?: string[] }) {
   // Each row keeps its own index in the field names, so removing one leaves the others'
   // typed values where they are; indexes only grow, so the posted order is the shown one.
@@ -77,12 +53,7 @@ function Concessions({ initial, errors }: { initial: ConcessionRow[]; errors?: s
     <fieldset id={fieldId("concessions", PREFIX)} className={styles.fieldset} aria-describedby={errorId}>
       <legend>Concessions</legend>
       <p className={formStyles.hint}>Reduced prices for some members, such as students. Leave none for a plan without concessions.</p>
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} errors={errors} />
       {rows.map((row, i) => {
         const invalid = errorId ? { "aria-invalid": true as const } : {};
         const rowId = (f: string) => fieldId(`concessions.${row.key}.${f}`, PREFIX);
@@ -149,7 +120,7 @@ export default function AdminPlan({ loaderData, actionData }: Route.ComponentPro
         )}
         {text("price", "Price", "In pounds and pence, such as 24.00.", { inputMode: "decimal" })}
         {text("currency", "Currency", "An ISO 4217 code: GBP unless the society takes another.", { maxLength: 3 })}
-        <Described name="period" label="Period" errors={errors.period}>
+        <FieldShell idPrefix={PREFIX} name="period" label="Period" errors={errors.period}>
           {(a) => (
             <select name="period" className={formStyles.input} defaultValue={values.period} autoFocus={first === "period"} {...a}>
               {PERIODS.map((p) => (
@@ -159,8 +130,8 @@ export default function AdminPlan({ loaderData, actionData }: Route.ComponentPro
               ))}
             </select>
           )}
-        </Described>
-        <Described name="renew_month" label="Renews in (fixed date only)" hint="For a fixed-date plan: the month everyone renews in." errors={errors.renew_month}>
+        </FieldShell>
+        <FieldShell idPrefix={PREFIX} name="renew_month" label="Renews in (fixed date only)" hint="For a fixed-date plan: the month everyone renews in." errors={errors.renew_month}>
           {(a) => (
             <select name="renew_month" className={formStyles.input} defaultValue={values.renew_month} autoFocus={first === "renew_month"} {...a}>
               <option value="">Not a fixed-date plan</option>
@@ -171,14 +142,14 @@ export default function AdminPlan({ loaderData, actionData }: Route.ComponentPro
               ))}
             </select>
           )}
-        </Described>
+        </FieldShell>
         {text("renew_day", "Renews on day (fixed date only)", "1 to 28.", { inputMode: "numeric" })}
-        <Described name="benefits" label="Benefits" hint="What members get, as plain text; one benefit a line." errors={errors.benefits}>
+        <FieldShell idPrefix={PREFIX} name="benefits" label="Benefits" hint="What members get, as plain text; one benefit a line." errors={errors.benefits}>
           {(a) => <textarea name="benefits" rows={5} className={formStyles.input} defaultValue={values.benefits} autoFocus={first === "benefits"} {...a} />}
-        </Described>
-        <Described name="scopes" label="Scopes" hint="What the plan opens: comma-separated or one a line, such as member." errors={errors.scopes}>
+        </FieldShell>
+        <FieldShell idPrefix={PREFIX} name="scopes" label="Scopes" hint="What the plan opens: comma-separated or one a line, such as member." errors={errors.scopes}>
           {(a) => <textarea name="scopes" rows={2} className={formStyles.input} defaultValue={values.scopes} autoFocus={first === "scopes"} {...a} />}
-        </Described>
+        </FieldShell>
         {text("household_size", "Household size", "1 for one person; more for a household sharing the membership.", { inputMode: "numeric" })}
         <Concessions initial={concessions} errors={errors.concessions} />
         <Checkbox name="on_sale" idPrefix={PREFIX} label="On sale (shown on the join page)" defaultChecked={values.on_sale === "on"} />

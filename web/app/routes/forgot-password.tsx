@@ -3,7 +3,7 @@
 // sets one this way.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, EmailField, ErrorSummary, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import type { AuthHandle } from "../features/auth/access";
@@ -52,20 +52,17 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
       <ErrorSummary result={result} fields={["email"]} />
       <Form method="post" className={formStyles.form} ref={formRef} noValidate>
         <CsrfField />
-        <Field
+        <EmailField
           name="email"
           label="Email address"
-          type="email"
-          autoComplete="email"
-          spellCheck={false}
           defaultValue={result?.values?.email ?? loaderData.email}
           errors={result?.errors?.email}
           autoFocus={Boolean(result?.errors?.email)}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-            {busy ? "Sending…" : "Send me the link"}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Sending…">
+            Send me the link
+          </SubmitButton>
           <Link to="/sign-in">Back to sign in</Link>
         </div>
       </Form>

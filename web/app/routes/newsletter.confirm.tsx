@@ -1,9 +1,9 @@
 // /newsletter/confirm?token=… — the page the sign-up's confirmation email links to.
 // A button confirms, so a mail scanner that opens links does not use up the
 // single-use token; the action posts it to the API.
-import { data, Form, Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/newsletter.confirm";
-import { CsrfField, ErrorSummary, FormStatus, formStyles, useSubmitting } from "../components/forms/Forms";
+import { ErrorSummary, FormStatus, MailedLinkForm, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { confirm, type NewsletterResult } from "../features/newsletter/api.server";
 import { listNames } from "../features/newsletter/signup";
@@ -54,20 +54,9 @@ export default function NewsletterConfirm({ loaderData, actionData }: Route.Comp
     <div>
       <h1>Confirm your newsletter sign-up</h1>
       <ErrorSummary result={result} fields={[]} />
-      {loaderData.token ? (
-        <Form method="post" className={formStyles.form}>
-          <CsrfField />
-          <input type="hidden" name="token" value={loaderData.token} />
-          <p>Press the button to confirm that you want our newsletter at this address.</p>
-          <div className={formStyles.actions}>
-            <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-              {busy ? "Confirming…" : "Yes, sign me up"}
-            </button>
-          </div>
-        </Form>
-      ) : (
-        <p>This link is incomplete. Please open the link from the email again, or copy all of it into the address bar.</p>
-      )}
+      <MailedLinkForm token={loaderData.token} busy={busy} prompt={<p>Press the button to confirm that you want our newsletter at this address.</p>}>
+        Yes, sign me up
+      </MailedLinkForm>
       {result && !result.ok ? (
         <p>
           Links work once and for 48 hours. <Link to="/newsletter/subscribe">Sign up again</Link> to get a new one.

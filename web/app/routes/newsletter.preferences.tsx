@@ -4,7 +4,7 @@
 // /user-account/newsletter.
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/newsletter.preferences";
-import { CsrfField, ErrorSummary, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, FormStatus, formStyles, INCOMPLETE_LINK_MESSAGE, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { changePreferences, loadPreferences, type NewsletterResult } from "../features/newsletter/api.server";
 import { ListChoices } from "../features/newsletter/ListChoices";
@@ -41,7 +41,7 @@ export default function NewsletterPreferences({ loaderData, actionData }: Route.
         <h1>Your newsletter choices</h1>
         <p role="alert">
           {loaderData.problem === "incomplete"
-            ? "This link is incomplete. Please open the link from the email again, or copy all of it into the address bar."
+            ? INCOMPLETE_LINK_MESSAGE
             : "This link is not valid. Please use the link at the foot of your latest newsletter."}
         </p>
         <p>

@@ -2,10 +2,11 @@
 // /verify-email; the account can sign in once the link is followed.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/register";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, EmailField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import type { AuthHandle } from "../features/auth/access";
+import { NewPasswordFields } from "../features/auth/NewPasswordFields";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
 import { formRefusal, guestCall, text } from "../features/auth/results.server";
@@ -66,38 +67,24 @@ export default function Register({ actionData }: Route.ComponentProps) {
       <Form method="post" className={formStyles.form} ref={formRef} noValidate>
         <CsrfField />
         <Field name="name" label="Your name" autoComplete="name" defaultValue={result?.values?.name} errors={result?.errors?.name} autoFocus={first === "name"} />
-        <Field
+        <EmailField
           name="email"
           label="Email address"
-          type="email"
-          autoComplete="email"
-          spellCheck={false}
           hint="We will send a link to this address to confirm it is yours."
           defaultValue={result?.values?.email}
           errors={result?.errors?.email}
           autoFocus={first === "email"}
         />
-        <Field
-          name="password"
+        <NewPasswordFields
           label="Password"
-          type="password"
-          autoComplete="new-password"
           hint="At least 8 characters. A few words strung together make a strong password that is easy to remember."
-          errors={result?.errors?.password}
-          autoFocus={first === "password"}
-        />
-        <Field
-          name="password_confirmation"
-          label="Type the password again"
-          type="password"
-          autoComplete="new-password"
-          errors={result?.errors?.password_confirmation}
-          autoFocus={first === "password_confirmation"}
+          errors={result?.errors}
+          first={first}
         />
         <div className={formStyles.actions}>
-          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-            {busy ? "Creating your account…" : "Create account"}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Creating your account…">
+            Create account
+          </SubmitButton>
         </div>
       </Form>
     </div>

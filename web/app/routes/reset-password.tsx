@@ -3,10 +3,11 @@
 // link is only shown, never trusted.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import type { AuthHandle } from "../features/auth/access";
+import { signInAsPath, type AuthHandle } from "../features/auth/access";
+import { NewPasswordFields } from "../features/auth/NewPasswordFields";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
 import { formRefusal, guestCall, text } from "../features/auth/results.server";
@@ -43,7 +44,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <h1>Password changed</h1>
         <FormStatus result={result} />
         <p>
-          <Link to={email ? `/sign-in?${new URLSearchParams({ email })}` : "/sign-in"} className="button button--primary">
+          <Link to={signInAsPath(email)} className="button button--primary">
             Sign in
           </Link>
         </p>
@@ -81,27 +82,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <input type="hidden" name="token" value={loaderData.token} />
         {/* For password managers: which account the new password belongs to. */}
         <input type="text" name="username" autoComplete="username" value={loaderData.email} readOnly hidden />
-        <Field
-          name="password"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 8 characters."
-          errors={result?.errors?.password}
-          autoFocus={first === "password"}
-        />
-        <Field
-          name="password_confirmation"
-          label="Type the new password again"
-          type="password"
-          autoComplete="new-password"
-          errors={result?.errors?.password_confirmation}
-          autoFocus={first === "password_confirmation"}
-        />
+        <NewPasswordFields label="New password" hint="At least 8 characters." errors={result?.errors} first={first} />
         <div className={formStyles.actions}>
-          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-            {busy ? "Saving…" : "Save the new password"}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Saving…">
+            Save the new password
+          </SubmitButton>
         </div>
       </Form>
     </div>

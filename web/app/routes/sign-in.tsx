@@ -3,7 +3,7 @@
 // valid local path (features/auth/redirect.ts), else home.
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/sign-in";
-import { Checkbox, CsrfField, ErrorSummary, Field, FormStatus, formStyles, usePageForm } from "../components/forms/Forms";
+import { Checkbox, CsrfField, EmailField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import type { AuthHandle } from "../features/auth/access";
@@ -121,12 +121,9 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
       <Form method="post" className={formStyles.form} ref={formRef} noValidate>
         <CsrfField />
         <input type="hidden" name={REDIRECT_PARAM} value={loaderData.redirect} />
-        <Field
+        <EmailField
           name="email"
           label="Email address"
-          type="email"
-          autoComplete="email"
-          spellCheck={false}
           defaultValue={email}
           errors={signIn?.errors?.email}
           autoFocus={firstError === "email"}
@@ -141,9 +138,9 @@ export default function SignIn({ loaderData, actionData }: Route.ComponentProps)
         />
         <Checkbox name="remember" label="Keep me signed in on this computer for 30 days" defaultChecked={signIn?.values?.remember === "on"} />
         <div className={formStyles.actions}>
-          <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-            {busy ? "Signing in…" : "Sign in"}
-          </button>
+          <SubmitButton busy={busy} busyLabel="Signing in…">
+            Sign in
+          </SubmitButton>
           <Link to="/forgot-password">Forgotten your password?</Link>
         </div>
       </Form>

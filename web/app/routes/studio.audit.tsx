@@ -12,6 +12,7 @@ import { auditCsvPath, isAdmin, loadAudit, loadPeople, notFound } from "../featu
 import { actionText, changeLines } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
+import { ScrollTable } from "../components/ScrollTable";
 
 // Sign-in required (the default); admins only.
 
@@ -102,47 +103,44 @@ export default function StudioAudit({ loaderData }: Route.ComponentProps) {
         </a>
       </p>
       {entries.length ? (
-        <div className={styles.tableWrap} role="region" aria-label="Audit entries" tabIndex={0}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">Audit entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">About</th>
-                <th scope="col">Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => {
-                const lines = changeLines(e.before, e.after);
-                return (
-                  <tr key={e.id}>
-                    <td>{formatDateTime(e.at)}</td>
-                    <td>{e.actor ? e.actor.name || e.actor.email : "A deleted account"}</td>
-                    <td>{actionText(e.action)}</td>
-                    <td>
-                      {e.summary || e.subject}
-                      {e.summary ? <span className={styles.sample}>{e.subject}</span> : null}
-                    </td>
-                    <td>
-                      {lines.length ? (
-                        <ul className={styles.changes}>
-                          {lines.map((l) => (
-                            <li key={l}>{l}</li>
-                          ))}
-                        </ul>
-                      ) : (
-                        "—"
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Audit entries" caption="Audit entries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">About</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => {
+              const lines = changeLines(e.before, e.after);
+              return (
+                <tr key={e.id}>
+                  <td>{formatDateTime(e.at)}</td>
+                  <td>{e.actor ? e.actor.name || e.actor.email : "A deleted account"}</td>
+                  <td>{actionText(e.action)}</td>
+                  <td>
+                    {e.summary || e.subject}
+                    {e.summary ? <span className={styles.sample}>{e.subject}</span> : null}
+                  </td>
+                  <td>
+                    {lines.length ? (
+                      <ul className={styles.changes}>
+                        {lines.map((l) => (
+                          <li key={l}>{l}</li>
+                        ))}
+                      </ul>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </ScrollTable>
       ) : (
         <p className="empty-state">Nothing in the audit log matches.</p>
       )}

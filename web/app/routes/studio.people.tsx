@@ -4,7 +4,7 @@
 // change is written to the audit log by the API.
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.people";
-import { CsrfField, FormStatus, formStyles } from "../components/forms/Forms";
+import { CsrfField, FormStatus, formStyles, PostButton } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { isAdmin, loadPeople, myId, notFound, personAction, type PersonResult } from "../features/staff/api.server";
@@ -172,26 +172,14 @@ function PersonCard({ person: p, roles, self }: { person: Person; roles: string[
               Change role<span className="visually-hidden"> of {p.name}</span>
             </button>
           </Form>
-          <Form method="post">
-            <CsrfField />
-            <input type="hidden" name="intent" value={p.disabled ? "enable" : "disable"} />
-            <input type="hidden" name="id" value={p.id} />
-            <input type="hidden" name="name" value={p.name} />
-            <button type="submit" className="button">
-              {p.disabled ? "Let them sign in" : "Stop them signing in"}
-              <span className="visually-hidden"> ({p.name})</span>
-            </button>
-          </Form>
+          <PostButton intent={p.disabled ? "enable" : "disable"} hidden={{ id: p.id, name: p.name }}>
+            {p.disabled ? "Let them sign in" : "Stop them signing in"}
+            <span className="visually-hidden"> ({p.name})</span>
+          </PostButton>
           {!p.disabled ? (
-            <Form method="post">
-              <CsrfField />
-              <input type="hidden" name="intent" value="reset" />
-              <input type="hidden" name="id" value={p.id} />
-              <input type="hidden" name="name" value={p.name} />
-              <button type="submit" className="button">
-                Send a password reset<span className="visually-hidden"> to {p.name}</span>
-              </button>
-            </Form>
+            <PostButton intent="reset" hidden={{ id: p.id, name: p.name }}>
+              Send a password reset<span className="visually-hidden"> to {p.name}</span>
+            </PostButton>
           ) : null}
           <Link to={`/studio/audit?${new URLSearchParams({ subject: `user:${p.id}` })}`}>
             History<span className="visually-hidden"> of {p.name}</span>

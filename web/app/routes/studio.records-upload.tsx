@@ -6,7 +6,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.records-upload";
-import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, fieldId, formStyles, SelectField, usePageForm } from "../components/forms/Forms";
 import { IMPORT_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -55,6 +55,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (result.ok && result.job) return redirect(`/studio/jobs/${result.job.id}`);
   return data(result, { status: result.ok ? 200 : 422 });
 }
+
+/** The first choice of a drop-down that starts with nothing chosen. */
+const CHOOSE = { value: "", label: "Choose" };
 
 export default function StudioRecordsUpload({ loaderData }: Route.ComponentProps) {
   const { upload, saved, using, base, collections, kinds } = loaderData;
@@ -145,13 +148,14 @@ export default function StudioRecordsUpload({ loaderData }: Route.ComponentProps
           <fieldset className={styles.fieldset}>
             <legend>Only for a new collection</legend>
             <Field name="title" idPrefix={MAPPING_ID_PREFIX} label="Title" hint="As readers will see it, such as “Parish registers 1851”." defaultValue={values?.title ?? ""} errors={errors.title} maxLength={200} />
-            <SelectField name="kind" label="Kind of collection" value={values?.kind ?? ""} errors={errors.kind} options={kinds} />
+            <SelectField name="kind" idPrefix={MAPPING_ID_PREFIX} label="Kind of collection" defaultValue={values?.kind ?? ""} errors={errors.kind} options={[CHOOSE, ...kinds]} />
             <SelectField
               name="access"
+              idPrefix={MAPPING_ID_PREFIX}
               label="Who may see the records"
-              value={values?.access ?? ""}
+              defaultValue={values?.access ?? ""}
               errors={errors.access}
-              options={ACCESS_LEVELS.map((a) => ({ value: a, label: accessText(a) }))}
+              options={[CHOOSE, ...ACCESS_LEVELS.map((a) => ({ value: a, label: accessText(a) }))]}
             />
           </fieldset>
           <Field
@@ -174,30 +178,6 @@ export default function StudioRecordsUpload({ loaderData }: Route.ComponentProps
         </div>
       </Form>
     </>
-  );
-}
-
-function SelectField({ name, label, value, errors, options }: { name: string; label: string; value: string; errors?: string[]; options: { value: string; label: string }[] }) {
-  const id = fieldId(name, MAPPING_ID_PREFIX);
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  return (
-    <div className={errorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-      <label htmlFor={id}>{label}</label>
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
-      <select id={id} name={name} defaultValue={value} className={formStyles.input} aria-describedby={errorId} aria-invalid={errorId ? true : undefined}>
-        <option value="">Choose</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

@@ -3,7 +3,7 @@
 // lists the files uploaded and not yet imported, and the recent imports with their state.
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.records";
-import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, requireStaff, uploadRecords } from "../features/staff/api.server";
@@ -12,6 +12,7 @@ import { bytesText, plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import type { FormResult } from "../lib/form-result";
+import { ScrollTable } from "../components/ScrollTable";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -90,43 +91,34 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
         ) : waiting.length === 0 ? (
           <p>None. Files are kept for 7 days after they are uploaded.</p>
         ) : (
-          <div className={styles.tableWrap} role="region" aria-label="Files waiting to be imported" tabIndex={0}>
-            <table className={styles.table}>
-              <caption className="visually-hidden">Files waiting to be imported</caption>
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Uploaded</th>
-                  <th scope="col">Action</th>
+          <ScrollTable label="Files waiting to be imported" className={styles.tableWrap} tableClassName={styles.table}>
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Size</th>
+                <th scope="col">Uploaded</th>
+                <th scope="col">Action</th>
+              </tr>
+            </thead>
+            <tbody>
+              {waiting.map((u) => (
+                <tr key={u.id}>
+                  <td>
+                    <Link to={`/studio/records/${encodeURIComponent(u.id)}`}>{u.filename}</Link>
+                  </td>
+                  <td>
+                    {plural(u.rows, "line")}, {bytesText(u.bytes)}
+                  </td>
+                  <td>{formatDateTime(u.created_at)}</td>
+                  <td>
+                    <PostButton intent="delete" hidden={{ id: u.id, filename: u.filename }}>
+                      Remove<span className="visually-hidden"> {u.filename}</span>
+                    </PostButton>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {waiting.map((u) => (
-                  <tr key={u.id}>
-                    <td>
-                      <Link to={`/studio/records/${encodeURIComponent(u.id)}`}>{u.filename}</Link>
-                    </td>
-                    <td>
-                      {plural(u.rows, "line")}, {bytesText(u.bytes)}
-                    </td>
-                    <td>{formatDateTime(u.created_at)}</td>
-                    <td>
-                      <Form method="post">
-                        <CsrfField />
-                        <input type="hidden" name="intent" value="delete" />
-                        <input type="hidden" name="id" value={u.id} />
-                        <input type="hidden" name="filename" value={u.filename} />
-                        <button type="submit" className="button">
-                          Remove<span className="visually-hidden"> {u.filename}</span>
-                        </button>
-                      </Form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </ScrollTable>
         )}
       </section>
 
@@ -153,14 +145,9 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
                     {m.updated_by ? ` by ${m.updated_by.name}` : ""}.
                   </span>
                 </span>
-                <Form method="post">
-                  <CsrfField />
-                  <input type="hidden" name="intent" value="delete-mapping" />
-                  <input type="hidden" name="name" value={m.name} />
-                  <button type="submit" className="button">
-                    Forget<span className="visually-hidden"> the matching {m.name}</span>
-                  </button>
-                </Form>
+                <PostButton intent="delete-mapping" hidden={{ name: m.name }}>
+                  Forget<span className="visually-hidden"> the matching {m.name}</span>
+                </PostButton>
               </li>
             ))}
           </ul>

@@ -3,7 +3,7 @@
 import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect, useFetcher } from "react-router";
 import type { Route } from "./+types/studio.release";
-import { CsrfField, formStyles } from "../components/forms/Forms";
+import { CsrfField, formStyles, PostButton } from "../components/forms/Forms";
 import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
@@ -143,20 +143,12 @@ export default function StudioRelease({ loaderData, actionData }: Route.Componen
                   </a>
                 </p>
               ) : null}
-              <Form method="post">
-                <CsrfField />
-                <input type="hidden" name="intent" value="publish" />
-                <button type="submit" className="button">
-                  Publish it now
-                </button>
-              </Form>
-              <Form method="post">
-                <CsrfField />
-                <input type="hidden" name="intent" value="delete" />
-                <button type="submit" className="button">
-                  Delete the release
-                </button>
-              </Form>
+              <PostButton intent="publish">
+                Publish it now
+              </PostButton>
+              <PostButton intent="delete">
+                Delete the release
+              </PostButton>
             </div>
           </section>
         </>

@@ -4,7 +4,7 @@
 // prepared for the viewer in the background; the next page shows the progress live.
 import { data, Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.scans";
-import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, ErrorText, Field, fieldId, formStyles, usePageForm } from "../components/forms/Forms";
 import { SCAN_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -85,12 +85,7 @@ export default function StudioScans({ loaderData }: Route.ComponentProps) {
           </div>
           <div className={errors.collection?.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
             <label htmlFor={fieldId("collection", "scans")}>Collection</label>
-            {errors.collection?.length ? (
-              <p id={`${fieldId("collection", "scans")}-error`} className={formStyles.error}>
-                <span className="visually-hidden">Error: </span>
-                {errors.collection.join(" ")}
-              </p>
-            ) : null}
+            <ErrorText id={`${fieldId("collection", "scans")}-error`} errors={errors.collection} />
             <select
               id={fieldId("collection", "scans")}
               name="collection"

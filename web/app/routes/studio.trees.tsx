@@ -5,7 +5,7 @@
 // /user-account/trees, which links here for editors.
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.trees";
-import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
 import { TREE_STATES } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -15,6 +15,7 @@ import { plural } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { treePath } from "../features/trees/slug";
 import { formatDate } from "../lib/dates";
+import { ScrollTable } from "../components/ScrollTable";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -106,70 +107,61 @@ export default function StudioTrees({ loaderData }: Route.ComponentProps) {
 
 function QueueTable({ trees }: { trees: QueueTree[] }) {
   return (
-    <div className={styles.tableWrap} role="region" aria-label="Family trees" tabIndex={0}>
-      <table className={styles.table}>
-        <caption className="visually-hidden">Family trees</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tree</th>
-            <th scope="col">Size</th>
-            <th scope="col">Problems</th>
-            <th scope="col">Uploaded</th>
-            <th scope="col">Action</th>
+    <ScrollTable label="Family trees" className={styles.tableWrap} tableClassName={styles.table}>
+      <thead>
+        <tr>
+          <th scope="col">Tree</th>
+          <th scope="col">Size</th>
+          <th scope="col">Problems</th>
+          <th scope="col">Uploaded</th>
+          <th scope="col">Action</th>
+        </tr>
+      </thead>
+      <tbody>
+        {trees.map((t) => (
+          <tr key={t.slug}>
+            <td>
+              <Link to={treePath(t.slug)}>{t.title}</Link>
+              <span className={styles.sample}>
+                {t.owner ? `By ${t.owner.name}` : ""}
+                {t.source_file ? ` · ${t.source_file}` : ""}
+              </span>
+            </td>
+            <td>
+              {plural(t.counts.people, "person", "people")}, {plural(t.counts.families, "family", "families")}
+              <span className={styles.sample}>{plural(t.living, "living person", "living people")}</span>
+            </td>
+            <td>
+              {t.warning_count === null ? (
+                "Not recorded"
+              ) : t.warning_count === 0 ? (
+                "None"
+              ) : (
+                <details>
+                  <summary>{plural(t.warning_count, "problem")}</summary>
+                  <ul>
+                    {(t.warnings ?? []).map((w, i) => (
+                      <li key={i}>{w}</li>
+                    ))}
+                  </ul>
+                  {t.warning_count > (t.warnings?.length ?? 0) ? <p>Only the first {t.warnings?.length ?? 0} are listed.</p> : null}
+                </details>
+              )}
+            </td>
+            <td>
+              {formatDate(t.created_at)}
+              {t.published ? <span className={styles.sample}>Published {formatDate(t.published_at)}</span> : null}
+            </td>
+            <td>
+              <PostButton intent={t.published ? "unpublish" : "publish"} hidden={{ slug: t.slug, title: t.title }}>
+                {t.published ? "Unpublish" : "Publish"}
+                <span className="visually-hidden"> {t.title}</span>
+              </PostButton>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {trees.map((t) => (
-            <tr key={t.slug}>
-              <td>
-                <Link to={treePath(t.slug)}>{t.title}</Link>
-                <span className={styles.sample}>
-                  {t.owner ? `By ${t.owner.name}` : ""}
-                  {t.source_file ? ` · ${t.source_file}` : ""}
-                </span>
-              </td>
-              <td>
-                {plural(t.counts.people, "person", "people")}, {plural(t.counts.families, "family", "families")}
-                <span className={styles.sample}>{plural(t.living, "living person", "living people")}</span>
-              </td>
-              <td>
-                {t.warning_count === null ? (
-                  "Not recorded"
-                ) : t.warning_count === 0 ? (
-                  "None"
-                ) : (
-                  <details>
-                    <summary>{plural(t.warning_count, "problem")}</summary>
-                    <ul>
-                      {(t.warnings ?? []).map((w, i) => (
-                        <li key={i}>{w}</li>
-                      ))}
-                    </ul>
-                    {t.warning_count > (t.warnings?.length ?? 0) ? <p>Only the first {t.warnings?.length ?? 0} are listed.</p> : null}
-                  </details>
-                )}
-              </td>
-              <td>
-                {formatDate(t.created_at)}
-                {t.published ? <span className={styles.sample}>Published {formatDate(t.published_at)}</span> : null}
-              </td>
-              <td>
-                <Form method="post">
-                  <CsrfField />
-                  <input type="hidden" name="intent" value={t.published ? "unpublish" : "publish"} />
-                  <input type="hidden" name="slug" value={t.slug} />
-                  <input type="hidden" name="title" value={t.title} />
-                  <button type="submit" className="button">
-                    {t.published ? "Unpublish" : "Publish"}
-                    <span className="visually-hidden"> {t.title}</span>
-                  </button>
-                </Form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }
 

@@ -11,6 +11,7 @@ import { isAdmin } from "../features/studio/access.server";
 import { loadWebhooks, testWebhooks } from "../features/studio/api.server";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
+import { ScrollTable } from "../components/ScrollTable";
 
 const STATUS_WORDS = { pending: "Waiting to be sent", delivered: "Delivered", failed: "Failed" } as const;
 
@@ -74,35 +75,32 @@ export default function StudioWebhooks({ loaderData, actionData }: Route.Compone
       {deliveries.length === 0 ? (
         <p>None yet.</p>
       ) : (
-        <div className={styles.tableWrap} tabIndex={0} role="region" aria-label="Latest deliveries">
-          <table className={styles.table}>
-            <caption className="visually-hidden">Latest deliveries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Address</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Tries</th>
+        <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Address</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Tries</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <tr key={d.id}>
+                <td>{when(d.created_at)}</td>
+                <td>
+                  <code>{d.url}</code>
+                </td>
+                <td>
+                  {STATUS_WORDS[d.status] ?? d.status}
+                  {d.status !== "delivered" && d.last_error ? `: ${d.last_error}` : ""}
+                  {d.status === "pending" && d.next_at ? ` (next try ${when(d.next_at)})` : ""}
+                </td>
+                <td>{d.attempts}</td>
               </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td>{when(d.created_at)}</td>
-                  <td>
-                    <code>{d.url}</code>
-                  </td>
-                  <td>
-                    {STATUS_WORDS[d.status] ?? d.status}
-                    {d.status !== "delivered" && d.last_error ? `: ${d.last_error}` : ""}
-                    {d.status === "pending" && d.next_at ? ` (next try ${when(d.next_at)})` : ""}
-                  </td>
-                  <td>{d.attempts}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
     </>
   );

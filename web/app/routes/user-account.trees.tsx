@@ -8,7 +8,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CsrfField, ErrorSummary, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { deleteTree, listTrees, myTrees, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
@@ -19,6 +19,7 @@ import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
 import { text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
+import { ScrollTable } from "../components/ScrollTable";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -157,55 +158,46 @@ function ActionOutcome({ result, failed }: { result: FormResult | null | undefin
 
 function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
-    <div className={styles.tableScroll} role="region" aria-label={caption} tabIndex={0}>
-      <table className={styles.results}>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tree</th>
-            <th scope="col">Status</th>
-            <th scope="col">People</th>
-            <th scope="col">Uploaded</th>
-            {remove ? <th scope="col">Action</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {trees.map((t) => (
-            <tr key={t.slug}>
+    <ScrollTable label={caption} className={styles.tableScroll} tableClassName={styles.results}>
+      <thead>
+        <tr>
+          <th scope="col">Tree</th>
+          <th scope="col">Status</th>
+          <th scope="col">People</th>
+          <th scope="col">Uploaded</th>
+          {remove ? <th scope="col">Action</th> : null}
+        </tr>
+      </thead>
+      <tbody>
+        {trees.map((t) => (
+          <tr key={t.slug}>
+            <td>
+              <Link to={treePath(t.slug)}>{t.title}</Link>
+            </td>
+            <td>
+              {t.published ? (
+                `Published ${formatDate(t.published_at)}`.trim()
+              ) : (
+                <span className={styles["status-unpublished"]}>Unpublished: waiting for an editor</span>
+              )}
+            </td>
+            <td>{t.counts.people.toLocaleString("en-GB")}</td>
+            <td>{formatDate(t.created_at)}</td>
+            {remove ? (
               <td>
-                <Link to={treePath(t.slug)}>{t.title}</Link>
-              </td>
-              <td>
-                {t.published ? (
-                  `Published ${formatDate(t.published_at)}`.trim()
+                {!t.published ? (
+                  <PostButton intent="delete" hidden={{ slug: t.slug, title: t.title }}>
+                    Delete<span className="visually-hidden"> {t.title}</span>
+                  </PostButton>
                 ) : (
-                  <span className={styles["status-unpublished"]}>Unpublished: waiting for an editor</span>
+                  "—"
                 )}
               </td>
-              <td>{t.counts.people.toLocaleString("en-GB")}</td>
-              <td>{formatDate(t.created_at)}</td>
-              {remove ? (
-                <td>
-                  {!t.published ? (
-                    <Form method="post">
-                      <CsrfField />
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="slug" value={t.slug} />
-                      <input type="hidden" name="title" value={t.title} />
-                      <button type="submit" className="button">
-                        Delete<span className="visually-hidden"> {t.title}</span>
-                      </button>
-                    </Form>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }
 

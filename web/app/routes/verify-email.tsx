@@ -1,13 +1,13 @@
 // /verify-email?token=… — the page the registration (and email change) mail links
 // to. The visitor confirms with a button, so a mail scanner that opens links does
 // not use up the single-use token; the action calls POST /api/email/verify.
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { CsrfField, ErrorSummary, FormStatus, formStyles, useSubmitting } from "../components/forms/Forms";
+import { ErrorSummary, FormStatus, MailedLinkForm, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
 import { useAuth } from "../features/auth/useAuth";
-import type { AuthHandle } from "../features/auth/access";
+import { signInAsPath, type AuthHandle } from "../features/auth/access";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
 import { formRefusal, guestCall, text } from "../features/auth/results.server";
@@ -50,7 +50,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
           </p>
         ) : (
           <p>
-            <Link to={email ? `/sign-in?${new URLSearchParams({ email })}` : "/sign-in"} className="button button--primary">
+            <Link to={signInAsPath(email)} className="button button--primary">
               Sign in
             </Link>
           </p>
@@ -63,20 +63,9 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
     <div className={styles.page}>
       <h1>Confirm your email address</h1>
       <ErrorSummary result={result} fields={[]} />
-      {loaderData.token ? (
-        <Form method="post" className={formStyles.form}>
-          <CsrfField />
-          <input type="hidden" name="token" value={loaderData.token} />
-          <p className={styles.lede}>Press the button to confirm that this email address is yours.</p>
-          <div className={formStyles.actions}>
-            <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-              {busy ? "Confirming…" : "Confirm my email address"}
-            </button>
-          </div>
-        </Form>
-      ) : (
-        <p>This link is incomplete. Please open the link from the email again, or copy all of it into the address bar.</p>
-      )}
+      <MailedLinkForm token={loaderData.token} busy={busy} prompt={<p className={styles.lede}>Press the button to confirm that this email address is yours.</p>}>
+        Confirm my email address
+      </MailedLinkForm>
       {result && !result.ok ? (
         <p>
           Links work once and for 24 hours. To get a new one, <Link to="/sign-in">go to sign in</Link> and sign in with

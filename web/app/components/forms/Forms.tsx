@@ -1,8 +1,8 @@
 // Form pieces for server-rendered forms that work without JavaScript: a label, hint
 // and error per field (the error tied to the control by aria-describedby), an error
-// summary, a status message, and the CSRF field.
+// summary, a status message, the submit button, one-button forms and the CSRF field.
 import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type RefObject } from "react";
-import { useNavigation, useRouteLoaderData } from "react-router";
+import { Form, useNavigation, useRouteLoaderData } from "react-router";
 import type { FieldErrors, FormResult } from "../../lib/form-result";
 import styles from "./forms.module.css";
 
@@ -14,12 +14,50 @@ export function CsrfField() {
   return root?.csrf ? <input type="hidden" name="_token" value={root.csrf} /> : null;
 }
 
+/** A form that is one plain button: it posts `intent` and the `hidden` fields to the page's action. */
+export function PostButton({ intent, hidden, children }: { intent: string; hidden?: Record<string, string | number>; children: ReactNode }) {
+  return (
+    <Form method="post">
+      <CsrfField />
+      <input type="hidden" name="intent" value={intent} />
+      {hidden ? Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />) : null}
+      <button type="submit" className="button">
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** What a page a mailed link opens says when the link came without its token. */
+export const INCOMPLETE_LINK_MESSAGE = "This link is incomplete. Please open the link from the email again, or copy all of it into the address bar.";
+
+/**
+ * The form of a page a mailed link opens: the link's token, what pressing the button
+ * does (`prompt`), and the button; without a token, the message that the link is
+ * incomplete.
+ */
+export function MailedLinkForm({ token, prompt, busy, children }: { token: string; prompt: ReactNode; busy: boolean; children: ReactNode }) {
+  if (!token) return <p>{INCOMPLETE_LINK_MESSAGE}</p>;
+  return (
+    <Form method="post" className={styles.form}>
+      <CsrfField />
+      <input type="hidden" name="token" value={token} />
+      {prompt}
+      <div className={styles.actions}>
+        <SubmitButton busy={busy} busyLabel="Confirming…">
+          {children}
+        </SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
 /** The id a field's control gets; error summaries link to it. */
 export function fieldId(name: string, prefix = "field"): string {
   return `${prefix}-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
 }
 
-interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> {
+interface ShellProps {
   name: string;
   label: ReactNode;
   hint?: ReactNode;
@@ -28,37 +66,80 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "name" 
   idPrefix?: string;
 }
 
-/** A labelled text input with its hint and error. */
-export function Field({ name, label, hint, errors, idPrefix, className, ...input }: FieldProps) {
+/** What a control inside a FieldShell carries to point at its label, hint and error. */
+export interface ControlProps {
+  id: string;
+  "aria-describedby"?: string;
+  "aria-invalid"?: true;
+}
+
+/** A field's error message, for its control's aria-describedby; nothing when there is none. */
+export function ErrorText({ id, errors }: { id: string | undefined; errors: readonly string[] | undefined }) {
+  if (!id || !errors?.length) return null;
+  return (
+    <p id={id} className={styles.error}>
+      <span className="visually-hidden">Error: </span>
+      {errors.join(" ")}
+    </p>
+  );
+}
+
+/** A label, hint and error around any control; the control gets the ids to point at them. */
+export function FieldShell({ name, label, hint, errors, idPrefix, children }: ShellProps & { children: (control: ControlProps) => ReactNode }) {
   const id = fieldId(name, idPrefix);
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = errors?.length ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={errors?.length ? `${styles.field} ${styles.fieldError}` : styles.field}>
+    <div className={errorId ? `${styles.field} ${styles.fieldError}` : styles.field}>
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <p id={hintId} className={styles.hint}>
           {hint}
         </p>
       ) : null}
-      {errorId ? (
-        <p id={errorId} className={styles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
-      <input
-        id={id}
-        name={name}
-        type="text"
-        {...input}
-        className={className ? `${styles.input} ${className}` : styles.input}
-        aria-describedby={describedBy}
-        aria-invalid={errorId ? true : undefined}
-      />
+      <ErrorText id={errorId} errors={errors} />
+      {children({ id, "aria-describedby": [hintId, errorId].filter(Boolean).join(" ") || undefined, "aria-invalid": errorId ? true : undefined })}
     </div>
   );
+}
+
+type FieldProps = ShellProps & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id">;
+
+/** A labelled text input with its hint and error. */
+export function Field({ name, label, hint, errors, idPrefix, className, ...input }: FieldProps) {
+  return (
+    <FieldShell name={name} label={label} hint={hint} errors={errors} idPrefix={idPrefix}>
+      {({ id, ...described }) => (
+        <input id={id} name={name} type="text" {...input} className={className ? `${styles.input} ${className}` : styles.input} {...described} />
+      )}
+    </FieldShell>
+  );
+}
+
+/** A labelled drop-down list with its hint and error. */
+export function SelectField({
+  options,
+  defaultValue,
+  ...shell
+}: ShellProps & { options: readonly { value: string; label: string }[]; defaultValue?: string }) {
+  return (
+    <FieldShell {...shell}>
+      {({ id, ...described }) => (
+        <select id={id} name={shell.name} className={styles.input} defaultValue={defaultValue} {...described}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+/** An email address: the browser offers the person's own and leaves its spelling alone. */
+export function EmailField(props: Omit<FieldProps, "type" | "autoComplete" | "spellCheck">) {
+  return <Field type="email" autoComplete="email" spellCheck={false} {...props} />;
 }
 
 /** A checkbox with its label beside it. */
@@ -109,6 +190,15 @@ export function ErrorSummary({
       <h2>There is a problem</h2>
       <ul>{items}</ul>
     </div>
+  );
+}
+
+/** The form's main button: disabled while the form is being sent, saying `busyLabel` then if given. */
+export function SubmitButton({ busy, busyLabel, children }: { busy: boolean; busyLabel?: ReactNode; children: ReactNode }) {
+  return (
+    <button type="submit" className={`button button--primary ${styles.button}`} disabled={busy}>
+      {busy && busyLabel ? busyLabel : children}
+    </button>
   );
 }
 

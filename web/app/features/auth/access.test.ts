@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accessLevelOf, accessRedirect, signInPath } from "./access";
+import { accessLevelOf, accessRedirect, signInAsPath, signInPath } from "./access";
 import { buildRouteTree, memoRouteAccess, routeAccess, type BuildRoute } from "./route-access.server";
 import { tokenStatus } from "./token-status";
 import { parseCookieHeader, parseSetCookie, serializeCookie } from "./cookies";
@@ -34,6 +34,10 @@ describe("accessRedirect", () => {
     expect(signInPath("//evil.example")).toBe("/sign-in");
     expect(signInPath("/")).toBe("/sign-in");
     expect(signInPath(null)).toBe("/sign-in");
+  });
+  it("fills in the email address on the sign-in page when there is one", () => {
+    expect(signInAsPath("ada+trees@example.org")).toBe("/sign-in?email=ada%2Btrees%40example.org");
+    expect(signInAsPath("")).toBe("/sign-in");
   });
 });
 

@@ -27,6 +27,11 @@ export function accessLevelOf(handles: readonly unknown[]): AccessLevel {
   return "required";
 }
 
+/** The sign-in page with the email address filled in (when there is one). */
+export function signInAsPath(email: string): string {
+  return email ? `${SIGN_IN_PATH}?${new URLSearchParams({ email })}` : SIGN_IN_PATH;
+}
+
 /** The sign-in page, carrying the wanted path when it is a valid place to return to. */
 export function signInPath(wanted?: string | null): string {
   if (!wanted || wanted === HOME_PATH || !validRedirect(wanted)) return SIGN_IN_PATH;

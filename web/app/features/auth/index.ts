@@ -3,6 +3,7 @@
 // index.server.ts.
 export { signInPath } from "./access";
 export { CSRF_COOKIE, FORM_EXPIRED_MESSAGE, SERVICE_FAILED_MESSAGE } from "./constants";
+export { NewPasswordFields } from "./NewPasswordFields";
 export { validRedirect } from "./redirect";
 export { useAuth } from "./useAuth";
 export { hasScope, type User } from "./user";

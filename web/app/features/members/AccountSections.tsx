@@ -2,16 +2,15 @@
 // saved searches, search history, and the member's data.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Field, formStyles } from "../../components/forms/Forms";
-import type { User } from "../auth";
+import { EmailField, Field, formStyles } from "../../components/forms/Forms";
+import { NewPasswordFields, type User } from "../auth";
 import { formatDate, formatDateTime } from "../../lib/dates";
-import { ActionForm, FormError } from "./ActionForm";
+import { ActionButton, ActionForm, buttonClass, FormError } from "./ActionForm";
 import { Section, useSectionStatus, type SectionStatus } from "./Section";
 import type { Bookmark, HistoryEntry, ReadingListSummary, SavedSearch, SearchParams } from "./types";
 import styles from "./account.module.css";
 
 const UNAVAILABLE = "We could not load this just now. Please reload the page in a moment.";
-const buttonClass = `button ${formStyles.button}`;
 
 function when(value: string): string {
   return formatDate(value) ?? value;
@@ -60,13 +59,10 @@ export function ProfileSection({ user }: { user: User }) {
         {({ result: r, busy }) => (
           <>
             <p>We will send a link to the new address. Your address changes when you follow it.</p>
-            <Field
+            <EmailField
               name="email"
               idPrefix="email"
               label="New email address"
-              type="email"
-              autoComplete="email"
-              spellCheck={false}
               defaultValue={r?.ok ? "" : r?.values?.email}
               errors={r?.errors?.email}
             />
@@ -104,22 +100,11 @@ export function ProfileSection({ user }: { user: User }) {
                 autoComplete="current-password"
                 errors={r?.errors?.current_password}
               />
-              <Field
-                name="password"
+              <NewPasswordFields
                 idPrefix="password"
                 label="New password"
                 hint="At least 8 characters. Other computers you are signed in on will be signed out."
-                type="password"
-                autoComplete="new-password"
-                errors={r?.errors?.password}
-              />
-              <Field
-                name="password_confirmation"
-                idPrefix="password"
-                label="Type the new password again"
-                type="password"
-                autoComplete="new-password"
-                errors={r?.errors?.password_confirmation}
+                errors={r?.errors}
               />
               <FormError result={r} />
               <button type="submit" className={buttonClass} disabled={busy}>
@@ -197,22 +182,15 @@ export function BookmarksSection({ bookmarks, lists }: { bookmarks: Bookmark[] |
                 <p className={styles.meta}>Saved {when(bookmark.created_at)}</p>
               </div>
               <div className={styles.controls}>
-                <ActionForm
+                <ActionButton
                   intent="bookmark-remove"
                   target={bookmark.id}
                   hidden={{ title: bookmark.title || bookmark.url }}
                   onResult={(r) => report(r, { refocus: true })}
                   className={styles.controls}
                 >
-                  {({ result: r, busy }) => (
-                    <>
-                      <button type="submit" className={buttonClass} disabled={busy}>
-                        Remove<span className="visually-hidden"> bookmark: {bookmark.title || bookmark.url}</span>
-                      </button>
-                      <FormError result={r} />
-                    </>
-                  )}
-                </ActionForm>
+                  Remove<span className="visually-hidden"> bookmark: {bookmark.title || bookmark.url}</span>
+                </ActionButton>
                 {lists?.length ? <AddToList bookmark={bookmark} lists={lists} onResult={report} /> : null}
               </div>
             </li>
@@ -299,22 +277,15 @@ export function SavedSearchesSection({
                 <Link to={search.url} className="button button--primary">
                   Run<span className="visually-hidden"> the search “{search.name}”</span>
                 </Link>
-                <ActionForm
+                <ActionButton
                   intent="saved-delete"
                   target={search.id}
                   hidden={{ name: search.name }}
                   onResult={(r) => report(r, { refocus: true })}
                   className={styles.controls}
                 >
-                  {({ result: r, busy }) => (
-                    <>
-                      <button type="submit" className={buttonClass} disabled={busy}>
-                        Delete<span className="visually-hidden"> the saved search “{search.name}”</span>
-                      </button>
-                      <FormError result={r} />
-                    </>
-                  )}
-                </ActionForm>
+                  Delete<span className="visually-hidden"> the saved search “{search.name}”</span>
+                </ActionButton>
                 <details className={styles.disclosure}>
                   <summary>
                     Rename<span className="visually-hidden"> “{search.name}”</span>
@@ -371,31 +342,17 @@ export function SearchHistorySection({ history, describe }: { history: HistoryEn
                     <Link to={entry.url} className="button" aria-label={`Search again: ${label}`}>
                       Search again
                     </Link>
-                    <ActionForm intent="history-delete" target={entry.id} onResult={(r) => report(r, { refocus: true })} className={styles.controls}>
-                      {({ result: r, busy }) => (
-                        <>
-                          <button type="submit" className={buttonClass} disabled={busy}>
-                            Remove<span className="visually-hidden"> from history: {label}</span>
-                          </button>
-                          <FormError result={r} />
-                        </>
-                      )}
-                    </ActionForm>
+                    <ActionButton intent="history-delete" target={entry.id} onResult={(r) => report(r, { refocus: true })} className={styles.controls}>
+                      Remove<span className="visually-hidden"> from history: {label}</span>
+                    </ActionButton>
                   </div>
                 </li>
               );
             })}
           </ol>
-          <ActionForm intent="history-clear" onResult={(r) => report(r, { refocus: true })}>
-            {({ result: r, busy }) => (
-              <>
-                <button type="submit" className={buttonClass} disabled={busy}>
-                  Clear search history
-                </button>
-                <FormError result={r} />
-              </>
-            )}
-          </ActionForm>
+          <ActionButton intent="history-clear" onResult={(r) => report(r, { refocus: true })}>
+            Clear search history
+          </ActionButton>
         </>
       )}
     </Section>

@@ -30,6 +30,9 @@ interface ActionFormProps {
   resetOnSuccess?: boolean;
 }
 
+/** The account area's buttons: plain, not the page's one primary action. */
+export const buttonClass = `button ${formStyles.button}`;
+
 export function ActionForm({ intent, target, hidden, onResult, className, label, children, noValidate, resetOnSuccess }: ActionFormProps) {
   const fetcher = useFetcher<AccountResult>();
   const formRef = useRef<HTMLFormElement>(null);
@@ -65,5 +68,21 @@ export function FormError({ result }: { result: AccountResult | undefined }) {
     <p role="alert" className={formStyles.error}>
       {result.message}
     </p>
+  );
+}
+
+/** An ActionForm that is one button (what it does is in `children`), with the failure if it is refused. */
+export function ActionButton({ children, ...form }: Omit<ActionFormProps, "children"> & { children: ReactNode }) {
+  return (
+    <ActionForm {...form}>
+      {({ result, busy }) => (
+        <>
+          <button type="submit" className={buttonClass} disabled={busy}>
+            {children}
+          </button>
+          <FormError result={result} />
+        </>
+      )}
+    </ActionForm>
   );
 }

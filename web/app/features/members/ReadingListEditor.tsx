@@ -5,12 +5,10 @@ import { Link, useActionData } from "react-router";
 import { Field, formStyles } from "../../components/forms/Forms";
 import { formatDate } from "../../lib/dates";
 import type { AccountResult } from "./account-actions.server";
-import { ActionForm, FormError } from "./ActionForm";
+import { ActionButton, ActionForm, buttonClass, FormError } from "./ActionForm";
 import { Section, useSectionStatus } from "./Section";
 import type { Bookmark, ReadingList, ReadingListItem } from "./types";
 import styles from "./account.module.css";
-
-const buttonClass = `button ${formStyles.button}`;
 
 function moveButtonId(item: ReadingListItem, direction: "up" | "down") {
   return `move-${direction}-${item.id}`;
@@ -77,16 +75,9 @@ function Items({
                   }}
                 </ActionForm>
               ))}
-              <ActionForm intent="item-remove" target={item.id} hidden={{ list: list.id, title }} onResult={(r) => report(r, { refocus: true })} className={styles.controls}>
-                {({ result: r, busy }) => (
-                  <>
-                    <button type="submit" className={buttonClass} disabled={busy}>
-                      Remove<span className="visually-hidden"> from the list: {title}</span>
-                    </button>
-                    <FormError result={r} />
-                  </>
-                )}
-              </ActionForm>
+              <ActionButton intent="item-remove" target={item.id} hidden={{ list: list.id, title }} onResult={(r) => report(r, { refocus: true })} className={styles.controls}>
+                Remove<span className="visually-hidden"> from the list: {title}</span>
+              </ActionButton>
             </div>
           </li>
         );

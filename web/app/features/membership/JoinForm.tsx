@@ -4,7 +4,7 @@
 // shows next to its field and is tied to it with aria-describedby.
 import { useRef, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
-import { CsrfField, ErrorSummary, Field, fieldId, formStyles, useFocusFirstError } from "../../components/forms/Forms";
+import { CsrfField, ErrorSummary, ErrorText, Field, fieldId, formStyles, SubmitButton, useFocusFirstError } from "../../components/forms/Forms";
 import { firstErrorField, type FormResult } from "../../lib/form-result";
 import { GIFT_AID_FIELDS, householdSlots, joinFields, offersGiftAid } from "./join-form";
 import { priceText } from "./plan-text";
@@ -29,16 +29,6 @@ const GIFT_AID_LABELS: Record<(typeof GIFT_AID_FIELDS)[number], { label: string;
   postcode: { label: "Postcode", autoComplete: "postal-code" },
   address: { label: "The rest of your home address", autoComplete: "address-line2", hint: "Street and town or city." },
 };
-
-function ErrorText({ id, errors }: { id: string; errors: string[] | undefined }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className={formStyles.error}>
-      <span className="visually-hidden">Error: </span>
-      {errors.join(" ")}
-    </p>
-  );
-}
 
 /** A checkbox with its label, an optional description and its error. */
 function CheckField({ name, label, describedBy, errors, defaultChecked, autoFocus }: { name: string; label: ReactNode; describedBy?: string; errors?: string[]; defaultChecked?: boolean; autoFocus?: boolean }) {
@@ -183,9 +173,9 @@ export function JoinForm({ plan, giftAidWording, cardPayments, returnTo, result,
       />
 
       <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button}`} disabled={busy}>
-          {busy ? "Sending…" : cardPayments ? `${renewing ? "Renew" : "Join"} and pay by card` : renewing ? "Renew" : "Join"}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Sending…">
+          {cardPayments ? `${renewing ? "Renew" : "Join"} and pay by card` : renewing ? "Renew" : "Join"}
+        </SubmitButton>
       </div>
     </Form>
   );

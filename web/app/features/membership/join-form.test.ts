@@ -1,23 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { joinFields, joinRequestFromForm } from "./join-form";
+import { testPlan } from "./plans.test-support";
 import type { Plan } from "./types";
 
-const individual: Plan = {
-  id: 1,
-  slug: "individual",
-  name: "Individual",
-  price_minor: 2400,
-  currency: "GBP",
-  period: "annual",
-  renew_month: 0,
-  renew_day: 0,
-  benefits: "",
-  scopes: ["member"],
-  household_size: 1,
-  concessions: [{ slug: "student", name: "Student", price_minor: 1200 }],
-  on_sale: true,
-  grace_days: 30,
-};
+const individual = testPlan({ concessions: [{ slug: "student", name: "Student", price_minor: 1200 }] });
 const joint: Plan = { ...individual, slug: "joint", household_size: 3, concessions: [] };
 const overseas: Plan = { ...individual, slug: "overseas", currency: "USD", concessions: [] };
 

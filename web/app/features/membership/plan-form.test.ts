@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { concessionRows, formErrors, parseScopes, planBodyFromForm, planFormValues } from "./plan-form";
-import type { Plan } from "./types";
+import { testPlan } from "./plans.test-support";
 
 function form(entries: [string, string][]): FormData {
   const f = new FormData();
@@ -114,10 +114,7 @@ test("formErrors puts the API's price_minor and concession errors by the form's 
 });
 
 test("planFormValues shows a stored plan's prices in pounds and pence", () => {
-  const plan: Plan = {
-    id: 1, slug: "individual", name: "Individual", price_minor: 2400, currency: "GBP", period: "fixed", renew_month: 10, renew_day: 1,
-    benefits: "", scopes: ["member"], household_size: 1, concessions: [{ slug: "student", name: "Student", price_minor: 1205 }], on_sale: true, grace_days: 30,
-  };
+  const plan = testPlan({ period: "fixed", renew_month: 10, renew_day: 1, concessions: [{ slug: "student", name: "Student", price_minor: 1205 }] });
   const { values, concessions } = planFormValues(plan);
   expect(values).toMatchObject({ price: "24.00", renew_month: "10", renew_day: "1", scopes: "member", on_sale: "on" });
   expect(concessions).toEqual([{ name: "Student", slug: "student", price: "12.05" }]);

@@ -1,24 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { householdText, mayRejoin, mayRenewEarly, periodText, priceText, statusText } from "./plan-text";
+import { testPlan } from "./plans.test-support";
 import type { Membership, Plan } from "./types";
-
-const plan = (over: Partial<Plan> = {}): Plan => ({
-  id: 1,
-  slug: "individual",
-  name: "Individual",
-  price_minor: 2400,
-  currency: "GBP",
-  period: "annual",
-  renew_month: 0,
-  renew_day: 0,
-  benefits: "",
-  scopes: ["member"],
-  household_size: 1,
-  concessions: [],
-  on_sale: true,
-  grace_days: 30,
-  ...over,
-});
 
 describe("periodText", () => {
   test.each([
@@ -28,19 +11,19 @@ describe("periodText", () => {
     [{ period: "fixed", renew_month: 10, renew_day: 1 }, "a year, renewing every 1 October"],
     [{ period: "fixed", renew_month: 13, renew_day: 1 }, "a year"],
   ])("%j → %s", (over, want) => {
-    expect(periodText(plan(over as Partial<Plan>))).toBe(want);
+    expect(periodText(testPlan(over as Partial<Plan>))).toBe(want);
   });
 });
 
 test("priceText formats the plan's or a concession's price", () => {
-  expect(priceText(plan())).toBe("£24.00 a year");
-  expect(priceText(plan(), 1200)).toBe("£12.00 a year");
-  expect(priceText(plan({ period: "lifetime", price_minor: 40000 }))).toBe("£400.00 for life");
+  expect(priceText(testPlan())).toBe("£24.00 a year");
+  expect(priceText(testPlan(), 1200)).toBe("£12.00 a year");
+  expect(priceText(testPlan({ period: "lifetime", price_minor: 40000 }))).toBe("£400.00 for life");
 });
 
 test("householdText only for household plans", () => {
-  expect(householdText(plan())).toBeNull();
-  expect(householdText(plan({ household_size: 2 }))).toBe("For up to 2 people, each with their own account");
+  expect(householdText(testPlan())).toBeNull();
+  expect(householdText(testPlan({ household_size: 2 }))).toBe("For up to 2 people, each with their own account");
 });
 
 test("statusText and mayRejoin", () => {

@@ -4,7 +4,7 @@
 // plain post whose answer is the account page.
 import { useRef } from "react";
 import { useActionData, useFetcher } from "react-router";
-import { CsrfField, fieldId, formStyles, useFocusFirstError } from "../../components/forms/Forms";
+import { CsrfField, ErrorText, fieldId, formStyles, useFocusFirstError } from "../../components/forms/Forms";
 import { resultFor } from "../../lib/form-result";
 import { ALERT_CHOICES, alertSentence, type AlertChoice } from "./alerts";
 import type { AlertResult } from "./api.server";
@@ -37,12 +37,7 @@ export function AlertControl({ searchId, searchName, alert }: { searchId: number
         <p id={nowId} className={styles.choiceHint}>
           {alertSentence(saved, searchName)} One email covers all your saved searches.
         </p>
-        {errorId ? (
-          <p id={errorId} className={formStyles.error}>
-            <span className="visually-hidden">Error: </span>
-            {errors!.join(" ")}
-          </p>
-        ) : null}
+        <ErrorText id={errorId} errors={errors} />
         <div className={styles.alertChoices} key={chosen}>
           {ALERT_CHOICES.map((choice, i) => {
             const id = i === 0 ? fieldId("frequency", prefix) : `${fieldId("frequency", prefix)}-${choice.value}`;

@@ -1,6 +1,6 @@
 // The compose form's fields: the list it goes to, the `newsletter` document it is
 // made from, the subject and the automatic sections after the document.
-import { Field, fieldId, formStyles } from "../../components/forms/Forms";
+import { Field, fieldId, formStyles, SelectField } from "../../components/forms/Forms";
 import type { FieldErrors } from "../../lib/form-result";
 import { SECTIONS } from "./edition";
 import type { NewsletterDocument, NewsletterList } from "./types";
@@ -12,58 +12,6 @@ interface Values {
   subject?: string;
   /** Comma-separated. */
   sections?: string;
-}
-
-function Select({
-  name,
-  label,
-  idPrefix,
-  options,
-  value,
-  errors,
-  hint,
-}: {
-  name: string;
-  label: string;
-  idPrefix: string;
-  options: { value: string; label: string }[];
-  value: string;
-  errors?: string[];
-  hint?: string;
-}) {
-  const id = fieldId(name, idPrefix);
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
-  return (
-    <div className={errorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className={formStyles.hint}>
-          {hint}
-        </p>
-      ) : null}
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
-      <select
-        id={id}
-        name={name}
-        className={formStyles.input}
-        defaultValue={value}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(" ") || undefined}
-        aria-invalid={errorId ? true : undefined}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
 }
 
 export function EditionFields({
@@ -83,21 +31,21 @@ export function EditionFields({
   const sectionsError = errors?.sections?.length ? `${fieldId("sections", idPrefix)}-error` : undefined;
   return (
     <>
-      <Select
+      <SelectField
         name="list"
         label="Send to the subscribers of"
         idPrefix={idPrefix}
         options={lists.map((l) => ({ value: l.slug, label: l.audience === "members" ? `${l.name} (members only)` : l.name }))}
-        value={values.list ?? lists[0]?.slug ?? ""}
+        defaultValue={values.list ?? lists[0]?.slug ?? ""}
         errors={errors?.list}
       />
-      <Select
+      <SelectField
         name="document"
         label="Made from the content document"
         hint="A document of type “newsletter” in the content editor: its text comes first."
         idPrefix={idPrefix}
         options={documents.map((d) => ({ value: d.uid, label: d.title ? `${d.title} (${d.uid})` : d.uid }))}
-        value={values.document ?? documents[0]?.uid ?? ""}
+        defaultValue={values.document ?? documents[0]?.uid ?? ""}
         errors={errors?.document}
       />
       <Field name="subject" idPrefix={idPrefix} label="Subject line" defaultValue={values.subject ?? ""} errors={errors?.subject} />

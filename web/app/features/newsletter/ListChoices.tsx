@@ -1,7 +1,7 @@
 // The lists as checkboxes, each with its description; the fieldset's error sits under
 // its legend and is tied to every box.
 import type { NewsletterList } from "./types";
-import { fieldId, formStyles } from "../../components/forms/Forms";
+import { ErrorText, fieldId, formStyles } from "../../components/forms/Forms";
 import styles from "./newsletter.module.css";
 
 export function ListChoices({
@@ -23,12 +23,7 @@ export function ListChoices({
   return (
     <fieldset className={errorId ? `${styles.lists} ${formStyles.fieldError}` : styles.lists} aria-describedby={errorId}>
       <legend>{legend}</legend>
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {errors!.join(" ")}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} errors={errors} />
       {lists.map((list, i) => {
         const id = `${fieldId("lists", idPrefix)}-${list.slug}`;
         const hint = list.description ? `${id}-hint` : undefined;

@@ -6,7 +6,7 @@
 // it as a plain post whose answer is that page.
 import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useFetcher, useLocation, useRouteLoaderData } from "react-router";
-import { CsrfField, Field, FormStatus, formStyles, useFocusFirstError } from "../../components/forms/Forms";
+import { CsrfField, EmailField, FormStatus, formStyles, useFocusFirstError } from "../../components/forms/Forms";
 import { firstErrorField } from "../../lib/form-result";
 import { useAuth } from "../auth";
 import type { NewsletterResult } from "./api.server";
@@ -93,13 +93,10 @@ export function NewsletterSignup({ idPrefix, heading, headingLevel = 2, intro, p
           <CsrfField />
           <input type="hidden" name="source" value={source ?? location.pathname} />
           <input type="hidden" name="wording" value={CONSENT_WORDING} />
-          <Field
+          <EmailField
             name="email"
             idPrefix={idPrefix}
             label="Your email"
-            type="email"
-            autoComplete="email"
-            spellCheck={false}
             defaultValue={result?.values?.email ?? auth.user?.email ?? ""}
             errors={result?.errors?.email}
             autoFocus={pageResult !== undefined && first === "email"}

@@ -6,37 +6,35 @@ import { progressText } from "./JobProgress";
 import type { Job } from "./types";
 import { jobStateText } from "./words";
 import styles from "./staff.module.css";
+import { ScrollTable } from "../../components/ScrollTable";
 
 export function JobTable({ jobs, caption }: { jobs: Job[]; caption: string }) {
   if (!jobs.length) return <p>None yet.</p>;
   return (
-    <div className={styles.tableWrap} role="region" aria-label={caption} tabIndex={0}>
-      <table className={styles.table}>
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">By</th>
-            <th scope="col">Collection</th>
-            <th scope="col">State</th>
+    <ScrollTable label={caption} className={styles.tableWrap} tableClassName={styles.table}>
+      <thead>
+        <tr>
+          <th scope="col">Started</th>
+          <th scope="col">By</th>
+          <th scope="col">Collection</th>
+          <th scope="col">State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.map((j) => (
+          <tr key={j.id}>
+            <td>
+              <Link to={`/studio/jobs/${j.id}`}>{formatDateTime(j.created_at)}</Link>
+            </td>
+            <td>{j.started_by?.name ?? "—"}</td>
+            <td>{j.collection ?? "—"}</td>
+            <td>
+              {jobStateText(j.state)}
+              {j.state === "running" ? <span className={styles.sample}>{progressText(j)}</span> : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {jobs.map((j) => (
-            <tr key={j.id}>
-              <td>
-                <Link to={`/studio/jobs/${j.id}`}>{formatDateTime(j.created_at)}</Link>
-              </td>
-              <td>{j.started_by?.name ?? "—"}</td>
-              <td>{j.collection ?? "—"}</td>
-              <td>
-                {jobStateText(j.state)}
-                {j.state === "running" ? <span className={styles.sample}>{progressText(j)}</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </ScrollTable>
   );
 }

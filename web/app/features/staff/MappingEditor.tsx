@@ -3,7 +3,7 @@
 // values shown beside each name — and a box for one value that every line shares (a
 // register's record type, say). A plain form part: it works without JavaScript, and an
 // error is written next to its field and tied to its control.
-import { fieldId, formStyles } from "../../components/forms/Forms";
+import { ErrorText, fieldId, formStyles } from "../../components/forms/Forms";
 import type { FieldErrors } from "../../lib/form-result";
 import { columnName, KEEP, keptName, type MappingRow, valueName } from "./mapping";
 import type { UploadColumn } from "./types";
@@ -34,12 +34,7 @@ export function MappingEditor({ rows, columns, errors }: { rows: MappingRow[]; c
               </label>
             </div>
             <div>
-              {errorId ? (
-                <p id={errorId} className={formStyles.error}>
-                  <span className="visually-hidden">Error: </span>
-                  {error!.join(" ")}
-                </p>
-              ) : null}
+              <ErrorText id={errorId} errors={error} />
               <select
                 id={id}
                 name={columnName(field.name)}

@@ -4,6 +4,7 @@
 // publishing, preview, scheduling in a release and the other document actions.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Link, useFetcher, useRouteLoaderData } from "react-router";
+import { ErrorText } from "../../components/forms/Forms";
 import formStyles from "../../components/forms/forms.module.css";
 import { linkResolver } from "../content";
 import type { FieldErrors } from "../../lib/form-result";
@@ -312,15 +313,7 @@ export function DocumentEditor({ doc: initial, type, slices, tags: knownTags, re
             {Object.keys(doc.problems ?? {}).length ? (
               <div>
                 <p>Before it can be published:</p>
-                <ul>
-                  {Object.entries(doc.problems).map(([path, msgs]) =>
-                    msgs.map((m) => (
-                      <li key={`${path}:${m}`}>
-                        <ErrorLink path={path}>{m}</ErrorLink>
-                      </li>
-                    )),
-                  )}
-                </ul>
+                <ErrorLinks errors={doc.problems} />
               </div>
             ) : null}
             <div className={styles.stack}>
@@ -437,16 +430,23 @@ function ErrorList({ errors }: { errors: FieldErrors }) {
   return (
     <div className={formStyles.summary} role="alert" tabIndex={-1} data-error-summary="">
       <h2>There is a problem</h2>
-      <ul>
-        {entries.map(([path, msgs]) =>
-          msgs.map((m) => (
-            <li key={`${path}:${m}`}>
-              <ErrorLink path={path}>{m}</ErrorLink>
-            </li>
-          )),
-        )}
-      </ul>
+      <ErrorLinks errors={errors} />
     </div>
+  );
+}
+
+/** Each message of errors as a link to its field. */
+function ErrorLinks({ errors }: { errors: FieldErrors }) {
+  return (
+    <ul>
+      {Object.entries(errors).map(([path, msgs]) =>
+        msgs.map((m) => (
+          <li key={`${path}:${m}`}>
+            <ErrorLink path={path}>{m}</ErrorLink>
+          </li>
+        )),
+      )}
+    </ul>
   );
 }
 
@@ -514,12 +514,7 @@ function UidFrame({ id, label, check, children }: { id: string; label: string; c
       <p id={`${id}-hint`} className={formStyles.hint}>
         Lower-case letters, numbers and hyphens. It becomes the end of the page’s web address.
       </p>
-      {messages.length ? (
-        <p id={`${id}-error`} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {messages.join(" ")}
-        </p>
-      ) : null}
+      <ErrorText id={`${id}-error`} errors={messages} />
       <p id={`${id}-check`} className={check && (!check.valid || !check.available) ? formStyles.error : styles.muted} aria-live="polite">
         {check ? (check.valid && check.available ? "This address is free." : check.message || "This address cannot be used.") : ""}
       </p>

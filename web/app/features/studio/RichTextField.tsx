@@ -3,6 +3,7 @@
 // selected text. Keyboard: Ctrl+B bold, Ctrl+I italic, Ctrl+K link in a block's box;
 // every button has a name that says which block it acts on.
 import { useRef, useState, type KeyboardEvent } from "react";
+import { ErrorText } from "../../components/forms/Forms";
 import formStyles from "../../components/forms/forms.module.css";
 import { controlId, errorsAt, errorsUnder } from "./errors";
 import { FieldFrame, ItemTools, moved, useEditorEnv } from "./fields";
@@ -195,12 +196,7 @@ function TextBlockEditor({ path, name, block, spans, onChange, messages }: { pat
   return (
     <div className={messages.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
       <label htmlFor={id}>Text of {name}</label>
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {messages.join(" ")}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} errors={messages} />
       {spans.length ? (
         <div className={styles.tools} role="toolbar" aria-label={`Formatting of ${name}`} aria-controls={id}>
           {spans.map((s) => (

@@ -2,6 +2,7 @@
 // model (models.ts). Each takes its value and gives a new one; messages from the API sit
 // next to the field their path names (errors.ts).
 import { createContext, useContext, useId, type ReactNode } from "react";
+import { ErrorText } from "../../components/forms/Forms";
 import formStyles from "../../components/forms/forms.module.css";
 import type { FieldErrors } from "../../lib/form-result";
 import { controlId, errorsAt, errorsUnder } from "./errors";
@@ -49,12 +50,7 @@ export function FieldFrame({
           {hint}
         </p>
       ) : null}
-      {errorId ? (
-        <p id={errorId} className={formStyles.error}>
-          <span className="visually-hidden">Error: </span>
-          {messages.join(" ")}
-        </p>
-      ) : null}
+      <ErrorText id={errorId} errors={messages} />
       {children(describedBy, messages.length > 0)}
     </>
   );
