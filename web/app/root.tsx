@@ -18,6 +18,7 @@ import { routeMeta, seoMeta } from "./lib/seo";
 import { publicOrigin } from "./lib/site.server";
 import { useNonce } from "./lib/nonce";
 import { pageShowsViewer, UV_SCRIPT } from "./features/images/viewer-head";
+import { ScriptPreloads } from "./features/navigation/ScriptPreloads";
 
 const FAVICON =
   "data:image/svg+xml," +
@@ -85,6 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#14365d" />
         <style id={PRESSABLE_STYLE_ID}>{PRESSABLE_STYLE}</style>
+        <ScriptPreloads nonce={nonce} />
         <Meta />
         <Links />
         {/* The Universal Viewer (served by Go from the universalviewer package), declared

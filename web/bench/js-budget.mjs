@@ -8,7 +8,8 @@
 //     node bench/js-budget.mjs [webDir] [routeId…]   (defaults: this web/, routes/home)
 //
 // - as served (`--served`): the real `lineage serve --demo` of web/e2e's harness, the page
-//   opened in Chromium until the network is quiet, every script response counted (module
+//   opened in Chromium until no script has been in flight for a second after the load
+//   event, every script response counted (module
 //   preloads, the route manifest, chunks imported after hydration) and the inline scripts
 //   of the HTML beside them. This is the figure the 100 KB budget of the home page is about.
 //
@@ -53,19 +54,41 @@ export function measure(webDir, routeIds) {
 }
 
 /**
- * Every script `url` makes Chromium load until the network has been quiet for 1 s, with
- * each body's gzip size (level 9), and the inline scripts of the page's HTML.
+ * Every script `url` makes Chromium load until no script has been in flight for 1 s after
+ * the load event, with each body's gzip size (level 9), and the inline scripts of the
+ * page's HTML. Scripts only: waiting for the whole network to be quiet timed out on a
+ * loaded machine (images, the route discovery fetch), and they are not what is weighed.
  * `browser` is a playwright-core browser (e2e/harness.mjs launchBrowser).
  */
-export async function measureServed(browser, url, { viewport = { width: 390, height: 844 } } = {}) {
+export async function measureServed(browser, url, { viewport = { width: 390, height: 844 }, timeoutMs = 120_000 } = {}) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const bodies = [];
+  let inflight = 0;
+  let lastChange = Date.now();
+  const isScript = (req) => req.resourceType() === "script";
+  const settle = (req) => {
+    if (!isScript(req)) return;
+    inflight--;
+    lastChange = Date.now();
+  };
+  page.on("request", (req) => {
+    if (!isScript(req)) return;
+    inflight++;
+    lastChange = Date.now();
+  });
+  page.on("requestfinished", settle);
+  page.on("requestfailed", settle);
   page.on("response", (res) => {
-    if (res.request().resourceType() === "script") bodies.push(res.body().then((body) => ({ url: new URL(res.url()).pathname, bytes: body.length, gzip: gzipSize(body) })));
+    if (isScript(res.request())) bodies.push(res.body().then((body) => ({ url: new URL(res.url()).pathname, bytes: body.length, gzip: gzipSize(body) })));
   });
   try {
-    await page.goto(url, { waitUntil: "networkidle" });
+    const deadline = Date.now() + timeoutMs;
+    await page.goto(url, { waitUntil: "load", timeout: timeoutMs });
+    while (inflight > 0 || Date.now() - lastChange < 1000) {
+      if (Date.now() > deadline) throw new Error(`${url}: scripts still loading after ${timeoutMs / 1000} s (${inflight} in flight)`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const scripts = await Promise.all(bodies);
     const inline = await page.evaluate(() => [...document.querySelectorAll("script:not([src])")].map((s) => s.textContent ?? ""));
     const inlineBytes = Buffer.from(inline.join(""));

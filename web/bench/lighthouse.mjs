@@ -163,7 +163,7 @@ warmed with one request per page, median of ${runs} run${runs > 1 ? "s" : ""} pe
 (simulated slow 4G and a 4× slower CPU), desktop its desktop preset. Load average
 ${load.map((l) => l.toFixed(1)).join(" → ")} on ${os.cpus().length} cores (the machine is shared: scores move with it). JS is the
 scripts' bytes as sent (the server's compression) with HTTP headers; "scripts" is every script Chromium fetched
-for the page until the network was quiet (after hydration too), each body gzip-compressed at level 9, and how many
+for the page until none had been in flight for a second after the load event (after hydration too), each body gzip-compressed at level 9, and how many
 files (\`node web/bench/js-budget.mjs --served\`): the figure of the home page's 100 KB budget.
 
 ${table}
