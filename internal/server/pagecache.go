@@ -572,10 +572,13 @@ func notModified(r *http.Request, e *pageEntry) bool {
 	return false
 }
 
-func acceptsGzip(r *http.Request) bool {
+func acceptsGzip(r *http.Request) bool { return accepts(r, "gzip") }
+
+// accepts tells whether the request's Accept-Encoding allows the content coding.
+func accepts(r *http.Request, coding string) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+		c, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(c), coding) {
 			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
 			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 		}

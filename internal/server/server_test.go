@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io"
@@ -213,5 +215,56 @@ func TestDropOwnOrigin(t *testing.T) {
 				t.Fatalf("dropped = %v, want %v", got, tt.dropped)
 			}
 		})
+	}
+}
+
+// TestPrecompressedAssets: an asset with copies compressed at build time is answered
+// with the copy the visitor accepts (brotli first), as it is: not compressed again by
+// the front door, with the original's type and caching; without copies, the front door
+// compresses as before.
+func TestPrecompressedAssets(t *testing.T) {
+	s, web := newTestServer(t, fakePing{})
+	assets := filepath.Join(web, "build", "client", "assets")
+	js := strings.Repeat("export const greeting = 'hello';\n", 100)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(js))
+	zw.Close()
+	br := []byte("not really brotli, but the bytes the build wrote")
+	os.WriteFile(filepath.Join(assets, "page-1a2b3c.js"), []byte(js), 0o644)
+	os.WriteFile(filepath.Join(assets, "page-1a2b3c.js.gz"), gz.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(assets, "page-1a2b3c.js.br"), br, 0o644)
+
+	tests := []struct {
+		name, accept, coding string
+		body                 []byte
+	}{
+		{"Brotli", "gzip, deflate, br, zstd", "br", br},
+		{"GzipWhenNoBrotli", "gzip, deflate", "gzip", gz.Bytes()},
+		{"GzipWhenBrotliRefused", "br;q=0, gzip", "gzip", gz.Bytes()},
+		{"Identity", "", "", []byte(js)},
+		{"IdentityWhenBothRefused", "br;q=0, gzip;q=0", "", []byte(js)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := get(t, s, "/assets/page-1a2b3c.js", "Accept-Encoding", tt.accept)
+			if w.Code != 200 || w.Header().Get("Content-Encoding") != tt.coding || !bytes.Equal(w.Body.Bytes(), tt.body) {
+				t.Fatalf("status %d, coding %q (want %q), body of %d bytes (want %d)", w.Code, w.Header().Get("Content-Encoding"), tt.coding, w.Body.Len(), len(tt.body))
+			}
+			if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/javascript") {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if cc := w.Header().Get("Cache-Control"); !strings.Contains(cc, "immutable") {
+				t.Errorf("Cache-Control %q", cc)
+			}
+			if tt.coding != "" && !strings.Contains(strings.Join(w.Header().Values("Vary"), ","), "Accept-Encoding") {
+				t.Errorf("Vary %q", w.Header().Values("Vary"))
+			}
+		})
+	}
+	// An asset the build wrote no copies of is compressed by the front door.
+	w := get(t, s, "/assets/app-abc123.js", "Accept-Encoding", "br, gzip")
+	if w.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("without copies: coding %q", w.Header().Get("Content-Encoding"))
 	}
 }

@@ -221,6 +221,26 @@ describe("a light front end", () => {
     assert.ok(seen.some((s) => s.path === "/uv/umd/UV.js"), "UV.js fetched once a viewer is shown");
   });
 
+  test("scripts and stylesheets are answered with the build's compressed copies: brotli where accepted, else gzip", async () => {
+    const page = await ctx.newPage();
+    const seen = recordAssets(page);
+    await ctx.visit(page, "/");
+    await settled(page, seen);
+    const biggest = [...seen].filter((s) => s.path.startsWith("/assets/")).sort((a, b) => b.gzip - a.gzip);
+    assert.ok(biggest.length >= 2, "the home page loads assets");
+    for (const { path } of biggest.slice(0, 3)) {
+      const plain = await fetch(ctx.server.url + path, { headers: { "accept-encoding": "identity" } });
+      assert.equal(plain.headers.get("content-encoding"), null, `${path} without compression`);
+      const text = await plain.text();
+      for (const coding of ["br", "gzip"]) {
+        const r = await fetch(ctx.server.url + path, { headers: { "accept-encoding": coding } });
+        assert.equal(r.headers.get("content-encoding"), coding, `${path} for a browser accepting ${coding}`);
+        assert.match(r.headers.get("vary") ?? "", /accept-encoding/i, `${path} varies by Accept-Encoding`);
+        assert.equal(await r.text(), text, `${path} as ${coding} decodes to the file`);
+      }
+    }
+  });
+
   test("the home page's content images have a width and a height, so they keep their place while loading", async () => {
     const page = await ctx.newPage();
     await ctx.visit(page, "/");
