@@ -94,12 +94,7 @@ func viewer(r *http.Request) membership.Viewer {
 // user makes an account and a bearer token for it.
 func (e *env) user(t *testing.T, email, role string) (int64, string) {
 	t.Helper()
-	ctx := context.Background()
-	u, err := e.auth.CreateUser(ctx, auth.NewUser{Email: email, Name: strings.Split(email, "@")[0], Role: role, Verified: true})
-	fatal(t, err)
-	tok, err := e.auth.IssueTokens(ctx, u.ID, "test")
-	fatal(t, err)
-	return u.ID, tok.AccessToken
+	return authtest.User(t, e.auth, email, role)
 }
 
 // joined makes an account, a bearer token for it and a pending membership of the
