@@ -40,8 +40,10 @@ const zones = [
     except: [
       `./${feature}`,
       ...features.filter((other) => other !== feature).flatMap((other) => [`./${other}/index.ts`, `./${other}/index.server.ts`]),
-      // Tests of another feature may use auth's in-process fake Go API.
+      // Tests of another feature may use auth's in-process fake Go API and content's
+      // answers of the content API.
       "./auth/fake-go-api.test-support.ts",
+      "./content/content-api.test-support.ts",
     ],
     message: "Features import each other only through the other feature's index.ts (or index.server.ts): add what you need there.",
   })),

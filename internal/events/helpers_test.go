@@ -173,12 +173,8 @@ type user struct {
 // user makes a verified account and a bearer token for it.
 func (e *env) user(t *testing.T, email, role string) user {
 	t.Helper()
-	ctx := context.Background()
-	u, err := e.auth.CreateUser(ctx, auth.NewUser{Email: email, Name: strings.Split(email, "@")[0], Role: role, Verified: true})
-	fatal(t, err)
-	tok, err := e.auth.IssueTokens(ctx, u.ID, "test")
-	fatal(t, err)
-	return user{u.ID, tok.AccessToken, email}
+	id, token := authtest.User(t, e.auth, email, role)
+	return user{id, token, email}
 }
 
 // member makes an account with a paid membership: the "member" scope.

@@ -134,9 +134,7 @@ func TestGiftAidClaim(t *testing.T) {
 		e := newEnv(t, db)
 		e.plan(t, annual)
 		member := func(email string) (int64, *membership.Membership) {
-			uid, _ := e.user(t, email, "")
-			m, err := e.ms.Join(ctx, uid, "individual", "")
-			fatal(t, err)
+			uid, _, m := e.joined(t, email)
 			return uid, m
 		}
 		declare := func(uid int64, first, last, postcode string) {
@@ -331,15 +329,13 @@ func TestReceiptGiftAidStatement(t *testing.T) {
 		e := newEnv(t, db)
 		e.plan(t, annual)
 		receipt := func(email string, declare bool) string {
-			uid, tok := e.user(t, email, "")
-			m, err := e.ms.Join(ctx, uid, "individual", "")
-			fatal(t, err)
+			_, tok, m := e.joined(t, email)
 			if declare {
 				if code, got := e.do(t, "POST", "/api/membership/gift-aid", tok, giftAidBody(t, nil)); code != 201 {
 					t.Fatalf("declare: %d %v", code, got)
 				}
 			}
-			_, err = e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400})
+			_, err := e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400})
 			fatal(t, err)
 			rs, err := e.ms.Receipts(ctx, m.ID)
 			fatal(t, err)

@@ -94,12 +94,17 @@ func viewer(r *http.Request) membership.Viewer {
 // user makes an account and a bearer token for it.
 func (e *env) user(t *testing.T, email, role string) (int64, string) {
 	t.Helper()
-	ctx := context.Background()
-	u, err := e.auth.CreateUser(ctx, auth.NewUser{Email: email, Name: strings.Split(email, "@")[0], Role: role, Verified: true})
+	return authtest.User(t, e.auth, email, role)
+}
+
+// joined makes an account, a bearer token for it and a pending membership of the
+// individual plan.
+func (e *env) joined(t *testing.T, email string) (int64, string, *membership.Membership) {
+	t.Helper()
+	uid, tok := e.user(t, email, "")
+	m, err := e.ms.Join(context.Background(), uid, "individual", "")
 	fatal(t, err)
-	tok, err := e.auth.IssueTokens(ctx, u.ID, "test")
-	fatal(t, err)
-	return u.ID, tok.AccessToken
+	return uid, tok, m
 }
 
 func (e *env) do(t *testing.T, method, path, token, body string) (int, map[string]any) {
@@ -232,12 +237,10 @@ func TestInJoinsTheCallersTransaction(t *testing.T) {
 		ctx := context.Background()
 		e := newEnv(t, db)
 		e.plan(t, annual)
-		uid, _ := e.user(t, "ada@example.org", "")
-		m, err := e.ms.Join(ctx, uid, "individual", "")
-		fatal(t, err)
+		_, _, m := e.joined(t, "ada@example.org")
 		pay := membership.Payment{MembershipID: m.ID, ExternalID: "in_1", AmountMinor: 2400, Currency: "GBP"}
 		errCaller := errors.New("the caller's own write failed")
-		err = db.InTx(ctx, func(tx *sql.Tx) error {
+		err := db.InTx(ctx, func(tx *sql.Tx) error {
 			if err := e.ms.In(tx).Paid(ctx, pay); err != nil {
 				return err
 			}
@@ -268,9 +271,7 @@ func TestAdvanceTwoInstances(t *testing.T) {
 		e.plan(t, annual)
 		var ids []int64
 		for i := range 5 {
-			uid, _ := e.user(t, fmt.Sprintf("m%d@example.org", i), "")
-			m, err := e.ms.Join(ctx, uid, "individual", "")
-			fatal(t, err)
+			_, _, m := e.joined(t, fmt.Sprintf("m%d@example.org", i))
 			fatal(t, e.ms.Paid(ctx, membership.Payment{MembershipID: m.ID, ExternalID: fmt.Sprint("in_", i), AmountMinor: 2400, Currency: "GBP"}))
 			ids = append(ids, m.ID)
 		}
@@ -450,9 +451,7 @@ func TestManualPaymentAPI(t *testing.T) {
 		e := newEnv(t, db)
 		e.plan(t, annual)
 		_, atok := e.user(t, "admin@example.org", auth.RoleAdmin)
-		uid, tok := e.user(t, "pat@example.org", "")
-		m, err := e.ms.Join(ctx, uid, "individual", "")
-		fatal(t, err)
+		_, tok, m := e.joined(t, "pat@example.org")
 		path := fmt.Sprintf("/api/admin/members/%d/payments", m.ID)
 		if code, _ := e.do(t, "POST", path, tok, `{"amount_minor":2400}`); code != 403 {
 			t.Errorf("a member recording a payment: %d", code)
@@ -508,9 +507,7 @@ func TestImportCSV(t *testing.T) {
 		e := newEnv(t, db)
 		e.plan(t, annual)
 		e.plan(t, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 40000, Period: membership.PeriodLifetime, OnSale: true})
-		uid, _ := e.user(t, "known@example.org", "")
-		_, err := e.ms.Join(ctx, uid, "individual", "")
-		fatal(t, err)
+		uid, _, _ := e.joined(t, "known@example.org")
 
 		good := "name,email,plan,paid_until,number\n" +
 			"Ann,ann@example.org,individual,2026-12-31,L-17\n" +
@@ -585,12 +582,10 @@ func TestAccountDeletionKeepsAnonymousRows(t *testing.T) {
 		ctx := context.Background()
 		e := newEnv(t, db)
 		e.plan(t, annual)
-		uid, _ := e.user(t, "gone@example.org", "")
-		m, err := e.ms.Join(ctx, uid, "individual", "")
-		fatal(t, err)
+		uid, _, m := e.joined(t, "gone@example.org")
 		fatal(t, e.ms.Paid(ctx, membership.Payment{MembershipID: m.ID, ExternalID: "in_9", AmountMinor: 2400, Currency: "GBP"}))
 		fatal(t, e.auth.DeleteUser(ctx, uid))
-		m, err = e.ms.ByID(ctx, m.ID)
+		m, err := e.ms.ByID(ctx, m.ID)
 		fatal(t, err)
 		if m.UserID != nil || m.Email != "" || m.Name != "" {
 			t.Errorf("membership keeps the person: %+v", m)

@@ -30,11 +30,9 @@ func TestRenewEarlyExtendsFromPaidUntil(t *testing.T) {
 		}
 		year1 := start.AddDate(1, 0, 0)
 		for i, email := range []string{"ada@example.org", "bob@example.org"} {
-			uid, _ := e.user(t, email, "")
-			m, err := e.ms.Join(ctx, uid, "individual", "")
-			fatal(t, err)
+			_, _, m := e.joined(t, email)
 			e.clock.Set(start)
-			_, err = e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400})
+			_, err := e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400})
 			fatal(t, err)
 			if got := paidUntil(m.ID); !got.Equal(year1) {
 				t.Fatalf("first payment: until %v, want %v", got, year1)

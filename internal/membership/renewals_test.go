@@ -45,10 +45,8 @@ func newRenewalEnv(t *testing.T, db *store.DB) *renewalEnv {
 func (e *renewalEnv) member(t *testing.T, email string) *membership.Membership {
 	t.Helper()
 	ctx := context.Background()
-	uid, _ := e.user(t, email, "")
-	m, err := e.ms.Join(ctx, uid, "individual", "")
-	fatal(t, err)
-	m, err = e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400, Note: "cheque"})
+	_, _, m := e.joined(t, email)
+	m, err := e.ms.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: 2400, Note: "cheque"})
 	fatal(t, err)
 	return m
 }

@@ -3,10 +3,9 @@
 import { asText, type Query, type RichTextField } from "@prismicio/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LruCache } from "../../lib/lru";
+import { ENDPOINT, envelope } from "./content-api.test-support";
 import { createContentFetch } from "./content-fetch.server";
 import { createContentClient, getHome, getNewsItem, getNewsPage } from "./content.server";
-
-const ENDPOINT = "http://cms.test/content/api/v2";
 
 const doc = (uid: string, title: string, type = "news_item") => ({
   id: `${type}-${uid}`,
@@ -21,17 +20,6 @@ const doc = (uid: string, title: string, type = "news_item") => ({
   first_publication_date: "2024-01-01T00:00:00+0000",
   last_publication_date: "2024-01-01T00:00:00+0000",
   data: { title: [{ type: "heading1", text: title, spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
-});
-
-const envelope = (results: unknown[]) => ({
-  page: 1,
-  results_per_page: 20,
-  results_size: results.length,
-  total_results_size: results.length,
-  total_pages: results.length ? 1 : 0,
-  next_page: null,
-  prev_page: null,
-  results,
 });
 
 /**

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ENDPOINT, envelope, repository } from "./content-api.test-support";
 import { createContentFetch } from "./content-fetch.server";
 import {
   createContentClient,
@@ -9,19 +10,6 @@ import {
   isPreviewRequest,
   requireDocument,
 } from "./content.server";
-
-const ENDPOINT = "http://cms.test/content/api/v2";
-
-const repository = {
-  refs: [{ id: "master", ref: "MASTER", label: "Master", isMasterRef: true }],
-  integrationFieldsRef: null,
-  bookmarks: {},
-  types: {},
-  languages: [],
-  tags: [],
-  forms: {},
-  experiments: {},
-};
 
 const newsDoc = {
   id: "N1",
@@ -38,19 +26,6 @@ const newsDoc = {
   last_publication_date: "2024-01-01T00:00:00+0000",
   data: { title: [{ type: "heading1", text: "AGM", spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
 };
-
-function envelope(results: unknown[], page = 1) {
-  return {
-    page,
-    results_per_page: 20,
-    results_size: results.length,
-    total_results_size: results.length,
-    total_pages: results.length ? 1 : 0,
-    next_page: null,
-    prev_page: null,
-    results,
-  };
-}
 
 /** A content service that answers from `respond`, recording every URL. */
 function service(respond: (url: URL) => Response) {

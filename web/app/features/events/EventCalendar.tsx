@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { agendaDays, type CalendarMonth } from "./event-calendar";
+import { agendaDays, type CalendarEntry, type CalendarMonth } from "./event-calendar";
 import { monthLabel } from "./london-time";
 import type { Badge } from "./booking-text";
 import { StateBadge } from "./StateBadge";
@@ -14,6 +14,22 @@ const WEEKDAYS: [string, string][] = [
   ["Sat", "urday"],
   ["Sun", "day"],
 ];
+
+/** A day's events as links with their booking state, in the table and the agenda alike. */
+function DayEvents({ events, badges }: { events: CalendarEntry[]; badges: Record<string, Badge> }) {
+  return (
+    <ul role="list" className="event-calendar__events">
+      {events.map((event) => (
+        <li key={event.href}>
+          <Link to={event.href}>
+            <span className="event-calendar__time">{event.time}</span> {event.title}
+          </Link>{" "}
+          <StateBadge badge={badges[event.href]} />
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 interface EventCalendarProps {
   calendar: CalendarMonth;
@@ -80,16 +96,7 @@ export function EventCalendar({ calendar, links, badges = {} }: EventCalendarPro
                   <time dateTime={day.date}>{day.label}</time>
                   {day.today ? <span className="event-calendar__today"> (today)</span> : null}
                 </p>
-                <ul role="list" className="event-calendar__events">
-                  {day.events.map((event) => (
-                    <li key={event.href}>
-                      <Link to={event.href}>
-                        <span className="event-calendar__time">{event.time}</span> {event.title}
-                      </Link>{" "}
-                      <StateBadge badge={badges[event.href]} />
-                    </li>
-                  ))}
-                </ul>
+                <DayEvents events={day.events} badges={badges} />
               </li>
             ))}
           </ol>
@@ -137,16 +144,7 @@ export function EventCalendar({ calendar, links, badges = {} }: EventCalendarPro
                         {day.today ? <span className="event-calendar__today"> Today</span> : null}
                       </span>
                       {day.events.length ? (
-                        <ul role="list" className="event-calendar__events">
-                          {day.events.map((event) => (
-                            <li key={event.href}>
-                              <Link to={event.href}>
-                                <span className="event-calendar__time">{event.time}</span> {event.title}
-                              </Link>{" "}
-                              <StateBadge badge={badges[event.href]} />
-                            </li>
-                          ))}
-                        </ul>
+                        <DayEvents events={day.events} badges={badges} />
                       ) : null}
                     </td>
                   ) : (

@@ -5,21 +5,11 @@
 // list stays where it was.
 import { useRef, type ReactNode } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import { Checkbox, CsrfField, ErrorSummary, Field, fieldId, formStyles, FormStatus, useFocusFirstError } from "../../components/forms/Forms";
+import { Checkbox, CsrfField, ErrorSummary, ErrorText, Field, FieldShell, fieldId, formStyles, FormStatus, useFocusFirstError } from "../../components/forms/Forms";
 import type { FormResult } from "../../lib/form-result";
 import type { AttendeeList, Booking } from "./booking-types";
 import { bookingStatusText, MODE_LABELS } from "./booking-text";
 import { SETTINGS_FIELDS, TICKET_FIELDS, type SettingsValues } from "./settings-form";
-
-function ErrorText({ id, errors }: { id: string; errors: string[] | undefined }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className={formStyles.error}>
-      <span className="visually-hidden">Error: </span>
-      {errors.join(" ")}
-    </p>
-  );
-}
 
 // ---------------------------------------------------------------------------------
 // Attendees and check-in
@@ -207,18 +197,9 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
         autoComplete="off"
         spellCheck={false}
       />
-      <div className={errors.online_instructions?.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-        <label htmlFor={fieldId("online_instructions")}>Instructions for joining online (optional)</label>
-        <ErrorText id={`${fieldId("online_instructions")}-error`} errors={errors.online_instructions} />
-        <textarea
-          id={fieldId("online_instructions")}
-          name="online_instructions"
-          className="manage-textarea"
-          defaultValue={values.online_instructions}
-          aria-describedby={errors.online_instructions?.length ? `${fieldId("online_instructions")}-error` : undefined}
-          aria-invalid={errors.online_instructions?.length ? true : undefined}
-        />
-      </div>
+      <FieldShell name="online_instructions" label="Instructions for joining online (optional)" errors={errors.online_instructions}>
+        {(control) => <textarea name="online_instructions" className="manage-textarea" defaultValue={values.online_instructions} {...control} />}
+      </FieldShell>
       <div className={formStyles.actions}>
         <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
           Save the booking settings
@@ -236,7 +217,6 @@ export function MessageForm({ result }: { result: FormResult | undefined }) {
   const failed = result && !result.ok ? result : undefined;
   useFocusFirstError(formRef, failed);
   const errors = failed?.errors ?? {};
-  const textId = fieldId("text", "message");
   return (
     <Form method="post" ref={formRef} className="booking-form" noValidate>
       <CsrfField />
@@ -244,18 +224,9 @@ export function MessageForm({ result }: { result: FormResult | undefined }) {
       <ErrorSummary result={failed} fields={["subject", "text"]} idPrefix="message" />
       <FormStatus result={result?.ok ? result : undefined} />
       <Field name="subject" label="Subject" idPrefix="message" defaultValue={failed?.values?.subject} errors={errors.subject} autoComplete="off" />
-      <div className={errors.text?.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-        <label htmlFor={textId}>Message</label>
-        <ErrorText id={`${textId}-error`} errors={errors.text} />
-        <textarea
-          id={textId}
-          name="text"
-          className="manage-textarea"
-          defaultValue={failed?.values?.text}
-          aria-describedby={errors.text?.length ? `${textId}-error` : undefined}
-          aria-invalid={errors.text?.length ? true : undefined}
-        />
-      </div>
+      <FieldShell name="text" label="Message" idPrefix="message" errors={errors.text}>
+        {(control) => <textarea name="text" className="manage-textarea" defaultValue={failed?.values?.text} {...control} />}
+      </FieldShell>
       <div className={formStyles.actions}>
         <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
           Send to everyone booked

@@ -121,9 +121,8 @@ export interface TicketTypeSetting {
   early_bird_ends_at: string | null;
 }
 
-export interface BookingSettings {
-  uid: string;
-  exists: boolean;
+/** The body of PUT /api/admin/events/{uid}/booking-settings: what editors set. */
+export interface SettingsBody {
   enabled: boolean;
   opens_at: string | null;
   closes_at: string | null;
@@ -135,6 +134,12 @@ export interface BookingSettings {
   ticket_types: TicketTypeSetting[];
   online_link: string;
   online_instructions: string;
+}
+
+/** GET /api/admin/events/{uid}/booking-settings: what editors set, and what the room keeps. */
+export interface BookingSettings extends SettingsBody {
+  uid: string;
+  exists: boolean;
   cancelled_at: string | null;
   taken: Record<AttendanceMode, number>;
 }

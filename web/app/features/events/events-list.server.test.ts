@@ -1,23 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createContentFetch, createContentClient, getEvents } from "../content/index.server";
+import { ENDPOINT, repository } from "../content/content-api.test-support";
 import { NO_EVENT_FILTERS } from "./events";
 import { loadEventList, PAST_EVENTS_PAGE_SIZE } from "./events-list.server";
 import { eventsCalendar, toCalendarEvent } from "./events-feed.server";
 import type { EventDocument } from "../content";
 
-const ENDPOINT = "http://cms.test/content/api/v2";
 const NOW = new Date("2026-11-21T12:00:00Z");
-
-const repository = {
-  refs: [{ id: "master", ref: "MASTER", label: "Master", isMasterRef: true }],
-  integrationFieldsRef: null,
-  bookmarks: {},
-  types: {},
-  languages: [],
-  tags: [],
-  forms: {},
-  experiments: {},
-};
 
 function eventDoc(uid: string, start: string, end: string, location: string): EventDocument {
   return {

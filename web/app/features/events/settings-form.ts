@@ -5,7 +5,7 @@
 // keys, so its 422 errors land at their fields.
 import type { FieldErrors } from "../../lib/form-result";
 import { minorToDecimal, parseMoney } from "../membership";
-import type { BookingSettings, TicketTypeSetting } from "./booking-types";
+import type { BookingSettings, SettingsBody, TicketTypeSetting } from "./booking-types";
 import { londonParts, londonToUtc } from "./london-time";
 
 const CURRENCY = "GBP";
@@ -51,20 +51,6 @@ export interface SettingsValues {
   online_link: string;
   online_instructions: string;
   ticket_types: TicketRowValues[];
-}
-
-export interface SettingsBody {
-  enabled: boolean;
-  opens_at: string | null;
-  closes_at: string | null;
-  capacity_in_person: number;
-  capacity_online: number;
-  max_per_booking: number;
-  waitlist: boolean;
-  refund_cutoff_hours: number;
-  ticket_types: TicketTypeSetting[];
-  online_link: string;
-  online_instructions: string;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
