@@ -7,6 +7,7 @@
 import * as prismic from "@prismicio/client";
 import { createContentFetch, DEFAULT_TIMEOUT_MS, type ContentFetch } from "./content-fetch.server";
 import { LruCache } from "../../lib/lru";
+import { parseContentDate } from "../../lib/dates";
 import type {
   CustomTypeDocument,
   CustomTypeName,
@@ -207,18 +208,38 @@ export function getNewsItem(client: prismic.Client, uid: string) {
   return loadContent(client, `news item ${uid}`, () => getByUID<NewsItemDocument>(client, "news_item", uid), null);
 }
 
+/**
+ * The upcoming-events query names the start of its minute, not the moment of the render:
+ * its URL is the key of the process's content caches (an answer at a ref is kept for
+ * good), so a URL that changed with every render would fill them with answers never
+ * asked for again.
+ */
+export const UPCOMING_EVENTS_STEP_MS = 60_000;
+
+/**
+ * The `count` events that start after `now`, soonest first. The query asks for those
+ * after the start of now's minute and drops the ones that started since; only when that
+ * leaves the list short of a full answer is the exact moment asked for.
+ */
 export function getUpcomingEvents(client: prismic.Client, count: number, now = new Date()) {
+  const startingAfter = async (moment: Date) =>
+    (
+      await client.getByType("event", {
+        pageSize: count,
+        filters: [prismic.filter.dateAfter("my.event.start", moment)],
+        orderings: [{ field: "my.event.start" }],
+      })
+    ).results as unknown as EventDocument[];
   return loadContent(
     client,
     "upcoming events",
-    async () =>
-      (
-        await client.getByType("event", {
-          pageSize: count,
-          filters: [prismic.filter.dateAfter("my.event.start", now)],
-          orderings: [{ field: "my.event.start" }],
-        })
-      ).results as unknown as EventDocument[],
+    async () => {
+      const minute = new Date(now.getTime() - (now.getTime() % UPCOMING_EVENTS_STEP_MS));
+      const answer = await startingAfter(minute);
+      const upcoming = answer.filter((event) => (parseContentDate(event.data.start)?.getTime() ?? -Infinity) > now.getTime());
+      if (upcoming.length < answer.length && answer.length === count) return startingAfter(now);
+      return upcoming;
+    },
     [] as EventDocument[],
   );
 }
