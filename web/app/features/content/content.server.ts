@@ -30,9 +30,20 @@ const sharedFetch: ContentFetch = createContentFetch({
 
 /** How many parsed answers (one per query URL, which names its ref) a process keeps. */
 export const PARSED_CACHE_ENTRIES = 256;
+/**
+ * How large the parsed answers a process keeps may be together, counted as the length of
+ * their JSON: visitors vary some queries (an events search), and 256 large answers would
+ * take a good part of a worker's heap (LINEAGE_SSR_MAX_OLD_SPACE_MB).
+ */
+export const PARSED_CACHE_CHARS = 8 * 1024 * 1024;
+
+/** A cache for cacheParsedByRef, bounded by entries and by the length of their JSON. */
+export function createParsedCache(maxChars = PARSED_CACHE_CHARS): LruCache<prismic.Query> {
+  return new LruCache<prismic.Query>(PARSED_CACHE_ENTRIES, { max: maxChars, weigh: (answer) => JSON.stringify(answer).length });
+}
 
 /** Parsed answers of queries read at the master ref, shared by every request's client. */
-const sharedParsed = new LruCache<prismic.Query>(PARSED_CACHE_ENTRIES);
+const sharedParsed = createParsedCache();
 
 /** Freezes a parsed answer and everything in it: it is shared by every later render. */
 function deepFreeze<T>(value: T): T {
