@@ -101,7 +101,7 @@ type SSRSettings struct {
 	// MaxSemiSpaceMB bounds each of V8's young-generation semi-spaces in MiB, passed as
 	// --max-semi-space-size (LINEAGE_SSR_MAX_SEMI_SPACE_MB). Node's own default lets
 	// them grow to 64 MiB under load, which made a worker's resident set grow by about
-	// 100 MB and cost more CPU per page, not less; 4 MiB keeps it about 20 MB under
+	// 100 MB and cost more CPU per page, not less; 4 MiB keeps it 10–20 MB under
 	// 8 MiB's for the same CPU per page, and 2 MiB costs more CPU (decision 016).
 	MaxSemiSpaceMB int
 }
