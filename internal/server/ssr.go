@@ -101,13 +101,14 @@ type SSRSettings struct {
 	// MaxSemiSpaceMB bounds each of V8's young-generation semi-spaces in MiB, passed as
 	// --max-semi-space-size (LINEAGE_SSR_MAX_SEMI_SPACE_MB). Node's own default lets
 	// them grow to 64 MiB under load, which made a worker's resident set grow by about
-	// 100 MB and cost more CPU per page, not less (decision 016).
+	// 100 MB and cost more CPU per page, not less; 4 MiB keeps it 10–20 MB under
+	// 8 MiB's for the same CPU per page, and 2 MiB costs more CPU (decision 016).
 	MaxSemiSpaceMB int
 }
 
 // DefaultSSRSettings: a frozen worker is killed 8 s after it last answered at the
 // latest, a page waits at most 30 s for a worker that answers probes, one worker per
-// core, 128 MiB of old-generation heap and 8 MiB semi-spaces each
+// core, 128 MiB of old-generation heap and 4 MiB semi-spaces each
 // (docs/decisions/016-ssr-workers.md).
 var DefaultSSRSettings = SSRSettings{
 	ResponseTimeout: 30 * time.Second,
@@ -115,7 +116,7 @@ var DefaultSSRSettings = SSRSettings{
 	ProbeTimeout:    2 * time.Second,
 	ProbeFailures:   3,
 	MaxOldSpaceMB:   128,
-	MaxSemiSpaceMB:  8,
+	MaxSemiSpaceMB:  4,
 }
 
 // SSRSettingsFromEnv reads the LINEAGE_SSR_* settings through getenv; an unset one

@@ -147,7 +147,7 @@ func TestSSRSupervisor(t *testing.T) {
 	})
 	t.Run("HeapBounded", func(t *testing.T) {
 		body := page()
-		if !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=8" `) {
+		if !strings.Contains(body, `args=["--max-old-space-size=128" "--max-semi-space-size=4" `) {
 			t.Fatalf("node was not given the default heap limit: %q", body)
 		}
 		if !strings.Contains(body, `malloc-arenas="2"`) {
@@ -380,11 +380,11 @@ func TestSSRSettingsFromEnv(t *testing.T) {
 	if err != nil || got != DefaultSSRSettings {
 		t.Fatalf("defaults: %+v, %v", got, err)
 	}
-	if d := (&SSR{}).settings(); d.Workers != runtime.GOMAXPROCS(0) || d.MaxOldSpaceMB != 128 || d.MaxSemiSpaceMB != 8 {
+	if d := (&SSR{}).settings(); d.Workers != runtime.GOMAXPROCS(0) || d.MaxOldSpaceMB != 128 || d.MaxSemiSpaceMB != 4 {
 		t.Fatalf("default workers %d (want one per core, %d), heap %d+%d MiB", d.Workers, runtime.GOMAXPROCS(0), d.MaxOldSpaceMB, d.MaxSemiSpaceMB)
 	}
-	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s", "LINEAGE_SSR_WORKERS", "3", "LINEAGE_SSR_MAX_OLD_SPACE_MB", "96", "LINEAGE_SSR_MAX_SEMI_SPACE_MB", "4"))
-	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5, Workers: 3, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4}) {
+	got, err = SSRSettingsFromEnv(env("LINEAGE_SSR_RESPONSE_TIMEOUT", "30s", "LINEAGE_SSR_PROBE_FAILURES", "5", "LINEAGE_SSR_PROBE_INTERVAL", "500ms", "LINEAGE_SSR_PROBE_TIMEOUT", "1s", "LINEAGE_SSR_WORKERS", "3", "LINEAGE_SSR_MAX_OLD_SPACE_MB", "96", "LINEAGE_SSR_MAX_SEMI_SPACE_MB", "2"))
+	if err != nil || got != (SSRSettings{ResponseTimeout: 30 * time.Second, ProbeInterval: 500 * time.Millisecond, ProbeTimeout: time.Second, ProbeFailures: 5, Workers: 3, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 2}) {
 		t.Fatalf("set: %+v, %v", got, err)
 	}
 	for _, tt := range []struct{ key, value string }{
@@ -656,7 +656,7 @@ func runSSR(t *testing.T, ssr *SSR, logs *syncBuffer) {
 // both answer, each with the heap limit on its command line; one killed leaves the
 // pages to the other and is restarted. Like TestSSRRealChild it needs the built app.
 func TestSSRRealWorkers(t *testing.T) {
-	ssr, web, logs := realSSR(t, SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
+	ssr, web, logs := realSSR(t, SSRSettings{Workers: 2, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 2})
 	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(logs, nil))})
 	const within = 90 * time.Second
 	robots := func() {
@@ -671,7 +671,7 @@ func TestSSRRealWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Contains(cmdline, []byte("\x00--max-old-space-size=96\x00--max-semi-space-size=4\x00")) {
+		if !bytes.Contains(cmdline, []byte("\x00--max-old-space-size=96\x00--max-semi-space-size=2\x00")) {
 			t.Errorf("worker %d runs without the heap limit: %q", w.n, cmdline)
 		}
 		resp, err := http.Get("http://" + w.addr() + SSRProbePath)

@@ -1,18 +1,40 @@
 // A bounded map for the server's in-process caches (content responses, route access)
 // and memoised values in components.
 
-/** A map that forgets its least recently used entry when it grows past `max`. */
+/** Bounds a cache by the sum of its entries' weights (bytes, say) as well as by their number. */
+export interface LruWeight<V> {
+  /** The most the entries may weigh together; an entry heavier than this is not kept. */
+  max: number;
+  weigh: (value: V) => number;
+}
+
+/**
+ * A map that forgets its least recently used entries when it grows past `max` entries
+ * or, given a weight, past `weight.max`.
+ */
 export class LruCache<V> {
   readonly max: number;
+  readonly maxWeight: number;
   #entries = new Map<string, V>();
+  #weigh: ((value: V) => number) | undefined;
+  #weights = new Map<string, number>();
+  #weight = 0;
 
-  constructor(max: number) {
+  constructor(max: number, weight?: LruWeight<V>) {
     if (!(max > 0)) throw new RangeError("LruCache needs a positive size");
+    if (weight && !(weight.max > 0)) throw new RangeError("LruCache needs a positive weight limit");
     this.max = max;
+    this.maxWeight = weight?.max ?? Infinity;
+    this.#weigh = weight?.weigh;
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The sum of the entries' weights (0 without a weight). */
+  get weight(): number {
+    return this.#weight;
   }
 
   get(key: string): V | undefined {
@@ -29,20 +51,30 @@ export class LruCache<V> {
   }
 
   set(key: string, value: V): void {
-    this.#entries.delete(key);
+    this.delete(key);
+    const weight = this.#weigh ? this.#weigh(value) : 0;
+    // Not a number (a broken weigh) counts as too heavy, so the bound always holds.
+    if (!(weight >= 0 && weight <= this.maxWeight)) return;
     this.#entries.set(key, value);
-    while (this.#entries.size > this.max) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
+    if (this.#weigh) {
+      this.#weights.set(key, weight);
+      this.#weight += weight;
+    }
+    while (this.#entries.size > this.max || this.#weight > this.maxWeight) {
+      this.delete(this.#entries.keys().next().value as string);
     }
   }
 
   delete(key: string): void {
-    this.#entries.delete(key);
+    if (!this.#entries.delete(key)) return;
+    this.#weight -= this.#weights.get(key) ?? 0;
+    this.#weights.delete(key);
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#weights.clear();
+    this.#weight = 0;
   }
 
   keys(): string[] {

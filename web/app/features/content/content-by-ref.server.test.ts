@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LruCache } from "../../lib/lru";
 import { ENDPOINT, envelope } from "./content-api.test-support";
 import { createContentFetch } from "./content-fetch.server";
-import { createContentClient, getHome, getNewsItem, getNewsPage } from "./content.server";
+import { createContentClient, createParsedCache, getHome, getNewsItem, getNewsPage, PARSED_CACHE_CHARS } from "./content.server";
 
 const doc = (uid: string, title: string, type = "news_item") => ({
   id: `${type}-${uid}`,
@@ -72,6 +72,23 @@ describe("content cached by ref, parsed", () => {
     const home2 = await getHome(createContentClient(visitor(), api.fetch, parsed));
     expect(home2.value).toBe(home1.value);
     expect(parsed.keys().every((url) => new URL(url).searchParams.get("ref") === "MASTER1")).toBe(true);
+  });
+
+  it("bounds the kept answers by the length of their JSON", async () => {
+    const api = contentApi({ MASTER1: "Published" });
+    const parsed = createParsedCache();
+    const page1 = await getNewsPage(createContentClient(visitor(), api.fetch, parsed), 1, 3);
+    await getNewsPage(createContentClient(visitor(), api.fetch, parsed), 2, 3);
+    expect(parsed.size).toBe(2);
+    expect(parsed.weight).toBeGreaterThan(2 * JSON.stringify(page1.value.results).length);
+    expect(parsed.maxWeight).toBe(PARSED_CACHE_CHARS);
+
+    const tiny = createParsedCache(parsed.weight / 2 + 1); // room for one answer of two
+    await getNewsPage(createContentClient(visitor(), api.fetch, tiny), 1, 3);
+    await getNewsPage(createContentClient(visitor(), api.fetch, tiny), 2, 3);
+    expect(tiny.size).toBe(1);
+    const again = await getNewsPage(createContentClient(visitor(), api.fetch, tiny), 2, 3);
+    expect(titleOf(again.value.results[0] ?? null)).toBe("Published");
   });
 
   it("never keeps a preview's answer nor gives it to a visitor", async () => {

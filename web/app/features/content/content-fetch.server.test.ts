@@ -4,6 +4,7 @@ import {
   cacheLifetimeMs,
   ContentServiceError,
   createContentFetch,
+  MAX_CACHE_BYTES,
   MAX_CACHE_ENTRIES,
 } from "./content-fetch.server";
 
@@ -95,6 +96,28 @@ describe("createContentFetch", () => {
     expect(fetch.cache.has("http://cms.test/0")).toBe(true);
     expect(fetch.cache.has("http://cms.test/1")).toBe(false);
     expect(service.calls).toHaveLength(1001);
+  });
+
+  it("keeps at most 4 MiB of bodies, dropping the least recently used", async () => {
+    const body = "x".repeat(1024 * 1024);
+    const service = fakeService(() => new Response(body));
+    const fetch = createContentFetch({ fetch: service.fetch, now: () => 0 });
+    expect(MAX_CACHE_BYTES).toBe(4 * 1024 * 1024);
+    for (const page of ["a", "b", "c", "d"]) await fetch(`http://cms.test/${page}`);
+    await fetch("http://cms.test/a"); // touch: a becomes most recent
+    await fetch("http://cms.test/e");
+    expect(fetch.cache.keys()).toEqual(["c", "d", "a", "e"].map((page) => `http://cms.test/${page}`));
+    expect(fetch.cache.weight).toBe(4 * 1024 * 1024);
+    expect(service.calls).toHaveLength(5);
+  });
+
+  it("does not keep an answer larger than its whole byte limit, but answers it", async () => {
+    const service = fakeService(() => new Response("0123456789"));
+    const fetch = createContentFetch({ fetch: service.fetch, maxBytes: 9 });
+    expect(await (await fetch("http://cms.test/big")).text()).toBe("0123456789");
+    await fetch("http://cms.test/big");
+    expect(fetch.cache.size).toBe(0);
+    expect(service.calls).toHaveLength(2);
   });
 
   it("fails non-2xx statuses with the spec's message and does not cache them", async () => {

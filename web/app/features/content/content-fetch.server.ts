@@ -2,7 +2,10 @@
 // the content service, with the service's error texts (seed-spec §7, §8).
 //
 // - GET responses with a 2xx status are cached for 5 s, or for the response's
-//   Cache-Control max-age; at most 1000 entries, least recently used first out.
+//   Cache-Control max-age; at most 1000 entries and 4 MiB of bodies, least recently
+//   used first out (an answer at a ref is immutable: without the byte bound, queries
+//   that visitors vary, such as an events search, would keep up to 1000 large bodies
+//   in every worker).
 // - Answers are asked for uncompressed (Accept-Encoding: identity): they come over
 //   loopback, where compressing and inflating cost more than the bytes.
 // - A request that takes too long fails with "{url} response timeout".
@@ -14,6 +17,7 @@ import { LruCache } from "../../lib/lru";
 
 export const DEFAULT_TTL_MS = 5_000;
 export const MAX_CACHE_ENTRIES = 1_000;
+export const MAX_CACHE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 8_000;
 
 /** Statuses passed through to @prismicio/client, which maps them to its own errors. */
@@ -63,6 +67,8 @@ export interface ContentFetchOptions {
   fetch?: typeof globalThis.fetch;
   ttlMs?: number;
   maxEntries?: number;
+  /** The most the cached bodies may take together, in bytes. */
+  maxBytes?: number;
   timeoutMs?: number;
   now?: () => number;
 }
@@ -78,7 +84,10 @@ export function createContentFetch(options: ContentFetchOptions = {}): ContentFe
   const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const now = options.now ?? Date.now;
-  const cache = new LruCache<CachedResponse>(options.maxEntries ?? MAX_CACHE_ENTRIES);
+  const cache = new LruCache<CachedResponse>(options.maxEntries ?? MAX_CACHE_ENTRIES, {
+    max: options.maxBytes ?? MAX_CACHE_BYTES,
+    weigh: (entry) => entry.body.byteLength,
+  });
 
   const contentFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.toString() : input.url;

@@ -7,6 +7,7 @@ import {
   getByUID,
   getNewsItem,
   getNewsPage,
+  getUpcomingEvents,
   isPreviewRequest,
   requireDocument,
 } from "./content.server";
@@ -126,6 +127,66 @@ describe("content client", () => {
     await expect(getByUID(client, "news_item", "agm", { lang: "*" })).rejects.toThrow(FORBIDDEN_UID_WILDCARD);
     expect(FORBIDDEN_UID_WILDCARD).toBe("FORBIDDEN. You can't use getByUID with *, use the predicates instead.");
     expect(s.urls).toHaveLength(0);
+  });
+});
+
+describe("upcoming events", () => {
+  beforeEach(() => {
+    process.env.LINEAGE_CONTENT_API = ENDPOINT;
+  });
+  afterEach(() => {
+    delete process.env.LINEAGE_CONTENT_API;
+  });
+
+  const eventAt = (uid: string, start: string) => ({ ...newsDoc, id: uid, uid, type: "event", data: { title: [], start, end: null } });
+
+  /** Answers as the content API does: events starting strictly after the date.after moment, soonest first. */
+  function eventService(events: ReturnType<typeof eventAt>[]) {
+    return service((url) => {
+      const after = /date\.after\(my\.event\.start, (-?\d+)\)/.exec(url.searchParams.getAll("q").join(""));
+      if (!after) return Response.json(envelope([]));
+      const pageSize = Number(url.searchParams.get("pageSize"));
+      const starting = events
+        .filter((e) => Date.parse(e.data.start.replace(/(\d{2})(\d{2})$/, "$1:$2")) > Number(after[1]))
+        .sort((a, b) => a.data.start.localeCompare(b.data.start));
+      return Response.json({ ...envelope(starting.slice(0, pageSize)), total_results_size: starting.length });
+    });
+  }
+  /** The predicates of each search the service was asked. */
+  const searches = (s: ReturnType<typeof service>) =>
+    s.urls.filter((u) => u.pathname.endsWith("/documents/search")).map((u) => u.searchParams.getAll("q").join(""));
+
+  it("asks the same URL for every render within a minute, so the second is answered from the cache", async () => {
+    const s = eventService([eventAt("agm", "2026-12-01T10:00:00+0000")]);
+    const first = await getUpcomingEvents(createContentClient(undefined, s.fetch), 3, new Date("2026-11-26T09:41:02.250Z"));
+    const second = await getUpcomingEvents(createContentClient(undefined, s.fetch), 3, new Date("2026-11-26T09:41:59.999Z"));
+    expect(first.value.map((e) => e.uid)).toEqual(["agm"]);
+    expect(second.value.map((e) => e.uid)).toEqual(["agm"]);
+    const asked = searches(s);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain(`date.after(my.event.start, ${Date.parse("2026-11-26T09:41:00Z")})`);
+  });
+
+  it("leaves out an event that started earlier in the minute", async () => {
+    const s = eventService([eventAt("started", "2026-11-26T09:41:01+0000"), eventAt("later", "2026-11-26T18:00:00+0000")]);
+    const result = await getUpcomingEvents(createContentClient(undefined, s.fetch), 3, new Date("2026-11-26T09:41:30Z"));
+    expect(result.value.map((e) => e.uid)).toEqual(["later"]);
+    expect(searches(s)).toHaveLength(1);
+  });
+
+  it("asks for the exact moment when events that started this minute would leave a full list short", async () => {
+    const s = eventService([
+      eventAt("started", "2026-11-26T09:41:01+0000"),
+      eventAt("a", "2026-11-26T12:00:00+0000"),
+      eventAt("b", "2026-11-27T12:00:00+0000"),
+      eventAt("c", "2026-11-28T12:00:00+0000"),
+    ]);
+    const now = new Date("2026-11-26T09:41:30.500Z");
+    const result = await getUpcomingEvents(createContentClient(undefined, s.fetch), 3, now);
+    expect(result.value.map((e) => e.uid)).toEqual(["a", "b", "c"]);
+    const asked = searches(s);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toContain(`date.after(my.event.start, ${now.getTime()})`);
   });
 });
 

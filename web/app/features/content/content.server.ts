@@ -7,6 +7,7 @@
 import * as prismic from "@prismicio/client";
 import { createContentFetch, DEFAULT_TIMEOUT_MS, type ContentFetch } from "./content-fetch.server";
 import { LruCache } from "../../lib/lru";
+import { parseContentDate } from "../../lib/dates";
 import type {
   CustomTypeDocument,
   CustomTypeName,
@@ -29,9 +30,20 @@ const sharedFetch: ContentFetch = createContentFetch({
 
 /** How many parsed answers (one per query URL, which names its ref) a process keeps. */
 export const PARSED_CACHE_ENTRIES = 256;
+/**
+ * How large the parsed answers a process keeps may be together, counted as the length of
+ * their JSON: visitors vary some queries (an events search), and 256 large answers would
+ * take a good part of a worker's heap (LINEAGE_SSR_MAX_OLD_SPACE_MB).
+ */
+export const PARSED_CACHE_CHARS = 8 * 1024 * 1024;
+
+/** A cache for cacheParsedByRef, bounded by entries and by the length of their JSON. */
+export function createParsedCache(maxChars = PARSED_CACHE_CHARS): LruCache<prismic.Query> {
+  return new LruCache<prismic.Query>(PARSED_CACHE_ENTRIES, { max: maxChars, weigh: (answer) => JSON.stringify(answer).length });
+}
 
 /** Parsed answers of queries read at the master ref, shared by every request's client. */
-const sharedParsed = new LruCache<prismic.Query>(PARSED_CACHE_ENTRIES);
+const sharedParsed = createParsedCache();
 
 /** Freezes a parsed answer and everything in it: it is shared by every later render. */
 function deepFreeze<T>(value: T): T {
@@ -207,18 +219,38 @@ export function getNewsItem(client: prismic.Client, uid: string) {
   return loadContent(client, `news item ${uid}`, () => getByUID<NewsItemDocument>(client, "news_item", uid), null);
 }
 
+/**
+ * The upcoming-events query names the start of its minute, not the moment of the render:
+ * its URL is the key of the process's content caches (an answer at a ref is kept for
+ * good), so a URL that changed with every render would fill them with answers never
+ * asked for again.
+ */
+export const UPCOMING_EVENTS_STEP_MS = 60_000;
+
+/**
+ * The `count` events that start after `now`, soonest first. The query asks for those
+ * after the start of now's minute and drops the ones that started since; only when that
+ * leaves the list short of a full answer is the exact moment asked for.
+ */
 export function getUpcomingEvents(client: prismic.Client, count: number, now = new Date()) {
+  const startingAfter = async (moment: Date) =>
+    (
+      await client.getByType("event", {
+        pageSize: count,
+        filters: [prismic.filter.dateAfter("my.event.start", moment)],
+        orderings: [{ field: "my.event.start" }],
+      })
+    ).results as unknown as EventDocument[];
   return loadContent(
     client,
     "upcoming events",
-    async () =>
-      (
-        await client.getByType("event", {
-          pageSize: count,
-          filters: [prismic.filter.dateAfter("my.event.start", now)],
-          orderings: [{ field: "my.event.start" }],
-        })
-      ).results as unknown as EventDocument[],
+    async () => {
+      const minute = new Date(now.getTime() - (now.getTime() % UPCOMING_EVENTS_STEP_MS));
+      const answer = await startingAfter(minute);
+      const upcoming = answer.filter((event) => (parseContentDate(event.data.start)?.getTime() ?? -Infinity) > now.getTime());
+      if (upcoming.length < answer.length && answer.length === count) return startingAfter(now);
+      return upcoming;
+    },
     [] as EventDocument[],
   );
 }
