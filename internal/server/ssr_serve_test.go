@@ -16,13 +16,7 @@ import (
 // asked for with gzip comes back uncompressed (Go compresses once, decision 016) and
 // the worker writes no log line of its own per request (Go logs each one).
 func TestSSRWorkerServer(t *testing.T) {
-	ssr, web, logs := realSSR(t, SSRSettings{Workers: 1, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
-	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if w := serve(t, s, 90*time.Second, "/robots.txt"); w.Code != 200 {
-		t.Fatalf("robots.txt: %d %s\n%s", w.Code, w.Body, logs)
-	}
-
-	worker := ssr.list()[0]
+	worker, logs := oneRealWorker(t)
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", workerPid(worker)))
 	if err != nil {
 		t.Fatal(err)
@@ -45,4 +39,16 @@ func TestSSRWorkerServer(t *testing.T) {
 	if strings.Contains(logs.String(), path) {
 		t.Errorf("the worker logged the request itself:\n%s", logs)
 	}
+}
+
+// oneRealWorker starts the web app's build in one real worker behind a front door,
+// and returns the worker once it has answered a page.
+func oneRealWorker(t *testing.T) (*ssrWorker, *syncBuffer) {
+	t.Helper()
+	ssr, web, logs := realSSR(t, SSRSettings{Workers: 1, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
+	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if w := serve(t, s, 90*time.Second, "/robots.txt"); w.Code != 200 {
+		t.Fatalf("robots.txt: %d %s\n%s", w.Code, w.Body, logs)
+	}
+	return ssr.list()[0], logs
 }

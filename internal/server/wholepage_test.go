@@ -3,12 +3,10 @@ package server
 import (
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestSSRWorkerAnswersWholePages: a worker answers a page as one body of a stated
@@ -16,12 +14,7 @@ import (
 // every page whole before answering anyway (decision 015), so streaming only cost a
 // write per chunk on both sides.
 func TestSSRWorkerAnswersWholePages(t *testing.T) {
-	ssr, web, logs := realSSR(t, SSRSettings{Workers: 1, MaxOldSpaceMB: 96, MaxSemiSpaceMB: 4})
-	s := New(Options{WebDir: web, DB: fakePing{}, SSR: ssr, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if w := serve(t, s, 90*time.Second, "/robots.txt"); w.Code != 200 {
-		t.Fatalf("robots.txt: %d %s\n%s", w.Code, w.Body, logs)
-	}
-	worker := ssr.list()[0]
+	worker, logs := oneRealWorker(t)
 	// Any path is a page of the web app, rendered by its own entry like every page:
 	// with no content API here, the page saying the site is unavailable.
 	res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/a-page-nobody-has-made-5120", worker.port))
