@@ -160,14 +160,19 @@ func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB
 	return nil
 }
 
+// societyName is the name the rooms sign their mail and receipts with:
+// LINEAGE_SOCIETY_NAME, or "Lineage".
+func societyName() string {
+	if name := os.Getenv("LINEAGE_SOCIETY_NAME"); name != "" {
+		return name
+	}
+	return "Lineage"
+}
+
 // newMembership builds the membership room on the accounts of the same store and
 // installs its scope rule in them (serve and the lineage member commands).
 func newMembership(db *store.DB, accounts *auth.Service, with ...func(*membership.Options)) *membership.Service {
-	name := os.Getenv("LINEAGE_SOCIETY_NAME")
-	if name == "" {
-		name = "Lineage"
-	}
-	opt := membership.Options{Viewer: membershipViewer, Accounts: membershipAccounts{accounts}, SocietyName: name, Log: slog.Default()}
+	opt := membership.Options{Viewer: membershipViewer, Accounts: membershipAccounts{accounts}, SocietyName: societyName(), Log: slog.Default()}
 	for _, w := range with {
 		w(&opt)
 	}

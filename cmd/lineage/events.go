@@ -69,12 +69,8 @@ func eventsJobInterval(getenv func(string) string) (time.Duration, error) {
 
 // newEvents builds the room (serve and `lineage events run-due`).
 func newEvents(db *store.DB, cfg config.Config, ct *content.Service, outbox *mail.Outbox, pay *payments.Service) *events.Service {
-	name := os.Getenv("LINEAGE_SOCIETY_NAME")
-	if name == "" {
-		name = "Lineage"
-	}
 	opt := events.Options{Viewer: eventsViewer, Event: events.FromContent(ct), Mailer: outbox, PublicURL: cfg.PublicURL,
-		SocietyName: name, Log: slog.Default(),
+		SocietyName: societyName(), Log: slog.Default(),
 		PagesChanged: func(ctx context.Context) {
 			if _, err := pagegen.Raise(ctx, db); err != nil {
 				slog.Error("events: page cache not told of a change", "err", err)

@@ -59,10 +59,6 @@ func newsletterSettingsFromEnv(getenv func(string) string) (newsletterSettings, 
 // newNewsletter builds the newsletter room on the rooms it reads (serve, and the
 // `lineage newsletter` commands).
 func newNewsletter(db *store.DB, cfg config.Config, ns newsletterSettings, accounts *auth.Service, ct *content.Service, rs *research.Service, tr *trees.Service, outbox *mail.Outbox) *newsletter.Service {
-	name := os.Getenv("LINEAGE_SOCIETY_NAME")
-	if name == "" {
-		name = "Lineage"
-	}
 	opt := newsletter.Options{
 		Outbox:      outbox,
 		PublicURL:   cfg.PublicURL,
@@ -71,7 +67,7 @@ func newNewsletter(db *store.DB, cfg config.Config, ns newsletterSettings, accou
 		Log:         slog.Default(),
 		Rate:        ns.Rate,
 		Bounces:     ns.Bounces,
-		SocietyName: name,
+		SocietyName: societyName(),
 		// A scheduled edition going out enters the public archive.
 		PagesChanged: func(ctx context.Context) error { _, err := pagegen.Raise(ctx, db); return err },
 	}
