@@ -15,23 +15,14 @@ func TestPageAliases(t *testing.T) {
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, a := range pageAliases {
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
-			req, _ := http.NewRequest(method, srv.URL+a.from+"?redirect=%2Fbookmarks", nil)
-			res, err := client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
+			res, _ := send(t, client, method, srv.URL+a.from+"?redirect=%2Fbookmarks", "", nil)
 			if want := a.to + "?redirect=%2Fbookmarks"; res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != want {
 				t.Errorf("%s %s: %d to %q, want 301 to %q", method, a.from, res.StatusCode, res.Header.Get("Location"), want)
 			}
 		}
 	}
 
-	res, err := client.Post(srv.URL+"/login", "application/json", strings.NewReader(`{"email":"nobody@example.org","password":"wrong"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res, _ := send(t, client, "POST", srv.URL+"/login", "", strings.NewReader(`{"email":"nobody@example.org","password":"wrong"}`))
 	if res.StatusCode/100 == 3 || !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 		t.Errorf("POST /login: %d %s, want the sign-in API's JSON answer", res.StatusCode, res.Header.Get("Content-Type"))
 	}

@@ -74,29 +74,19 @@ func TestDemoAccounts(t *testing.T) {
 				t.Errorf("demo login %+v, printed:\n%s", l, printed.String())
 			}
 			body, _ := json.Marshal(map[string]string{"email": l.Email, "password": l.Password})
-			res, err := http.Post(srv.URL+"/api/tokens", "application/json", bytes.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, b := send(t, http.DefaultClient, "POST", srv.URL+"/api/tokens", "", bytes.NewReader(body))
 			var tok struct {
 				AccessToken string `json:"access_token"`
 			}
-			json.NewDecoder(res.Body).Decode(&tok)
-			res.Body.Close()
+			json.Unmarshal(b, &tok)
 			if res.StatusCode != http.StatusCreated {
 				t.Fatalf("%s signs in: %d", l.Email, res.StatusCode)
 			}
-			req, _ := http.NewRequest("GET", srv.URL+"/api/user", nil)
-			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
-			res, err = http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, b = send(t, http.DefaultClient, "GET", srv.URL+"/api/user", tok.AccessToken, nil)
 			var u struct {
 				Scope []string `json:"scope"`
 			}
-			json.NewDecoder(res.Body).Decode(&u)
-			res.Body.Close()
+			json.Unmarshal(b, &u)
 			if !slices.Contains(u.Scope, wantScope[l.Role]) {
 				t.Errorf("%s (%s) has scope %q", l.Email, l.Role, u.Scope)
 			}

@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -100,17 +99,7 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 	}
 	get := func(c *http.Client, path, bearer string) (*http.Response, []byte) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		if bearer != "" {
-			req.Header.Set("Authorization", "Bearer "+bearer)
-		}
-		res, err := c.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res, b
+		return send(t, c, "GET", srv.URL+path, bearer, nil)
 	}
 	protected := []string{
 		"/iiif/3/briefs-b1-p001/info.json",

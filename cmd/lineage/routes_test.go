@@ -29,14 +29,7 @@ func TestRouteAccess(t *testing.T) {
 				method, path = "GET", rt.Pattern
 			}
 			path = wildcard.ReplaceAllString(strings.TrimSuffix(path, "{$}"), "1")
-			req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(`{}`))
-			req.Header.Set("Content-Type", "application/json")
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(res.Body)
-			res.Body.Close()
+			res, body := send(t, http.DefaultClient, method, srv.URL+path, "", strings.NewReader(`{}`))
 			switch rt.Access {
 			case httpx.Public:
 				if res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden {

@@ -35,20 +35,32 @@ func startSite(t *testing.T, dataDir string) (context.Context, config.Config, *s
 	return ctx, cfg, db, a, srv
 }
 
-// getOK GETs url, with "Authorization: Bearer bearer" unless bearer is empty, and
-// returns the body; any answer but 200 fails the test.
-func getOK(t *testing.T, url, bearer string) []byte {
+// send makes a request with c, with "Authorization: Bearer bearer" unless bearer is
+// empty and a JSON body unless body is nil, and answers the response (its body read
+// and closed) and the body; a request that cannot be made fails the test.
+func send(t *testing.T, c *http.Client, method, url, bearer string, body io.Reader) (*http.Response, []byte) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req, _ := http.NewRequest(method, url, body)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
+	return res, b
+}
+
+// getOK GETs url, with "Authorization: Bearer bearer" unless bearer is empty, and
+// returns the body; any answer but 200 fails the test.
+func getOK(t *testing.T, url, bearer string) []byte {
+	t.Helper()
+	res, b := send(t, http.DefaultClient, http.MethodGet, url, bearer, nil)
 	if res.StatusCode != 200 {
 		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
 	}

@@ -26,18 +26,9 @@ func TestStudioThroughTheSite(t *testing.T) {
 	call := func(bearer, method, path string, body any) (int, map[string]any) {
 		t.Helper()
 		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest(method, srv.URL+path, bytes.NewReader(b))
-		req.Header.Set("Content-Type", "application/json")
-		if bearer != "" {
-			req.Header.Set("Authorization", "Bearer "+bearer)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
+		res, answer := send(t, http.DefaultClient, method, srv.URL+path, bearer, bytes.NewReader(b))
 		var out map[string]any
-		json.NewDecoder(res.Body).Decode(&out)
+		json.Unmarshal(answer, &out)
 		return res.StatusCode, out
 	}
 	if code, _ := call(member, "GET", "/api/studio/content/documents", nil); code != 403 {
