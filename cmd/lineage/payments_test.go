@@ -49,6 +49,24 @@ func payingApp(t *testing.T, db *store.DB) (context.Context, config.Config, *app
 	return ctx, cfg, a
 }
 
+// joinedAda loads the demo plans into a payingApp and makes Ada's account, which joins
+// the individual plan with concession ("" for none).
+func joinedAda(t *testing.T, ctx context.Context, a *app, concession string) *membership.Membership {
+	t.Helper()
+	if _, err := a.membership.LoadDemoPlans(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u, err := a.accounts.CreateUser(ctx, auth.NewUser{Email: "ada@example.org", Name: "Ada", Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := a.membership.Join(ctx, u.ID, "individual", concession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // signedPost delivers a Stripe event, signed with the endpoint secret, to the webhook.
 func signedPost(t *testing.T, url, id, typ string, created int64, object map[string]any) (int, string) {
 	t.Helper()
@@ -75,21 +93,10 @@ func TestCardPaymentJourney(t *testing.T) {
 	setStripeEnv(t, mock)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx, cfg, a := payingApp(t, db)
-		accounts := a.accounts
 		if !a.membership.CardPayments() {
 			t.Fatal("the membership room does not offer card payment with a key set")
 		}
-		if _, err := a.membership.LoadDemoPlans(ctx); err != nil {
-			t.Fatal(err)
-		}
-		u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "ada@example.org", Name: "Ada", Verified: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := a.membership.Join(ctx, u.ID, "individual", "student")
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := joinedAda(t, ctx, a, "student")
 		url, err := startCheckout(ctx, a.payments, cfg.PublicURL, m, "/records/1")
 		if err != nil || !strings.HasPrefix(url, "http") {
 			t.Fatalf("checkout: %q %v", url, err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"lineage/internal/auth"
 	"lineage/internal/httpx"
 	"lineage/internal/membership"
 	"lineage/internal/payments/stripetest"
@@ -23,22 +22,12 @@ func TestRenewEarlyByCard(t *testing.T) {
 	setStripeEnv(t, mock)
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx, cfg, a := payingApp(t, db)
-		accounts := a.accounts
 		start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 		now := start
 		a.membership.Now = func() time.Time { return now }
-		if _, err := a.membership.LoadDemoPlans(ctx); err != nil {
-			t.Fatal(err)
-		}
-		u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "ada@example.org", Name: "Ada", Verified: true})
+		joined := joinedAda(t, ctx, a, "")
+		m, err := a.membership.RecordPayment(ctx, 0, joined.ID, membership.ManualPayment{AmountMinor: joined.Plan.PriceMinor})
 		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := a.membership.Join(ctx, u.ID, "individual", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m, err = a.membership.RecordPayment(ctx, 0, m.ID, membership.ManualPayment{AmountMinor: m.Plan.PriceMinor}); err != nil {
 			t.Fatal(err)
 		}
 		year1 := start.AddDate(1, 0, 0)
