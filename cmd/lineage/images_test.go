@@ -58,7 +58,7 @@ func TestMembersOnlyScansBehindAccounts(t *testing.T) {
 	writePNG(t, filepath.Join(scans, "B1.png"), 700, 600)
 	writePNG(t, filepath.Join(scans, "front.png"), 600, 400)
 	writePNG(t, filepath.Join(scans, "back.png"), 600, 400)
-	os.WriteFile(filepath.Join(scans, "cards.csv"), []byte("file,record,label,page_label\nfront.png,C1,Card of Mary Smith,Front\nback.png,C1,,Back\n"), 0o644)
+	testFile(t, scans, "cards.csv", "file,record,label,page_label\nfront.png,C1,Card of Mary Smith,Front\nback.png,C1,,Back\n")
 
 	out, err := captureStdout(t, func() error {
 		return runImport(ctx, []string{"images", "--data", cfg.DataDir, "--collection", "briefs", filepath.Join(scans, "B1.png")})

@@ -13,9 +13,8 @@ func TestImportDeferAndBuildIndex(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	file := filepath.Join(dir, "b.csv")
-	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
-		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n"), 0o644)
+	file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
+		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n")
 	const indexes = `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'records_browse')`
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--bulk", "defer", "--quiet", file}); err != nil {
 		t.Fatal(err)

@@ -17,12 +17,11 @@ func TestImportUnclosedQuote(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	file := filepath.Join(dir, "q.csv")
-	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
+	file := testFile(t, dir, "q.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
 		"Q1,baptism,1850,Guildford,,Smith,John\n"+
 		"Q2,baptism,1850,\"Guildford,,Smith,Mary\n"+
 		"Q3,baptism,1851,\"Guildford, Surrey\",,Smith,Anne\n"+
-		"Q4,baptism,1852,Guildford,,Smith,Jane\n"), 0o644)
+		"Q4,baptism,1852,Guildford,,Smith,Jane\n")
 	err := runImport(ctx, []string{"records", "--data", data, "--collection", "strict", "--strict", "--quiet", file})
 	if err == nil || !strings.Contains(err.Error(), "nothing was imported") || !strings.Contains(err.Error(), "line 3 (record Q2): a quoted field begins on this line") {
 		t.Errorf("--strict: %v", err)
@@ -36,6 +35,20 @@ func TestImportUnclosedQuote(t *testing.T) {
 	if n := countInStore(t, data, `SELECT COUNT(*) FROM records`); n != 3 {
 		t.Errorf("%d records imported, want Q1, Q3 and Q4", n)
 	}
+}
+
+// testFile writes text to the file name in dir, making dir if need be, and answers
+// its path; a file that cannot be written fails the test.
+func testFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // countInStore opens the data folder's store, as the next command would, and answers

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,14 +48,12 @@ func TestMemberCommand(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.csv")
-	os.WriteFile(bad, []byte("name,email,plan,paid_until,number\nAnn,ann@example.org,honorary,,\nBea,bea@,honorary,,\n"), 0o644)
+	bad := testFile(t, dir, "bad.csv", "name,email,plan,paid_until,number\nAnn,ann@example.org,honorary,,\nBea,bea@,honorary,,\n")
 	out, err = member("import", "--dry-run", bad)
 	if err == nil || !strings.Contains(out, "bad.csv: line 3, column email:") || !strings.Contains(err.Error(), "nothing imported") {
 		t.Errorf("import with a bad row: %q %v", out, err)
 	}
-	good := filepath.Join(dir, "good.csv")
-	os.WriteFile(good, []byte("name,email,plan,paid_until,number\nAnn,ann@example.org,honorary,,L-1\n"), 0o644)
+	good := testFile(t, dir, "good.csv", "name,email,plan,paid_until,number\nAnn,ann@example.org,honorary,,L-1\n")
 	if out, err := member("import", "--dry-run", good); err != nil || out != "would add 1 memberships and would update 0\n" {
 		t.Errorf("dry run: %q %v", out, err)
 	}

@@ -299,20 +299,14 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 		return out.String()
 	}
 	run() // the alerts remember what they find today
-	file := dir + "/q.csv"
-	if err := os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\nQ1,baptism,1850,Guildford,,Quelch,John\nQ2,baptism,1851,Guildford,,Smith,Mary\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := testFile(t, dir, "q.csv", "record_id,record_type,date,place,role,surname,given_names\nQ1,baptism,1850,Guildford,,Quelch,John\nQ2,baptism,1851,Guildford,,Smith,Mary\n")
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "quelch", "--quiet", file}); err != nil {
 		t.Fatal(err)
 	}
 	if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "ashworths", "--quiet", "../../demo/trees/ashworth.ged"}); err != nil {
 		t.Fatal(err)
 	}
-	books := dir + "/books.csv"
-	if err := os.WriteFile(books, []byte("key,title,authors,year,publisher,subjects,shelfmark\nB1,Old parish guide,A. Writer,1901,,,\nB2,Surrey wills explained,B. Author,1950,,,\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	books := testFile(t, dir, "books.csv", "key,title,authors,year,publisher,subjects,shelfmark\nB1,Old parish guide,A. Writer,1901,,,\nB2,Surrey wills explained,B. Author,1950,,,\n")
 	if err := runImport(ctx, []string{"library", "--data", data, "--collection", "shelves", books}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -50,8 +49,7 @@ func TestCommandRaisesPageGeneration(t *testing.T) {
 			}
 			t.Setenv("LINEAGE_DATABASE_URL", opts.DatabaseURL)
 			ctx := context.Background()
-			file := filepath.Join(dir, "b.csv")
-			os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\nB1,baptism,1850,Guildford,,Smith,John\n"), 0o644)
+			file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\nB1,baptism,1850,Guildford,,Smith,John\n")
 			openedStores = nil
 			args := []string{"records", "--data", opts.DataDir, "--collection", "baptisms", "--quiet", file}
 			if err := runImport(ctx, args); err != nil {

@@ -119,9 +119,8 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 // TestImportCommand runs `lineage import records` on a file with a bad row.
 func TestImportCommand(t *testing.T) {
 	dir := t.TempDir()
-	file := filepath.Join(dir, "b.csv")
-	os.WriteFile(file, []byte("record_id,record_type,date,place,role,surname,given_names\n"+
-		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,,father,Smith,Wm\n"), 0o644)
+	file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
+		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,,father,Smith,Wm\n")
 	err := runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "baptisms", "--quiet", file})
 	if err != nil {
 		t.Fatal(err)
@@ -196,10 +195,8 @@ func TestServeDemoLoadsResearch(t *testing.T) {
 func TestImportCatalogues(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
-	lib := filepath.Join(dir, "lib.csv")
-	os.WriteFile(lib, []byte("key,title,authors,year,subjects\nL1,Surrey parish registers,A. Clerk,1923,Parish registers\nL2,,Nobody,x,\n"), 0o644)
-	arc := filepath.Join(dir, "arc.csv")
-	os.WriteFile(arc, []byte("reference,title,date,level,parent\nD/1,Papers of the Smith family,BET 1700 AND 1850,fonds,\nD/1/1,Deeds,1750,series,D/1\nD/2/1,Orphan,,item,D/2\n"), 0o644)
+	lib := testFile(t, dir, "lib.csv", "key,title,authors,year,subjects\nL1,Surrey parish registers,A. Clerk,1923,Parish registers\nL2,,Nobody,x,\n")
+	arc := testFile(t, dir, "arc.csv", "reference,title,date,level,parent\nD/1,Papers of the Smith family,BET 1700 AND 1850,fonds,\nD/1/1,Deeds,1750,series,D/1\nD/2/1,Orphan,,item,D/2\n")
 	for _, args := range [][]string{{"library", "--data", data, "--collection", "library", lib}, {"archive", "--data", data, "--collection", "archive", arc}} {
 		if err := runImport(context.Background(), args); err != nil {
 			t.Fatal(err)

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -40,22 +36,13 @@ func TestStorageMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	scans := t.TempDir()
-	img := image.NewRGBA(image.Rect(0, 0, 700, 500))
-	for i := range img.Pix {
-		img.Pix[i] = uint8(i)
-	}
-	img.Set(3, 3, color.RGBA{255, 0, 0, 255})
-	var b bytes.Buffer
-	png.Encode(&b, img)
-	os.WriteFile(filepath.Join(scans, "R1.png"), b.Bytes(), 0o644)
+	writePNG(t, filepath.Join(scans, "R1.png"), 700, 500)
 	local := iiif.New(db, iiif.Options{DataDir: data, Log: quiet})
 	if _, err := local.Import(ctx, iiif.ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Join(data, "files", "media"), 0o755)
-	os.WriteFile(filepath.Join(data, "files", "media", "church.svg"), []byte("<svg/>"), 0o644)
-	os.MkdirAll(filepath.Join(data, "mail"), 0o755)
-	os.WriteFile(filepath.Join(data, "mail", "20260101T000000Z-000001.eml"), []byte("To: a@example.org\r\n\r\nhello"), 0o644)
+	testFile(t, filepath.Join(data, "files", "media"), "church.svg", "<svg/>")
+	testFile(t, filepath.Join(data, "mail"), "20260101T000000Z-000001.eml", "To: a@example.org\r\n\r\nhello")
 
 	peer := blobtest.Start(t)
 	if err := peer.CreateBucket("lineage"); err != nil {
