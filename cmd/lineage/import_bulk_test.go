@@ -11,10 +11,7 @@ import (
 // indexes out, `--build-index` builds them, and the flags refuse misuse.
 func TestImportDeferAndBuildIndex(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
-		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n")
+	data, file := recordsInput(t, "b.csv", "B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,Guildford,,Smyth,Mary\n")
 	const indexes = `SELECT COUNT(*) FROM sqlite_master WHERE type IN ('index', 'table') AND name IN ('search_keys_surname', 'search_keys_given', 'records_browse')`
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--bulk", "defer", "--quiet", file}); err != nil {
 		t.Fatal(err)
@@ -37,7 +34,7 @@ func TestImportDeferAndBuildIndex(t *testing.T) {
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "x", "--bulk", "later", file}); err == nil {
 		t.Error("--bulk later: no error")
 	}
-	prof := filepath.Join(dir, "cpu.prof")
+	prof := filepath.Join(t.TempDir(), "cpu.prof")
 	if err := runImport(ctx, []string{"records", "--data", data, "--collection", "baptisms", "--quiet", "--cpuprofile", prof, file}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,10 +15,7 @@ import (
 // nothing and names the line in its error.
 func TestImportUnclosedQuote(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
-	file := testFile(t, dir, "q.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
-		"Q1,baptism,1850,Guildford,,Smith,John\n"+
+	data, file := recordsInput(t, "q.csv", "Q1,baptism,1850,Guildford,,Smith,John\n"+
 		"Q2,baptism,1850,\"Guildford,,Smith,Mary\n"+
 		"Q3,baptism,1851,\"Guildford, Surrey\",,Smith,Anne\n"+
 		"Q4,baptism,1852,Guildford,,Smith,Jane\n")
@@ -49,6 +46,15 @@ func testFile(t *testing.T, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// recordsInput makes a temporary folder holding name, a records CSV of rows under the
+// canonical layout's header, and answers the path of a data folder beside it for the
+// commands' store (the first command makes it) and the CSV's.
+func recordsInput(t *testing.T, name, rows string) (data, file string) {
+	t.Helper()
+	dir := t.TempDir()
+	return filepath.Join(dir, "data"), testFile(t, dir, name, "record_id,record_type,date,place,role,surname,given_names\n"+rows)
 }
 
 // countInStore opens the data folder's store, as the next command would, and answers

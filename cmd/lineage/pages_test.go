@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"lineage/internal/pagegen"
@@ -38,8 +37,8 @@ func TestChangesPages(t *testing.T) {
 func TestCommandRaisesPageGeneration(t *testing.T) {
 	for _, dialect := range []string{"sqlite", "postgres"} {
 		t.Run(dialect, func(t *testing.T) {
-			dir := t.TempDir()
-			opts := store.Options{DataDir: filepath.Join(dir, "data")}
+			data, file := recordsInput(t, "b.csv", "B1,baptism,1850,Guildford,,Smith,John\n")
+			opts := store.Options{DataDir: data}
 			if dialect == "postgres" {
 				url, err := storetest.NewPostgresDatabase()
 				if err != nil {
@@ -49,7 +48,6 @@ func TestCommandRaisesPageGeneration(t *testing.T) {
 			}
 			t.Setenv("LINEAGE_DATABASE_URL", opts.DatabaseURL)
 			ctx := context.Background()
-			file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\nB1,baptism,1850,Guildford,,Smith,John\n")
 			openedStores = nil
 			args := []string{"records", "--data", opts.DataDir, "--collection", "baptisms", "--quiet", file}
 			if err := runImport(ctx, args); err != nil {

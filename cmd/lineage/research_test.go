@@ -118,14 +118,12 @@ func TestResearchPaywallBehindAccounts(t *testing.T) {
 
 // TestImportCommand runs `lineage import records` on a file with a bad row.
 func TestImportCommand(t *testing.T) {
-	dir := t.TempDir()
-	file := testFile(t, dir, "b.csv", "record_id,record_type,date,place,role,surname,given_names\n"+
-		"B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,,father,Smith,Wm\n")
-	err := runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "baptisms", "--quiet", file})
+	data, file := recordsInput(t, "b.csv", "B1,baptism,1850,Guildford,,Smith,John\nB2,baptism,1850,Guildford,,Smith,John\nB2,baptism,1851,,father,Smith,Wm\n")
+	err := runImport(context.Background(), []string{"records", "--data", data, "--collection", "baptisms", "--quiet", file})
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(context.Background(), store.Options{DataDir: filepath.Join(dir, "data")})
+	db, err := store.Open(context.Background(), store.Options{DataDir: data})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +132,7 @@ func TestImportCommand(t *testing.T) {
 	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("records: %d %v (B2 has two dates and is skipped)", n, err)
 	}
-	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "baptisms", "--strict", "--quiet", file})
+	err = runImport(context.Background(), []string{"records", "--data", data, "--collection", "baptisms", "--strict", "--quiet", file})
 	if err == nil || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Errorf("--strict: %v", err)
 	}
@@ -142,19 +140,20 @@ func TestImportCommand(t *testing.T) {
 		t.Error("unknown kind: no error")
 	}
 	// A bad access level is refused before anything is read, naming the levels.
-	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "wills", "--access", "gold", "--quiet", file})
+	err = runImport(context.Background(), []string{"records", "--data", data, "--collection", "wills", "--access", "gold", "--quiet", file})
 	if err == nil || !strings.Contains(err.Error(), "use public, registered, members or scopes:") {
 		t.Errorf("--access gold: %v", err)
 	}
-	err = runImport(context.Background(), []string{"records", "--data", filepath.Join(dir, "data"), "--collection", "wills", "--access", "scopes:member:overseas", "--quiet", file})
+	err = runImport(context.Background(), []string{"records", "--data", data, "--collection", "wills", "--access", "scopes:member:overseas", "--quiet", file})
 	var level string
 	if err != nil || db.QueryRow(`SELECT access_level FROM collections WHERE slug = 'wills'`).Scan(&level) != nil || level != "scopes:member:overseas" {
 		t.Errorf("--access scopes:member:overseas: %v %q", err, level)
 	}
-	if err := runDemo(context.Background(), []string{"generate", "--records", "50", "--out", filepath.Join(dir, "gen")}); err != nil {
+	gen := filepath.Join(t.TempDir(), "gen")
+	if err := runDemo(context.Background(), []string{"generate", "--records", "50", "--out", gen}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "gen", "parish-baptisms.csv")); err != nil {
+	if _, err := os.Stat(filepath.Join(gen, "parish-baptisms.csv")); err != nil {
 		t.Error(err)
 	}
 }
