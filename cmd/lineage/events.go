@@ -98,11 +98,6 @@ var eventsCommands = map[string]subcommand{
 	"run-due": {runEventsRunDue, "", "expire holds and offers; send change notices, joining instructions and refunds due (for cron)"},
 }
 
-// runEvents dispatches `lineage events SUBCOMMAND`.
-func runEvents(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, "events", eventsCommands, args)
-}
-
 // runEventsRunDue is `lineage events run-due`: the bookings job once, then the mail
 // that is due, so cron sends them without a server running.
 func runEventsRunDue(ctx context.Context, args []string, w io.Writer) error {

@@ -26,14 +26,14 @@ var commands = map[string]command{
 	"migrate":    {runMigrate, "apply database migrations and list their state"},
 	"content":    {runContent, "import, export and preview content documents"},
 	"user":       {runUser, "add, list and delete accounts; set roles and passwords"},
-	"membership": {runMembership, "membership scheme jobs: sync-stripe (create plans' Stripe prices)"},
-	"events":     {runEvents, "event bookings jobs: run-due (expire holds and offers; change notices, joining instructions, refunds)"},
+	"membership": {subcommands("membership", membershipCommands), "membership scheme jobs: sync-stripe (create plans' Stripe prices)"},
+	"events":     {subcommands("events", eventsCommands), "event bookings jobs: run-due (expire holds and offers; change notices, joining instructions, refunds)"},
 	"member":     {runMember, "search members; record manual payments; grant complimentary memberships; import and export CSV"},
 	"video":      {runVideo, "get video-host tokens; upload and replace learning-hub videos (resumable)"},
 	"import":     {runImport, "import index records (CSV) into the research hub"},
 	"demo":       {runDemo, "generate demo records for the research hub (or CSV files for benchmarks)"},
-	"export":     {runExport, "export a family tree as GEDCOM (docs/trees.md)"},
-	"newsletter": {runNewsletter, "newsletter and alerts: run-due (send due editions, match alerts, send digests)"},
+	"export":     {subcommands("export", exportKinds), "export a family tree as GEDCOM (docs/trees.md)"},
+	"newsletter": {subcommands("newsletter", newsletterCommands), "newsletter and alerts: run-due (send due editions, match alerts, send digests)"},
 	"storage":    {runStorage, "storage migrate: move the data folder's files into an S3-compatible bucket"},
 }
 

@@ -22,11 +22,6 @@ var membershipCommands = map[string]subcommand{
 	"gift-aid-claim": {runGiftAidClaim, giftAidClaimUsage, "write HMRC's Gift Aid schedule rows of the eligible payments between two dates"},
 }
 
-// runMembership dispatches `lineage membership SUBCOMMAND`.
-func runMembership(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, "membership", membershipCommands, args)
-}
-
 // runSyncStripe creates in Stripe what the plans need and Stripe lacks, so each price is
 // typed once, in Lineage's plans. Run it after adding a plan or changing a price; a
 // checkout also creates a missing Price on first use.

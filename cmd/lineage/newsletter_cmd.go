@@ -18,11 +18,6 @@ var newsletterCommands = map[string]subcommand{
 	"run-due": {runNewsletterDue, "", "send the due editions (at LINEAGE_NEWSLETTER_RATE a minute, until done), match new records against alerts, send the due digests, deliver the mail"},
 }
 
-// runNewsletter dispatches `lineage newsletter SUBCOMMAND`.
-func runNewsletter(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, "newsletter", newsletterCommands, args)
-}
-
 // runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
 // wait for serve's tick; it also delivers the mail, so it works with no server.
 func runNewsletterDue(ctx context.Context, args []string, w io.Writer) error {

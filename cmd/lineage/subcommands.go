@@ -34,6 +34,11 @@ func noSubcommand(args []string, usage func()) error {
 	return flag.ErrHelp
 }
 
+// subcommands is the command `lineage name`, whose subcommands are cmds.
+func subcommands(name string, cmds map[string]subcommand) func(ctx context.Context, args []string) error {
+	return func(ctx context.Context, args []string) error { return runSubcommand(ctx, name, cmds, args) }
+}
+
 // runSubcommand runs `lineage NAME SUBCOMMAND …`: with no subcommand, -h or an unknown
 // one it lists the subcommands on standard error.
 func runSubcommand(ctx context.Context, name string, cmds map[string]subcommand, args []string) error {

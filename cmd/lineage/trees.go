@@ -133,11 +133,6 @@ var exportKinds = map[string]subcommand{
 	"gedcom": {runExportGedcom, exportGedcomUsage, "a family tree as GEDCOM 5.5.1 or 7.0 (or GEDZIP), --public without the living"},
 }
 
-// runExport is `lineage export KIND …`.
-func runExport(ctx context.Context, args []string) error {
-	return runSubcommand(ctx, "export", exportKinds, args)
-}
-
 // runExportGedcom is `lineage export gedcom --tree SLUG FILE`; FILE - is w.
 func runExportGedcom(ctx context.Context, args []string, w io.Writer) error {
 	fs := newFlags("export gedcom", exportGedcomUsage)

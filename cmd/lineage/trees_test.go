@@ -38,7 +38,7 @@ func TestGedcomCommands(t *testing.T) {
 		t.Helper()
 		path := filepath.Join(dir, args[len(args)-1])
 		args[len(args)-1] = path
-		if err := runExport(ctx, append([]string{"gedcom", "--data", data, "--tree", "fam"}, args...)); err != nil {
+		if err := commands["export"].run(ctx, append([]string{"gedcom", "--data", data, "--tree", "fam"}, args...)); err != nil {
 			t.Fatal(err)
 		}
 		b, err := os.ReadFile(path)
@@ -61,13 +61,13 @@ func TestGedcomCommands(t *testing.T) {
 	if err != nil || len(zr.File) == 0 || zr.File[0].Name != "gedcom.ged" {
 		t.Fatalf("GEDZIP: %v", err)
 	}
-	if err := runExport(ctx, []string{"gedcom", "--data", data, "--tree", "nothere", filepath.Join(dir, "x.ged")}); err == nil {
+	if err := commands["export"].run(ctx, []string{"gedcom", "--data", data, "--tree", "nothere", filepath.Join(dir, "x.ged")}); err == nil {
 		t.Error("export of an unknown tree")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.ged")); err == nil {
 		t.Error("a failed export left a file")
 	}
-	if err := runExport(ctx, []string{"gedcom", "--data", data, "--tree", "fam", "--version", "6", filepath.Join(dir, "y.ged")}); err == nil {
+	if err := commands["export"].run(ctx, []string{"gedcom", "--data", data, "--tree", "fam", "--version", "6", filepath.Join(dir, "y.ged")}); err == nil {
 		t.Error("--version 6 accepted")
 	}
 	// The exports import again to the same tree.
