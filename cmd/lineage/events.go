@@ -101,11 +101,7 @@ var eventsCommands = map[string]subcommand{
 // runEventsRunDue is `lineage events run-due`: the bookings job once, then the mail
 // that is due, so cron sends them without a server running.
 func runEventsRunDue(ctx context.Context, args []string, w io.Writer) error {
-	cfgFn, err := jobFlags("events run-due", args)
-	if err != nil {
-		return err
-	}
-	cfg, db, outbox, err := openJob(ctx, cfgFn)
+	cfg, db, outbox, err := openJob(ctx, "events run-due", args, nil)
 	if err != nil {
 		return err
 	}

@@ -21,15 +21,11 @@ var newsletterCommands = map[string]subcommand{
 // runNewsletterDue is the scheduler's work once, for cron and for tests that cannot
 // wait for serve's tick; it also delivers the mail, so it works with no server.
 func runNewsletterDue(ctx context.Context, args []string, w io.Writer) error {
-	cfgFn, err := jobFlags("newsletter run-due", args)
-	if err != nil {
+	var ns newsletterSettings
+	cfg, db, outbox, err := openJob(ctx, "newsletter run-due", args, func() (err error) {
+		ns, err = newsletterSettingsFromEnv(os.Getenv)
 		return err
-	}
-	ns, err := newsletterSettingsFromEnv(os.Getenv)
-	if err != nil {
-		return err
-	}
-	cfg, db, outbox, err := openJob(ctx, cfgFn)
+	})
 	if err != nil {
 		return err
 	}

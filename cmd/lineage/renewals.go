@@ -36,15 +36,11 @@ func (a *app) addRenewals(ctx context.Context, cfg config.Config) error {
 // delivers the mail that is due, so a cron job sends its reminders even when no server
 // is running.
 func runRunDue(ctx context.Context, args []string, w io.Writer) error {
-	cfgFn, err := jobFlags("membership run-due", args)
-	if err != nil {
+	var rs membership.RenewalSettings
+	cfg, db, outbox, err := openJob(ctx, "membership run-due", args, func() (err error) {
+		rs, err = membership.RenewalSettingsFromEnv(os.Getenv)
 		return err
-	}
-	rs, err := membership.RenewalSettingsFromEnv(os.Getenv)
-	if err != nil {
-		return err
-	}
-	cfg, db, outbox, err := openJob(ctx, cfgFn)
+	})
 	if err != nil {
 		return err
 	}

@@ -30,9 +30,20 @@ func jobFlags(name string, args []string) (func() (config.Config, error), error)
 	return cfgFn, nil
 }
 
-// openJob opens a cron job's store and the outbox its mail goes through (the sender
-// from the environment); the caller closes the store.
-func openJob(ctx context.Context, cfgFn func() (config.Config, error)) (config.Config, *store.DB, *mail.Outbox, error) {
+// openJob starts a cron job's command: its flags (jobFlags), then settings, which reads
+// the job's own settings from the environment (nil when it has none), then its store
+// and the outbox its mail goes through (the sender from the environment). The caller
+// closes the store.
+func openJob(ctx context.Context, name string, args []string, settings func() error) (config.Config, *store.DB, *mail.Outbox, error) {
+	cfgFn, err := jobFlags(name, args)
+	if err != nil {
+		return config.Config{}, nil, nil, err
+	}
+	if settings != nil {
+		if err := settings(); err != nil {
+			return config.Config{}, nil, nil, err
+		}
+	}
 	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {
 		return cfg, nil, nil, err

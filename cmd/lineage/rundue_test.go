@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,4 +54,27 @@ func TestJobFlags(t *testing.T) {
 	if cfg, err := cfgFn(); err != nil || cfg.DataDir != dir {
 		t.Errorf("--data: %+v %v", cfg, err)
 	}
+}
+
+// A cron job's command reads its flags, then its own settings, and opens its store
+// only when both are good: bad settings leave the data folder untouched.
+func TestOpenJobOrder(t *testing.T) {
+	ctx := context.Background()
+	bad := errors.New("bad settings")
+	settings := func() error { return bad }
+	if _, _, _, err := openJob(ctx, "events run-due", []string{"--rate", "5"}, settings); err == nil || errors.Is(err, bad) {
+		t.Errorf("an unknown flag and bad settings: %v, want the flag's error", err)
+	}
+	data := filepath.Join(t.TempDir(), "data")
+	if _, _, _, err := openJob(ctx, "events run-due", []string{"--data", data}, settings); !errors.Is(err, bad) {
+		t.Errorf("bad settings: %v", err)
+	}
+	if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the data folder after bad settings: %v, want none", err)
+	}
+	_, db, outbox, err := openJob(ctx, "events run-due", []string{"--data", data}, nil)
+	if err != nil || outbox == nil {
+		t.Fatalf("good settings: %v", err)
+	}
+	db.Close()
 }
