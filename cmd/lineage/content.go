@@ -54,15 +54,11 @@ func runContent(ctx context.Context, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%s takes %d argument%s, got %d", sub, n, map[bool]string{true: "", false: "s"}[n == 1], len(positional))
 	}
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, blobs, err := openStoreAndBlobs(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	blobs, err := cfg.OpenBlobs(ctx)
-	if err != nil {
-		return err
-	}
 	svc := content.New(db, content.Options{PublicURL: cfg.PublicURL, DataDir: cfg.DataDir, Blobs: blobs, RefCheckInterval: -1})
 
 	switch sub {

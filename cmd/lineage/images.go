@@ -42,16 +42,12 @@ func runImportImages(ctx context.Context, args []string, _ io.Writer) error {
 		return errors.New("give --collection and the files or folders to import (or --manifest)")
 	}
 	opts.Paths = positional
-	cfg, db, err := openStore(ctx, cfgFn)
+	cfg, db, blobs, err := openStoreAndBlobs(ctx, cfgFn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	// The same limits as the server, so that the sizes made here are the ones it serves.
-	blobs, err := cfg.OpenBlobs(ctx)
-	if err != nil {
-		return err
-	}
 	svcOpts := iiif.Options{DataDir: cfg.DataDir, Blobs: blobs}
 	if err := svcOpts.ReadEnv(os.Getenv); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 
+	"lineage/internal/blob"
 	"lineage/internal/config"
 	"lineage/internal/store"
 )
@@ -20,6 +21,22 @@ func openStore(ctx context.Context, cfgFn func() (config.Config, error)) (config
 	openedStores = append(openedStores, cfg.Store()) // pages.go
 	db, err := store.Open(ctx, cfg.Store())
 	return cfg, db, err
+}
+
+// openStoreAndBlobs is openStore for a command that also writes files: it opens the
+// file storage serve uses as well (the data folder, or the bucket of
+// LINEAGE_STORAGE_URL). The caller closes the store.
+func openStoreAndBlobs(ctx context.Context, cfgFn func() (config.Config, error)) (config.Config, *store.DB, blob.Store, error) {
+	cfg, db, err := openStore(ctx, cfgFn)
+	if err != nil {
+		return cfg, nil, nil, err
+	}
+	blobs, err := cfg.OpenBlobs(ctx)
+	if err != nil {
+		db.Close()
+		return cfg, nil, nil, err
+	}
+	return cfg, db, blobs, nil
 }
 
 // startCPUProfile starts writing a CPU profile to path (the imports' --cpuprofile);
