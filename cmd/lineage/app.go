@@ -145,14 +145,8 @@ func (a *app) addAccounts(ctx context.Context, cfg config.Config, db *store.DB) 
 // a few plans.
 func (a *app) addMembership(ctx context.Context, cfg config.Config, db *store.DB) error {
 	svc := newMembership(db, a.accounts, withCheckout(a.payments, cfg.PublicURL))
-	if cfg.Demo {
-		loaded, err := svc.LoadDemoPlans(ctx)
-		if err != nil {
-			return fmt.Errorf("load demo plans: %w", err)
-		}
-		if loaded {
-			slog.Info("demo membership plans loaded")
-		}
+	if err := loadDemo(cfg.Demo, "plans", func() (bool, error) { return svc.LoadDemoPlans(ctx) }, "demo membership plans loaded"); err != nil {
+		return err
 	}
 	a.membership = svc
 	a.accounts.AddExporter(membership.GiftAidExporter{Service: svc}) // "download my data" holds Gift Aid declarations
@@ -232,20 +226,31 @@ func (a *app) addContent(ctx context.Context, cfg config.Config, db *store.DB) e
 	opts.Blobs = blobs
 	opts.Audit = a.audit.Hook(slog.Default())
 	svc := content.New(db, opts)
-	if cfg.Demo {
-		loaded, err := content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content"))
-		if err != nil {
-			return fmt.Errorf("load demo content: %w", err)
-		}
-		if loaded {
-			slog.Info("demo content loaded", "from", cfg.DemoDir)
-		}
+	load := func() (bool, error) { return content.LoadDemo(ctx, svc, filepath.Join(cfg.DemoDir, "content")) }
+	if err := loadDemo(cfg.Demo, "content", load, "demo content loaded", "from", cfg.DemoDir); err != nil {
+		return err
 	}
 	a.content = svc
 	// Scheduled releases and outgoing webhooks: each is also claimed in the store, so the
 	// lease only spares the other instances the polling.
 	a.ensureJobs(db)
 	go a.jobs.Run(ctx, "content-releases", func(ctx context.Context) { svc.RunReleases(ctx, releaseCheckEvery) })
+	return nil
+}
+
+// loadDemo is a room's part of --demo: when on, it runs load, which fills an empty
+// store only, and logs done (with attrs) when it loaded something. Its error names what.
+func loadDemo(on bool, what string, load func() (bool, error), done string, attrs ...any) error {
+	if !on {
+		return nil
+	}
+	loaded, err := load()
+	if err != nil {
+		return fmt.Errorf("load demo %s: %w", what, err)
+	}
+	if loaded {
+		slog.Info(done, attrs...)
+	}
 	return nil
 }
 
@@ -300,14 +305,9 @@ func (a *app) addTrees(ctx context.Context, cfg config.Config, db *store.DB) err
 		return err
 	}
 	svc := trees.New(db, trees.Options{Viewer: treeViewer, Log: slog.Default(), Limits: lim})
-	if cfg.Demo {
-		loaded, err := svc.LoadDemo(ctx, filepath.Join(cfg.DemoDir, "trees", trees.DemoFile))
-		if err != nil {
-			return fmt.Errorf("load demo tree: %w", err)
-		}
-		if loaded {
-			slog.Info("demo family tree loaded", "tree", trees.DemoSlug)
-		}
+	load := func() (bool, error) { return svc.LoadDemo(ctx, filepath.Join(cfg.DemoDir, "trees", trees.DemoFile)) }
+	if err := loadDemo(cfg.Demo, "tree", load, "demo family tree loaded", "tree", trees.DemoSlug); err != nil {
+		return err
 	}
 	a.trees = svc
 	return nil

@@ -32,14 +32,8 @@ func (a *app) addEvents(ctx context.Context, cfg config.Config, db *store.DB) er
 	}
 	svc := newEvents(db, cfg, a.content, a.outbox, a.payments)
 	a.payments.Handle(events.PaymentKind, svc.Fulfiller())
-	if cfg.Demo {
-		loaded, err := svc.LoadDemo(ctx)
-		if err != nil {
-			return fmt.Errorf("load demo bookable events: %w", err)
-		}
-		if loaded {
-			slog.Info("demo bookable events loaded")
-		}
+	if err := loadDemo(cfg.Demo, "bookable events", func() (bool, error) { return svc.LoadDemo(ctx) }, "demo bookable events loaded"); err != nil {
+		return err
 	}
 	a.events = svc
 	if every == 0 {
