@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"lineage/internal/auth"
-	"lineage/internal/config"
 	"lineage/internal/payments"
 )
 
@@ -26,13 +24,9 @@ var membershipCommands = map[string]subcommand{
 // typed once, in Lineage's plans. Run it after adding a plan or changing a price; a
 // checkout also creates a missing Price on first use.
 func runSyncStripe(ctx context.Context, args []string, w io.Writer) error {
-	fs := newFlags("membership sync-stripe", "[flags]")
-	cfgFn := config.DataFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	cfgFn, err := jobFlags("membership sync-stripe", args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 	cfg, db, err := openStore(ctx, cfgFn)
 	if err != nil {

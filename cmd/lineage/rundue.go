@@ -16,8 +16,8 @@ import (
 // The commands cron runs (`lineage events run-due`, `membership run-due`, `newsletter
 // run-due`) do a room's job once and deliver the mail it wrote, with no server running.
 
-// jobFlags parses a cron job command's flags: the store's (--data DIR, or the
-// environment) and nothing else.
+// jobFlags parses the flags of a job's command (the cron jobs, membership
+// sync-stripe): the store's (--data DIR, or the environment) and nothing else.
 func jobFlags(name string, args []string) (func() (config.Config, error), error) {
 	fs := newFlags(name, "[--data DIR]")
 	cfgFn := config.DataFlags(fs)
