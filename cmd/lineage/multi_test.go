@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -23,14 +24,38 @@ import (
 	"lineage/internal/store/storetest"
 )
 
-// TestServeChildProcess is one `lineage serve` of TestServeThreeAtOnce.
-func TestServeChildProcess(t *testing.T) {
-	raw := os.Getenv("LINEAGE_TEST_SERVE_CHILD_ARGS")
+// A test that needs a real `lineage` process (to kill it, or to run several) runs this
+// test binary again as that process: childCommand starts it on one child test, which
+// reads its command's arguments with childArgs.
+const childArgsEnv = "LINEAGE_TEST_CHILD_ARGS"
+
+// childCommand is this test binary run again for the child test named alone, with the
+// environment and env, and args for the child's command.
+func childCommand(test string, args []string, env ...string) *exec.Cmd {
+	raw, _ := json.Marshal(args)
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(append(os.Environ(), env...), childArgsEnv+"="+string(raw))
+	return cmd
+}
+
+// childArgs answers a child test's command arguments (childCommand); a child test that
+// was not started by its parent test is skipped.
+func childArgs(t *testing.T, parent string) []string {
+	raw := os.Getenv(childArgsEnv)
 	if raw == "" {
-		t.Skip("run by TestServeThreeAtOnce")
+		t.Skip("run by " + parent)
 	}
 	var args []string
-	json.Unmarshal([]byte(raw), &args)
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(3)
+	}
+	return args
+}
+
+// TestServeChildProcess is one `lineage serve` of TestServeThreeAtOnce.
+func TestServeChildProcess(t *testing.T) {
+	args := childArgs(t, "TestServeThreeAtOnce")
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -53,10 +78,7 @@ type serveChild struct {
 
 func startServeChild(t *testing.T, env []string, args ...string) *serveChild {
 	t.Helper()
-	raw, _ := json.Marshal(args)
-	c := &serveChild{more: make(chan struct{}), exited: make(chan error, 1)}
-	c.cmd = exec.Command(os.Args[0], "-test.run=^TestServeChildProcess$", "-test.count=1")
-	c.cmd.Env = append(append(os.Environ(), env...), "LINEAGE_TEST_SERVE_CHILD_ARGS="+string(raw))
+	c := &serveChild{cmd: childCommand("TestServeChildProcess", args, env...), more: make(chan struct{}), exited: make(chan error, 1)}
 	stderr, err := c.cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

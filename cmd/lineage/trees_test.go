@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,13 +135,7 @@ func TestTreesBehindAccounts(t *testing.T) {
 
 // TestImportGedcomChildProcess is the child of TestImportGedcomKilled.
 func TestImportGedcomChildProcess(t *testing.T) {
-	raw := os.Getenv("LINEAGE_TEST_GEDCOM_CHILD_ARGS")
-	if raw == "" {
-		t.Skip("run by TestImportGedcomKilled")
-	}
-	var args []string
-	json.Unmarshal([]byte(raw), &args)
-	if err := runImport(context.Background(), args); err != nil {
+	if err := runImport(context.Background(), childArgs(t, "TestImportGedcomKilled")); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)
@@ -166,9 +159,7 @@ func TestImportGedcomKilled(t *testing.T) {
 	if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "fam", "--quiet", privacyFixture}); err != nil {
 		t.Fatal(err)
 	}
-	args, _ := json.Marshal([]string{"gedcom", "--data", data, "--tree", "fam", "--quiet", big})
-	cmd := exec.Command(os.Args[0], "-test.run=^TestImportGedcomChildProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "LINEAGE_TEST_GEDCOM_CHILD_ARGS="+string(args))
+	cmd := childCommand("TestImportGedcomChildProcess", []string{"gedcom", "--data", data, "--tree", "fam", "--quiet", big})
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

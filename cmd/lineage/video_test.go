@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -242,16 +241,7 @@ func noSecret(fake *videotest.Server) map[string]string {
 // TestVideoChildProcess is not a test: it is the `lineage video` process that
 // TestVideoUploadKilled starts and kills. It runs only when that test asks.
 func TestVideoChildProcess(t *testing.T) {
-	raw := os.Getenv("LINEAGE_TEST_VIDEO_CHILD_ARGS")
-	if raw == "" {
-		t.Skip("run by TestVideoUploadKilled")
-	}
-	var args []string
-	if err := json.Unmarshal([]byte(raw), &args); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(3)
-	}
-	if err := runVideo(context.Background(), args); err != nil {
+	if err := runVideo(context.Background(), childArgs(t, "TestVideoUploadKilled")); err != nil {
 		fmt.Fprintf(os.Stderr, "lineage video: %v\n", err)
 		os.Exit(1)
 	}
@@ -271,13 +261,11 @@ func TestVideoUploadKilled(t *testing.T) {
 	const heldAt = 1 << 20
 
 	child := func() *exec.Cmd {
-		args, _ := json.Marshal([]string{"upload", file, "--name", "Killed", "--data", dataDir})
-		cmd := exec.Command(os.Args[0], "-test.run=^TestVideoChildProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "LINEAGE_TEST_VIDEO_CHILD_ARGS="+string(args))
+		var env []string
 		for k, v := range videoEnv(fake) {
-			cmd.Env = append(cmd.Env, k+"="+v)
+			env = append(env, k+"="+v)
 		}
-		return cmd
+		return childCommand("TestVideoChildProcess", []string{"upload", file, "--name", "Killed", "--data", dataDir}, env...)
 	}
 
 	reached, release := make(chan struct{}), make(chan struct{})
