@@ -15,9 +15,7 @@ func TestMemberCommand(t *testing.T) {
 		args = append([]string{args[0], "--data", data}, args[1:]...) // flags before the file of import
 		return captureStdout(t, func() error { return runMember(ctx, args) })
 	}
-	user := func(args ...string) (string, error) {
-		return captureStdout(t, func() error { return runUser(ctx, append(args, "--data", data)) })
-	}
+	user := userCommand(t, data)
 	if out, err := user("add", "--email", "pat@example.org", "--password", "correct horse", "--name", "Pat", "--role", "registered"); err != nil {
 		t.Fatalf("user add: %q %v", out, err)
 	}

@@ -292,11 +292,11 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	}
 	db.Close()
 	run := func() string {
-		var out strings.Builder
-		if err := runNewsletterDue(ctx, []string{"--data", data}, &out); err != nil {
+		out, err := runJob(ctx, data, runNewsletterDue)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return out.String()
+		return out
 	}
 	run() // the alerts remember what they find today
 	file := testFile(t, dir, "q.csv", "record_id,record_type,date,place,role,surname,given_names\nQ1,baptism,1850,Guildford,,Quelch,John\nQ2,baptism,1851,Guildford,,Smith,Mary\n")

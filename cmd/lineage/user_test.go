@@ -13,6 +13,13 @@ import (
 	"lineage/internal/store"
 )
 
+// userCommand runs `lineage user ARGS --data data` and answers what it printed.
+func userCommand(t *testing.T, data string) func(args ...string) (string, error) {
+	return func(args ...string) (string, error) {
+		return captureStdout(t, func() error { return runUser(context.Background(), append(args, "--data", data)) })
+	}
+}
+
 // captureStdout runs fn with os.Stdout sent to a pipe and returns what it printed.
 func captureStdout(t *testing.T, fn func() error) (string, error) {
 	t.Helper()
@@ -36,9 +43,7 @@ func captureStdout(t *testing.T, fn func() error) (string, error) {
 func TestUserCommand(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	run := func(args ...string) (string, error) {
-		return captureStdout(t, func() error { return runUser(ctx, append(args, "--data", data)) })
-	}
+	run := userCommand(t, data)
 
 	out, err := run("add", "--email", "Ada@Example.org", "--password", "correct horse", "--name", "Ada", "--role", "editor")
 	if err != nil || !strings.Contains(out, "<ada@example.org> as editor") {
@@ -121,9 +126,7 @@ func TestUserCommand(t *testing.T) {
 func TestUserListEscapesNames(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	run := func(args ...string) (string, error) {
-		return captureStdout(t, func() error { return runUser(ctx, append(args, "--data", data)) })
-	}
+	run := userCommand(t, data)
 	if _, err := run("add", "--email", "ada@example.org", "--password", "correct horse", "--name", "Ada"); err != nil {
 		t.Fatal(err)
 	}
