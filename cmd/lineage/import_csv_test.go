@@ -57,14 +57,22 @@ func recordsInput(t *testing.T, name, rows string) (data, file string) {
 	return filepath.Join(dir, "data"), testFile(t, dir, name, "record_id,record_type,date,place,role,surname,given_names\n"+rows)
 }
 
+// openData opens the data folder's store, as the next command would; the caller
+// closes it.
+func openData(t *testing.T, data string) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), store.Options{DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // countInStore opens the data folder's store, as the next command would, and answers
 // query's count.
 func countInStore(t *testing.T, data, query string) int {
 	t.Helper()
-	db, err := store.Open(t.Context(), store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	defer db.Close()
 	var n int
 	if err := db.QueryRow(query).Scan(&n); err != nil {

@@ -262,10 +262,7 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	data := dir + "/data"
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	accounts := auth.New(db, auth.Options{})
 	u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "ann@example.org", Verified: true})
 	if err != nil {
@@ -311,10 +308,7 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An alert turned on after the import, before the next run, hears of it too.
-	db, err = store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = openData(t, data)
 	var late int64
 	if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, 'Late Quelch alert', ?, '{"surname":"Quelch","surname_mode":"exact"}', 0, 0) RETURNING id`),
 		u.ID, researchSearchPath).Scan(&late); err != nil {

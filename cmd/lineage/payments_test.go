@@ -166,17 +166,14 @@ func TestCardPaymentJourney(t *testing.T) {
 func TestSyncStripeCommand(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	if _, err := newMembership(db, auth.New(db, auth.Options{})).LoadDemoPlans(ctx); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 
 	var out bytes.Buffer
-	err = runSyncStripe(ctx, []string{"--data", data}, &out)
+	err := runSyncStripe(ctx, []string{"--data", data}, &out)
 	if err == nil || !strings.Contains(err.Error(), "LINEAGE_STRIPE_SECRET_KEY is not set") {
 		t.Fatalf("without a key: %v", err)
 	}

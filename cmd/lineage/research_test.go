@@ -123,10 +123,7 @@ func TestImportCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(context.Background(), store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	defer db.Close()
 	var n int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM records`).Scan(&n); err != nil || n != 1 {
@@ -201,10 +198,7 @@ func TestImportCatalogues(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db, err := store.Open(context.Background(), store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	defer db.Close()
 	g, err := research.New(db, research.Options{}).Global(context.Background(), "papers smith", nil)
 	if err != nil || g.Archive.Total != 1 {

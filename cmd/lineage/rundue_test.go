@@ -24,10 +24,7 @@ func jobData(t *testing.T) (context.Context, string, *store.DB) {
 	for _, k := range []string{"LINEAGE_SMTP_HOST", "LINEAGE_STRIPE_SECRET_KEY", "LINEAGE_MEMBERSHIP_REMINDERS"} {
 		t.Setenv(k, "")
 	}
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	return ctx, data, db
 }
 

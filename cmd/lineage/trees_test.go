@@ -74,7 +74,7 @@ func TestGedcomCommands(t *testing.T) {
 		if err := runImport(ctx, []string{"gedcom", "--data", data, "--tree", "again", "--quiet", filepath.Join(dir, f)}); err != nil {
 			t.Fatalf("re-import %s: %v", f, err)
 		}
-		db, _ := store.Open(ctx, store.Options{DataDir: data})
+		db := openData(t, data)
 		var a, b int
 		db.QueryRow(`SELECT n_people + n_families * 1000 + n_events * 1000000 FROM trees WHERE slug = 'fam'`).Scan(&a)
 		db.QueryRow(`SELECT n_people + n_families * 1000 + n_events * 1000000 FROM trees WHERE slug = 'again'`).Scan(&b)
@@ -185,10 +185,7 @@ func TestImportGedcomKilled(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	<-exited
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	defer db.Close()
 	var people, records int
 	db.QueryRow(`SELECT n_people FROM trees WHERE slug = 'fam'`).Scan(&people)

@@ -10,7 +10,6 @@ import (
 
 	"lineage/internal/audit"
 	"lineage/internal/auth"
-	"lineage/internal/store"
 )
 
 // userCommand runs `lineage user ARGS --data data` and answers what it printed.
@@ -65,10 +64,7 @@ func TestUserCommand(t *testing.T) {
 	if err != nil || strings.Contains(out, "membership") {
 		t.Fatalf("add --role registered: %q %v", out, err)
 	}
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	accounts := auth.New(db, auth.Options{})
 	newMembership(db, accounts)
 	for email, want := range map[string]bool{"mem@example.org": true, "reg@example.org": false} {
@@ -82,10 +78,7 @@ func TestUserCommand(t *testing.T) {
 		t.Fatalf("delete: %q %v", out, err)
 	}
 	// What the operator did is in the audit log, as the command line.
-	db, err = store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db = openData(t, data)
 	es, _, err := audit.New(db, nil).List(ctx, audit.Filter{Action: "user."})
 	db.Close()
 	if err != nil || len(es) != 5 || es[0].Action != "user.delete" || es[1].Action != "user.add" || es[3].Action != "user.role" ||
@@ -130,10 +123,7 @@ func TestUserListEscapesNames(t *testing.T) {
 	if _, err := run("add", "--email", "ada@example.org", "--password", "correct horse", "--name", "Ada"); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, store.Options{DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openData(t, data)
 	if _, err := db.ExecContext(ctx, `UPDATE users SET name = ?`, "X\r\nBcc: evil@evil.com\x1b[2J"); err != nil {
 		t.Fatal(err)
 	}
