@@ -44,6 +44,21 @@ func alertCSV(rng *rand.Rand, keys []int) string {
 	return b.String()
 }
 
+// addAlert saves a member's search, as the account area does, and turns an alert on
+// for it at freq.
+func addAlert(t *testing.T, db *store.DB, svc *newsletter.Service, userID int64, name, path, params, freq string) {
+	t.Helper()
+	ctx := context.Background()
+	var id int64
+	if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
+		userID, name, path, params).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.SetAlert(ctx, userID, id, freq); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // searchIDs runs a saved search's query through the research engine, every page.
 func searchIDs(t *testing.T, rs *research.Service, params url.Values, scope []string) map[int64]bool {
 	t.Helper()
@@ -124,14 +139,7 @@ func TestAlertDigestIsTheSearchDifference(t *testing.T) {
 			for k, v := range a.params {
 				p[k] = v[0]
 			}
-			var id int64
-			if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
-				a.user.ID, a.name, researchSearchPath, paramsJSONOf(a.params)).Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := svc.SetAlert(ctx, a.user.ID, id, "immediately"); err != nil {
-				t.Fatal(err)
-			}
+			addAlert(t, db, svc, a.user.ID, a.name, researchSearchPath, paramsJSONOf(a.params), "immediately")
 		}
 		if _, err := svc.MatchAlerts(ctx); err != nil { // primes the alerts
 			t.Fatal(err)
@@ -278,14 +286,7 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 		{"Quelch records", researchSearchPath, `{"surname":"Quelch"}`},
 		{"New on the shelves", "/research-hub/our-collections/shelves", `{}`},
 	} {
-		var id int64
-		if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
-			u.ID, s.name, s.path, s.params).Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.SetAlert(ctx, u.ID, id, "immediately"); err != nil {
-			t.Fatal(err)
-		}
+		addAlert(t, db, svc, u.ID, s.name, s.path, s.params, "immediately")
 	}
 	db.Close()
 	run := func() string {
@@ -309,15 +310,8 @@ func TestAlertDigestAfterImportCommands(t *testing.T) {
 	}
 	// An alert turned on after the import, before the next run, hears of it too.
 	db = openData(t, data)
-	var late int64
-	if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, 'Late Quelch alert', ?, '{"surname":"Quelch","surname_mode":"exact"}', 0, 0) RETURNING id`),
-		u.ID, researchSearchPath).Scan(&late); err != nil {
-		t.Fatal(err)
-	}
 	svc = newNewsletter(db, config.Config{PublicURL: "http://localhost"}, newsletterSettings{Rate: 100}, auth.New(db, auth.Options{}), nil, research.New(db, research.Options{}), nil, nil)
-	if _, err := svc.SetAlert(ctx, u.ID, late, "immediately"); err != nil {
-		t.Fatal(err)
-	}
+	addAlert(t, db, svc, u.ID, "Late Quelch alert", researchSearchPath, `{"surname":"Quelch","surname_mode":"exact"}`, "immediately")
 	db.Close()
 	if out := run(); !strings.Contains(out, "1 digest(s)") {
 		t.Fatalf("run-due: %s", out)
@@ -374,14 +368,7 @@ func TestDigestFrequency(t *testing.T) {
 			Finders: []newsletter.Finder{&recordsFinder{rs: rs, db: db, publicURL: "https://lineage.test"}}, Now: func() time.Time { return now }})
 		u, _ := accounts.CreateUser(ctx, auth.NewUser{Email: "ann@example.org", Verified: true})
 		for _, a := range []struct{ name, surname, freq string }{{"Quelch daily", "Quelch", "daily"}, {"Pask weekly", "Pask", "weekly"}} {
-			var id int64
-			if err := db.QueryRowContext(ctx, db.Rebind(`INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0) RETURNING id`),
-				u.ID, a.name, researchSearchPath, `{"surname":"`+a.surname+`","surname_mode":"exact"}`).Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := svc.SetAlert(ctx, u.ID, id, a.freq); err != nil {
-				t.Fatal(err)
-			}
+			addAlert(t, db, svc, u.ID, a.name, researchSearchPath, `{"surname":"`+a.surname+`","surname_mode":"exact"}`, a.freq)
 		}
 		seen := 0
 		step := func(label string, wantDigest bool, want ...string) {
