@@ -5,6 +5,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.members";
 import { CsrfField, ErrorSummary, ErrorText, fieldId, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../features/membership/api.server";
 import { dateText, statusText } from "../features/membership/plan-text";
@@ -67,13 +68,7 @@ function ImportSection() {
         <div className={styles.tableWrap}>
           <table className={styles.table}>
             <caption>Rows with errors</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Line", "Column", "Problem"]} />
             <tbody>
               {report.errors.map((e) => (
                 <tr key={`${e.line}-${e.column}-${e.message}`}>
@@ -177,16 +172,7 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
       {members.length ? (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Status</th>
-                <th scope="col">Paid until</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Number", "Name", "Email", "Plan", "Status", "Paid until"]} />
             <tbody>
               {members.map((m) => (
                 <tr key={m.id}>

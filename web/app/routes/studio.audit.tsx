@@ -13,6 +13,7 @@ import { actionText, changeLines } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); admins only.
 
@@ -104,15 +105,7 @@ export default function StudioAudit({ loaderData }: Route.ComponentProps) {
       </p>
       {entries.length ? (
         <ScrollTable label="Audit entries" caption="Audit entries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">About</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Who", "What", "About", "Change"]} />
           <tbody>
             {entries.map((e) => {
               const lines = changeLines(e.before, e.after);

@@ -5,6 +5,7 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/studio.content";
 import { CsrfField, formStyles } from "../components/forms/Forms";
 import { Pagination } from "../components/Pagination";
+import { TableHead } from "../components/TableHead";
 import { formFailure, getAuth } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
@@ -178,15 +179,7 @@ export default function StudioContent({ loaderData, actionData }: Route.Componen
             <div className={styles.tableWrap}>
               <table className={styles.table}>
                 <caption className="visually-hidden">Documents</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last changed</th>
-                    <th scope="col">Tags</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Title", "Kind", "Status", "Last changed", "Tags"]} />
                 <tbody>
                   {list.results.map((d) => (
                     <tr key={d.id}>

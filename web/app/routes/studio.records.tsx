@@ -13,6 +13,7 @@ import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -92,14 +93,7 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
           <p>None. Files are kept for 7 days after they are uploaded.</p>
         ) : (
           <ScrollTable label="Files waiting to be imported" className={styles.tableWrap} tableClassName={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Size</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
+            <TableHead columns={["File", "Size", "Uploaded", "Action"]} />
             <tbody>
               {waiting.map((u) => (
                 <tr key={u.id}>

@@ -16,6 +16,7 @@ import styles from "../features/staff/staff.module.css";
 import { treePath } from "../features/trees/slug";
 import { formatDate } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -108,15 +109,7 @@ export default function StudioTrees({ loaderData }: Route.ComponentProps) {
 function QueueTable({ trees }: { trees: QueueTree[] }) {
   return (
     <ScrollTable label="Family trees" className={styles.tableWrap} tableClassName={styles.table}>
-      <thead>
-        <tr>
-          <th scope="col">Tree</th>
-          <th scope="col">Size</th>
-          <th scope="col">Problems</th>
-          <th scope="col">Uploaded</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Tree", "Size", "Problems", "Uploaded", "Action"]} />
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>

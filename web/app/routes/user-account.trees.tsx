@@ -20,6 +20,7 @@ import { privateMeta } from "../features/auth/meta";
 import { text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -159,15 +160,7 @@ function ActionOutcome({ result, failed }: { result: FormResult | null | undefin
 function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
     <ScrollTable label={caption} className={styles.tableScroll} tableClassName={styles.results}>
-      <thead>
-        <tr>
-          <th scope="col">Tree</th>
-          <th scope="col">Status</th>
-          <th scope="col">People</th>
-          <th scope="col">Uploaded</th>
-          {remove ? <th scope="col">Action</th> : null}
-        </tr>
-      </thead>
+      <TableHead columns={remove ? ["Tree", "Status", "People", "Uploaded", "Action"] : ["Tree", "Status", "People", "Uploaded"]} />
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>
