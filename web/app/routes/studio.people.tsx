@@ -4,7 +4,7 @@
 // change is written to the audit log by the API.
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.people";
-import { CsrfField, Field, FormStatus, formStyles, PostButton, SelectField } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, Field, formStyles, PostButton, SelectField } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { isAdmin, loadPeople, myId, notFound, personAction, type PersonResult } from "../features/staff/api.server";
@@ -77,12 +77,7 @@ export default function StudioPeople({ loaderData }: Route.ComponentProps) {
         {plural(total, "account")}
         {filters.q || filters.role || filters.status ? " found" : ""}
       </h2>
-      {result?.ok ? <FormStatus result={result} /> : null}
-      {result && !result.ok ? (
-        <p role="alert" className={styles.failed}>
-          {result.message ?? "That did not work. Please try again."}
-        </p>
-      ) : null}
+      <ActionOutcome result={result} failed="That did not work. Please try again." className={styles.failed} />
       {people.length ? (
         <ul className={styles.cards} aria-label="Accounts">
           {people.map((p) => (

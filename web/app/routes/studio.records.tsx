@@ -3,7 +3,7 @@
 // lists the files uploaded and not yet imported, and the recent imports with their state.
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.records";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, ErrorSummary, Field, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, requireStaff, uploadRecords } from "../features/staff/api.server";
@@ -81,12 +81,7 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="waiting">
         <h2 id="waiting">Files waiting to be imported</h2>
-        {removed?.ok ? <FormStatus result={removed} /> : null}
-        {removed && !removed.ok ? (
-          <p role="alert" className={styles.failed}>
-            {removed.message}
-          </p>
-        ) : null}
+        <ActionOutcome result={removed} className={styles.failed} />
         {uploads === null ? (
           <p>Your files cannot be listed just now. Please try again later.</p>
         ) : waiting.length === 0 ? (
@@ -119,12 +114,7 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="matchings">
         <h2 id="matchings">Saved matchings</h2>
         <p>A file whose columns are all in a saved matching has its columns matched that way when it is uploaded.</p>
-        {forgotten?.ok ? <FormStatus result={forgotten} /> : null}
-        {forgotten && !forgotten.ok ? (
-          <p role="alert" className={styles.failed}>
-            {forgotten.message}
-          </p>
-        ) : null}
+        <ActionOutcome result={forgotten} className={styles.failed} />
         {mappings.length === 0 ? (
           <p>None yet. You can save one when you import a file.</p>
         ) : (

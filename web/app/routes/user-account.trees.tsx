@@ -8,7 +8,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, useFocusFirstError } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { deleteTree, listTrees, myTrees, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
@@ -123,7 +123,7 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="mine">
         <h2 id="mine">Your uploads</h2>
-        <ActionOutcome result={deleting} failed="The tree could not be deleted." />
+        <ActionOutcome result={deleting} failed="The tree could not be deleted." className={styles.fieldError} />
         {mine === null ? (
           <p>Your trees cannot be listed just now. Please try again later.</p>
         ) : mine.length === 0 ? (
@@ -147,16 +147,6 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 }
 
 /** The outcome of a delete button: its status, or an alert when it failed. */
-function ActionOutcome({ result, failed }: { result: FormResult | null | undefined; failed: string }) {
-  if (!result) return null;
-  if (result.ok) return <FormStatus result={result} />;
-  return (
-    <p role="alert" className={styles.fieldError}>
-      {result.message ?? failed}
-    </p>
-  );
-}
-
 function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
     <ScrollTable label={caption} className={styles.tableScroll} tableClassName={styles.results}>
