@@ -32,12 +32,19 @@ export function ErrorPage({ error }: { error: unknown }) {
       <h1>{title}</h1>
       {detail ? <p>{detail}</p> : null}
       {status === 404 ? <p>The address may be mistyped, or the page may have moved.</p> : null}
-      <p>
-        <Link to="/" className="button button--primary">
-          {GO_HOME_LABEL}
-        </Link>
-      </p>
+      <GoHome />
     </div>
+  );
+}
+
+/** An error page's way out: the button to the home page. */
+export function GoHome() {
+  return (
+    <p>
+      <Link to="/" className="button button--primary">
+        {GO_HOME_LABEL}
+      </Link>
+    </p>
   );
 }
 

@@ -7,6 +7,7 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.member";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SelectField, useFocusFirstError } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, loadMember, memberHandlers, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
@@ -150,16 +151,7 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
         {payments.length ? (
           <div className={styles.tableWrap}>
             <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Receipt</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Covers until</th>
-                  <th scope="col">Note</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Receipt", "Date", "Amount", "Method", "Covers until", "Note"]} />
               <tbody>
                 {payments.map((p) => (
                   <tr key={p.id}>
@@ -187,14 +179,7 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
         {history.length ? (
           <div className={styles.tableWrap}>
             <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
+              <TableHead columns={["When", "By", "Change", "Why"]} />
               <tbody>
                 {history.map((h, i) => (
                   <tr key={`${h.at}-${i}`}>

@@ -4,7 +4,8 @@
 import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.members";
-import { CsrfField, ErrorSummary, ErrorText, fieldId, FormStatus, formStyles, useFocusFirstError } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, FieldShell, FormStatus, formStyles, SelectField, useFocusFirstError } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../features/membership/api.server";
 import { dateText, statusText } from "../features/membership/plan-text";
@@ -52,7 +53,6 @@ function ImportSection() {
   const dryRunDone = result?.ok && result.intent === "import" && result.csv;
   const imported = result?.ok && result.intent === "import-confirm";
   const fileErrors = result && !result.ok ? result.errors?.file : undefined;
-  const fileErrorId = fileErrors?.length ? `${fieldId("file", "import")}-error` : undefined;
 
   return (
     <section className={styles.section} aria-labelledby="import">
@@ -67,13 +67,7 @@ function ImportSection() {
         <div className={styles.tableWrap}>
           <table className={styles.table}>
             <caption>Rows with errors</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Line", "Column", "Problem"]} />
             <tbody>
               {report.errors.map((e) => (
                 <tr key={`${e.line}-${e.column}-${e.message}`}>
@@ -117,11 +111,9 @@ function ImportSection() {
         <Form method="post" encType="multipart/form-data" ref={formRef} className={formStyles.form} noValidate>
           <CsrfField />
           <input type="hidden" name="intent" value="import" />
-          <div className={fileErrorId ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-            <label htmlFor={fieldId("file", "import")}>CSV file of members</label>
-            <ErrorText id={fileErrorId} errors={fileErrors} />
-            <input id={fieldId("file", "import")} name="file" type="file" accept=".csv,text/csv" aria-describedby={fileErrorId} aria-invalid={fileErrorId ? true : undefined} />
-          </div>
+          <FieldShell name="file" idPrefix="import" label="CSV file of members" errors={fileErrors}>
+            {(control) => <input {...control} name="file" type="file" accept=".csv,text/csv" />}
+          </FieldShell>
           <div className={formStyles.actions}>
             <button type="submit" className={`button ${formStyles.button}`} disabled={busy}>
               Check the file
@@ -144,21 +136,8 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
         <Link to="/admin/members/plans">Membership plans</Link>
       </p>
       <Form method="get" role="search" aria-label="Search members" className={`${formStyles.form} ${styles.inline}`}>
-        <div className={formStyles.field}>
-          <label htmlFor="members-q">Name, email or membership number</label>
-          <input id="members-q" name="q" type="search" className={formStyles.input} defaultValue={q} />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="members-status">Status</label>
-          <select id="members-status" name="status" className={formStyles.input} defaultValue={status}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {statusText(s)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field name="q" idPrefix="members" label="Name, email or membership number" type="search" defaultValue={q} />
+        <SelectField name="status" idPrefix="members" label="Status" options={[{ value: "", label: "Any" }, ...STATUSES.map((s) => ({ value: s, label: statusText(s) }))]} defaultValue={status} />
         <div className={formStyles.actions}>
           <button type="submit" className={`button button--primary ${formStyles.button}`}>
             Search
@@ -177,16 +156,7 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
       {members.length ? (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Status</th>
-                <th scope="col">Paid until</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Number", "Name", "Email", "Plan", "Status", "Paid until"]} />
             <tbody>
               {members.map((m) => (
                 <tr key={m.id}>

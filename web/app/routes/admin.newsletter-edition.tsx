@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/admin.newsletter-edition";
 import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import {
   cancelSchedule,
@@ -150,12 +151,7 @@ export default function AdminNewsletterEdition({ loaderData, actionData }: Route
           <h2 id="failed">Addresses that failed</h2>
           <div className={styles.tableWrap}>
             <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">What the mail server said</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Address", "What the mail server said"]} />
               <tbody>
                 {failed.map((r) => (
                   <tr key={r.email}>

@@ -4,6 +4,7 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.newsletter-lists";
 import { CsrfField, ErrorSummary, Field, FormStatus, fieldId, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { loadAdminLists, saveList, type NewsletterResult } from "../features/newsletter/api.server";
 import { audienceText } from "../features/newsletter/lists";
@@ -81,13 +82,7 @@ export default function AdminNewsletterLists({ loaderData, actionData }: Route.C
       <FormStatus result={result?.ok ? result : undefined} />
       <div className={styles.tableWrap}>
         <table className={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">List</th>
-              <th scope="col">Who may subscribe</th>
-              <th scope="col">Subscribers</th>
-            </tr>
-          </thead>
+          <TableHead columns={["List", "Who may subscribe", "Subscribers"]} />
           <tbody>
             {lists.map((l) => (
               <tr key={l.slug}>

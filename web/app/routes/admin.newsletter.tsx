@@ -4,6 +4,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.newsletter";
 import { CsrfField, ErrorSummary, formStyles, usePageForm } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { createEdition, isStaff, loadAllLists, loadDocuments, loadEditions, type NewsletterResult } from "../features/newsletter/api.server";
 import { EditionFields } from "../features/newsletter/EditionFields";
@@ -60,14 +61,7 @@ export default function AdminNewsletter({ loaderData, actionData }: Route.Compon
         <div className={styles.tableWrap}>
           <table className={styles.table}>
             <caption className="visually-hidden">Editions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">List</th>
-                <th scope="col">Status</th>
-                <th scope="col">Progress</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Subject", "List", "Status", "Progress"]} />
             <tbody>
               {editions.map((e) => (
                 <tr key={e.id}>

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.plans";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormStatus } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans } from "../features/membership/api.server";
 import { formatMoney } from "../features/membership/money";
@@ -34,14 +35,7 @@ export default function AdminPlans({ loaderData }: Route.ComponentProps) {
       {plans.length ? (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">Plan</th>
-                <th scope="col">Price</th>
-                <th scope="col">Period</th>
-                <th scope="col">On sale</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Plan", "Price", "Period", "On sale"]} />
             <tbody>
               {plans.map((p) => (
                 <tr key={p.slug}>

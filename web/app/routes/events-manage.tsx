@@ -4,6 +4,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/events-manage";
 import { Breadcrumbs } from "../components/Breadcrumbs";
+import { OnThisPage } from "../components/OnThisPage";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { AttendeeCards, CancelEventForm, MessageForm, SettingsForm } from "../features/events/ManageBookings";
 import { eventPath, managePath } from "../features/events/booking-paths";
@@ -78,24 +79,15 @@ export default function EventsManage({ loaderData, actionData }: Route.Component
         {formatLondonDate(starts)}, {formatLondonClock(starts)}
         {settings.cancelled_at ? ". This event has been cancelled." : ""}
       </p>
-      <nav aria-label="On this page" className="events-contents">
-        <ul role="list">
-          <li>
-            <a href="#attendees">Attendees and check-in</a>
-          </li>
-          <li>
-            <a href="#message">Message everyone</a>
-          </li>
-          <li>
-            <a href="#settings">Booking settings</a>
-          </li>
-          {!settings.cancelled_at ? (
-            <li>
-              <a href="#cancel-event">Cancel the event</a>
-            </li>
-          ) : null}
-        </ul>
-      </nav>
+      <OnThisPage
+        className="events-contents"
+        links={[
+          { href: "#attendees", label: "Attendees and check-in" },
+          { href: "#message", label: "Message everyone" },
+          { href: "#settings", label: "Booking settings" },
+          ...(settings.cancelled_at ? [] : [{ href: "#cancel-event", label: "Cancel the event" }]),
+        ]}
+      />
 
       <section id="attendees" className="manage-section" aria-labelledby="attendees-title">
         <h2 id="attendees-title">Attendees and check-in</h2>

@@ -7,6 +7,7 @@ import type { Route } from "./+types/events";
 import { Article } from "../features/content/Article";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ContentUnavailable } from "../components/ContentUnavailable";
+import { OnThisPage } from "../components/OnThisPage";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
@@ -207,21 +208,14 @@ function EventsList({ data }: { data: Extract<LoaderData, { kind: "list" }> }) {
           </li>
         </ul>
       </div>
-      <nav className="events-contents" aria-label="On this page">
-        <ul role="list">
-          {onFirstPage ? (
-            <li>
-              <a href="#upcoming">Upcoming events</a>
-            </li>
-          ) : null}
-          <li>
-            <a href="#past">Past events</a>
-          </li>
-          <li>
-            <a href="#calendar">Calendar</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        className="events-contents"
+        links={[
+          ...(onFirstPage ? [{ href: "#upcoming", label: "Upcoming events" }] : []),
+          { href: "#past", label: "Past events" },
+          { href: "#calendar", label: "Calendar" },
+        ]}
+      />
       <EventFilters action={EVENTS_PATH} filters={data.filters} monthOptions={data.monthOptions} filtered={data.filtered} />
       <ContentUnavailable show={data.unavailable} />
       <p className="event-results" role="status">

@@ -14,6 +14,7 @@ import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomin
 import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
+import type { ReactNode } from "react";
 
 // Public (features/auth/access.ts; the default is sign-in required).
 export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
@@ -81,40 +82,33 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </>
         )}
       </div>
-      <section className="band" aria-labelledby="home-news">
-        <div className="container">
-          <h2 id="home-news">Latest news</h2>
-          <CardList variant="grid" cards={news} headingLevel={3} empty="There is no news yet." />
-          <p>
-            <Link to="/news" className="button">
-              All news
-            </Link>
-          </p>
-        </div>
-      </section>
-      <section className="band band--tinted" aria-labelledby="home-events">
-        <div className="container">
-          <h2 id="home-events">Upcoming events</h2>
-          <CardList variant="grid" cards={events} headingLevel={3} withTime empty="No upcoming events are planned at the moment." />
-          <p>
-            <Link to="/sog-events" className="button">
-              All events
-            </Link>
-          </p>
-        </div>
-      </section>
-      <section className="band" aria-labelledby="home-learning">
-        <div className="container">
-          <h2 id="home-learning">Featured learning</h2>
-          <CardList variant="grid" cards={featured} headingLevel={3} empty="No featured learning items yet." />
-          <p>
-            <Link to="/education/learning-hub/featured" className="button">
-              More from the learning hub
-            </Link>
-          </p>
-        </div>
-      </section>
+      <Band id="home-news" title="Latest news" more={{ to: "/news", label: "All news" }}>
+        <CardList variant="grid" cards={news} headingLevel={3} empty="There is no news yet." />
+      </Band>
+      <Band id="home-events" title="Upcoming events" more={{ to: "/sog-events", label: "All events" }} tinted>
+        <CardList variant="grid" cards={events} headingLevel={3} withTime empty="No upcoming events are planned at the moment." />
+      </Band>
+      <Band id="home-learning" title="Featured learning" more={{ to: "/education/learning-hub/featured", label: "More from the learning hub" }}>
+        <CardList variant="grid" cards={featured} headingLevel={3} empty="No featured learning items yet." />
+      </Band>
     </>
+  );
+}
+
+/** A band of the home page: a heading, its cards and a link to all of them. */
+function Band({ id, title, more, tinted, children }: { id: string; title: string; more: { to: string; label: string }; tinted?: boolean; children: ReactNode }) {
+  return (
+    <section className={tinted ? "band band--tinted" : "band"} aria-labelledby={id}>
+      <div className="container">
+        <h2 id={id}>{title}</h2>
+        {children}
+        <p>
+          <Link to={more.to} className="button">
+            {more.label}
+          </Link>
+        </p>
+      </div>
+    </section>
   );
 }
 

@@ -4,7 +4,7 @@
 // file with the same filters.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/studio.audit";
-import { formStyles } from "../components/forms/Forms";
+import { Field, formStyles, SelectField } from "../components/forms/Forms";
 import { AUDIT_FILTERS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -13,6 +13,7 @@ import { actionText, changeLines } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); admins only.
 
@@ -53,43 +54,23 @@ export default function StudioAudit({ loaderData }: Route.ComponentProps) {
         Every change made by the society’s staff in the studio: who did it, when, and what it changed. The newest come first.
       </p>
       <Form method="get" role="search" aria-label="Filter the audit log" className={`${formStyles.form} ${styles.inline}`}>
-        <div className={formStyles.field}>
-          <label htmlFor="audit-actor">Who</label>
-          <select id="audit-actor" name="actor" className={formStyles.input} defaultValue={filters.actor}>
-            <option value="">Anyone</option>
-            {staff.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="audit-action">What</label>
-          <select id="audit-action" name="action" className={formStyles.input} defaultValue={filters.action}>
-            <option value="">Anything</option>
-            {actions.map((a) => (
-              <option key={a} value={a}>
-                {actionText(a)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="audit-subject">About</label>
-          <p id="audit-subject-hint" className={formStyles.hint}>
-            For example user:7 or tree:smith-family
-          </p>
-          <input id="audit-subject" name="subject" className={formStyles.input} defaultValue={filters.subject} aria-describedby="audit-subject-hint" maxLength={200} />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="audit-from">From</label>
-          <input id="audit-from" name="from" type="date" className={formStyles.input} defaultValue={filters.from} />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="audit-to">To</label>
-          <input id="audit-to" name="to" type="date" className={formStyles.input} defaultValue={filters.to} />
-        </div>
+        <SelectField
+          name="actor"
+          idPrefix="audit"
+          label="Who"
+          options={[{ value: "", label: "Anyone" }, ...staff.map((p) => ({ value: String(p.id), label: p.name }))]}
+          defaultValue={filters.actor}
+        />
+        <SelectField
+          name="action"
+          idPrefix="audit"
+          label="What"
+          options={[{ value: "", label: "Anything" }, ...actions.map((a) => ({ value: a, label: actionText(a) }))]}
+          defaultValue={filters.action}
+        />
+        <Field name="subject" idPrefix="audit" label="About" hint="For example user:7 or tree:smith-family" defaultValue={filters.subject} maxLength={200} />
+        <Field name="from" idPrefix="audit" label="From" type="date" defaultValue={filters.from} />
+        <Field name="to" idPrefix="audit" label="To" type="date" defaultValue={filters.to} />
         <div className={formStyles.actions}>
           <button type="submit" className={`button button--primary ${formStyles.button}`}>
             Show
@@ -104,15 +85,7 @@ export default function StudioAudit({ loaderData }: Route.ComponentProps) {
       </p>
       {entries.length ? (
         <ScrollTable label="Audit entries" caption="Audit entries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">About</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Who", "What", "About", "Change"]} />
           <tbody>
             {entries.map((e) => {
               const lines = changeLines(e.before, e.after);

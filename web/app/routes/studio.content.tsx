@@ -3,8 +3,9 @@
 import { requireStaff } from "../features/studio/access.server";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/studio.content";
-import { CsrfField, formStyles } from "../components/forms/Forms";
+import { CsrfField, Field, formStyles, SelectField } from "../components/forms/Forms";
 import { Pagination } from "../components/Pagination";
+import { TableHead } from "../components/TableHead";
 import { formFailure, getAuth } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
@@ -16,11 +17,11 @@ import { parsePageParam } from "../lib/paging";
 
 const STATUSES = ["draft", "scheduled", "published", "archived"] as const;
 const SORTS = [
-  ["-updated_at", "Latest change first"],
-  ["updated_at", "Oldest change first"],
-  ["title", "Title, A to Z"],
-  ["-title", "Title, Z to A"],
-] as const;
+  { value: "-updated_at", label: "Latest change first" },
+  { value: "updated_at", label: "Oldest change first" },
+  { value: "title", label: "Title, A to Z" },
+  { value: "-title", label: "Title, Z to A" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireStaff(context);
@@ -95,68 +96,29 @@ export default function StudioContent({ loaderData, actionData }: Route.Componen
 
       <search>
         <Form method="get" className={styles.filters} aria-label="Find documents">
-          <div className={formStyles.field}>
-            <label htmlFor="f-q">Words</label>
-            <input id="f-q" name="q" type="search" className={formStyles.input} defaultValue={query.q} />
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-type">Kind</label>
-            <select id="f-type" name="type" className={formStyles.input} defaultValue={query.type}>
-              <option value="">All kinds</option>
-              {types.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-status">Status</label>
-            <select id="f-status" name="status" className={formStyles.input} defaultValue={query.status}>
-              <option value="">All but archived</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_WORDS[s]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-tag">Tag</label>
-            <select id="f-tag" name="tag" className={formStyles.input} defaultValue={query.tag}>
-              <option value="">Any tag</option>
-              {tags.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-author">Written or changed by</label>
-            <select id="f-author" name="author" className={formStyles.input} defaultValue={query.author}>
-              <option value="">Anyone</option>
-              <option value="me">Me</option>
-            </select>
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-from">Changed from</label>
-            <input id="f-from" name="from" type="date" className={formStyles.input} defaultValue={query.from} />
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-to">Changed until</label>
-            <input id="f-to" name="to" type="date" className={formStyles.input} defaultValue={query.to} />
-          </div>
-          <div className={formStyles.field}>
-            <label htmlFor="f-sort">Order</label>
-            <select id="f-sort" name="sort" className={formStyles.input} defaultValue={query.sort || "-updated_at"}>
-              {SORTS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field name="q" idPrefix="f" label="Words" type="search" defaultValue={query.q} />
+          <SelectField name="type" idPrefix="f" label="Kind" options={[{ value: "", label: "All kinds" }, ...types.map((t) => ({ value: t.id, label: t.label }))]} defaultValue={query.type} />
+          <SelectField
+            name="status"
+            idPrefix="f"
+            label="Status"
+            options={[{ value: "", label: "All but archived" }, ...STATUSES.map((s) => ({ value: s, label: STATUS_WORDS[s] }))]}
+            defaultValue={query.status}
+          />
+          <SelectField name="tag" idPrefix="f" label="Tag" options={[{ value: "", label: "Any tag" }, ...tags.map((t) => ({ value: t, label: t }))]} defaultValue={query.tag} />
+          <SelectField
+            name="author"
+            idPrefix="f"
+            label="Written or changed by"
+            options={[
+              { value: "", label: "Anyone" },
+              { value: "me", label: "Me" },
+            ]}
+            defaultValue={query.author}
+          />
+          <Field name="from" idPrefix="f" label="Changed from" type="date" defaultValue={query.from} />
+          <Field name="to" idPrefix="f" label="Changed until" type="date" defaultValue={query.to} />
+          <SelectField name="sort" idPrefix="f" label="Order" options={SORTS} defaultValue={query.sort || "-updated_at"} />
           <div className={styles.filterActions}>
             <button type="submit" className="button button--primary">
               Show
@@ -178,15 +140,7 @@ export default function StudioContent({ loaderData, actionData }: Route.Componen
             <div className={styles.tableWrap}>
               <table className={styles.table}>
                 <caption className="visually-hidden">Documents</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last changed</th>
-                    <th scope="col">Tags</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Title", "Kind", "Status", "Last changed", "Tags"]} />
                 <tbody>
                   {list.results.map((d) => (
                     <tr key={d.id}>

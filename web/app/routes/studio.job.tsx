@@ -4,7 +4,7 @@
 // while it runs: a button to stop it (nothing it loaded is kept).
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.job";
-import { CsrfField, FormStatus } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { cancelJob, loadJob, notFound, requireStaff } from "../features/staff/api.server";
@@ -51,19 +51,19 @@ export default function StudioJob({ loaderData }: Route.ComponentProps) {
         {job.started_by ? ` by ${job.started_by.name}` : ""}. You can leave this page: the work goes on, and you can come back to it from{" "}
         <Link to={back.to}>{back.label.toLowerCase()}</Link>.
       </p>
-      {result ? (
-        result.ok ? (
-          <FormStatus result={result} />
-        ) : (
-          <p role="alert" className={styles.failed}>
-            {result.message}
-          </p>
-        )
-      ) : null}
+      <ActionOutcome result={result} className={styles.failed} />
       <JobProgress initial={job}>{(live) => <JobOutcome job={live} search={search} />}</JobProgress>
     </>
   );
 }
+
+/** An import's counts, in the order a person reads them, with the word for each. */
+const IMPORT_COUNTS = [
+  ["added", "added"],
+  ["updated", "changed"],
+  ["unchanged", "unchanged"],
+  ["skipped", "skipped"],
+] as const;
 
 function JobOutcome({ job, search }: { job: Job; search: string | null }) {
   if (job.state === "undoing") return <p>Taking back what it loaded, so that nothing from it is kept. This page says when that is done.</p>;
@@ -114,18 +114,12 @@ function JobOutcome({ job, search }: { job: Job; search: string | null }) {
   return (
     <>
       <ul className={styles.counts}>
-        <li>
-          <strong>{(r?.added ?? 0).toLocaleString("en-GB")}</strong> added
-        </li>
-        <li>
-          <strong>{(r?.updated ?? 0).toLocaleString("en-GB")}</strong> changed
-        </li>
-        <li>
-          <strong>{(r?.unchanged ?? 0).toLocaleString("en-GB")}</strong> unchanged
-        </li>
-        <li>
-          <strong>{(r?.skipped ?? 0).toLocaleString("en-GB")}</strong> skipped
-        </li>
+        {IMPORT_COUNTS.map(([count, word]) => (
+          <li key={count}>
+            <strong>{(r?.[count] ?? 0).toLocaleString("en-GB")}</strong>
+            {` ${word}`}
+          </li>
+        ))}
       </ul>
       {r?.errors?.length ? (
         <details>

@@ -4,7 +4,7 @@
 // change is written to the audit log by the API.
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.people";
-import { CsrfField, FormStatus, formStyles, PostButton } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, Field, formStyles, PostButton, SelectField } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { isAdmin, loadPeople, myId, notFound, personAction, type PersonResult } from "../features/staff/api.server";
@@ -53,29 +53,19 @@ export default function StudioPeople({ loaderData }: Route.ComponentProps) {
         signing in, or send them a link to choose a new password. Every change is kept in the <Link to="/studio/audit">audit log</Link>.
       </p>
       <Form method="get" role="search" aria-label="Find people" className={`${formStyles.form} ${styles.inline}`}>
-        <div className={formStyles.field}>
-          <label htmlFor="people-q">Name or email address</label>
-          <input id="people-q" name="q" type="search" className={formStyles.input} defaultValue={filters.q} maxLength={200} />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="people-role">Role</label>
-          <select id="people-role" name="role" className={formStyles.input} defaultValue={filters.role}>
-            <option value="">Any</option>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {roleText(r)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor="people-status">Can sign in</label>
-          <select id="people-status" name="status" className={formStyles.input} defaultValue={filters.status}>
-            <option value="">Any</option>
-            <option value="active">Yes</option>
-            <option value="disabled">No (disabled)</option>
-          </select>
-        </div>
+        <Field name="q" idPrefix="people" label="Name or email address" type="search" defaultValue={filters.q} maxLength={200} />
+        <SelectField name="role" idPrefix="people" label="Role" options={[{ value: "", label: "Any" }, ...roles.map((r) => ({ value: r, label: roleText(r) }))]} defaultValue={filters.role} />
+        <SelectField
+          name="status"
+          idPrefix="people"
+          label="Can sign in"
+          options={[
+            { value: "", label: "Any" },
+            { value: "active", label: "Yes" },
+            { value: "disabled", label: "No (disabled)" },
+          ]}
+          defaultValue={filters.status}
+        />
         <div className={formStyles.actions}>
           <button type="submit" className={`button button--primary ${formStyles.button}`}>
             Find
@@ -87,12 +77,7 @@ export default function StudioPeople({ loaderData }: Route.ComponentProps) {
         {plural(total, "account")}
         {filters.q || filters.role || filters.status ? " found" : ""}
       </h2>
-      {result?.ok ? <FormStatus result={result} /> : null}
-      {result && !result.ok ? (
-        <p role="alert" className={styles.failed}>
-          {result.message ?? "That did not work. Please try again."}
-        </p>
-      ) : null}
+      <ActionOutcome result={result} failed="That did not work. Please try again." className={styles.failed} />
       {people.length ? (
         <ul className={styles.cards} aria-label="Accounts">
           {people.map((p) => (

@@ -90,17 +90,13 @@ export default function StudioRecordsUpload({ loaderData }: Route.ComponentProps
 
       {saved.length ? (
         <Form method="get" className={`${formStyles.form} ${styles.inline}`} aria-label="Use a saved matching">
-          <div className={formStyles.field}>
-            <label htmlFor="saved-mapping">Use a matching saved before</label>
-            <select id="saved-mapping" name="mapping" className={formStyles.input} defaultValue={using}>
-              <option value="">Our guess for this file</option>
-              {saved.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            name="mapping"
+            idPrefix="saved"
+            label="Use a matching saved before"
+            options={[{ value: "", label: "Our guess for this file" }, ...saved.map((name) => ({ value: name, label: name }))]}
+            defaultValue={using}
+          />
           <div className={formStyles.actions}>
             <button type="submit" className={`button ${formStyles.button}`}>
               Use this matching

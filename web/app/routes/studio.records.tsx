@@ -3,7 +3,7 @@
 // lists the files uploaded and not yet imported, and the recent imports with their state.
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.records";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, ErrorSummary, Field, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
 import { deleteMapping, deleteUpload, loadJobs, loadMappings, loadUploads, requireStaff, uploadRecords } from "../features/staff/api.server";
@@ -13,6 +13,7 @@ import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -80,26 +81,14 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="waiting">
         <h2 id="waiting">Files waiting to be imported</h2>
-        {removed?.ok ? <FormStatus result={removed} /> : null}
-        {removed && !removed.ok ? (
-          <p role="alert" className={styles.failed}>
-            {removed.message}
-          </p>
-        ) : null}
+        <ActionOutcome result={removed} className={styles.failed} />
         {uploads === null ? (
           <p>Your files cannot be listed just now. Please try again later.</p>
         ) : waiting.length === 0 ? (
           <p>None. Files are kept for 7 days after they are uploaded.</p>
         ) : (
           <ScrollTable label="Files waiting to be imported" className={styles.tableWrap} tableClassName={styles.table}>
-            <thead>
-              <tr>
-                <th scope="col">File</th>
-                <th scope="col">Size</th>
-                <th scope="col">Uploaded</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
+            <TableHead columns={["File", "Size", "Uploaded", "Action"]} />
             <tbody>
               {waiting.map((u) => (
                 <tr key={u.id}>
@@ -125,12 +114,7 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="matchings">
         <h2 id="matchings">Saved matchings</h2>
         <p>A file whose columns are all in a saved matching has its columns matched that way when it is uploaded.</p>
-        {forgotten?.ok ? <FormStatus result={forgotten} /> : null}
-        {forgotten && !forgotten.ok ? (
-          <p role="alert" className={styles.failed}>
-            {forgotten.message}
-          </p>
-        ) : null}
+        <ActionOutcome result={forgotten} className={styles.failed} />
         {mappings.length === 0 ? (
           <p>None yet. You can save one when you import a file.</p>
         ) : (

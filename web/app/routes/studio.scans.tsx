@@ -4,7 +4,7 @@
 // prepared for the viewer in the background; the next page shows the progress live.
 import { data, Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/studio.scans";
-import { CsrfField, ErrorSummary, ErrorText, Field, fieldId, formStyles, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, Field, formStyles, SelectField, usePageForm } from "../components/forms/Forms";
 import { SCAN_FIELDS } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -68,40 +68,23 @@ export default function StudioScans({ loaderData }: Route.ComponentProps) {
             accept=".jpg,.jpeg,.png,.tif,.tiff,image/jpeg,image/png,image/tiff"
             errors={errors.files}
           />
-          <div className={formStyles.field}>
-            <label htmlFor={fieldId("folder", "scans")}>Or a whole folder of scans</label>
-            <p id={`${fieldId("folder", "scans")}-hint`} className={formStyles.hint}>
-              Its JPEG, PNG and TIFF images are sent; anything else in it is left out.
-            </p>
-            <input
-              id={fieldId("folder", "scans")}
-              name="folder"
-              type="file"
-              multiple
-              className={formStyles.input}
-              aria-describedby={`${fieldId("folder", "scans")}-hint`}
-              {...{ webkitdirectory: "" }}
-            />
-          </div>
-          <div className={errors.collection?.length ? `${formStyles.field} ${formStyles.fieldError}` : formStyles.field}>
-            <label htmlFor={fieldId("collection", "scans")}>Collection</label>
-            <ErrorText id={`${fieldId("collection", "scans")}-error`} errors={errors.collection} />
-            <select
-              id={fieldId("collection", "scans")}
-              name="collection"
-              className={formStyles.input}
-              defaultValue={values.collection ?? ""}
-              aria-describedby={errors.collection?.length ? `${fieldId("collection", "scans")}-error` : undefined}
-              aria-invalid={errors.collection?.length ? true : undefined}
-            >
-              <option value="">Choose</option>
-              {collections.map((c) => (
-                <option key={c.slug} value={c.slug}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field
+            name="folder"
+            idPrefix="scans"
+            type="file"
+            multiple
+            label="Or a whole folder of scans"
+            hint="Its JPEG, PNG and TIFF images are sent; anything else in it is left out."
+            {...{ webkitdirectory: "" }}
+          />
+          <SelectField
+            name="collection"
+            idPrefix="scans"
+            label="Collection"
+            options={[{ value: "", label: "Choose" }, ...collections.map((c) => ({ value: c.slug, label: c.title }))]}
+            defaultValue={values.collection ?? ""}
+            errors={errors.collection}
+          />
           <fieldset className={styles.fieldset}>
             <legend>Attach the scans</legend>
             {ATTACH.map((a) => (
@@ -117,17 +100,13 @@ export default function StudioScans({ loaderData }: Route.ComponentProps) {
           <Field name="record" idPrefix="scans" label="Record or catalogue reference (for “all to one record”)" defaultValue={values.record ?? ""} errors={errors.record} maxLength={200} />
           <Field name="person" idPrefix="scans" label="Person (for “all to one person”)" hint="The tree’s short name and the person’s id, such as smith-family:I12." defaultValue={values.person ?? ""} errors={errors.person} maxLength={200} />
           <Field name="manifest" idPrefix="scans" type="file" label="List of the scans (for “with a list”)" hint="A CSV file as described in the society’s guide to scans. At most 1 MB." accept=".csv,text/csv" errors={errors.manifest} />
-          <div className={formStyles.field}>
-            <label htmlFor={fieldId("access", "scans")}>Who may see the scans</label>
-            <select id={fieldId("access", "scans")} name="access" className={formStyles.input} defaultValue={values.access ?? ""}>
-              <option value="">As the collection says</option>
-              {ACCESS_LEVELS.map((a) => (
-                <option key={a} value={a}>
-                  {accessText(a)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            name="access"
+            idPrefix="scans"
+            label="Who may see the scans"
+            options={[{ value: "", label: "As the collection says" }, ...ACCESS_LEVELS.map((a) => ({ value: a, label: accessText(a) }))]}
+            defaultValue={values.access ?? ""}
+          />
           <button type="submit" className="button button--primary" disabled={busy}>
             {busy ? "Uploading…" : "Upload and prepare the scans"}
           </button>

@@ -5,7 +5,7 @@
 // /user-account/trees, which links here for editors.
 import { data, Form, Link, useActionData } from "react-router";
 import type { Route } from "./+types/studio.trees";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, usePageForm } from "../components/forms/Forms";
 import { TREE_STATES } from "../features/staff/fields";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { privateMeta } from "../features/auth/meta";
@@ -16,6 +16,7 @@ import styles from "../features/staff/staff.module.css";
 import { treePath } from "../features/trees/slug";
 import { formatDate } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -68,12 +69,7 @@ export default function StudioTrees({ loaderData }: Route.ComponentProps) {
       </nav>
       <section aria-labelledby="queue">
         <h2 id="queue">{state === "waiting" ? "Waiting to be published" : state === "published" ? "Published trees" : "All trees"}</h2>
-        {changed?.ok ? <FormStatus result={changed} /> : null}
-        {changed && !changed.ok ? (
-          <p role="alert" className={styles.failed}>
-            {changed.message ?? "The tree could not be changed."}
-          </p>
-        ) : null}
+        <ActionOutcome result={changed} failed="The tree could not be changed." className={styles.failed} />
         {trees.length === 0 ? <p>{state === "waiting" ? "No trees are waiting." : "No trees."}</p> : <QueueTable trees={trees} />}
       </section>
 
@@ -108,15 +104,7 @@ export default function StudioTrees({ loaderData }: Route.ComponentProps) {
 function QueueTable({ trees }: { trees: QueueTree[] }) {
   return (
     <ScrollTable label="Family trees" className={styles.tableWrap} tableClassName={styles.table}>
-      <thead>
-        <tr>
-          <th scope="col">Tree</th>
-          <th scope="col">Size</th>
-          <th scope="col">Problems</th>
-          <th scope="col">Uploaded</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Tree", "Size", "Problems", "Uploaded", "Action"]} />
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>

@@ -3,12 +3,12 @@
 // (the root middleware: no handle.auth means sign-in required); signed-in users who
 // are not staff get a plain "not allowed" page from this layout's loader, which hides
 // whatever its children loaded (the Go API refuses them their data anyway).
-import { isRouteErrorResponse, Link, NavLink, Outlet, useRouteError } from "react-router";
+import { isRouteErrorResponse, NavLink, Outlet, useRouteError } from "react-router";
 import type { Route } from "./+types/studio";
 import { hasScope } from "../features/auth/user";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
-import { GO_HOME_LABEL } from "../components/error-messages";
+import { GoHome } from "../components/ErrorPage";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { studioNavFor } from "../features/studio/nav";
 import styles from "../features/studio/studio.module.css";
@@ -56,11 +56,7 @@ export function ErrorBoundary() {
       <div className="container error-page">
         <h1>You are not allowed to use the studio</h1>
         <p>{NOT_ALLOWED} If you think you should be able to use it, please ask one of the society's administrators.</p>
-        <p>
-          <Link to="/" className="button button--primary">
-            {GO_HOME_LABEL}
-          </Link>
-        </p>
+        <GoHome />
       </div>
     );
   }

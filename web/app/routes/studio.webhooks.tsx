@@ -12,6 +12,7 @@ import { loadWebhooks, testWebhooks } from "../features/studio/api.server";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 const STATUS_WORDS = { pending: "Waiting to be sent", delivered: "Delivered", failed: "Failed" } as const;
 
@@ -76,14 +77,7 @@ export default function StudioWebhooks({ loaderData, actionData }: Route.Compone
         <p>None yet.</p>
       ) : (
         <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Address</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Tries</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Address", "Outcome", "Tries"]} />
           <tbody>
             {deliveries.map((d) => (
               <tr key={d.id}>

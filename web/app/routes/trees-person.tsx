@@ -3,6 +3,7 @@
 // a timeline of events, parents, partners and children, siblings, sources, notes,
 // media, and the bookmark toggle. A living person comes from the API as "Living" with
 // every detail left out, and this page shows only what the API sent.
+import type { ReactNode } from "react";
 import { Link, redirect } from "react-router";
 import type { Route } from "./+types/trees-person";
 import { Breadcrumbs } from "../components/Breadcrumbs";
@@ -63,6 +64,18 @@ function Relative({ tree, person, note }: { tree: string; person: PersonSummary;
 function CutNote({ person, list, shown }: { person: Pick<Person, "more">; list: PersonList; shown: number }) {
   const text = cutListText(person, list, shown);
   return text ? <p className={styles.notice}>{text}</p> : null;
+}
+
+/** One of the person's lists under its heading, with the note when the API cut it; nothing when it is empty. */
+function ListSection({ person, list, title, children }: { person: Person; list: "sources" | "notes" | "media"; title: string; children: ReactNode }) {
+  if (!person[list].length) return null;
+  return (
+    <section aria-labelledby={list}>
+      <h2 id={list}>{title}</h2>
+      {children}
+      <CutNote person={person} list={list} shown={person[list].length} />
+    </section>
+  );
 }
 
 export default function PersonPage({ loaderData }: Route.ComponentProps) {
@@ -225,50 +238,38 @@ export default function PersonPage({ loaderData }: Route.ComponentProps) {
         <CutNote person={person} list="siblings" shown={person.siblings.length} />
       </section>
 
-      {person.sources.length ? (
-        <section aria-labelledby="sources">
-          <h2 id="sources">Sources</h2>
-          <ol>
-            {person.sources.map((s, i) => (
-              <li key={i}>
-                <cite>{s.title || "Untitled source"}</cite>
-                {s.author ? `, ${s.author}` : ""}
-                {s.publication ? `, ${s.publication}` : ""}
-                {s.page ? `: ${s.page}` : ""}
-                {s.text ? <blockquote>{s.text}</blockquote> : null}
-              </li>
-            ))}
-          </ol>
-          <CutNote person={person} list="sources" shown={person.sources.length} />
-        </section>
-      ) : null}
-
-      {person.notes.length ? (
-        <section aria-labelledby="notes">
-          <h2 id="notes">Notes</h2>
-          {person.notes.map((n, i) => (
-            <p key={i} className={styles.note}>
-              {n}
-            </p>
+      <ListSection person={person} list="sources" title="Sources">
+        <ol>
+          {person.sources.map((s, i) => (
+            <li key={i}>
+              <cite>{s.title || "Untitled source"}</cite>
+              {s.author ? `, ${s.author}` : ""}
+              {s.publication ? `, ${s.publication}` : ""}
+              {s.page ? `: ${s.page}` : ""}
+              {s.text ? <blockquote>{s.text}</blockquote> : null}
+            </li>
           ))}
-          <CutNote person={person} list="notes" shown={person.notes.length} />
-        </section>
-      ) : null}
+        </ol>
+      </ListSection>
 
-      {person.media.length ? (
-        <section aria-labelledby="media">
-          <h2 id="media">Media</h2>
-          <ul>
-            {person.media.map((m, i) => (
-              <li key={i}>
-                {m.url ? <a href={m.url}>{m.title || m.file}</a> : (m.title || m.file)}
-                {m.url || !m.title ? "" : ` (${m.file})`}
-              </li>
-            ))}
-          </ul>
-          <CutNote person={person} list="media" shown={person.media.length} />
-        </section>
-      ) : null}
+      <ListSection person={person} list="notes" title="Notes">
+        {person.notes.map((n, i) => (
+          <p key={i} className={styles.note}>
+            {n}
+          </p>
+        ))}
+      </ListSection>
+
+      <ListSection person={person} list="media" title="Media">
+        <ul>
+          {person.media.map((m, i) => (
+            <li key={i}>
+              {m.url ? <a href={m.url}>{m.title || m.file}</a> : (m.title || m.file)}
+              {m.url || !m.title ? "" : ` (${m.file})`}
+            </li>
+          ))}
+        </ul>
+      </ListSection>
 
       {scans?.items.length ? <ItemScans scans={scans} returnTo={path} /> : null}
     </article>

@@ -5,6 +5,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/trees-tree";
 import { Breadcrumbs } from "../components/Breadcrumbs";
+import { OnThisPage } from "../components/OnThisPage";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { firstPerson, getGraph, getSurnames, getTree, listPeople, notFound } from "../features/trees/api.server";
 import { chartGraphFrom, plural } from "../features/trees/format";
@@ -82,19 +83,13 @@ export default function TreePage({ loaderData }: Route.ComponentProps) {
         </li>
       </ul>
       {tree.owner ? <p>Contributed by {tree.owner.name}.</p> : null}
-      <nav aria-label="On this page">
-        <ul>
-          <li>
-            <a href="#search">Find a person</a>
-          </li>
-          <li>
-            <a href="#surnames">Surname index</a>
-          </li>
-          <li>
-            <a href="#viewer">Tree viewer</a>
-          </li>
-        </ul>
-      </nav>
+      <OnThisPage
+        links={[
+          { href: "#search", label: "Find a person" },
+          { href: "#surnames", label: "Surname index" },
+          { href: "#viewer", label: "Tree viewer" },
+        ]}
+      />
 
       <section aria-labelledby="search" id="search-section">
         <h2 id="search">Find a person in this tree</h2>

@@ -11,6 +11,7 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, u
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
+import { TableHead } from "../components/TableHead";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
@@ -259,13 +260,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
             {receipts.length ? (
               <div className={styles.tableWrap}>
                 <table className={styles.table}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Receipt</th>
-                      <th scope="col">Date</th>
-                      <th scope="col">Amount</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={["Receipt", "Date", "Amount"]} />
                   <tbody>
                     {receipts.map((r) => (
                       <tr key={r.id}>

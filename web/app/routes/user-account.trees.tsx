@@ -8,7 +8,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.trees";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, useFocusFirstError } from "../components/forms/Forms";
+import { ActionOutcome, CsrfField, ErrorSummary, Field, FormStatus, formStyles, PostButton, useFocusFirstError } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { deleteTree, listTrees, myTrees, uploadTree, type UploadResult } from "../features/trees/api.server";
 import { plural } from "../features/trees/format";
@@ -20,6 +20,7 @@ import { privateMeta } from "../features/auth/meta";
 import { text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
+import { TableHead } from "../components/TableHead";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -122,7 +123,7 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="mine">
         <h2 id="mine">Your uploads</h2>
-        <ActionOutcome result={deleting} failed="The tree could not be deleted." />
+        <ActionOutcome result={deleting} failed="The tree could not be deleted." className={styles.fieldError} />
         {mine === null ? (
           <p>Your trees cannot be listed just now. Please try again later.</p>
         ) : mine.length === 0 ? (
@@ -146,28 +147,10 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 }
 
 /** The outcome of a delete button: its status, or an alert when it failed. */
-function ActionOutcome({ result, failed }: { result: FormResult | null | undefined; failed: string }) {
-  if (!result) return null;
-  if (result.ok) return <FormStatus result={result} />;
-  return (
-    <p role="alert" className={styles.fieldError}>
-      {result.message ?? failed}
-    </p>
-  );
-}
-
 function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
     <ScrollTable label={caption} className={styles.tableScroll} tableClassName={styles.results}>
-      <thead>
-        <tr>
-          <th scope="col">Tree</th>
-          <th scope="col">Status</th>
-          <th scope="col">People</th>
-          <th scope="col">Uploaded</th>
-          {remove ? <th scope="col">Action</th> : null}
-        </tr>
-      </thead>
+      <TableHead columns={remove ? ["Tree", "Status", "People", "Uploaded", "Action"] : ["Tree", "Status", "People", "Uploaded"]} />
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>

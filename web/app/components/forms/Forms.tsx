@@ -213,6 +213,20 @@ export function FormStatus({ result, children }: { result?: FormResult; children
 }
 
 /**
+ * What a one-button form's post came to: its success message, announced politely, or
+ * its failure as an alert (the message, else `failed`), in the feature's `className`.
+ */
+export function ActionOutcome({ result, failed, className }: { result: FormResult | null | undefined; failed?: string; className: string }) {
+  if (!result) return null;
+  if (result.ok) return <FormStatus result={result} />;
+  return (
+    <p role="alert" className={className}>
+      {result.message ?? failed}
+    </p>
+  );
+}
+
+/**
  * Moves focus to the first field in error (or the error summary) when a submission
  * comes back with errors. Without JavaScript the fields' autoFocus does the same.
  */
