@@ -79,6 +79,18 @@ func writeImage(t *testing.T, path string, img image.Image) {
 	}
 }
 
+// importScan writes img as file into a folder of its own and imports that folder into
+// collection; it returns the folder, for a test that changes the file and imports again.
+func importScan(t *testing.T, svc *Service, collection, file string, img image.Image) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeImage(t, filepath.Join(dir, file), img)
+	if _, err := svc.Import(context.Background(), ImportOptions{Collection: collection, Paths: []string{dir}}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 type client struct {
 	t   *testing.T
 	srv *httptest.Server

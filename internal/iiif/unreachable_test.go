@@ -26,11 +26,7 @@ func TestMissingFiles(t *testing.T) {
 		defer srvA.Close()
 		defer srvB.Close()
 		ca, cb := client{t, srvA}, client{t, srvB}
-		scans := t.TempDir()
-		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
-		if _, err := a.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
-			t.Fatal(err)
-		}
+		scans := importScan(t, a, "recs", "R1.png", quadrants(1100, 700))
 		const tile = "/iiif/3/recs-r1-p001/0,0,512,512/512,/0/default.jpg"
 		const derivative = "/iiif/3/recs-r1-p001/full/300,/0/default.jpg"
 
