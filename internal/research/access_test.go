@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -25,7 +24,7 @@ func TestAccessLevels(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		// Cap 1 sends the searches down the broad (streaming) path.
 		for _, cap := range []int{1000, 1} {
-			testAccessLevels(t, researchtest.NewService(t, db, cap))
+			testAccessLevels(t, newService(t, db, cap))
 		}
 	})
 }
@@ -39,7 +38,7 @@ func testAccessLevels(t *testing.T, s *research.Service) {
 		{"overseas", "scopes:member:overseas", ""},
 		{"overseas-marked", "scopes:member:overseas", "members"},
 	} {
-		rep, err := researchtest.ImportString(t, s, accessRecord(c.mark), nil, research.ImportOptions{Collection: c.slug, Access: c.access})
+		rep, err := importString(t, s, accessRecord(c.mark), nil, research.ImportOptions{Collection: c.slug, Access: c.access})
 		if err != nil || rep.ErrorCount > 0 {
 			t.Fatalf("import %s: %v %v", c.slug, err, rep.Errors)
 		}
@@ -79,7 +78,7 @@ func testAccessLevels(t *testing.T, s *research.Service) {
 		{"overseas", overseas, true},
 		{"overseas-marked", overseas, true},
 	} {
-		res, err := s.Search(context.Background(), researchtest.MustQuery(t, "surname=Ames&surname_mode=exact&collection="+c.slug), c.scope)
+		res, err := s.Search(context.Background(), mustQuery(t, "surname=Ames&surname_mode=exact&collection="+c.slug), c.scope)
 		if err != nil || len(res.Results) != 1 {
 			t.Fatalf("%s as %v: %v %+v", c.slug, c.scope, err, res)
 		}
@@ -95,7 +94,7 @@ func testAccessLevels(t *testing.T, s *research.Service) {
 			t.Errorf("%s as %v: record teaser %v key %v persons %v", c.slug, c.scope, d.Teaser, d.Key, d.Persons)
 		}
 		// The withheld mother is found only by those the record opens for.
-		zed, err := s.Search(context.Background(), researchtest.MustQuery(t, "surname=Zed&surname_mode=exact&collection="+c.slug), c.scope)
+		zed, err := s.Search(context.Background(), mustQuery(t, "surname=Zed&surname_mode=exact&collection="+c.slug), c.scope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,9 +108,9 @@ func testAccessLevels(t *testing.T, s *research.Service) {
 // error that names the levels, and nothing is written.
 func TestAccessLevelBad(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		for _, bad := range []string{"gold", "member", "scopes:", "scopes:a b"} {
-			_, err := researchtest.ImportString(t, s, accessRecord(""), nil, research.ImportOptions{Collection: "bad", Access: bad})
+			_, err := importString(t, s, accessRecord(""), nil, research.ImportOptions{Collection: "bad", Access: bad})
 			if err == nil || !strings.Contains(err.Error(), "access") {
 				t.Errorf("access %q: %v", bad, err)
 			}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -28,7 +27,7 @@ func benchImport(b *testing.B, open func(testing.TB) *store.DB) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s := research.New(open(b), research.Options{Log: researchtest.QuietLog()})
+		s := research.New(open(b), research.Options{Log: quietLog()})
 		b.StartTimer()
 		rep, err := s.ImportRecords(context.Background(), bytes.NewReader(buf.Bytes()), nil, research.ImportOptions{Collection: c.Slug, Bulk: research.BulkOn}, 0)
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"lineage/internal/research/demo"
-	"lineage/internal/research/researchtest"
 	researchsearch "lineage/internal/research/search"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -17,7 +16,7 @@ import (
 func TestGlobalReadsTheExample(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		s := researchtest.NewService(t, db, 5000)
+		s := newService(t, db, 5000)
 		// The records `lineage serve --demo` loads (cmd/lineage: 3000, seed 1).
 		if err := demo.Load(ctx, s, 3000, 1, nil); err != nil {
 			t.Fatal(err)

@@ -65,8 +65,8 @@ func hasKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 
 func TestAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, researchtest.QuietLog())))
+		s := fixture(t, db, 1000)
+		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 		defer srv.Close()
 
 		t.Run("search", func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestAPI(t *testing.T) {
 		})
 
 		t.Run("record", func(t *testing.T) {
-			res := researchtest.Search(t, s, "surname=Smith&given=John&relative=William", true)
+			res := search(t, s, "surname=Smith&given=John&relative=William", true)
 			id := strconv.FormatInt(res.Results[0].ID, 10)
 			m := get(t, srv, "/api/research/records/"+id, false).obj(t)
 			hasKeys(t, "record", m, "id", "collection", "record_type", "record_type_label", "key", "date", "year", "date_range", "place", "persons",
@@ -209,8 +209,8 @@ func TestAPI(t *testing.T) {
 // matched name, the year and the collection, in results and on the record's page.
 func TestPaywall(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, researchtest.QuietLog())))
+		s := fixture(t, db, 1000)
+		srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 		defer srv.Close()
 		for _, member := range []bool{false, true} {
 			m := get(t, srv, "/api/research/search?surname=Smith&collection=london-burials", member).obj(t)
@@ -269,7 +269,7 @@ func TestPaywall(t *testing.T) {
 // (internal/names), the collection kinds and internal/access's fixed levels, and
 // nothing else (no scopes).
 func TestVocabulary(t *testing.T) {
-	srv := httptest.NewServer(httpx.Serve(researchtest.Room(researchtest.NewService(t, storetest.SQLite(t), 1000), nil, researchtest.QuietLog())))
+	srv := httptest.NewServer(httpx.Serve(researchtest.Room(newService(t, storetest.SQLite(t), 1000), nil, quietLog())))
 	defer srv.Close()
 	r := get(t, srv, "/api/research/vocabulary", false)
 	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {

@@ -37,7 +37,7 @@ P2,,,,mother,Whyte,Mabel,F,
 
 func paywallFixture(t *testing.T, db *store.DB, cap int) *research.Service {
 	t.Helper()
-	s := researchtest.NewService(t, db, cap)
+	s := newService(t, db, cap)
 	for _, imp := range []struct {
 		csv  string
 		opts research.ImportOptions
@@ -45,7 +45,7 @@ func paywallFixture(t *testing.T, db *store.DB, cap int) *research.Service {
 		{paywallBriefs, research.ImportOptions{Collection: "birth-briefs", Kind: research.KindBirthBriefs, Access: research.AccessMembers}},
 		{paywallBaptisms, research.ImportOptions{Collection: "baptisms"}},
 	} {
-		rep, err := researchtest.ImportString(t, s, imp.csv, nil, imp.opts)
+		rep, err := importString(t, s, imp.csv, nil, imp.opts)
 		if err != nil || rep.ErrorCount > 0 {
 			t.Fatalf("import %s: %v %v", imp.opts.Collection, err, rep.Errors)
 		}
@@ -78,7 +78,7 @@ func runProbe(t *testing.T, s *research.Service, srv *httptest.Server, params st
 	for _, x := range m["results"].([]any) {
 		res := x.(map[string]any)
 		id := int64(res["id"].(float64))
-		d, err := s.Record(context.Background(), id, researchtest.MemberScope)
+		d, err := s.Record(context.Background(), id, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestPaywallSameTeaserEverywhere(t *testing.T) {
 		for _, cap := range []int{1000, 1} {
 			t.Run(fmt.Sprintf("cap %d", cap), func(t *testing.T) {
 				s := paywallFixture(t, db, cap)
-				srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, researchtest.QuietLog())))
+				srv := httptest.NewServer(httpx.Serve(researchtest.Room(s, nil, quietLog())))
 				defer srv.Close()
 				visitor := func(params string) probe { return runProbe(t, s, srv, params, false) }
 				member := func(params string) probe { return runProbe(t, s, srv, params, true) }
@@ -217,8 +217,8 @@ func TestPaywallBroadAgreesWithBounded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		bounded := paywallFixture(t, db, 10_000)
 		broad := []*research.Service{
-			research.New(db, research.Options{Log: researchtest.QuietLog(), Cap: 1}),
-			research.New(db, research.Options{Log: researchtest.QuietLog(), Cap: 3}),
+			research.New(db, research.Options{Log: quietLog(), Cap: 1}),
+			research.New(db, research.Options{Log: quietLog(), Cap: 3}),
 		}
 		for _, q := range []string{
 			"surname=Whyte", "surname=Whyte&sort=date", "surname=Whyte&given=Mabel", "surname=Whyte&role=mother",
@@ -226,13 +226,13 @@ func TestPaywallBroadAgreesWithBounded(t *testing.T) {
 			"collection=birth-briefs&sort=date", "collection=baptisms&given=Mabel&sort=date", "year=1890&year_pm=5&role=mother&sort=date",
 			"collection=birth-briefs,baptisms&relative=Mabel+Whyte&sort=date",
 		} {
-			want, _, err := researchtest.AllPagesAs(t, bounded, q, 100, false)
+			want, _, err := allPagesAs(t, bounded, q, 100, false)
 			if err != nil {
 				t.Fatalf("%s: %v", q, err)
 			}
 			for _, limit := range []int{1, 2, 100} {
 				for _, b := range broad {
-					got, _, err := researchtest.AllPagesAs(t, b, q, limit, false)
+					got, _, err := allPagesAs(t, b, q, limit, false)
 					if err != nil {
 						t.Fatalf("%s: %v", q, err)
 					}
@@ -263,12 +263,12 @@ func TestPaywallMembersOnlyCount(t *testing.T) {
 			t.Errorf("summary: %s", summary())
 		}
 		visitorFinds := func() []string {
-			return researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Whyte&given=Mabel&collection=baptisms", false))
+			return keys(t, s, search(t, s, "surname=Whyte&given=Mabel&collection=baptisms", false))
 		}
 		// While an import writes, the summary does not say.
 		during := ""
 		more := "P3,baptism,1852,Guildford,principal,Green,Kit,M,members\nP4,baptism,1853,Guildford,principal,Green,Lou,F,\n"
-		rep, err := researchtest.ImportString(t, s, strings.SplitN(paywallBaptisms, "\n", 2)[0]+"\n"+more, nil, research.ImportOptions{
+		rep, err := importString(t, s, strings.SplitN(paywallBaptisms, "\n", 2)[0]+"\n"+more, nil, research.ImportOptions{
 			Collection: "baptisms", BatchSize: 1,
 			Progress: func(research.ImportProgress) {
 				if during == "" {

@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 )
 
 // FuzzRecordReader feeds arbitrary CSV and mapping files to the import reader: it must
 // not panic, and whatever it returns must be whole records or errors with lines.
 func FuzzRecordReader(f *testing.F) {
-	tricky, _ := os.ReadFile(researchtest.Testdata("tricky.csv"))
+	tricky, _ := os.ReadFile(testdata("tricky.csv"))
 	f.Add(tricky, []byte(nil))
 	f.Add([]byte(header+"A,baptism,1850,X,,Smith,John,,,,,,\nA,,,,father,\"Sm\"\"ith\",,,,,,,\n,,\n"), []byte(nil))
 	f.Add([]byte("Entry;Child;Surname\n1;John;Smith\n2;;\n3;\"Ann;Jones\n"),

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -55,7 +54,7 @@ func TestImportBadRows(t *testing.T) {
 		{"record_id used again later", "X1,baptism,1850,Guildford,principal,Other,Person,,,,,,\nG1,baptism,1851,Guildford,principal,Badrow,John,,,,,,\n", []int{4}, "used for another record", 3, 1},
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		for i, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
 				slug := "bad-" + strings.Repeat("x", i+1)
@@ -63,7 +62,7 @@ func TestImportBadRows(t *testing.T) {
 					"G1,baptism,1850,Guildford,principal,Goodrow,Anne,F,,,,,\n" +
 					tc.rows +
 					"G2,baptism,1850,Guildford,principal,Goodrow,Jane,F,,,,,\n"
-				rep, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: slug})
+				rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: slug})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -87,9 +86,9 @@ func TestImportBadRows(t *testing.T) {
 					t.Errorf("added %d skipped %d, want %d and %d", rep.Added, rep.Skipped, tc.good, tc.skip)
 				}
 				// Nothing of the bad record is searchable.
-				res := researchtest.Search(t, s, "surname=Badrow&surname_mode=exact&collection="+slug, true)
+				res := search(t, s, "surname=Badrow&surname_mode=exact&collection="+slug, true)
 				if res.Total != 0 {
-					t.Errorf("a skipped record was imported: %v", researchtest.Keys(t, s, res))
+					t.Errorf("a skipped record was imported: %v", keys(t, s, res))
 				}
 			})
 		}
@@ -98,17 +97,17 @@ func TestImportBadRows(t *testing.T) {
 
 func TestImportFileErrors(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		for name, csv := range map[string]string{
 			"empty file":       "",
 			"missing columns":  "record_id,surname\nA,Smith\n",
 			"duplicate column": "record_id,record_type,date,place,role,surname,given_names,Surname\n",
 		} {
-			if _, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "files"}); err == nil {
+			if _, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "files"}); err == nil {
 				t.Errorf("%s: no error", name)
 			}
 		}
-		if _, err := researchtest.ImportString(t, s, header, nil, research.ImportOptions{Collection: "Not A Slug"}); err == nil {
+		if _, err := importString(t, s, header, nil, research.ImportOptions{Collection: "Not A Slug"}); err == nil {
 			t.Error("a bad slug: no error")
 		}
 	})
@@ -119,7 +118,7 @@ func TestImportFileErrors(t *testing.T) {
 // the import's connection checks once a batch, with foreign keys off).
 func TestImportCollectionDeleted(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		csv := header + "D1,baptism,1850,Guildford,principal,Smith,John,,,,,,\n" +
 			"D2,baptism,1851,Guildford,principal,Smith,Mary,,,,,,\n" +
 			"D3,baptism,1852,Guildford,principal,Smith,Anne,,,,,,\n"
@@ -132,7 +131,7 @@ func TestImportCollectionDeleted(t *testing.T) {
 				}
 			}
 		}}
-		_, err := researchtest.ImportString(t, s, csv, nil, opts)
+		_, err := importString(t, s, csv, nil, opts)
 		if err == nil {
 			t.Fatal("the import went on into a deleted collection")
 		}
@@ -148,8 +147,8 @@ func TestImportCollectionDeleted(t *testing.T) {
 
 func TestImportStrict(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
-		data, err := os.ReadFile(researchtest.Testdata("tricky.csv"))
+		s := newService(t, db, 1000)
+		data, err := os.ReadFile(testdata("tricky.csv"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,27 +185,27 @@ func TestImportStrict(t *testing.T) {
 // record is updated in place, and name_facets stays equal to a recount.
 func TestImportIdempotent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		before := researchtest.Search(t, s, "surname=Smyth&surname_mode=exact", true).Results[0].ID
-		rep := researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
+		s := fixture(t, db, 1000)
+		before := search(t, s, "surname=Smyth&surname_mode=exact", true).Results[0].ID
+		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
 		if rep.Added != 0 || rep.Updated != 0 || rep.Unchanged != 22 {
 			t.Errorf("re-import: %+v", rep)
 		}
-		data, _ := os.ReadFile(researchtest.Testdata("tricky.csv"))
+		data, _ := os.ReadFile(testdata("tricky.csv"))
 		changed := strings.Replace(string(data), "B2,bapt.,1851,", "B2,bapt.,1852,", 1)
 		changed = strings.Replace(changed, "B4,baptism,,,principal,Smith,,", "B4,baptism,,,principal,Smithson,Abel,", 1)
-		rep, err := researchtest.ImportString(t, s, changed, nil, research.ImportOptions{Collection: "surrey-baptisms"})
+		rep, err := importString(t, s, changed, nil, research.ImportOptions{Collection: "surrey-baptisms"})
 		if err != nil || rep.Updated != 2 || rep.Unchanged != 20 || rep.Added != 0 {
 			t.Fatalf("changed: %v %+v", err, rep)
 		}
-		res := researchtest.Search(t, s, "surname=Smyth&surname_mode=exact&year=1852", true)
+		res := search(t, s, "surname=Smyth&surname_mode=exact&year=1852", true)
 		if len(res.Results) != 1 || res.Results[0].ID != before {
 			t.Errorf("the changed record keeps its id and is found by its new date: %+v", res.Results)
 		}
-		if n := researchtest.Search(t, s, "surname=Smyth&surname_mode=exact&year=1851", true).Total; n != 0 {
+		if n := search(t, s, "surname=Smyth&surname_mode=exact&year=1851", true).Total; n != 0 {
 			t.Errorf("found by its old date: %d", n)
 		}
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smithson&surname_mode=exact", true)); len(got) != 1 || got[0] != "B4" {
+		if got := keys(t, s, search(t, s, "surname=Smithson&surname_mode=exact", true)); len(got) != 1 || got[0] != "B4" {
 			t.Errorf("new surname: %v", got)
 		}
 		c, _ := s.CollectionBySlug(context.Background(), "surrey-baptisms")
@@ -274,7 +273,7 @@ func checkStats(t *testing.T, db *store.DB) {
 
 func TestImportMapping(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		wide := "Entry;Date of baptism;Parish;County;Child;Sex;Surname;Father;Mother;Notes\n" +
 			"1;12 Mar 1850;St Mary;Surrey;John;M;Smith;William;Mary;son of a labourer\n" +
 			"2;xiij Jan 1851;Holy Trinity;Surrey;Ann;F;Jones;;Sarah;base born\n"
@@ -290,22 +289,22 @@ func TestImportMapping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := researchtest.ImportString(t, s, wide, m, research.ImportOptions{Collection: "wide"})
+		rep, err := importString(t, s, wide, m, research.ImportOptions{Collection: "wide"})
 		if err != nil || rep.Added != 2 || rep.ErrorCount != 0 {
 			t.Fatalf("%v %+v", err, rep)
 		}
 		if len(rep.Notes) != 1 || rep.Notes[0].Line != 3 || !strings.Contains(rep.Notes[0].Message, "xiij Jan 1851") {
 			t.Errorf("the unreadable date is kept and noted: %+v", rep.Notes)
 		}
-		res := researchtest.Search(t, s, "surname=Smith&given=John&relative=William&relative_role=father&place=Surrey&year=1850", true)
+		res := search(t, s, "surname=Smith&given=John&relative=William&relative_role=father&place=Surrey&year=1850", true)
 		if len(res.Results) != 1 || *res.Results[0].Place != "St Mary, Surrey" || len(res.Results[0].Persons) != 3 {
 			t.Fatalf("%+v", res.Results)
 		}
-		res = researchtest.Search(t, s, "surname=Jones", true)
+		res = search(t, s, "surname=Jones", true)
 		if len(res.Results) != 1 || *res.Results[0].Date != "xiij Jan 1851" || res.Results[0].Year != nil {
 			t.Errorf("kept as text, no year: %+v", res.Results)
 		}
-		if n := researchtest.Search(t, s, "surname=Jones&year=1851", true).Total; n != 1 {
+		if n := search(t, s, "surname=Jones&year=1851", true).Total; n != 1 {
 			t.Errorf("an undated record is kept by a year search (lower score): %d", n)
 		}
 		// One row per person with renamed columns.
@@ -313,16 +312,16 @@ func TestImportMapping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err = researchtest.ImportString(t, s, "Ref,Family name,Forenames,Role,Date\nA1,Brown,Ann,,1 Jan 1800\nA1,Brown,Tom,father,\n", m, research.ImportOptions{Collection: "renamed"})
+		rep, err = importString(t, s, "Ref,Family name,Forenames,Role,Date\nA1,Brown,Ann,,1 Jan 1800\nA1,Brown,Tom,father,\n", m, research.ImportOptions{Collection: "renamed"})
 		if err != nil || rep.Added != 1 {
 			t.Fatalf("%v %+v", err, rep)
 		}
-		if res := researchtest.Search(t, s, "surname=Brown&role=father&record_type=burial", true); len(res.Results) != 1 {
+		if res := search(t, s, "surname=Brown&role=father&record_type=burial", true); len(res.Results) != 1 {
 			t.Errorf("renamed columns: %+v", res)
 		}
 		// A mapping naming a column the file lacks.
 		m, _ = research.ParseMapping(strings.NewReader(`{"fields": {"record_id": "Ref", "surname": "Nope", "record_type": {"value": "x"}}}`))
-		if _, err := researchtest.ImportString(t, s, "Ref,Family name\nA1,Brown\n", m, research.ImportOptions{Collection: "renamed"}); err == nil || !strings.Contains(err.Error(), `"Nope"`) {
+		if _, err := importString(t, s, "Ref,Family name\nA1,Brown\n", m, research.ImportOptions{Collection: "renamed"}); err == nil || !strings.Contains(err.Error(), `"Nope"`) {
 			t.Errorf("missing column: %v", err)
 		}
 	})
@@ -354,15 +353,15 @@ func TestParseMappingErrors(t *testing.T) {
 // them) and finds the same records.
 func TestBulkImport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
-		rep := researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Title: "Surrey baptisms", Bulk: research.BulkOn})
+		s := newService(t, db, 1000)
+		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Title: "Surrey baptisms", Bulk: research.BulkOn})
 		if !rep.Bulk || rep.Added != 22 {
 			t.Fatalf("%+v", rep)
 		}
 		if n := countIndexes(t, db); n != 3 {
 			t.Errorf("%d search indexes after a bulk load", n)
 		}
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("after a bulk load: %v", got)
 		}
 		checkStats(t, db)
@@ -372,7 +371,7 @@ func TestBulkImport(t *testing.T) {
 // TestDemoGenerate: the generator's output imports without a bad row.
 func TestDemoGenerate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		var reps []*research.ImportReport
 		if err := demo.Load(context.Background(), s, 1500, 7, func(_ string, rep *research.ImportReport) { reps = append(reps, rep) }); err != nil {
 			t.Fatal(err)
@@ -449,9 +448,9 @@ func TestNameFacetsMigration(t *testing.T) {
 // by multi-row INSERTs).
 func TestImportLearnedIDs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "whole"})
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "one-by-one", BatchSize: 1})
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "whole"})
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "one-by-one", BatchSize: 1})
 		rows := func(slug string) []string {
 			r, err := db.Query(db.Rebind(`SELECT r.key, k.id - r.id * 256, k.surname_id, k.given_id, k.place_id, k.county_id, k.type_id, k.role_id, k.span, k.jdn_lo, k.dq
 				FROM records r JOIN collections c ON c.id = r.collection_id JOIN search_keys k ON k.id >= r.id * 256 AND k.id < r.id * 256 + 256

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -24,20 +23,20 @@ import (
 // and reports a record_id used again in a later batch with its line.
 func TestImportBatchBoundaries(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		ctx := context.Background()
 		queries := []string{"surname=Smith&surname_mode=variants", "surname=Smith&surname_mode=exact&place=Sussex", "surname=Smyth&surname_mode=soundex&year=1851&year_pm=2"}
 		var want [][]string
 		var wantDetail *research.CollectionDetail
 		for _, size := range []int{2000, 1, 3, 7} {
 			slug := fmt.Sprintf("batch-%d", size)
-			rep := researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: slug, BatchSize: size})
+			rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: slug, BatchSize: size})
 			if rep.Added != 22 || rep.Skipped != 0 {
 				t.Fatalf("batch %d: %+v", size, rep)
 			}
 			var got [][]string
 			for _, q := range queries {
-				got = append(got, researchtest.Keys(t, s, researchtest.Search(t, s, q+"&collection="+slug, true)))
+				got = append(got, keys(t, s, search(t, s, q+"&collection="+slug, true)))
 			}
 			d, err := s.Collection(ctx, slug, 0, 10)
 			if err != nil {
@@ -54,7 +53,7 @@ func TestImportBatchBoundaries(t *testing.T) {
 			if !reflect.DeepEqual(d, wantDetail) {
 				t.Errorf("batch %d: summary %+v, want %+v", size, d, wantDetail)
 			}
-			rep = researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: slug, BatchSize: size})
+			rep = importFile(t, s, "tricky.csv", research.ImportOptions{Collection: slug, BatchSize: size})
 			if rep.Added != 0 || rep.Updated != 0 || rep.Unchanged != 22 {
 				t.Errorf("batch %d: re-import %+v", size, rep)
 			}
@@ -63,10 +62,10 @@ func TestImportBatchBoundaries(t *testing.T) {
 
 		// A change and its undoing: the second import recounts the summary from the
 		// store, which must agree with the one the first import counted as it went.
-		data, _ := os.ReadFile(researchtest.Testdata("tricky.csv"))
+		data, _ := os.ReadFile(testdata("tricky.csv"))
 		changed := strings.Replace(string(data), "B2,bapt.,1851,", "B2,bapt.,1791,", 1)
 		for _, csv := range []string{changed, string(data)} {
-			rep, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "batch-3", BatchSize: 3})
+			rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "batch-3", BatchSize: 3})
 			if err != nil || rep.Updated != 1 || rep.Unchanged != 21 {
 				t.Fatalf("%v %+v", err, rep)
 			}
@@ -86,14 +85,14 @@ func TestImportBatchBoundaries(t *testing.T) {
 			"D2,baptism,1850,Guildford,principal,Dupont,Jane,F,,,,,\n" +
 			"D3,baptism,1850,Guildford,principal,Dupont,Mary,F,,,,,\n" +
 			"D1,baptism,1851,Guildford,principal,Dupont,Other,F,,,,,\n"
-		rep, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "dups", BatchSize: 1})
+		rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "dups", BatchSize: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Added != 3 || rep.Skipped != 1 || len(rep.Errors) != 1 || rep.Errors[0].Line != 5 || !strings.Contains(rep.Errors[0].Message, "earlier in the file") {
 			t.Errorf("%+v", rep)
 		}
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Dupont&surname_mode=exact&given=Other", true)); len(got) != 0 {
+		if got := keys(t, s, search(t, s, "surname=Dupont&surname_mode=exact&given=Other", true)); len(got) != 0 {
 			t.Errorf("the second D1 was stored: %v", got)
 		}
 		checkStats(t, db)
@@ -105,18 +104,18 @@ func TestImportBatchBoundaries(t *testing.T) {
 // import builds any missing.
 func TestImportDeferredIndexes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		ctx := context.Background()
-		rep := researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+		rep := importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
 		if !rep.Bulk || !rep.IndexDeferred || rep.Added != 22 {
 			t.Fatalf("%+v", rep)
 		}
-		researchtest.ImportFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
+		importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
 		if n := countIndexes(t, db); n != keptByBulk(db) {
 			t.Errorf("%d search indexes after deferred imports", n)
 		}
 		// Searches answer meanwhile, only slower.
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("without indexes: %v", got)
 		}
 		built, err := s.BuildSearchIndexes(ctx)
@@ -129,13 +128,13 @@ func TestImportDeferredIndexes(t *testing.T) {
 		if built, err := s.BuildSearchIndexes(ctx); err != nil || built {
 			t.Errorf("second build: %v %v", built, err)
 		}
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("after the build: %v", got)
 		}
 		checkStats(t, db)
 
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "deferred-again", Bulk: research.BulkDefer})
-		rep = researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "ordinary", Bulk: research.BulkOff})
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "deferred-again", Bulk: research.BulkDefer})
+		rep = importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "ordinary", Bulk: research.BulkOff})
 		if rep.Bulk || rep.IndexDeferred {
 			t.Errorf("%+v", rep)
 		}
@@ -164,21 +163,21 @@ func countIndexes(t *testing.T, db *store.DB) int {
 // empty and missing fields.
 func TestImportStoresTextExactly(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		long := strings.Repeat("Ælfrida's \"long\" transcript, ", 400) + "end"
 		csv := header +
 			`T1,baptism,3 Mar 1850,Guildford,principal,O'Brien,Seán,M,,"He said ""hello"", then left 🙂",PR 1/2,,img/a.jpg` + "\n" +
 			`T1,baptism,,,father,O'Brien,Pádraig,,,,,,` + "\n" +
 			`T2,burial,,,principal,Müller,,,,"` + strings.ReplaceAll(long, `"`, `""`) + `",,,` + "\n"
-		rep, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "texts"})
+		rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "texts"})
 		if err != nil || rep.Added != 2 || rep.ErrorCount != 0 {
 			t.Fatalf("%v %+v", err, rep)
 		}
-		res := researchtest.Search(t, s, "surname=O'Brien&surname_mode=exact", true)
+		res := search(t, s, "surname=O'Brien&surname_mode=exact", true)
 		if len(res.Results) != 1 {
 			t.Fatalf("%+v", res)
 		}
-		r, err := s.Record(context.Background(), res.Results[0].ID, researchtest.MemberScope)
+		r, err := s.Record(context.Background(), res.Results[0].ID, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,11 +190,11 @@ func TestImportStoresTextExactly(t *testing.T) {
 		if len(r.Images) != 1 || r.Images[0] != "img/a.jpg" {
 			t.Errorf("%v", r.Images)
 		}
-		res = researchtest.Search(t, s, "surname=Muller&surname_mode=exact", true)
+		res = search(t, s, "surname=Muller&surname_mode=exact", true)
 		if len(res.Results) != 1 {
 			t.Fatalf("%+v", res)
 		}
-		r, err = s.Record(context.Background(), res.Results[0].ID, researchtest.MemberScope)
+		r, err = s.Record(context.Background(), res.Results[0].ID, memberScope)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +209,7 @@ func TestImportStoresTextExactly(t *testing.T) {
 // outside a transaction), and the store takes the same file again afterwards.
 func TestImportCancelled(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		c := demo.Collections()[0]
 		var buf bytes.Buffer
 		if err := demo.WriteCSV(&buf, c, 3000, 5); err != nil {
@@ -254,7 +253,7 @@ func TestImportCancelled(t *testing.T) {
 // import and are found, relatives included (found at ten million records).
 func TestLargeRecordIDs(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		q := `INSERT INTO sqlite_sequence (name, seq) VALUES ('records', 9000000)`
 		if db.Dialect == store.Postgres {
 			q = `ALTER TABLE records ALTER COLUMN id RESTART WITH 9000001`
@@ -262,12 +261,12 @@ func TestLargeRecordIDs(t *testing.T) {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
-		res := researchtest.Search(t, s, "surname=Smith&given=John&relative=William", true)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms"})
+		res := search(t, s, "surname=Smith&given=John&relative=William", true)
 		if len(res.Results) == 0 || res.Results[0].ID <= 9000000 {
 			t.Fatalf("%+v", res)
 		}
-		if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+		if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 			t.Errorf("%v", got)
 		}
 	})

@@ -7,7 +7,6 @@ import (
 	"lineage/internal/auth/authtest"
 	"lineage/internal/research"
 	"lineage/internal/research/ingest"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 )
 
@@ -29,7 +28,7 @@ func keptByBulk(db *store.DB) int {
 func TestBuildSortedBySQLiteInChunks(t *testing.T) {
 	defer ingest.SetMaxSortedBuild(10)()
 	db, s := deferredLoad(t)
-	researchtest.ImportFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
+	importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
 	var rows int
 	if err := db.QueryRow(`SELECT COUNT(*) FROM search_keys WHERE surname_id <> 0`).Scan(&rows); err != nil || rows < 20 {
 		t.Fatalf("%d search rows: %v", rows, err)
@@ -50,7 +49,7 @@ func TestBuildSortedBySQLiteInChunks(t *testing.T) {
 	if want := 2*((rows+6)/7) + 1; chunks != want || signIns != chunks {
 		t.Errorf("%d transactions of the build (%d sign-ins between them), want %d for %d rows", chunks, signIns, want, rows)
 	}
-	if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+	if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 		t.Errorf("after the build: %v", got)
 	}
 }

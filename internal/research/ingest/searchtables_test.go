@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -68,13 +67,13 @@ func TestBuildSearchTables(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			defer ingest.SetMaxSortedBuild(tc.max)()
 			db, s := deferredLoad(t)
-			researchtest.ImportFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
+			importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london-burials", Bulk: research.BulkDefer})
 			// A witness known by given names alone: search_keys has her, the search
 			// tables do not.
 			witness := "record_id,record_type,date,place,role,surname,given_names\n" +
 				"N1,baptism,1850,Guildford,principal,Smithers,Anne\n" +
 				"N1,baptism,1850,Guildford,witness,,Martha\n"
-			if _, err := researchtest.ImportString(t, s, witness, nil, research.ImportOptions{Collection: "nameless", Bulk: research.BulkDefer}); err != nil {
+			if _, err := importString(t, s, witness, nil, research.ImportOptions{Collection: "nameless", Bulk: research.BulkDefer}); err != nil {
 				t.Fatal(err)
 			}
 			if tc.setup != nil {
@@ -85,7 +84,7 @@ func TestBuildSearchTables(t *testing.T) {
 			if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM search_keys WHERE surname_id = 0), (SELECT COUNT(*) FROM search_keys_surname WHERE surname_id = 0) + (SELECT COUNT(*) FROM search_keys_given WHERE surname_id = 0)`).Scan(&nameless, &kept); err != nil || nameless == 0 || kept != 0 {
 				t.Errorf("%d rows of persons without a surname, %d of them in the search tables: %v", nameless, kept, err)
 			}
-			if got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
+			if got := keys(t, s, search(t, s, "surname=Smith&surname_mode=exact&place=Sussex", true)); !slices.Equal(got, []string{"B6", "B4"}) {
 				t.Errorf("after the build: %v", got)
 			}
 		})
@@ -101,13 +100,13 @@ func TestBuildSearchTables(t *testing.T) {
 	})
 	t.Run("ordinary imports", func(t *testing.T) {
 		db := storetest.SQLite(t)
-		s := researchtest.NewService(t, db, 1000)
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c", Bulk: research.BulkOff})
+		s := newService(t, db, 1000)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c", Bulk: research.BulkOff})
 		checkSearchTables(t, db)
 		csv := "record_id,record_type,date,place,role,surname,given_names\n" +
 			"T1,baptism,1850,Guildford,principal,Zebedee,Anne\n" +
 			"T1,baptism,1850,Guildford,witness,,Martha\n"
-		if _, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff}); err != nil {
+		if _, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff}); err != nil {
 			t.Fatal(err)
 		}
 		var kept int
@@ -116,15 +115,15 @@ func TestBuildSearchTables(t *testing.T) {
 		}
 		// The same record again, changed: its old rows leave all three tables.
 		csv = strings.Replace(csv, "Zebedee,Anne", "Zebedey,Jane", 1)
-		rep, err := researchtest.ImportString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff})
+		rep, err := importString(t, s, csv, nil, research.ImportOptions{Collection: "z", Bulk: research.BulkOff})
 		if err != nil || rep.Updated != 1 {
 			t.Fatalf("%+v %v", rep, err)
 		}
 		checkSearchTables(t, db)
-		if got := researchtest.Search(t, s, "surname=Zebedee&surname_mode=exact", true); got.Total != 0 {
+		if got := search(t, s, "surname=Zebedee&surname_mode=exact", true); got.Total != 0 {
 			t.Errorf("the changed record's old surname still found: %d", got.Total)
 		}
-		if got := researchtest.Search(t, s, "surname=Zebedey&surname_mode=exact&given=Jane", true); got.Total != 1 {
+		if got := search(t, s, "surname=Zebedey&surname_mode=exact&given=Jane", true); got.Total != 1 {
 			t.Errorf("the changed record: %d", got.Total)
 		}
 	})
@@ -135,8 +134,8 @@ func TestBuildSearchTables(t *testing.T) {
 func TestSearchTablesMigration(t *testing.T) {
 	ctx := context.Background()
 	db := storetest.SQLite(t)
-	s := researchtest.NewService(t, db, 1000)
-	researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
 	if err := db.MigrateTo(ctx, 8); err != nil {
 		t.Fatal(err)
 	}
@@ -158,8 +157,8 @@ func TestSearchTablesMigration(t *testing.T) {
 func deferredLoad(t *testing.T) (*store.DB, *research.Service) {
 	t.Helper()
 	db := storetest.SQLite(t)
-	s := researchtest.NewService(t, db, 1000)
-	researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey-baptisms", Bulk: research.BulkDefer})
 	return db, s
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"lineage/internal/auth/authtest"
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -37,7 +36,7 @@ func TestSignInDuringBulkImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.NewService(t, db, 1000)
+		s := newService(t, db, 1000)
 		fd := authtest.Start(t, db)
 		pacer := authtest.NewPacer(1) // 200 batches of 250 records: 100 sign-ins by the 100th
 		var importDone atomic.Bool

@@ -22,13 +22,13 @@ const more = header +
 func TestRemoveRecordsTakesBackAnImport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		s := researchtest.NewService(t, db, 0)
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey"})
+		s := newService(t, db, 0)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey"})
 		before := researchtest.Fingerprint(t, db)
-		if _, err := researchtest.ImportString(t, s, more, nil, research.ImportOptions{Collection: "surrey"}); err != nil {
+		if _, err := importString(t, s, more, nil, research.ImportOptions{Collection: "surrey"}); err != nil {
 			t.Fatal(err)
 		}
-		if res := researchtest.Search(t, s, "surname=Quennell", false); res.Total == 0 {
+		if res := search(t, s, "surname=Quennell", false); res.Total == 0 {
 			t.Fatal("the added records are not found")
 		}
 		n, err := s.RemoveRecords(ctx, "surrey", []string{"N1", "N2", "not-there"})
@@ -38,7 +38,7 @@ func TestRemoveRecordsTakesBackAnImport(t *testing.T) {
 		if after := researchtest.Fingerprint(t, db); after != before {
 			t.Errorf("the store differs from before the import:\n--- before\n%s\n--- after\n%s", before, after)
 		}
-		if res := researchtest.Search(t, s, "surname=Quennell", false); res.Total != 0 {
+		if res := search(t, s, "surname=Quennell", false); res.Total != 0 {
 			t.Errorf("removed records still found: %d", res.Total)
 		}
 	})
@@ -49,10 +49,10 @@ func TestRemoveRecordsTakesBackAnImport(t *testing.T) {
 func TestWriteCanonicalPutsRecordsBack(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		s := researchtest.NewService(t, db, 0)
-		researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey"})
-		researchtest.ImportFile(t, s, "burials.csv", research.ImportOptions{Collection: "london", Access: research.AccessMembers})
-		if _, err := researchtest.ImportString(t, s, header+
+		s := newService(t, db, 0)
+		importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "surrey"})
+		importFile(t, s, "burials.csv", research.ImportOptions{Collection: "london", Access: research.AccessMembers})
+		if _, err := importString(t, s, header+
 			"M1,baptism,1850,Guildford,principal,Marked,Ann,F,,\"a transcript\nover two lines\",PR 2,members,a.jpg|b.jpg\n",
 			nil, research.ImportOptions{Collection: "surrey"}); err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ func TestWriteCanonicalPutsRecordsBack(t *testing.T) {
 			t.Fatalf("wrote %d, %v", n, err)
 		}
 		// Change them: other names, another date, no persons' sexes.
-		if _, err := researchtest.ImportString(t, s, header+
+		if _, err := importString(t, s, header+
 			"B1,burial,1900,Leeds,principal,Other,Name,,,,,,\n"+
 			"B2,burial,1901,Leeds,principal,Other,Name,,,,,,\n"+
 			"M1,burial,1902,Leeds,principal,Other,Name,,,,,,\n", nil, research.ImportOptions{Collection: "surrey"}); err != nil {
@@ -88,8 +88,8 @@ func TestWriteCanonicalPutsRecordsBack(t *testing.T) {
 func TestDeleteEmptyCollection(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		s := researchtest.NewService(t, db, 0)
-		if _, err := researchtest.ImportString(t, s, more, nil, research.ImportOptions{Collection: "new-one"}); err != nil {
+		s := newService(t, db, 0)
+		if _, err := importString(t, s, more, nil, research.ImportOptions{Collection: "new-one"}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.DeleteEmptyCollection(ctx, "new-one"); !errors.Is(err, research.ErrNotEmpty) {

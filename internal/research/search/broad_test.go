@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -64,15 +63,15 @@ func allPages(t *testing.T, s *research.Service, params string, limit int) ([]st
 
 func allPagesErr(t *testing.T, s *research.Service, params string, limit int) ([]string, int64, error) {
 	t.Helper()
-	return researchtest.AllPagesAs(t, s, params, limit, true)
+	return allPagesAs(t, s, params, limit, true)
 }
 
 func TestBroadAgreesWithBounded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		bounded := researchtest.Fixture(t, db, 10_000)
+		bounded := fixture(t, db, 10_000)
 		broad := []*research.Service{
-			research.New(db, research.Options{Log: researchtest.QuietLog(), Cap: 1}),
-			research.New(db, research.Options{Log: researchtest.QuietLog(), Cap: 3}),
+			research.New(db, research.Options{Log: quietLog(), Cap: 1}),
+			research.New(db, research.Options{Log: quietLog(), Cap: 3}),
 		}
 		byNameStreamed := 0
 		for _, q := range agreementQueries {

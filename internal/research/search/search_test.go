@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -97,11 +96,11 @@ func TestSearchSemantics(t *testing.T) {
 		{"given name alone in a collection", "given=Rachel&collection=london-burials", []string{"D2"}, nil},
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
+		s := fixture(t, db, 1000)
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
-				res := researchtest.Search(t, s, tc.params+"&limit=100", true)
-				got := researchtest.Keys(t, s, res)
+				res := search(t, s, tc.params+"&limit=100", true)
+				got := keys(t, s, res)
 				if !slices.Equal(sorted(got), sorted(tc.want)) {
 					t.Errorf("%s\n got %v\nwant %v", tc.params, got, tc.want)
 				}
@@ -121,10 +120,10 @@ func TestSearchSemantics(t *testing.T) {
 // excludes.
 func TestRanking(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		res := researchtest.Search(t, s, "surname=Smith&surname_mode=phonetic&year=1850&place=Guildford&given=John&limit=100", true)
+		s := fixture(t, db, 1000)
+		res := search(t, s, "surname=Smith&surname_mode=phonetic&year=1850&place=Guildford&given=John&limit=100", true)
 		score := map[string]int{}
-		ks := researchtest.Keys(t, s, res)
+		ks := keys(t, s, res)
 		for i, k := range ks {
 			score[k] = res.Results[i].Score
 		}
@@ -152,21 +151,21 @@ func TestRanking(t *testing.T) {
 		}
 		// Exact, variant, phonetic: Smith, Smyth, Schmidt all baptised in Guildford
 		// in 1850/1851 with the same other fields.
-		res = researchtest.Search(t, s, "surname=Smith&surname_mode=phonetic&year=1850&year_pm=1&place=Guildford", true)
+		res = search(t, s, "surname=Smith&surname_mode=phonetic&year=1850&year_pm=1&place=Guildford", true)
 		pos := map[string]int{}
-		for i, k := range researchtest.Keys(t, s, res) {
+		for i, k := range keys(t, s, res) {
 			pos[k] = i
 		}
 		if !(pos["B1"] < pos["B2"] && pos["B2"] < pos["B7"]) {
-			t.Errorf("want Smith (B1) before Smyth (B2) before Schmidt (B7): %v", researchtest.Keys(t, s, res))
+			t.Errorf("want Smith (B1) before Smyth (B2) before Schmidt (B7): %v", keys(t, s, res))
 		}
 	})
 }
 
 func TestFacetsAndCount(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		res := researchtest.Search(t, s, "surname=Smith&surname_mode=variants", true)
+		s := fixture(t, db, 1000)
+		res := search(t, s, "surname=Smith&surname_mode=variants", true)
 		if res.Total != 11 || !res.TotalExact || !res.FacetsExact {
 			t.Fatalf("total %d exact %v %v", res.Total, res.TotalExact, res.FacetsExact)
 		}
@@ -189,7 +188,7 @@ func TestFacetsAndCount(t *testing.T) {
 		if !slices.Equal(counties, []string{"Surrey", "Middlesex", "No county", "Sussex"}) {
 			t.Errorf("county facet: %v", res.Facets.County)
 		}
-		total, exact, err := s.Count(context.Background(), researchtest.MustQuery(t, "surname=Smith&surname_mode=variants"), researchtest.MemberScope)
+		total, exact, err := s.Count(context.Background(), mustQuery(t, "surname=Smith&surname_mode=variants"), memberScope)
 		if err != nil || total != 11 || !exact {
 			t.Errorf("count: %d %v %v", total, exact, err)
 		}
@@ -200,20 +199,20 @@ func TestFacetsAndCount(t *testing.T) {
 // or are estimated, and say so.
 func TestBroadTotals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		researchtest.Fixture(t, db, 1000)
-		broad := research.New(db, research.Options{Log: researchtest.QuietLog(), Cap: 2})
-		res := researchtest.Search(t, broad, "surname=Smith&surname_mode=exact", true)
+		fixture(t, db, 1000)
+		broad := research.New(db, research.Options{Log: quietLog(), Cap: 2})
+		res := search(t, broad, "surname=Smith&surname_mode=exact", true)
 		if res.Total != 9 || !res.TotalExact || !res.FacetsExact {
 			t.Errorf("exact spelling from name_facets: total %d exact %v facets %v", res.Total, res.TotalExact, res.FacetsExact)
 		}
 		if n := res.Facets.Collection; len(n) != 2 || n[0].Count != 8 || n[1].Count != 1 {
 			t.Errorf("facets from name_facets: %v", n)
 		}
-		res = researchtest.Search(t, broad, "surname=Smith&surname_mode=variants", true)
+		res = search(t, broad, "surname=Smith&surname_mode=variants", true)
 		if res.Total != 11 || res.TotalExact {
 			t.Errorf("several spellings: total %d exact %v (no record holds two of them, so the sum is right, but it is not promised)", res.Total, res.TotalExact)
 		}
-		res = researchtest.Search(t, broad, "surname=Smith&year=1850&year_pm=5", true)
+		res = search(t, broad, "surname=Smith&year=1850&year_pm=5", true)
 		if res.TotalExact || res.Total < 3 {
 			t.Errorf("estimate: total %d exact %v", res.Total, res.TotalExact)
 		}
@@ -221,11 +220,11 @@ func TestBroadTotals(t *testing.T) {
 			t.Error("a broad search still returns results")
 		}
 		// Without a surname: the collections' summaries.
-		res = researchtest.Search(t, broad, "collection=surrey-baptisms", true)
+		res = search(t, broad, "collection=surrey-baptisms", true)
 		if res.Total != 22 || !res.TotalExact || !res.FacetsExact || len(res.Results) != 20 || res.Next == nil {
 			t.Errorf("browse a collection: total %d exact %v %v, %d results", res.Total, res.TotalExact, res.FacetsExact, len(res.Results))
 		}
-		res = researchtest.Search(t, broad, "collection=surrey-baptisms&given=John", true)
+		res = search(t, broad, "collection=surrey-baptisms&given=John", true)
 		if res.TotalExact || res.Total == 0 {
 			t.Errorf("browse with a given name: total %d exact %v", res.Total, res.TotalExact)
 		}
@@ -234,13 +233,13 @@ func TestBroadTotals(t *testing.T) {
 
 func TestSortOrders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		got := researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=variants&sort=date&limit=100", true))
+		s := fixture(t, db, 1000)
+		got := keys(t, s, search(t, s, "surname=Smith&surname_mode=variants&sort=date&limit=100", true))
 		want := []string{"B19", "B5", "B3", "B20", "B21", "B22", "B1", "B6", "B2", "D1", "B4"}
 		if !slices.Equal(got, want) {
 			t.Errorf("by date:\n got %v\nwant %v", got, want)
 		}
-		got = researchtest.Keys(t, s, researchtest.Search(t, s, "surname=Smith&surname_mode=variants&sort=name&year=1850&year_pm=1&limit=100", true))
+		got = keys(t, s, search(t, s, "surname=Smith&surname_mode=variants&sort=name&year=1850&year_pm=1&limit=100", true))
 		// Smith with no given name first, then Henry (B22: both persons score alike, so
 		// the record sorts by its first, the child), John, John William, William John;
 		// Smithe; Smyth.
@@ -282,21 +281,21 @@ func TestQueryErrors(t *testing.T) {
 		}
 	}
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		s := researchtest.Fixture(t, db, 1000)
-		_, err := s.Search(context.Background(), researchtest.MustQuery(t, "surname=Smith&place=Atlantis"), nil)
+		s := fixture(t, db, 1000)
+		_, err := s.Search(context.Background(), mustQuery(t, "surname=Smith&place=Atlantis"), nil)
 		if err == nil || err.Error() == "" {
 			t.Errorf("unknown place: %v", err)
 		}
-		_, err = s.Search(context.Background(), researchtest.MustQuery(t, "surname=Smith&collection=nowhere"), nil)
+		_, err = s.Search(context.Background(), mustQuery(t, "surname=Smith&collection=nowhere"), nil)
 		if err == nil {
 			t.Error("unknown collection: no error")
 		}
-		q := researchtest.MustQuery(t, "surname=Smith&limit=2")
+		q := mustQuery(t, "surname=Smith&limit=2")
 		res, err := s.Search(context.Background(), q, nil)
 		if err != nil || res.Next == nil {
 			t.Fatal(err)
 		}
-		other := researchtest.MustQuery(t, "surname=Smyth&limit=2")
+		other := mustQuery(t, "surname=Smyth&limit=2")
 		other.After = *res.Next
 		if _, err := s.Search(context.Background(), other, nil); !errors.Is(err, research.ErrBadCursor) {
 			t.Errorf("a cursor from another search: %v", err)
@@ -313,8 +312,8 @@ func TestQueryErrors(t *testing.T) {
 // instead, building an automatic index over every person in the store.
 func TestRelativeRowsPlan(t *testing.T) {
 	db := storetest.SQLite(t)
-	researchtest.Fixture(t, db, 1000)
-	s := research.New(db, research.Options{Log: researchtest.QuietLog()})
+	fixture(t, db, 1000)
+	s := research.New(db, research.Options{Log: quietLog()})
 	for _, params := range []string{
 		"surname=Smith&given=John&relative=William&relative_role=father",
 		"surname=Smith&relative=Mary",

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"lineage/internal/research"
-	"lineage/internal/research/researchtest"
 	"lineage/internal/store/storetest"
 )
 
@@ -16,8 +15,8 @@ import (
 // or the years hold many of the surname's records (givenOrderPays).
 func TestSearchTablesPlan(t *testing.T) {
 	db := storetest.SQLite(t)
-	s := researchtest.NewService(t, db, 1000)
-	researchtest.ImportFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
+	s := newService(t, db, 1000)
+	importFile(t, s, "tricky.csv", research.ImportOptions{Collection: "c"})
 	for params, want := range map[string]string{
 		"surname=Smith&surname_mode=exact":             "SEARCH k USING PRIMARY KEY (surname_id=?)",
 		"surname=Smith&surname_mode=exact&year=1850":   "SEARCH k USING PRIMARY KEY (surname_id=? AND span=? AND jdn_lo",
@@ -36,7 +35,7 @@ func TestSearchTablesPlan(t *testing.T) {
 
 func checkPlan(t *testing.T, s *research.Service, params, want string) {
 	t.Helper()
-	plan, err := rsearch.SearchTablesUsed(context.Background(), s.DB(), researchtest.MustQuery(t, params))
+	plan, err := rsearch.SearchTablesUsed(context.Background(), s.DB(), mustQuery(t, params))
 	if err != nil {
 		t.Fatal(err)
 	}
