@@ -6,7 +6,6 @@ import (
 	"image/jpeg"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,9 +37,7 @@ func TestServeFromBucket(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := New(db, Options{DataDir: dataB, Blobs: bucketB, Log: quietLog(), Members: headerScope{}, SignedTiles: time.Minute})
-		srvB := httptest.NewServer(handler(b))
-		defer srvB.Close()
-		cb := client{t, srvB}
+		cb := serve(t, b)
 
 		scans := importScan(t, a, "recs", "R1.png", quadrants(1100, 700))
 		importScan(t, a, "briefs", "B1.png", quadrants(600, 400))

@@ -320,9 +320,7 @@ func TestLimitsServed(t *testing.T) {
 		opts.DataDir, opts.Log = t.TempDir(), quietLog()
 		svc := New(db, opts)
 		importScan(t, svc, "recs", "R1.png", quadrants(1100, 700))
-		srv := httptest.NewServer(handler(svc))
-		defer srv.Close()
-		c := client{t, srv}
+		c := serve(t, svc)
 		info := c.json("/iiif/3/recs-r1-p001/info.json")
 		if info["maxWidth"] != 600.0 || info["maxHeight"] != 700.0 || info["maxArea"] != 300000.0 {
 			t.Errorf("info.json limits: %v %v %v", info["maxWidth"], info["maxHeight"], info["maxArea"])
