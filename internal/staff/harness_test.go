@@ -64,6 +64,18 @@ func (e *env) stagedCSVs() int {
 	return len(e.storedKeys("staff/records/"))
 }
 
+// noUploadsKept checks that nothing of uploads the room refused is kept: b lists no
+// upload, and no file is left in the staging folder.
+func (e *env) noUploadsKept(b *browser) {
+	e.t.Helper()
+	if list := b.uploads("list"); len(list) != 0 {
+		e.t.Errorf("refused uploads were kept: %+v", list)
+	}
+	if n := e.stagedCSVs(); n != 0 {
+		e.t.Errorf("%d files of refused uploads left in the staging folder", n)
+	}
+}
+
 // storedKeys are the keys in the blob store under prefix.
 func (e *env) storedKeys(prefix string) []string {
 	e.t.Helper()
@@ -278,6 +290,26 @@ type formFile struct {
 }
 
 // want fails unless status is want; it decodes the body into v (when not nil).
+// uploads are the records uploads that b's staff member sees listed; what names the
+// step in a failure.
+func (b *browser) uploads(what string) []staff.Upload {
+	b.e.t.Helper()
+	var list struct{ Uploads []staff.Upload }
+	st, body := b.do("GET", "/api/studio/records/uploads", nil)
+	want(b.e.t, what, st, body, http.StatusOK, &list)
+	return list.Uploads
+}
+
+// uploadCSV uploads a records file as b's staff member, and fails the test unless it
+// is taken (201); what names the step in a failure.
+func (b *browser) uploadCSV(what, name string, data []byte) uploadAnswer {
+	b.e.t.Helper()
+	var ua uploadAnswer
+	st, body := b.upload("/api/studio/records/uploads", nil, []formFile{{"file", name, data}})
+	want(b.e.t, what, st, body, http.StatusCreated, &ua)
+	return ua
+}
+
 func want(t testing.TB, what string, status int, body []byte, wantStatus int, v any) {
 	t.Helper()
 	if status != wantStatus {
