@@ -328,6 +328,14 @@ func stripeEvent(id, bookingRef string, amount int64) ([]byte, string) {
 	return body, sp.Header
 }
 
+// checkoutPaid tells the room, through the signed webhook, that the Checkout for the
+// booking bookingRef was paid.
+func (e *env) checkoutPaid(t *testing.T, id, bookingRef string, amount int64) {
+	t.Helper()
+	body, sig := stripeEvent(id, bookingRef, amount)
+	e.webhook(t, body, sig)
+}
+
 // webhook delivers a signed Stripe event through the payments room.
 func (e *env) webhook(t *testing.T, body []byte, sig string) {
 	t.Helper()
