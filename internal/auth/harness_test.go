@@ -51,8 +51,7 @@ func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, db: db, clock: clocktest.New(time.Now())}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone,
-		From: "Lineage <no-reply@lineage.test>"}, quiet)
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("Lineage <no-reply@lineage.test>"), quiet)
 	e.srv = authtest.Serve(t, quiet, func(url string) []httpx.Room {
 		o := auth.Options{PublicURL: url, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams, Now: e.clock.Now}
 		for _, f := range opts {

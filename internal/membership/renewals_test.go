@@ -32,7 +32,7 @@ type renewalEnv struct {
 func newRenewalEnv(t *testing.T, db *store.DB) *renewalEnv {
 	e := &renewalEnv{env: newEnv(t, db)}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quietLog)
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quietLog)
 	e.outbox.Now = e.clock.Now
 	rem, err := membership.ParseReminders("")
 	fatal(t, err)
@@ -246,7 +246,7 @@ func TestRenewalRemindersTwoInstancesOnePostgres(t *testing.T) {
 	}
 	second := membership.New(dbs[1], membership.Options{SocietyName: "Test Society", Log: quietLog})
 	second.Now = e.clock.Now
-	secondOutbox := mail.NewOutbox(dbs[1], &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quietLog)
+	secondOutbox := mail.NewOutbox(dbs[1], e.smtp.Sender("no-reply@lineage.test"), quietLog)
 	rem, _ := membership.ParseReminders("30d,7d,lapse")
 	jobs := []*membership.Renewals{e.renewal, second.Renewals(membership.RenewalOptions{Mailer: secondOutbox, Reminders: rem, Log: quietLog})}
 	for _, at := range []time.Time{start.AddDate(1, 0, -30), start.AddDate(1, 0, -6), start.AddDate(1, 0, 31)} {

@@ -73,7 +73,7 @@ type env struct {
 func newEnv(t *testing.T, db *store.DB, tweak ...func(*newsletter.Options)) *env {
 	t.Helper()
 	e := &env{db: db, smtp: mailtest.Start(t, "", "")}
-	e.ob = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	e.ob = mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quiet)
 	e.opt = newsletter.Options{Outbox: e.ob, PublicURL: "https://lineage.test", Content: docs{}, Log: quiet, Rate: 1000, SocietyName: "Test Society"}
 	for _, f := range tweak {
 		f(&e.opt)
@@ -357,7 +357,7 @@ func TestRestartMidSend(t *testing.T) {
 
 		// A new process: new room and outbox on the same store, a clock past the backoff.
 		later := time.Now().Add(time.Hour)
-		ob2 := mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob2 := mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quiet)
 		ob2.Now = func() time.Time { return later }
 		opt := e.opt
 		opt.Outbox = ob2

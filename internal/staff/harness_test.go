@@ -110,7 +110,7 @@ func newEnvOn(t testing.TB, db *store.DB, blobs blob.Store) *env {
 	t.Helper()
 	e := &env{t: t, db: db, blobs: blobs}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "Lineage <no-reply@lineage.test>"}, quiet)
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("Lineage <no-reply@lineage.test>"), quiet)
 	e.url = authtest.Serve(t, quiet, func(url string) []httpx.Room {
 		e.acc = auth.New(db, auth.Options{PublicURL: url, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams})
 		e.rs = research.New(db, research.Options{Log: quiet})
