@@ -189,6 +189,14 @@ func (b *browser) do(method, path string, body any) *response {
 	return &response{status: res.StatusCode, header: res.Header, body: data}
 }
 
+// signedIn is a new browser signed in as email.
+func (e *env) signedIn(email, password string) *browser {
+	e.t.Helper()
+	b := e.browser()
+	b.signIn(email, password)
+	return b
+}
+
 // signIn runs the spec's login sequence: CSRF cookie, login, user.
 func (b *browser) signIn(email, password string) {
 	b.e.t.Helper()
