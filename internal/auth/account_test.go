@@ -92,8 +92,7 @@ func TestForgotAndResetPassword(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		e.user("ada@example.org", "correct horse battery")
-		signedIn := e.browser()
-		signedIn.signIn("ada@example.org", "correct horse battery")
+		signedIn := e.signedIn("ada@example.org", "correct horse battery")
 
 		b := e.browser()
 		msg := "If an account uses that address, we have emailed it a link to reset the password."
@@ -153,8 +152,7 @@ func TestChangePassword(t *testing.T) {
 		}
 		expect(t, a.do("GET", "/api/user", nil), 200, "")
 		expect(t, other.do("GET", "/api/user", nil), 401, "Unauthenticated.")
-		b := e.browser()
-		b.signIn("ada@example.org", "brand new pass")
+		e.signedIn("ada@example.org", "brand new pass")
 	})
 }
 
@@ -163,8 +161,7 @@ func TestChangeEmail(t *testing.T) {
 		e := newEnv(t, db)
 		e.user("ada@example.org", "correct horse battery")
 		e.user("taken@example.org", "whatever12")
-		b := e.browser()
-		b.signIn("ada@example.org", "correct horse battery")
+		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("PUT", "/api/user/email", map[string]any{"email": "taken@example.org", "password": "correct horse battery"}),
 			422, "The email has already been taken.")
 		expect(t, b.do("PUT", "/api/user/email", map[string]any{"email": "ada.l@example.org", "password": "wrong"}),
@@ -194,8 +191,7 @@ func TestChangeEmail(t *testing.T) {
 		if r := b.do("GET", "/api/user", nil); r.json(t)["email"] != "ada.l@example.org" {
 			t.Errorf("user after change: %s", r.body)
 		}
-		n := e.browser()
-		n.signIn("ada.l@example.org", "correct horse battery")
+		e.signedIn("ada.l@example.org", "correct horse battery")
 	})
 }
 
@@ -203,8 +199,7 @@ func TestProfile(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		e.user("ada@example.org", "correct horse battery")
-		b := e.browser()
-		b.signIn("ada@example.org", "correct horse battery")
+		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("PATCH", "/api/user", map[string]any{"name": " "}), 422, "The name field is required.")
 		r := b.do("PATCH", "/api/user", map[string]any{"name": "Ada Lovelace"})
 		expect(t, r, 200, "")
@@ -219,8 +214,7 @@ func TestExportAndDeleteAccount(t *testing.T) {
 		e := newEnv(t, db)
 		e.user("ada@example.org", "correct horse battery")
 		keep := e.user("bob@example.org", "bobs password")
-		b := e.browser()
-		b.signIn("ada@example.org", "correct horse battery")
+		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("POST", "/api/bookmarks", map[string]any{"url": "/news/annual-meeting", "title": "Annual meeting"}), 201, "")
 		r := b.do("POST", "/api/reading-lists", map[string]any{"name": "Census"})
 		expect(t, r, 201, "")
@@ -228,8 +222,7 @@ func TestExportAndDeleteAccount(t *testing.T) {
 		expect(t, b.do("POST", "/api/reading-lists/"+ftoa(list)+"/items", map[string]any{"url": "/learn/guides/how-to-use-census-records", "title": "Census guide"}), 201, "")
 		expect(t, b.do("POST", "/api/saved-searches", map[string]any{"name": "Smiths", "path": "/research-hub/our-collections/searchexplore", "params": map[string]any{"surname": "Smith"}}), 201, "")
 		expect(t, b.do("POST", "/api/search-history", map[string]any{"path": "/research-hub/our-collections/searchexplore", "params": map[string]any{"surname": "Smith"}}), 201, "")
-		bob := e.browser()
-		bob.signIn("bob@example.org", "bobs password")
+		bob := e.signedIn("bob@example.org", "bobs password")
 		expect(t, bob.do("POST", "/api/bookmarks", map[string]any{"url": "/news/other", "title": "Other"}), 201, "")
 
 		r = b.do("GET", "/api/user/data", nil)

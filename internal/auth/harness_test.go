@@ -23,7 +23,6 @@ import (
 	"lineage/internal/mail"
 	"lineage/internal/mail/mailtest"
 	"lineage/internal/members"
-	"lineage/internal/server"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -52,27 +51,18 @@ func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, db: db, clock: clocktest.New(time.Now())}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone,
-		From: "Lineage <no-reply@lineage.test>"}, quiet)
-	// The server must exist before the service so that links carry its address.
-	var handler http.Handler
-	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(e.srv.Close)
-	o := auth.Options{PublicURL: e.srv.URL, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams, Now: e.clock.Now}
-	for _, f := range opts {
-		f(&o)
-	}
-	e.svc = auth.New(db, o)
-	e.members = members.New(db, e.svc, quiet)
-	e.members.Now = e.clock.Now
-	e.svc.AddExporter(e.members)
-	var mounts []server.Mount
-	for _, rm := range []httpx.Room{authtest.AuthRoom(e.svc, quiet), authtest.MembersRoom(e.members, e.svc.Middleware, quiet)} {
-		for _, m := range rm.Mounts() {
-			mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("Lineage <no-reply@lineage.test>"), quiet)
+	e.srv = authtest.Serve(t, quiet, func(url string) []httpx.Room {
+		o := auth.Options{PublicURL: url, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams, Now: e.clock.Now}
+		for _, f := range opts {
+			f(&o)
 		}
-	}
-	handler = server.New(server.Options{PublicURL: e.srv.URL, Mounts: mounts, Log: quiet})
+		e.svc = auth.New(db, o)
+		e.members = members.New(db, e.svc, quiet)
+		e.members.Now = e.clock.Now
+		e.svc.AddExporter(e.members)
+		return []httpx.Room{authtest.AuthRoom(e.svc, quiet), authtest.MembersRoom(e.members, e.svc.Middleware, quiet)}
+	})
 	return e
 }
 
@@ -197,6 +187,14 @@ func (b *browser) do(method, path string, body any) *response {
 	defer res.Body.Close()
 	data, _ := io.ReadAll(res.Body)
 	return &response{status: res.StatusCode, header: res.Header, body: data}
+}
+
+// signedIn is a new browser signed in as email.
+func (e *env) signedIn(email, password string) *browser {
+	e.t.Helper()
+	b := e.browser()
+	b.signIn(email, password)
+	return b
 }
 
 // signIn runs the spec's login sequence: CSRF cookie, login, user.

@@ -244,8 +244,7 @@ func TestSessionExpiry(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		e.user("ada@example.org", "correct horse battery")
-		b := e.browser()
-		b.signIn("ada@example.org", "correct horse battery")
+		b := e.signedIn("ada@example.org", "correct horse battery")
 		// Active use keeps a session alive past the idle limit ...
 		for i := 0; i < 3; i++ {
 			e.clock.Add(90 * time.Minute)
@@ -256,8 +255,7 @@ func TestSessionExpiry(t *testing.T) {
 		expect(t, b.do("GET", "/api/user", nil), 401, "Unauthenticated.")
 
 		// nor past the absolute limit however active.
-		b = e.browser()
-		b.signIn("ada@example.org", "correct horse battery")
+		b = e.signedIn("ada@example.org", "correct horse battery")
 		for i := 0; i < 16; i++ {
 			e.clock.Add(90 * time.Minute)
 			b.do("GET", "/api/user", nil)

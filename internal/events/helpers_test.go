@@ -88,7 +88,7 @@ func newEnv(t *testing.T, db *store.DB, mock *stripetest.Server) *env {
 	e.auth.SetScopeSource(e.ms.ScopesFor)
 	e.ct = content.New(db, content.Options{PublicURL: publicURL, DataDir: t.TempDir(), Now: e.clock.Now, RefCheckInterval: -1})
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quiet)
 	e.outbox.Now = e.clock.Now
 	e.pay = payments.New(db, payments.Options{Config: payments.Config{WebhookSecret: webhookSecret}, Log: quiet, Now: e.clock.Now})
 	if mock != nil {
@@ -326,6 +326,14 @@ func stripeEvent(id, bookingRef string, amount int64) ([]byte, string) {
 	})
 	sp := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: webhookSecret, Timestamp: time.Now()})
 	return body, sp.Header
+}
+
+// checkoutPaid tells the room, through the signed webhook, that the Checkout for the
+// booking bookingRef was paid.
+func (e *env) checkoutPaid(t *testing.T, id, bookingRef string, amount int64) {
+	t.Helper()
+	body, sig := stripeEvent(id, bookingRef, amount)
+	e.webhook(t, body, sig)
 }
 
 // webhook delivers a signed Stripe event through the payments room.

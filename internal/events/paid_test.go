@@ -93,8 +93,7 @@ func TestLatePaymentRule(t *testing.T) {
 			t.Errorf("places freed by the job: %d page cache purges, want 1", e.purges.Load())
 		}
 		// Paid late, the place still free: confirmed.
-		body, sig := stripeEvent("evt_late_1", ra, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_late_1", ra, 800)
 		if e.status(t, ra) != "confirmed" || e.taken(t) != 1 {
 			t.Fatalf("late payment with a free place: %s taken %d", e.status(t, ra), e.taken(t))
 		}
@@ -111,8 +110,7 @@ func TestLatePaymentRule(t *testing.T) {
 		if e.status(t, rb) != "cancelled" || e.status(t, rc) != "held" || e.taken(t) != 2 {
 			t.Fatalf("b %s c %s taken %d", e.status(t, rb), e.status(t, rc), e.taken(t))
 		}
-		body, sig = stripeEvent("evt_late_2", rb, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_late_2", rb, 800)
 		bk, _ := e.ev.BookingByRef(ctx, rb)
 		if bk.Status != "refunded" || e.taken(t) != 2 {
 			t.Fatalf("late payment with no place: %s taken %d", bk.Status, e.taken(t))
@@ -141,8 +139,7 @@ func TestRefundsAndEventCancellation(t *testing.T) {
 		ctx := context.Background()
 		a := e.user(t, "a@example.org", "")
 		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
-		body, sig := stripeEvent("evt_a", ra, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_a", ra, 800)
 		code, out := e.do(t, "POST", "/api/bookings/"+ra+"/cancel", a.token, "{}")
 		if code != 200 || booking(out)["status"] != "refunded" || booking(out)["refund_pending"] != false || booking(out)["refunded_amount"] != 800.0 {
 			t.Fatalf("cancel a paid booking: %d %v", code, out)
@@ -150,8 +147,7 @@ func TestRefundsAndEventCancellation(t *testing.T) {
 
 		b, c, w := e.user(t, "b@example.org", ""), e.user(t, "c@example.org", ""), e.user(t, "w@example.org", "")
 		rb := ref(e.book(t, b.token, tickets("visitor:B"), 201))
-		body, sig = stripeEvent("evt_b", rb, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_b", rb, 800)
 		e.settings(t, talk, func() events.SettingsInput {
 			in := paid(2)
 			in.TicketTypes = append(in.TicketTypes, events.TicketType{Key: "free", Label: "Free"})
@@ -287,8 +283,7 @@ func TestPaidOfferAcceptedAndPaid(t *testing.T) {
 		e.settings(t, talk, paid(1))
 		a, b := e.user(t, "a@example.org", ""), e.user(t, "b@example.org", "")
 		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
-		body, sig := stripeEvent("evt_offer_a", ra, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_offer_a", ra, 800)
 		ob := e.book(t, b.token, tickets("visitor:B"), 201)
 		rb := ref(ob)
 		if booking(ob)["status"] != "waitlisted" || ob["checkout_url"] != nil {
@@ -312,8 +307,7 @@ func TestPaidOfferAcceptedAndPaid(t *testing.T) {
 		if e.taken(t) != 1 {
 			t.Errorf("taken %d", e.taken(t))
 		}
-		body, sig = stripeEvent("evt_offer_b", rb, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_offer_b", rb, 800)
 		if e.status(t, rb) != "confirmed" || e.taken(t) != 1 {
 			t.Fatalf("b paid: %s taken %d", e.status(t, rb), e.taken(t))
 		}
@@ -351,8 +345,7 @@ func TestWebhookReadsTheLinkKeyOnItsTransaction(t *testing.T) {
 		}
 		restarted := e.newRoom(db)
 		e.pay.Handle(events.PaymentKind, restarted.Fulfiller())
-		body, sig := stripeEvent("evt_first_key", r, 800)
-		e.webhook(t, body, sig)
+		e.checkoutPaid(t, "evt_first_key", r, 800)
 		if e.status(t, r) != "confirmed" {
 			t.Fatalf("after the webhook: %s", e.status(t, r))
 		}

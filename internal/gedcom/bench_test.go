@@ -23,43 +23,16 @@ func people100k() []byte {
 // BenchmarkRead100k reads a generated file of 100 000 people (about 48 MB): MB/s and
 // allocations per file.
 func BenchmarkRead100k(b *testing.B) {
-	data := people100k()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		for {
-			_, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			n++
-		}
-		if n != 150_021 || r.WarningCount() != 0 {
+	benchRead(b, people100k(), func(r *Reader) {
+		if n := countRecords(b, r); n != 150_021 || r.WarningCount() != 0 {
 			b.Fatalf("%d records, %d warnings", n, r.WarningCount())
 		}
-	}
+	})
 }
 
 // BenchmarkReadWrite100k reads the same file and writes it back as GEDCOM 7.0.
 func BenchmarkReadWrite100k(b *testing.B) {
-	data := people100k()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data), nil)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchRead(b, people100k(), func(r *Reader) {
 		w, err := NewWriter(io.Discard, r.Header(), nil)
 		if err != nil {
 			b.Fatal(err)
@@ -75,13 +48,24 @@ func BenchmarkReadWrite100k(b *testing.B) {
 		if err := w.Close(); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkReadANSEL reads the torture test's ANSEL file (diacritics on every line of its
 // notes).
 func BenchmarkReadANSEL(b *testing.B) {
-	data := readFile(b, "torture55/TGC55CLF.ged")
+	benchRead(b, readFile(b, "torture55/TGC55CLF.ged"), func(r *Reader) {
+		for _, err := range r.Records() {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// benchRead reads data once an iteration, through fn on a new Reader, and reports
+// MB/s and allocations.
+func benchRead(b *testing.B, data []byte, fn func(r *Reader)) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -89,11 +73,7 @@ func BenchmarkReadANSEL(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, err := range r.Records() {
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		fn(r)
 	}
 }
 
@@ -132,16 +112,7 @@ func readSampled(t *testing.T, src io.Reader, opts *Options) (peak uint64, recor
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		_, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		records++
-	}
+	records = countRecords(t, r)
 	m.sample()
 	if m.peak < base {
 		return 0, records, r

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lineage/internal/gedcom/gedcomtest"
 )
 
 // FuzzRead: no input makes the Reader panic or keep more than its limits allow, and every
@@ -131,9 +133,9 @@ func FuzzGEDZIP(f *testing.F) {
 	} else {
 		f.Fatal(err)
 	}
-	f.Add(zipOf(f, [2]string{GEDZIPName, head70 + "0 @I1@ INDI\n1 NAME a /b/\n0 TRLR\n"}, [2]string{"media/a.jpg", "xyz"}))
-	f.Add(zipOf(f, [2]string{GEDZIPName, head70 + strings.Repeat("\n", 4096)}))
-	f.Add(zipOf(f, [2]string{"a", ""}, [2]string{"b/", ""}, [2]string{"./GEDCOM.GED", head70}))
+	f.Add(gedcomtest.Zip(f, [2]string{GEDZIPName, head70 + "0 @I1@ INDI\n1 NAME a /b/\n0 TRLR\n"}, [2]string{"media/a.jpg", "xyz"}))
+	f.Add(gedcomtest.Zip(f, [2]string{GEDZIPName, head70 + strings.Repeat("\n", 4096)}))
+	f.Add(gedcomtest.Zip(f, [2]string{"a", ""}, [2]string{"b/", ""}, [2]string{"./GEDCOM.GED", head70}))
 	f.Add(lyingZip(f, head70+strings.Repeat("0 TRLR\n", 1000), 10))
 	const maxBytes, maxEntries = 64 << 10, 16
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -1,7 +1,6 @@
 package gedcom
 
 import (
-	"archive/zip"
 	"bytes"
 	"errors"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"lineage/internal/gedcom/gedcomtest"
 )
 
 // maximal70.gdz holds a copy of maximal70.ged (CRLF line ends, and multimedia records
@@ -156,24 +157,16 @@ func TestGEDZIPWrite(t *testing.T) {
 }
 
 func TestGEDZIPErrors(t *testing.T) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	f, _ := zw.Create("other.ged")
-	io.WriteString(f, "0 HEAD\n0 TRLR\n")
-	zw.Close()
-	if _, err := OpenGEDZIP(bytes.NewReader(buf.Bytes()), int64(buf.Len()), nil); !errors.Is(err, ErrNoGEDZIPDataset) {
+	other := gedcomtest.Zip(t, [2]string{"other.ged", "0 HEAD\n0 TRLR\n"})
+	if _, err := OpenGEDZIP(bytes.NewReader(other), int64(len(other)), nil); !errors.Is(err, ErrNoGEDZIPDataset) {
 		t.Errorf("no gedcom.ged: %v", err)
 	}
 	if _, err := OpenGEDZIP(bytes.NewReader([]byte("not a zip")), 9, nil); err == nil {
 		t.Error("not a zip")
 	}
 	// A dataset in another case is tolerated.
-	buf.Reset()
-	zw = zip.NewWriter(&buf)
-	f, _ = zw.Create("GEDCOM.GED")
-	io.WriteString(f, "0 HEAD\n1 GEDC\n2 VERS 7.0\n0 @I1@ INDI\n0 TRLR\n")
-	zw.Close()
-	r, err := OpenGEDZIP(bytes.NewReader(buf.Bytes()), int64(buf.Len()), nil)
+	upper := gedcomtest.Zip(t, [2]string{"GEDCOM.GED", "0 HEAD\n1 GEDC\n2 VERS 7.0\n0 @I1@ INDI\n0 TRLR\n"})
+	r, err := OpenGEDZIP(bytes.NewReader(upper), int64(len(upper)), nil)
 	if err != nil || len(readAllFrom(t, r)) != 1 {
 		t.Errorf("GEDCOM.GED: %v", err)
 	}

@@ -86,6 +86,22 @@ func readAllFrom(t testing.TB, r *Reader) []*Line {
 	}
 }
 
+// countRecords reads r to its end and counts the records, holding none of them.
+func countRecords(t testing.TB, r *Reader) int {
+	t.Helper()
+	n := 0
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+}
+
 // parse reads a whole input; it returns the records, the warnings and the error that ended
 // the read (nil at a clean EOF).
 func parse(input []byte, opts *Options) (*Reader, []*Line, error) {

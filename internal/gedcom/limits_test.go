@@ -13,25 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// zipOf builds a zip archive of the named contents, in order.
-func zipOf(t testing.TB, files ...[2]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range files {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f[0], Method: zip.Deflate})
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(w, f[1])
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
+	"lineage/internal/gedcom/gedcomtest"
+)
 
 // lyingZip stores gedcom.ged deflated from body, but with a directory that declares
 // declared bytes: a bomb that hides its size.
@@ -121,11 +105,11 @@ func TestLimits(t *testing.T) {
 		{"too many bytes", []byte(people(100000)), Limits{MaxBytes: 1 << 20}, LimitBytes, "a GEDCOM file may be at most 1 MB"},
 		{"maximal70.gdz OK", maximal, Limits{MaxArchiveBytes: 1 << 20, MaxArchiveEntries: 10}, "", ""},
 		{"maximal70.gdz, too many entries", maximal, Limits{MaxArchiveEntries: 2}, LimitArchiveEntries, "at most 2 files"},
-		{"GEDZIP OK", zipOf(t, [2]string{GEDZIPName, people(10)}), Limits{MaxArchiveBytes: 1 << 20, MaxArchiveEntries: 10}, "", ""},
-		{"zip bomb", zipOf(t, [2]string{GEDZIPName, bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
-		{"zip bomb in a media file", zipOf(t, [2]string{GEDZIPName, people(1)}, [2]string{"media/x", bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
+		{"GEDZIP OK", gedcomtest.Zip(t, [2]string{GEDZIPName, people(10)}), Limits{MaxArchiveBytes: 1 << 20, MaxArchiveEntries: 10}, "", ""},
+		{"zip bomb", gedcomtest.Zip(t, [2]string{GEDZIPName, bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
+		{"zip bomb in a media file", gedcomtest.Zip(t, [2]string{GEDZIPName, people(1)}, [2]string{"media/x", bomb}), Limits{MaxArchiveBytes: 1 << 20}, LimitArchiveBytes, "a GEDZIP archive may expand to at most 1 MB"},
 		{"zip bomb that hides its size", lyingZip(t, bomb, 100), Limits{MaxArchiveBytes: 1 << 20}, "", ""},
-		{"too many entries", zipOf(t, many...), Limits{MaxArchiveEntries: 1000}, LimitArchiveEntries, "a GEDZIP archive may hold at most 1,000 files"},
+		{"too many entries", gedcomtest.Zip(t, many...), Limits{MaxArchiveEntries: 1000}, LimitArchiveEntries, "a GEDZIP archive may hold at most 1,000 files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := readLimited(tc.in, tc.lim)
@@ -157,7 +141,7 @@ func TestLimits(t *testing.T) {
 // MaxArchiveBytes as they are decompressed, not only as the directory declares them:
 // reading a file again spends the budget again.
 func TestGEDZIPMediaBudget(t *testing.T) {
-	in := zipOf(t, [2]string{GEDZIPName, people(1)}, [2]string{"a", strings.Repeat("a", 600<<10)})
+	in := gedcomtest.Zip(t, [2]string{GEDZIPName, people(1)}, [2]string{"a", strings.Repeat("a", 600<<10)})
 	r, err := OpenGEDZIP(bytes.NewReader(in), int64(len(in)), &Options{Limits: Limits{MaxArchiveBytes: 1 << 20}})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"image/jpeg"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,20 +37,10 @@ func TestServeFromBucket(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := New(db, Options{DataDir: dataB, Blobs: bucketB, Log: quietLog(), Members: headerScope{}, SignedTiles: time.Minute})
-		srvB := httptest.NewServer(handler(b))
-		defer srvB.Close()
-		cb := client{t, srvB}
+		cb := serve(t, b)
 
-		scans := t.TempDir()
-		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
-		if _, err := a.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
-			t.Fatal(err)
-		}
-		briefs := t.TempDir()
-		writeImage(t, filepath.Join(briefs, "B1.png"), quadrants(600, 400))
-		if _, err := a.Import(ctx, ImportOptions{Collection: "briefs", Paths: []string{briefs}}); err != nil {
-			t.Fatal(err)
-		}
+		scans := importScan(t, a, "recs", "R1.png", quadrants(1100, 700))
+		importScan(t, a, "briefs", "B1.png", quadrants(600, 400))
 		for _, data := range []string{dataA, dataB} {
 			if files, _ := filepath.Glob(filepath.Join(data, "files", "*")); len(files) != 0 {
 				t.Errorf("the data folder holds %q", files)

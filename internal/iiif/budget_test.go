@@ -231,12 +231,8 @@ func TestRenderQueueServes(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		fixture(t, db)
-		scans := t.TempDir()
-		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
 		svc := New(db, Options{DataDir: t.TempDir(), Log: quietLog(), RenderSlots: 1, QueuePerClient: 2, QueueTotal: 10})
-		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
-			t.Fatal(err)
-		}
+		importScan(t, svc, "recs", "R1.png", quadrants(1100, 700))
 		h := handler(svc)
 		get := func(addr, path string) *httptest.ResponseRecorder {
 			r := httptest.NewRequest("GET", path, nil)
@@ -315,10 +311,7 @@ func TestRenderQueueServes(t *testing.T) {
 // them is 400 naming them.
 func TestLimitsServed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		ctx := context.Background()
 		fixture(t, db)
-		scans := t.TempDir()
-		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
 		var opts Options
 		env := map[string]string{"LINEAGE_IIIF_MAX_WIDTH": "600", "LINEAGE_IIIF_MAX_HEIGHT": "700", "LINEAGE_IIIF_MAX_AREA": "300000"}
 		if err := opts.ReadEnv(func(k string) string { return env[k] }); err != nil {
@@ -326,12 +319,8 @@ func TestLimitsServed(t *testing.T) {
 		}
 		opts.DataDir, opts.Log = t.TempDir(), quietLog()
 		svc := New(db, opts)
-		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(handler(svc))
-		defer srv.Close()
-		c := client{t, srv}
+		importScan(t, svc, "recs", "R1.png", quadrants(1100, 700))
+		c := serve(t, svc)
 		info := c.json("/iiif/3/recs-r1-p001/info.json")
 		if info["maxWidth"] != 600.0 || info["maxHeight"] != 700.0 || info["maxArea"] != 300000.0 {
 			t.Errorf("info.json limits: %v %v %v", info["maxWidth"], info["maxHeight"], info["maxArea"])

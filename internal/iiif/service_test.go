@@ -79,6 +79,27 @@ func writeImage(t *testing.T, path string, img image.Image) {
 	}
 }
 
+// importScan writes img as file into a folder of its own and imports that folder into
+// collection; it returns the folder, for a test that changes the file and imports again.
+func importScan(t *testing.T, svc *Service, collection, file string, img image.Image) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeImage(t, filepath.Join(dir, file), img)
+	if _, err := svc.Import(context.Background(), ImportOptions{Collection: collection, Paths: []string{dir}}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// serve serves svc's rooms on a test server that ends with the test, and returns a
+// client of it.
+func serve(t *testing.T, svc *Service) client {
+	t.Helper()
+	srv := httptest.NewServer(handler(svc))
+	t.Cleanup(srv.Close)
+	return client{t, srv}
+}
+
 type client struct {
 	t   *testing.T
 	srv *httptest.Server
@@ -149,9 +170,7 @@ func testImportAndServe(t *testing.T, newStore func(t *testing.T) blob.Store) {
 			st = blob.NewLocal(blob.LocalDir(data))
 		}
 		svc := New(db, Options{DataDir: data, Blobs: st, Log: quietLog(), CacheBytes: 1 << 20})
-		srv := httptest.NewServer(handler(svc))
-		defer srv.Close()
-		c := client{t, srv}
+		c := serve(t, svc)
 
 		scans := t.TempDir()
 		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
@@ -217,7 +236,7 @@ func testImportAndServe(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		}
 		var info map[string]any
 		json.Unmarshal(b, &info)
-		if info["id"] != srv.URL+"/iiif/3/recs-r1-p001" || info["type"] != "ImageService3" || info["protocol"] != "http://iiif.io/api/image" ||
+		if info["id"] != c.srv.URL+"/iiif/3/recs-r1-p001" || info["type"] != "ImageService3" || info["protocol"] != "http://iiif.io/api/image" ||
 			info["profile"] != "level2" || info["width"] != 1100.0 || info["height"] != 700.0 || info["maxWidth"] != 4096.0 || info["maxHeight"] != 4096.0 || info["maxArea"] != float64(4<<20) {
 			t.Errorf("info.json: %v", info)
 		}
@@ -242,7 +261,7 @@ func testImportAndServe(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		if res, _ := c.do("GET", "/iiif/3/recs-r1-p001/info.json", "Accept", "application/json"); res.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("Accept: application/json gave %s", res.Header.Get("Content-Type"))
 		}
-		if res, _ := c.do("GET", "/iiif/3/recs-r1-p001"); res.StatusCode != 303 || res.Header.Get("Location") != srv.URL+"/iiif/3/recs-r1-p001/info.json" {
+		if res, _ := c.do("GET", "/iiif/3/recs-r1-p001"); res.StatusCode != 303 || res.Header.Get("Location") != c.srv.URL+"/iiif/3/recs-r1-p001/info.json" {
 			t.Errorf("base URI: %d %s", res.StatusCode, res.Header.Get("Location"))
 		}
 
@@ -375,7 +394,7 @@ func testImportAndServe(t *testing.T, newStore func(t *testing.T) blob.Store) {
 		}
 		item := list[0].(map[string]any)
 		if item["slug"] != "recs-r2" || item["pages"] != 2.0 || item["access"] != "public" || item["allowed"] != true ||
-			item["manifest"] != srv.URL+"/iiif/3/manifests/recs-r2" || item["viewer"] != "/image-viewer/recs-r2" ||
+			item["manifest"] != c.srv.URL+"/iiif/3/manifests/recs-r2" || item["viewer"] != "/image-viewer/recs-r2" ||
 			len(item["images"].([]any)) != 2 || item["thumbnail"] != "/iiif/3/recs-r2-p001/full/!400,400/0/default.jpg" {
 			t.Errorf("item: %v", item)
 		}
@@ -765,9 +784,7 @@ func TestPersonScans(t *testing.T) {
 		if _, err := svc.Import(ctx, ImportOptions{Collection: "recs", Manifest: filepath.Join(scans, "living.csv")}); err == nil || !strings.Contains(err.Error(), "living") {
 			t.Errorf("a living person took a scan: %v", err)
 		}
-		srv := httptest.NewServer(handler(svc))
-		defer srv.Close()
-		c := client{t, srv}
+		c := serve(t, svc)
 		list := c.json("/api/images?person=ashworth:I1")["data"].([]any)
 		if len(list) != 1 {
 			t.Fatalf("person's items: %v", list)
@@ -805,9 +822,7 @@ func TestPersonScans(t *testing.T) {
 		if err := ts.SetPublished(ctx, "ashworth", false); err != nil {
 			t.Fatal(err)
 		}
-		srv2 := httptest.NewServer(handler(New(db, Options{DataDir: data, Log: quietLog()})))
-		defer srv2.Close()
-		c2 := client{t, srv2}
+		c2 := serve(t, New(db, Options{DataDir: data, Log: quietLog()}))
 		for _, p := range []string{"/iiif/3/recs-ashworth-i1-p001/info.json", "/iiif/3/manifests/recs-ashworth-i1", "/api/images/recs-ashworth-i1"} {
 			if res, _ := c2.do("GET", p); res.StatusCode != 404 {
 				t.Errorf("%s after unpublishing: %d", p, res.StatusCode)

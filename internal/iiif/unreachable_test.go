@@ -2,7 +2,6 @@ package iiif
 
 import (
 	"context"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,15 +21,8 @@ func TestMissingFiles(t *testing.T) {
 		fixture(t, db)
 		a := New(db, Options{DataDir: t.TempDir(), Log: quietLog()})
 		b := New(db, Options{DataDir: t.TempDir(), Log: quietLog()})
-		srvA, srvB := httptest.NewServer(handler(a)), httptest.NewServer(handler(b))
-		defer srvA.Close()
-		defer srvB.Close()
-		ca, cb := client{t, srvA}, client{t, srvB}
-		scans := t.TempDir()
-		writeImage(t, filepath.Join(scans, "R1.png"), quadrants(1100, 700))
-		if _, err := a.Import(ctx, ImportOptions{Collection: "recs", Paths: []string{scans}}); err != nil {
-			t.Fatal(err)
-		}
+		ca, cb := serve(t, a), serve(t, b)
+		scans := importScan(t, a, "recs", "R1.png", quadrants(1100, 700))
 		const tile = "/iiif/3/recs-r1-p001/0,0,512,512/512,/0/default.jpg"
 		const derivative = "/iiif/3/recs-r1-p001/full/300,/0/default.jpg"
 

@@ -43,7 +43,7 @@ func TestEnqueueRefusesHeaderInjection(t *testing.T) {
 func TestStoredInjectedHeaderNeverSent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
-		ob := lmail.NewOutbox(db, &lmail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: lmail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob := lmail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 		ctx := context.Background()
 		if _, err := db.ExecContext(ctx, db.Rebind(
 			`INSERT INTO mail_outbox (to_addr, subject, body_text, next_attempt_at, created_at) VALUES (?, ?, ?, 0, 0)`),
@@ -68,8 +68,7 @@ func TestStoredInjectedHeaderNeverSent(t *testing.T) {
 func TestFromDisplayNameEncoded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
-		ob := lmail.NewOutbox(db, &lmail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: lmail.TLSNone,
-			From: `"Société Généalogique, Kent" <no-reply@lineage.test>`}, quiet)
+		ob := lmail.NewOutbox(db, srv.Sender(`"Société Généalogique, Kent" <no-reply@lineage.test>`), quiet)
 		ctx := context.Background()
 		if err := ob.Enqueue(ctx, lmail.Message{To: "ada@example.org", Subject: "Vérifiez", Text: "x"}); err != nil {
 			t.Fatal(err)

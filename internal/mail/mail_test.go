@@ -63,7 +63,7 @@ func TestOutboxDeliversOverSMTP(t *testing.T) {
 func TestOutboxRetriesThenGivesUp(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
-		sender := &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}
+		sender := srv.Sender("no-reply@lineage.test")
 		ob := mail.NewOutbox(db, sender, quiet)
 		now := time.Unix(1_800_000_000, 0)
 		ob.Now = func() time.Time { return now }
@@ -124,7 +124,7 @@ func TestOutboxUnreachableServer(t *testing.T) {
 func TestRunWakesOnEnqueue(t *testing.T) {
 	db := storetest.SQLite(t)
 	srv := mailtest.Start(t, "", "")
-	ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	ob := mail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 	ob.Poll = time.Hour
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -188,7 +188,7 @@ func TestFromEnv(t *testing.T) {
 func TestEnqueueTxFollowsTheTransaction(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
-		ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob := mail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 		ctx := context.Background()
 		for _, commit := range []bool{false, true} {
 			tx, err := db.BeginTx(ctx, nil)

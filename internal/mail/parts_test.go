@@ -20,7 +20,7 @@ const invite = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Lineage//test//EN\r\
 func TestOutboxSendsEveryPart(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
-		ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob := mail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 		ctx := context.Background()
 		err := ob.Enqueue(ctx, mail.Message{
 			To: "ada@example.org", Subject: "Your booking", Text: "Plain words.\n", HTML: "<p>Plain <b>words</b>.</p>",
@@ -87,7 +87,7 @@ func TestRejectedAddressIsGivenUpAtOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		srv := mailtest.Start(t, "", "")
 		srv.Reject("gone@example.org")
-		ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob := mail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 		ctx := context.Background()
 		ob.Enqueue(ctx, mail.Message{To: "gone@example.org", Subject: "One", Text: "x"})
 		ob.Enqueue(ctx, mail.Message{To: "here@example.org", Subject: "Two", Text: "x"})
@@ -173,7 +173,7 @@ func deliverSome(ob *mail.Outbox, srv *mailtest.Server, n int) int {
 func TestLongLinesArriveWhole(t *testing.T) {
 	db := storetest.SQLite(t)
 	srv := mailtest.Start(t, "", "")
-	ob := mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	ob := mail.NewOutbox(db, srv.Sender("no-reply@lineage.test"), quiet)
 	ctx := context.Background()
 	long := "<p>" + strings.Repeat("Parish registers of St Mary’s, ", 200) + "</p>"
 	if err := ob.Enqueue(ctx, mail.Message{To: "ada@example.org", Subject: "Long", Text: "Short text.\n", HTML: long}); err != nil {

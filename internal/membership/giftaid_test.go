@@ -98,8 +98,7 @@ func TestGiftAidDeclarationAPI(t *testing.T) {
 // naming gift_aid.<field>, and no membership is made.
 func TestJoinWithGiftAid(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		_, tok := e.user(t, "ada@example.org", "")
 		code, got := e.do(t, "POST", "/api/membership/join", tok, `{"plan":"individual","gift_aid":`+giftAidBody(t, map[string]any{"postcode": "nowhere"})+`}`)
 		if errs, _ := got["errors"].(map[string]any); code != 422 || errs["gift_aid.postcode"] == nil {
@@ -131,8 +130,7 @@ func TestJoinWithGiftAid(t *testing.T) {
 func TestGiftAidClaim(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		member := func(email string) (int64, *membership.Membership) {
 			uid, _, m := e.joined(t, email)
 			return uid, m
@@ -326,8 +324,7 @@ func TestGiftAidInMyData(t *testing.T) {
 func TestReceiptGiftAidStatement(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		receipt := func(email string, declare bool) string {
 			_, tok, m := e.joined(t, email)
 			if declare {

@@ -72,7 +72,8 @@ type env struct {
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func newEnv(t *testing.T, db *store.DB) *env {
+// newEnv is the membership room behind auth's front door on db, with plans on sale.
+func newEnv(t *testing.T, db *store.DB, plans ...membership.Plan) *env {
 	e := &env{db: db, clock: clocktest.New(start)}
 	e.auth = auth.New(db, auth.Options{Password: auth.TestPasswordParams})
 	e.ms = membership.New(db, membership.Options{Viewer: viewer, Accounts: accounts{e.auth}, SocietyName: "Test Society"})
@@ -80,6 +81,9 @@ func newEnv(t *testing.T, db *store.DB) *env {
 	e.auth.SetScopeSource(e.ms.ScopesFor)
 	e.srv = httptest.NewServer(httpx.Serve(authtest.AuthRoom(e.auth, nil), membershipRoom(e.ms, e.auth.Middleware)))
 	t.Cleanup(e.srv.Close)
+	for _, p := range plans {
+		e.plan(t, p)
+	}
 	return e
 }
 
@@ -149,8 +153,7 @@ func statuses(h []membership.HistoryRow) string {
 func TestTransitions(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		uid, tok := e.user(t, "ada@example.org", "")
 		if got := e.scope(t, tok); !slices.Equal(got, []string{"registered"}) {
 			t.Fatalf("scope of a registered account = %v", got)
@@ -235,8 +238,7 @@ func TestTransitions(t *testing.T) {
 func TestInJoinsTheCallersTransaction(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		_, _, m := e.joined(t, "ada@example.org")
 		pay := membership.Payment{MembershipID: m.ID, ExternalID: "in_1", AmountMinor: 2400, Currency: "GBP"}
 		errCaller := errors.New("the caller's own write failed")
@@ -267,8 +269,7 @@ func TestInJoinsTheCallersTransaction(t *testing.T) {
 func TestAdvanceTwoInstances(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		var ids []int64
 		for i := range 5 {
 			_, _, m := e.joined(t, fmt.Sprintf("m%d@example.org", i))
@@ -308,8 +309,7 @@ func TestAdvanceTwoInstances(t *testing.T) {
 func TestNumbersUnique(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		// An imported member holds M-000003 already.
 		_, err := e.ms.ImportCSV(ctx, 0, strings.NewReader("name,email,plan,paid_until,number\nOld,old@example.org,individual,2027-01-01,M-000003\n"), false)
 		fatal(t, err)
@@ -413,8 +413,7 @@ func TestHousehold(t *testing.T) {
 func TestScopeRule(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, membership.Plan{Slug: "overseas", Name: "Overseas", PriceMinor: 2800, Period: membership.PeriodAnnual, OnSale: true, Scopes: []string{"member", "member:overseas"}})
+		e := newEnv(t, db, membership.Plan{Slug: "overseas", Name: "Overseas", PriceMinor: 2800, Period: membership.PeriodAnnual, OnSale: true, Scopes: []string{"member", "member:overseas"}})
 		_, etok := e.user(t, "ed@example.org", auth.RoleEditor)
 		_, atok := e.user(t, "ad@example.org", auth.RoleAdmin)
 		if got := e.scope(t, etok); !slices.Equal(got, []string{"registered", "member", "editor"}) {
@@ -448,8 +447,7 @@ func TestScopeRule(t *testing.T) {
 func TestManualPaymentAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		_, atok := e.user(t, "admin@example.org", auth.RoleAdmin)
 		_, tok, m := e.joined(t, "pat@example.org")
 		path := fmt.Sprintf("/api/admin/members/%d/payments", m.ID)
@@ -504,9 +502,7 @@ func TestManualPaymentAPI(t *testing.T) {
 func TestImportCSV(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
-		e.plan(t, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 40000, Period: membership.PeriodLifetime, OnSale: true})
+		e := newEnv(t, db, annual, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 40000, Period: membership.PeriodLifetime, OnSale: true})
 		uid, _, _ := e.joined(t, "known@example.org")
 
 		good := "name,email,plan,paid_until,number\n" +
@@ -580,8 +576,7 @@ func TestImportCSV(t *testing.T) {
 func TestAccountDeletionKeepsAnonymousRows(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		uid, _, m := e.joined(t, "gone@example.org")
 		fatal(t, e.ms.Paid(ctx, membership.Payment{MembershipID: m.ID, ExternalID: "in_9", AmountMinor: 2400, Currency: "GBP"}))
 		fatal(t, e.auth.DeleteUser(ctx, uid))
@@ -689,8 +684,7 @@ func TestMigrationRenamesMemberRole(t *testing.T) {
 func TestPaidTwiceAtOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		uid, _ := e.user(t, "twice@example.org", "")
 		other := membership.New(db, membership.Options{})
 		other.Now = e.clock.Now
@@ -736,8 +730,7 @@ func TestPaidTwiceAtOnce(t *testing.T) {
 func TestMemberAndCSVAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		_, atok := e.user(t, "admin@example.org", auth.RoleAdmin)
 		uid, tok := e.user(t, "rita@example.org", "")
 		if code, _ := e.do(t, "GET", "/api/membership", "", ""); code != 401 {

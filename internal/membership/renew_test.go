@@ -17,8 +17,7 @@ import (
 func TestRenewEarlyExtendsFromPaidUntil(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
+		e := newEnv(t, db, annual)
 		paidUntil := func(id int64) time.Time {
 			t.Helper()
 			m, err := e.ms.ByID(ctx, id)
@@ -77,9 +76,7 @@ func TestRenewEarlyExtendsFromPaidUntil(t *testing.T) {
 func TestRenewRefusals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newEnv(t, db)
-		e.plan(t, annual)
-		e.plan(t, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 40000, Period: membership.PeriodLifetime, OnSale: true})
+		e := newEnv(t, db, annual, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 40000, Period: membership.PeriodLifetime, OnSale: true})
 		member := func(email, plan string) (int64, string) {
 			uid, tok := e.user(t, email, "")
 			m, err := e.ms.Join(ctx, uid, plan, "")

@@ -29,10 +29,10 @@ type renewalEnv struct {
 	renewal *membership.Renewals
 }
 
-func newRenewalEnv(t *testing.T, db *store.DB) *renewalEnv {
-	e := &renewalEnv{env: newEnv(t, db)}
+func newRenewalEnv(t *testing.T, db *store.DB, plans ...membership.Plan) *renewalEnv {
+	e := &renewalEnv{env: newEnv(t, db, plans...)}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quietLog)
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quietLog)
 	e.outbox.Now = e.clock.Now
 	rem, err := membership.ParseReminders("")
 	fatal(t, err)
@@ -64,8 +64,7 @@ func (e *renewalEnv) runDue(t *testing.T) membership.DueReport {
 func TestRenewalReminders(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newRenewalEnv(t, db)
-		e.plan(t, annual)
+		e := newRenewalEnv(t, db, annual)
 		m := e.member(t, "ada@example.org")
 		paid := *m.PaidUntil // 1 March 2027, 12:00 UTC
 		steps := []struct {
@@ -141,8 +140,7 @@ func TestRenewalReminders(t *testing.T) {
 func TestRenewalNextPeriodAndMissedOffset(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newRenewalEnv(t, db)
-		e.plan(t, annual)
+		e := newRenewalEnv(t, db, annual)
 		m := e.member(t, "bob@example.org")
 		fatal(t, db.QueryRowContext(ctx, db.Rebind(`UPDATE users SET name = ? WHERE email = ? RETURNING id`), "Bob\nBcc: x@example.org", "bob@example.org").Scan(new(int64)))
 		paid := *m.PaidUntil
@@ -176,8 +174,7 @@ func TestRenewalNextPeriodAndMissedOffset(t *testing.T) {
 func TestRenewalRemindersConcurrent(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newRenewalEnv(t, db)
-		e.plan(t, annual)
+		e := newRenewalEnv(t, db, annual)
 		const n = 6
 		for i := range n {
 			e.member(t, fmt.Sprintf("m%d@example.org", i))
@@ -246,7 +243,7 @@ func TestRenewalRemindersTwoInstancesOnePostgres(t *testing.T) {
 	}
 	second := membership.New(dbs[1], membership.Options{SocietyName: "Test Society", Log: quietLog})
 	second.Now = e.clock.Now
-	secondOutbox := mail.NewOutbox(dbs[1], &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quietLog)
+	secondOutbox := mail.NewOutbox(dbs[1], e.smtp.Sender("no-reply@lineage.test"), quietLog)
 	rem, _ := membership.ParseReminders("30d,7d,lapse")
 	jobs := []*membership.Renewals{e.renewal, second.Renewals(membership.RenewalOptions{Mailer: secondOutbox, Reminders: rem, Log: quietLog})}
 	for _, at := range []time.Time{start.AddDate(1, 0, -30), start.AddDate(1, 0, -6), start.AddDate(1, 0, 31)} {
@@ -272,8 +269,7 @@ func TestRenewalRemindersTwoInstancesOnePostgres(t *testing.T) {
 func TestRenewalWhoIsReminded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		e := newRenewalEnv(t, db)
-		e.plan(t, annual)
+		e := newRenewalEnv(t, db, annual)
 		e.plan(t, membership.Plan{Slug: "monthly", Name: "Monthly", PriceMinor: 300, Period: membership.PeriodMonthly, OnSale: true})
 		e.plan(t, membership.Plan{Slug: "life", Name: "Life", PriceMinor: 50000, Period: membership.PeriodLifetime, OnSale: true})
 		join := func(email, plan string) *membership.Membership {

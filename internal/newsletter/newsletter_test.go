@@ -73,7 +73,7 @@ type env struct {
 func newEnv(t *testing.T, db *store.DB, tweak ...func(*newsletter.Options)) *env {
 	t.Helper()
 	e := &env{db: db, smtp: mailtest.Start(t, "", "")}
-	e.ob = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+	e.ob = mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quiet)
 	e.opt = newsletter.Options{Outbox: e.ob, PublicURL: "https://lineage.test", Content: docs{}, Log: quiet, Rate: 1000, SocietyName: "Test Society"}
 	for _, f := range tweak {
 		f(&e.opt)
@@ -211,17 +211,25 @@ func TestDoubleOptInAndEdition(t *testing.T) {
 	})
 }
 
-func sendEdition(t *testing.T, e *env, list string) int64 {
+// startEdition saves a new edition by v as in says and starts sending it.
+func startEdition(t *testing.T, e *env, v newsletter.Viewer, in newsletter.EditionInput) *newsletter.Edition {
 	t.Helper()
 	ctx := context.Background()
-	doc, subj := "winter", "Winter news"
-	ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{ID: 1}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj, Sections: &[]string{"news"}})
+	ed, err := e.svc.SaveEdition(ctx, v, 0, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
+	return ed
+}
+
+func sendEdition(t *testing.T, e *env, list string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	doc, subj := "winter", "Winter news"
+	ed := startEdition(t, e, newsletter.Viewer{ID: 1}, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj, Sections: &[]string{"news"}})
 	for {
 		n, more, err := e.svc.SendDue(ctx, 1000)
 		if err != nil {
@@ -247,18 +255,10 @@ func editionCounts(t *testing.T, e *env, id int64) newsletter.Counts {
 // it answers how many messages the SMTP server had before the edition, and the edition.
 func sendWinterNews(t *testing.T, e *env, addrs ...string) (int, *newsletter.Edition) {
 	t.Helper()
-	ctx := context.Background()
 	subscribeConfirmed(t, e, "news", addrs...)
 	before := len(e.smtp.Messages())
 	list, doc, subj := "news", "winter", "Winter news"
-	ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
-		t.Fatal(err)
-	}
-	return before, ed
+	return before, startEdition(t, e, newsletter.Viewer{}, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
 }
 
 func subscribeConfirmed(t *testing.T, e *env, list string, addrs ...string) map[string]string {
@@ -357,7 +357,7 @@ func TestRestartMidSend(t *testing.T) {
 
 		// A new process: new room and outbox on the same store, a clock past the backoff.
 		later := time.Now().Add(time.Hour)
-		ob2 := mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
+		ob2 := mail.NewOutbox(db, e.smtp.Sender("no-reply@lineage.test"), quiet)
 		ob2.Now = func() time.Time { return later }
 		opt := e.opt
 		opt.Outbox = ob2
@@ -434,11 +434,7 @@ func TestSignupRefusals(t *testing.T) {
 			}
 		}
 		// A member may join the members' list, with their verified address at once.
-		u, err := auth.New(db, auth.Options{}).CreateUser(ctx, auth.NewUser{Email: "m@example.org", Verified: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := newsletter.Viewer{ID: u.ID, Email: "m@example.org", Verified: true, Scope: []string{"registered", "member"}}
+		v := account(t, db, "", "m@example.org", "registered", "member")
 		if st, err := e.svc.Subscribe(ctx, v, signup("m@example.org", "members"), ""); err != nil || st != "subscribed" {
 			t.Errorf("member: %q, %v", st, err)
 		}
@@ -459,17 +455,12 @@ func TestExportAndDeletion(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		ctx := context.Background()
-		accounts := auth.New(db, auth.Options{})
-		u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "ann@example.org", Name: "Ann", Verified: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := account(t, db, "Ann", "ann@example.org", "registered")
 		subscribeConfirmed(t, e, "news", "ann@example.org") // signed up anonymously first
-		v := newsletter.Viewer{ID: u.ID, Email: u.Email, Verified: true, Scope: []string{"registered"}}
 		if _, err := e.svc.SetMine(ctx, v, []string{"news", "events"}, "/user-account", "Tick to receive."); err != nil {
 			t.Fatal(err)
 		}
-		data, err := e.svc.ExportUserData(ctx, u.ID)
+		data, err := e.svc.ExportUserData(ctx, v.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -480,7 +471,7 @@ func TestExportAndDeletion(t *testing.T) {
 				t.Errorf("export lacks %s: %s", want, b)
 			}
 		}
-		if err := accounts.DeleteUser(ctx, u.ID); err != nil {
+		if err := auth.New(db, auth.Options{}).DeleteUser(ctx, v.ID); err != nil {
 			t.Fatal(err)
 		}
 		var n int
@@ -489,6 +480,17 @@ func TestExportAndDeletion(t *testing.T) {
 			t.Errorf("%d subscriber and consent rows left after deleting the account", n)
 		}
 	})
+}
+
+// account creates a verified account and returns it as the room sees its holder, with
+// scope.
+func account(t *testing.T, db *store.DB, name, email string, scope ...string) newsletter.Viewer {
+	t.Helper()
+	u, err := auth.New(db, auth.Options{}).CreateUser(context.Background(), auth.NewUser{Email: email, Name: name, Verified: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newsletter.Viewer{ID: u.ID, Email: u.Email, Verified: true, Scope: scope}
 }
 
 // eachReceivedOnce delivers what ob holds, then checks that each of addrs received
@@ -551,13 +553,7 @@ func TestSchedulerSendsEdition(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		list, doc, subj := "news", "winter", "Scheduled news"
-		ed, err := e.svc.SaveEdition(ctx, newsletter.Viewer{}, 0, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.svc.Send(ctx, ed.ID, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
+		startEdition(t, e, newsletter.Viewer{}, newsletter.EditionInput{List: &list, Document: &doc, Subject: &subj})
 		go e.ob.Run(ctx)
 		go e.svc.Run(ctx, time.Second)
 		got := e.smtp.Wait(t, before+2, time.Minute)[before:]
@@ -575,16 +571,11 @@ func TestEditionGoesToTheAccountsAddress(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		ctx := context.Background()
-		accounts := auth.New(db, auth.Options{})
-		u, err := accounts.CreateUser(ctx, auth.NewUser{Email: "old@example.org", Name: "Ann", Verified: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := newsletter.Viewer{ID: u.ID, Email: u.Email, Verified: true, Scope: []string{"registered"}}
+		v := account(t, db, "Ann", "old@example.org", "registered")
 		if _, err := e.svc.SetMine(ctx, v, []string{"news"}, "/user-account", "Tick to receive."); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Exec(db.Rebind(`UPDATE users SET email = ? WHERE id = ?`), "new@example.org", u.ID); err != nil {
+		if _, err := db.Exec(db.Rebind(`UPDATE users SET email = ? WHERE id = ?`), "new@example.org", v.ID); err != nil {
 			t.Fatal(err)
 		}
 		seen := len(e.smtp.Messages())

@@ -46,13 +46,7 @@ func newTestServer(t *testing.T, db Pinger) (*Server, string) {
 
 func get(t *testing.T, h http.Handler, target string, hdr ...string) *httptest.ResponseRecorder {
 	t.Helper()
-	r := httptest.NewRequest("GET", target, nil)
-	for i := 0; i+1 < len(hdr); i += 2 {
-		r.Header.Set(hdr[i], hdr[i+1])
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	return do(h, "GET", target, hdr...)
 }
 
 func TestHealthAndReady(t *testing.T) {

@@ -50,11 +50,9 @@ func BenchmarkRecordsImport(b *testing.B) {
 		vol, _ := e.signedIn("Vera", "editor")
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			var ua uploadAnswer
-			st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "r.csv", data}})
-			want(b, "upload", st, body, http.StatusCreated, &ua)
+			ua := vol.uploadCSV("upload", "r.csv", data)
 			var ja jobAnswer
-			st, body = vol.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": ua.Upload.Proposed.Mapping, "collection": fmt.Sprintf("c%d", i)})
+			st, body := vol.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": ua.Upload.Proposed.Mapping, "collection": fmt.Sprintf("c%d", i)})
 			want(b, "import", st, body, http.StatusAccepted, &ja)
 			evs := vol.events(ja.Job.ID)
 			if last := evs[len(evs)-1]; last.name != "done" || last.job.State != staff.StateDone {

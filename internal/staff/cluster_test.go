@@ -47,23 +47,18 @@ func TestRecordsAcrossServers(t *testing.T) {
 		volA, _ := a.signedIn("Vera", "editor")
 		volB := volA.on(b)
 
-		var ua uploadAnswer
-		st, body := volA.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
-		want(t, "upload through A", st, body, http.StatusCreated, &ua)
+		ua := volA.uploadCSV("upload through A", "parish.csv", []byte(parish))
 		if keys := b.storedKeys("staff/records/"); len(keys) != 1 || !strings.Contains(keys[0], ua.Upload.ID) {
 			t.Fatalf("the bucket holds %q", keys)
 		}
-		var list struct{ Uploads []staff.Upload }
-		st, body = volB.do("GET", "/api/studio/records/uploads", nil)
-		want(t, "list through B", st, body, http.StatusOK, &list)
-		if len(list.Uploads) != 1 || list.Uploads[0].ID != ua.Upload.ID {
-			t.Fatalf("B lists %+v", list.Uploads)
+		if list := volB.uploads("list through B"); len(list) != 1 || list[0].ID != ua.Upload.ID {
+			t.Fatalf("B lists %+v", list)
 		}
 		m := ua.Upload.Proposed.Mapping
 		var dr struct {
 			DryRun staff.DryRun `json:"dry_run"`
 		}
-		st, body = volB.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/dry-run", map[string]any{"mapping": m, "collection": "leeds"})
+		st, body := volB.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/dry-run", map[string]any{"mapping": m, "collection": "leeds"})
 		want(t, "dry run through B", st, body, http.StatusOK, &dr)
 		if dr.DryRun.Records != 3 || dr.DryRun.Good != 2 || dr.DryRun.Skipped != 1 || len(dr.DryRun.Sample) != 2 {
 			t.Fatalf("dry run through B: %+v", dr.DryRun)
@@ -136,9 +131,7 @@ func TestServerDiesMidImport(t *testing.T) {
 		}
 		before := researchtest.Fingerprint(t, db)
 
-		var ua uploadAnswer
-		st, body := volB.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
-		want(t, "upload through B", st, body, http.StatusCreated, &ua)
+		ua := volB.uploadCSV("upload through B", "parish.csv", []byte(parish))
 		reached := make(chan struct{}, 1)
 		a.st.SetBatchDone(func(ctx context.Context) {
 			select {
@@ -148,7 +141,7 @@ func TestServerDiesMidImport(t *testing.T) {
 			<-dead
 		})
 		var ja jobAnswer
-		st, body = volA.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": ua.Upload.Proposed.Mapping, "collection": "leeds"})
+		st, body := volA.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": ua.Upload.Proposed.Mapping, "collection": "leeds"})
 		want(t, "import through A", st, body, http.StatusAccepted, &ja)
 		<-reached
 		if a.searchTotal("Sugden") != 1 || a.searchTotal("Old") != 0 {

@@ -12,7 +12,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -28,7 +27,6 @@ import (
 	"lineage/internal/mail"
 	"lineage/internal/mail/mailtest"
 	"lineage/internal/research"
-	"lineage/internal/server"
 	"lineage/internal/staff"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -66,6 +64,18 @@ func (e *env) stagedCSVs() int {
 	return len(e.storedKeys("staff/records/"))
 }
 
+// noUploadsKept checks that nothing of uploads the room refused is kept: b lists no
+// upload, and no file is left in the staging folder.
+func (e *env) noUploadsKept(b *browser) {
+	e.t.Helper()
+	if list := b.uploads("list"); len(list) != 0 {
+		e.t.Errorf("refused uploads were kept: %+v", list)
+	}
+	if n := e.stagedCSVs(); n != 0 {
+		e.t.Errorf("%d files of refused uploads left in the staging folder", n)
+	}
+}
+
 // storedKeys are the keys in the blob store under prefix.
 func (e *env) storedKeys(prefix string) []string {
 	e.t.Helper()
@@ -100,84 +110,75 @@ func newEnvOn(t testing.TB, db *store.DB, blobs blob.Store) *env {
 	t.Helper()
 	e := &env{t: t, db: db, blobs: blobs}
 	e.smtp = mailtest.Start(t, "", "")
-	e.outbox = mail.NewOutbox(db, &mail.SMTPSender{Host: e.smtp.Host, Port: e.smtp.Port, TLS: mail.TLSNone, From: "Lineage <no-reply@lineage.test>"}, quiet)
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	e.url = srv.URL
-	e.acc = auth.New(db, auth.Options{PublicURL: srv.URL, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams})
-	e.rs = research.New(db, research.Options{Log: quiet})
-	if err := e.rs.Init(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.tr = trees.New(db, trees.Options{Log: quiet, Viewer: func(ctx context.Context) trees.Viewer {
-		if u := auth.UserFrom(ctx); u != nil {
-			return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
+	e.outbox = mail.NewOutbox(db, e.smtp.Sender("Lineage <no-reply@lineage.test>"), quiet)
+	e.url = authtest.Serve(t, quiet, func(url string) []httpx.Room {
+		e.acc = auth.New(db, auth.Options{PublicURL: url, Mailer: e.outbox, Log: quiet, Password: auth.TestPasswordParams})
+		e.rs = research.New(db, research.Options{Log: quiet})
+		if err := e.rs.Init(context.Background()); err != nil {
+			t.Fatal(err)
 		}
-		return trees.Viewer{}
-	}})
-	e.im = iiif.New(db, iiif.Options{DataDir: t.TempDir(), Log: quiet})
-	e.log = audit.New(db, nil)
-	e.stage = t.TempDir()
-	e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
-		Blobs: blobs, StagingDir: e.stage, Log: quiet, PagesChanged: func(context.Context) { e.pagesChanged.Add(1) }})
-	ctx, stop := context.WithCancel(context.Background())
-	e.stop = stop
-	e.st.Start(ctx)
-	t.Cleanup(func() {
-		stop()
-		e.st.Wait()
-	})
-	var mounts []server.Mount
-	st, tr := e.st, e.tr
-	// The staff room as cmd/lineage/routes.go has it, and the trees room's route that
-	// the table wraps in the audit log.
-	rooms := []httpx.Room{authtest.AuthRoom(e.acc, quiet), {
-		Name:     "staff",
-		Session:  e.acc.Middleware,
-		Fallback: []string{"/api/studio/"},
-		Routes: []httpx.Route{
-			{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople)},
-			{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson)},
-			{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole)},
-			{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable)},
-			{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable)},
-			{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset)},
-			{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit)},
-			{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit)},
-			{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads)},
-			{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload)},
-			{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload)},
-			{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload)},
-			{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun)},
-			{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport)},
-			{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings)},
-			{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping)},
-			{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping)},
-			{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs)},
-			{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob)},
-			{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents)},
-			{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
-			{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
-			{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
-			{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
-			{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
-			{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
-			{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
-		},
-	}, {
-		Session: e.acc.Middleware,
-		Routes: []httpx.Route{
-			{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
-			{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess)},
-		},
-	}}
-	for _, rm := range rooms {
-		for _, m := range rm.Mounts() {
-			mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
-		}
-	}
-	handler = server.New(server.Options{PublicURL: srv.URL, Mounts: mounts, Log: quiet})
+		e.tr = trees.New(db, trees.Options{Log: quiet, Viewer: func(ctx context.Context) trees.Viewer {
+			if u := auth.UserFrom(ctx); u != nil {
+				return trees.Viewer{ID: u.ID, Name: u.Name, Role: u.Role, Scope: u.Scope}
+			}
+			return trees.Viewer{}
+		}})
+		e.im = iiif.New(db, iiif.Options{DataDir: t.TempDir(), Log: quiet})
+		e.log = audit.New(db, nil)
+		e.stage = t.TempDir()
+		e.st = staff.New(db, staff.Options{Accounts: e.acc, Audit: e.log, Research: e.rs, Images: e.im, Trees: e.tr,
+			Blobs: blobs, StagingDir: e.stage, Log: quiet, PagesChanged: func(context.Context) { e.pagesChanged.Add(1) }})
+		ctx, stop := context.WithCancel(context.Background())
+		e.stop = stop
+		e.st.Start(ctx)
+		t.Cleanup(func() {
+			stop()
+			e.st.Wait()
+		})
+		st, tr := e.st, e.tr
+		// The staff room as cmd/lineage/routes.go has it, and the trees room's route that
+		// the table wraps in the audit log.
+		return []httpx.Room{authtest.AuthRoom(e.acc, quiet), {
+			Name:     "staff",
+			Session:  e.acc.Middleware,
+			Fallback: []string{"/api/studio/"},
+			Routes: []httpx.Route{
+				{Pattern: "GET /api/studio/people", Handler: st.Admin(st.ListPeople)},
+				{Pattern: "GET /api/studio/people/{id}", Handler: st.Admin(st.GetPerson)},
+				{Pattern: "PUT /api/studio/people/{id}/role", Handler: st.Admin(st.PutRole)},
+				{Pattern: "POST /api/studio/people/{id}/disable", Handler: st.Admin(st.PostDisable)},
+				{Pattern: "POST /api/studio/people/{id}/enable", Handler: st.Admin(st.PostEnable)},
+				{Pattern: "POST /api/studio/people/{id}/password-reset", Handler: st.Admin(st.PostPasswordReset)},
+				{Pattern: "GET /api/studio/audit", Handler: st.Admin(st.ListAudit)},
+				{Pattern: "GET /api/studio/audit.csv", Handler: st.Admin(st.ExportAudit)},
+				{Pattern: "GET /api/studio/records/uploads", Handler: st.Staff(st.ListRecordsUploads)},
+				{Pattern: "POST /api/studio/records/uploads", Handler: st.Staff(st.PostRecordsUpload)},
+				{Pattern: "GET /api/studio/records/uploads/{id}", Handler: st.Staff(st.GetRecordsUpload)},
+				{Pattern: "DELETE /api/studio/records/uploads/{id}", Handler: st.Staff(st.DeleteRecordsUpload)},
+				{Pattern: "POST /api/studio/records/uploads/{id}/dry-run", Handler: st.Staff(st.PostRecordsDryRun)},
+				{Pattern: "POST /api/studio/records/uploads/{id}/import", Handler: st.Staff(st.PostRecordsImport)},
+				{Pattern: "GET /api/studio/records/mappings", Handler: st.Staff(st.ListMappings)},
+				{Pattern: "PUT /api/studio/records/mappings/{name}", Handler: st.Staff(st.PutMapping)},
+				{Pattern: "DELETE /api/studio/records/mappings/{name}", Handler: st.Staff(st.DeleteMapping)},
+				{Pattern: "GET /api/studio/jobs", Handler: st.Staff(st.ListJobs)},
+				{Pattern: "GET /api/studio/jobs/{id}", Handler: st.Staff(st.GetJob)},
+				{Pattern: "GET /api/studio/jobs/{id}/events", Handler: st.Staff(st.JobEvents)},
+				{Pattern: "POST /api/studio/jobs/{id}/cancel", Handler: st.Staff(st.CancelJob)},
+				{Pattern: "POST /api/studio/scans/uploads", Handler: st.Staff(st.PostScansUpload)},
+				{Pattern: "GET /api/studio/trees", Handler: st.Staff(st.ListTreeQueue)},
+				{Pattern: "POST /api/studio/trees/uploads", Handler: st.Staff(st.PostTreeUpload)},
+				{Pattern: "POST /api/studio/trees/{slug}/publish", Handler: st.Staff(st.PostTreePublish)},
+				{Pattern: "POST /api/studio/trees/{slug}/unpublish", Handler: st.Staff(st.PostTreeUnpublish)},
+				{Pattern: "GET /api/studio/staff/summary", Handler: st.Staff(st.GetSummary)},
+			},
+		}, {
+			Session: e.acc.Middleware,
+			Routes: []httpx.Route{
+				{Pattern: "POST /api/trees/{slug}/publish", Handler: st.Audited(staff.ActionTreePublish, "tree:", map[string]bool{"published": false}, map[string]bool{"published": true}, tr.Publish)},
+				{Pattern: "POST /api/trees/{slug}/access", Handler: st.AuditedTreeAccess(tr.SetTreeAccess)},
+			},
+		}}
+	}).URL
 	return e
 }
 
@@ -289,6 +290,26 @@ type formFile struct {
 }
 
 // want fails unless status is want; it decodes the body into v (when not nil).
+// uploads are the records uploads that b's staff member sees listed; what names the
+// step in a failure.
+func (b *browser) uploads(what string) []staff.Upload {
+	b.e.t.Helper()
+	var list struct{ Uploads []staff.Upload }
+	st, body := b.do("GET", "/api/studio/records/uploads", nil)
+	want(b.e.t, what, st, body, http.StatusOK, &list)
+	return list.Uploads
+}
+
+// uploadCSV uploads a records file as b's staff member, and fails the test unless it
+// is taken (201); what names the step in a failure.
+func (b *browser) uploadCSV(what, name string, data []byte) uploadAnswer {
+	b.e.t.Helper()
+	var ua uploadAnswer
+	st, body := b.upload("/api/studio/records/uploads", nil, []formFile{{"file", name, data}})
+	want(b.e.t, what, st, body, http.StatusCreated, &ua)
+	return ua
+}
+
 func want(t testing.TB, what string, status int, body []byte, wantStatus int, v any) {
 	t.Helper()
 	if status != wantStatus {

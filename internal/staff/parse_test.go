@@ -175,15 +175,7 @@ func TestUploadLimits(t *testing.T) {
 		if st != http.StatusUnprocessableEntity || !strings.Contains(string(body), "at most 3 rows") {
 			t.Errorf("long: %d %s", st, body)
 		}
-		var list struct{ Uploads []staff.Upload }
-		st, body = vol.do("GET", "/api/studio/records/uploads", nil)
-		want(t, "list", st, body, http.StatusOK, &list)
-		if len(list.Uploads) != 0 {
-			t.Errorf("kept: %+v", list.Uploads)
-		}
-		if n := e.stagedCSVs(); n != 0 {
-			t.Errorf("%d files left in the staging folder", n)
-		}
+		e.noUploadsKept(vol)
 	})
 }
 

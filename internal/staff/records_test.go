@@ -58,9 +58,7 @@ func TestRecordsJourney(t *testing.T) {
 		e := newEnv(t, db)
 		vol, me := e.signedIn("Vera", "editor")
 
-		var ua uploadAnswer
-		st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
-		want(t, "upload", st, body, http.StatusCreated, &ua)
+		ua := vol.uploadCSV("upload", "parish.csv", []byte(parish))
 		up := ua.Upload
 		if up.Rows != 4 || up.Delimiter != ";" || len(up.Columns) != 9 || up.Filename != "parish.csv" {
 			t.Fatalf("upload: %+v", up)
@@ -90,7 +88,7 @@ func TestRecordsJourney(t *testing.T) {
 		var dr struct {
 			DryRun staff.DryRun `json:"dry_run"`
 		}
-		st, body = vol.do("POST", "/api/studio/records/uploads/"+up.ID+"/dry-run", map[string]any{"mapping": m, "collection": "leeds"})
+		st, body := vol.do("POST", "/api/studio/records/uploads/"+up.ID+"/dry-run", map[string]any{"mapping": m, "collection": "leeds"})
 		want(t, "dry run", st, body, http.StatusOK, &dr)
 		d := dr.DryRun
 		if d.Records != 3 || d.Good != 2 || d.Skipped != 1 || d.WarningCount != 1 || d.Warnings[0].Line != 5 || d.CollectionExists ||
@@ -208,15 +206,7 @@ func TestRecordsUploadBadInput(t *testing.T) {
 		if st, _ := vol.do("POST", "/api/studio/records/uploads", map[string]string{"file": "x"}); st != http.StatusBadRequest {
 			t.Errorf("JSON body: %d", st)
 		}
-		var list struct{ Uploads []staff.Upload }
-		st, body := vol.do("GET", "/api/studio/records/uploads", nil)
-		want(t, "list", st, body, http.StatusOK, &list)
-		if len(list.Uploads) != 0 {
-			t.Errorf("bad uploads were kept: %+v", list.Uploads)
-		}
-		if n := e.stagedCSVs(); n != 0 {
-			t.Errorf("%d files of bad uploads left in the staging folder", n)
-		}
+		e.noUploadsKept(vol)
 	})
 }
 
@@ -234,9 +224,7 @@ func TestRecordsImportStoppedLeavesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := researchtest.Fingerprint(t, db)
-		var ua uploadAnswer
-		st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
-		want(t, "upload", st, body, http.StatusCreated, &ua)
+		ua := vol.uploadCSV("upload", "parish.csv", []byte(parish))
 		m := ua.Upload.Proposed.Mapping
 
 		// Cancelled between its writes: the job waits after its batch until the
@@ -250,7 +238,7 @@ func TestRecordsImportStoppedLeavesNothing(t *testing.T) {
 			<-ctx.Done()
 		})
 		var ja jobAnswer
-		st, body = vol.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": m, "collection": "leeds"})
+		st, body := vol.do("POST", "/api/studio/records/uploads/"+ua.Upload.ID+"/import", map[string]any{"mapping": m, "collection": "leeds"})
 		want(t, "import", st, body, http.StatusAccepted, &ja)
 		<-reached
 		if e.searchTotal("Sugden") != 1 {
@@ -322,9 +310,7 @@ func TestJobsWaitTheirTurn(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		e := newEnv(t, db)
 		vol, _ := e.signedIn("Vera", "editor")
-		var ua uploadAnswer
-		st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "parish.csv", []byte(parish)}})
-		want(t, "upload", st, body, http.StatusCreated, &ua)
+		ua := vol.uploadCSV("upload", "parish.csv", []byte(parish))
 		m := ua.Upload.Proposed.Mapping
 		release := make(chan struct{})
 		reached := make(chan string, 3)
@@ -334,11 +320,9 @@ func TestJobsWaitTheirTurn(t *testing.T) {
 		})
 		start := func(coll string) int64 {
 			t.Helper()
-			var up uploadAnswer
-			st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", coll + ".csv", []byte(parish)}})
-			want(t, "upload", st, body, http.StatusCreated, &up)
+			up := vol.uploadCSV("upload", coll+".csv", []byte(parish))
 			var ja jobAnswer
-			st, body = vol.do("POST", "/api/studio/records/uploads/"+up.Upload.ID+"/import", map[string]any{"mapping": m, "collection": coll})
+			st, body := vol.do("POST", "/api/studio/records/uploads/"+up.Upload.ID+"/import", map[string]any{"mapping": m, "collection": coll})
 			want(t, "import "+coll, st, body, http.StatusAccepted, &ja)
 			return ja.Job.ID
 		}
@@ -355,7 +339,7 @@ func TestJobsWaitTheirTurn(t *testing.T) {
 		if state(second) != staff.StateQueued || state(third) != staff.StateQueued {
 			t.Fatalf("the others run beside the first: %s %s", state(second), state(third))
 		}
-		st, body = vol.do("POST", fmt.Sprintf("/api/studio/jobs/%d/cancel", second), nil)
+		st, body := vol.do("POST", fmt.Sprintf("/api/studio/jobs/%d/cancel", second), nil)
 		want(t, "cancel the second", st, body, http.StatusAccepted, nil)
 		if evs := vol.events(second); evs[len(evs)-1].name != "canceled" {
 			t.Fatalf("second: %+v", evs[len(evs)-1].job)
@@ -383,18 +367,14 @@ func TestUploadsAreNotKeptForEver(t *testing.T) {
 		vol, _ := e.signedIn("Vera", "editor")
 		var first string
 		for i := 0; i <= staff.MaxUploadsPerUser; i++ {
-			var ua uploadAnswer
-			st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", fmt.Sprintf("f%d.csv", i), []byte(parish)}})
-			want(t, "upload", st, body, http.StatusCreated, &ua)
+			ua := vol.uploadCSV("upload", fmt.Sprintf("f%d.csv", i), []byte(parish))
 			if i == 0 {
 				first = ua.Upload.ID
 			}
 		}
-		var list struct{ Uploads []staff.Upload }
-		st, body := vol.do("GET", "/api/studio/records/uploads", nil)
-		want(t, "list", st, body, http.StatusOK, &list)
-		if len(list.Uploads) != staff.MaxUploadsPerUser || list.Uploads[len(list.Uploads)-1].Filename != "f1.csv" {
-			t.Fatalf("%d uploads kept, the oldest %s", len(list.Uploads), list.Uploads[len(list.Uploads)-1].Filename)
+		list := vol.uploads("list")
+		if len(list) != staff.MaxUploadsPerUser || list[len(list)-1].Filename != "f1.csv" {
+			t.Fatalf("%d uploads kept, the oldest %s", len(list), list[len(list)-1].Filename)
 		}
 		if st, _ := vol.do("GET", "/api/studio/records/uploads/"+first, nil); st != http.StatusNotFound {
 			t.Errorf("the oldest upload is still there: %d", st)
@@ -404,15 +384,13 @@ func TestUploadsAreNotKeptForEver(t *testing.T) {
 		if err := e.st.PruneExpired(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		st, body = vol.do("GET", "/api/studio/records/uploads", nil)
-		want(t, "list after a week", st, body, http.StatusOK, &list)
-		if len(list.Uploads) != 0 {
-			t.Errorf("%d uploads kept after a week", len(list.Uploads))
+		if list := vol.uploads("list after a week"); len(list) != 0 {
+			t.Errorf("%d uploads kept after a week", len(list))
 		}
 		// A file left by an account since deleted goes too.
 		var ua uploadAnswer
 		e.st.Now = time.Now
-		st, body = vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "orphan.csv", []byte(parish)}})
+		st, body := vol.upload("/api/studio/records/uploads", nil, []formFile{{"file", "orphan.csv", []byte(parish)}})
 		want(t, "upload", st, body, http.StatusCreated, &ua)
 		if _, err := db.ExecContext(t.Context(), db.Rebind(`DELETE FROM staff_uploads WHERE id = ?`), ua.Upload.ID); err != nil {
 			t.Fatal(err)

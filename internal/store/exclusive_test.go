@@ -28,6 +28,24 @@ func reopen(t *testing.T, db *store.DB) *store.DB {
 	return other
 }
 
+// atOnce runs fn n times in goroutines released together, the i-th on handles[i %
+// len(handles)] (handles of one database, as processes would hold), and waits for all.
+func atOnce(handles []*store.DB, n int, fn func(i int, h *store.DB)) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		h := handles[i%len(handles)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			fn(i, h)
+		}()
+	}
+	close(start)
+	wg.Wait()
+}
+
 // TestMigrateConcurrently: instances starting at once on an empty database, or on one
 // an upgrade left behind, all migrate it, and each migration is applied once (without
 // the lock, PostgreSQL failed with "relation already exists" or a duplicate pg_type key).
@@ -70,19 +88,8 @@ func testMigrateConcurrently(t *testing.T, from int64) {
 					t.Fatal(err)
 				}
 			}
-			start := make(chan struct{})
 			errs := make([]error, n)
-			var wg sync.WaitGroup
-			for i, db := range dbs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					<-start
-					errs[i] = db.Migrate(ctx)
-				}()
-			}
-			close(start)
-			wg.Wait()
+			atOnce(dbs, n, func(i int, db *store.DB) { errs[i] = db.Migrate(ctx) })
 			for i, err := range errs {
 				if err != nil {
 					t.Errorf("instance %d: %v", i, err)
@@ -118,34 +125,24 @@ func TestExclusive(t *testing.T) {
 
 		t.Run("OneAtATime", func(t *testing.T) {
 			var inside, most atomic.Int32
-			var wg sync.WaitGroup
-			for i := range 8 {
-				h := db
-				if i%2 == 1 {
-					h = other
-				}
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					err := h.Exclusive(ctx, "test", func(ctx context.Context) error {
-						n := inside.Add(1)
-						defer inside.Add(-1)
-						for {
-							m := most.Load()
-							if n <= m || most.CompareAndSwap(m, n) {
-								break
-							}
+			atOnce([]*store.DB{db, other}, 8, func(i int, h *store.DB) {
+				err := h.Exclusive(ctx, "test", func(ctx context.Context) error {
+					n := inside.Add(1)
+					defer inside.Add(-1)
+					for {
+						m := most.Load()
+						if n <= m || most.CompareAndSwap(m, n) {
+							break
 						}
-						// Some real work while holding the lock.
-						_, err := h.ExecContext(ctx, h.Rebind(`INSERT INTO settings (key, value) VALUES (?, 'x')`), "exclusive-"+string(rune('a'+i)))
-						return err
-					})
-					if err != nil {
-						t.Error(err)
 					}
-				}()
-			}
-			wg.Wait()
+					// Some real work while holding the lock.
+					_, err := h.ExecContext(ctx, h.Rebind(`INSERT INTO settings (key, value) VALUES (?, 'x')`), "exclusive-"+string(rune('a'+i)))
+					return err
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			})
 			if most.Load() != 1 {
 				t.Fatalf("%d holders at once", most.Load())
 			}

@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,26 +126,13 @@ func TestLease(t *testing.T) {
 			for round, at := range []time.Time{t0, t0.Add(time.Hour)} {
 				const n = 8
 				won := make([]bool, n)
-				start := make(chan struct{})
-				var wg sync.WaitGroup
-				for i := range n {
-					h := db
-					if i%2 == 1 {
-						h = other
+				atOnce([]*store.DB{db, other}, n, func(i int, h *store.DB) {
+					ok, err := h.AcquireLease(ctx, "contended", fmt.Sprintf("r%d-%d", round, i), at, ttl)
+					if err != nil {
+						t.Error(err)
 					}
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						<-start
-						ok, err := h.AcquireLease(ctx, "contended", fmt.Sprintf("r%d-%d", round, i), at, ttl)
-						if err != nil {
-							t.Error(err)
-						}
-						won[i] = ok
-					}()
-				}
-				close(start)
-				wg.Wait()
+					won[i] = ok
+				})
 				winners := 0
 				for _, w := range won {
 					if w {

@@ -7,13 +7,33 @@ import (
 	"unicode/utf8"
 )
 
+// lineCase is a case of SingleLine or MultiLine: the field's text in, its limit, and
+// the stored text or the error wanted.
+type lineCase struct {
+	name, in string
+	max      int
+	want     string
+	err      error
+}
+
+// checkLines runs each case through fn (SingleLine or MultiLine, named name) as a subtest.
+func checkLines(t *testing.T, name string, fn func(string, int) (string, error), tests []lineCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := fn(tt.in, tt.max)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("%s(%q) error %v, want %v", name, tt.in, err, tt.err)
+			}
+			if err == nil && got != tt.want {
+				t.Fatalf("%s(%q) = %q, want %q", name, tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestSingleLine(t *testing.T) {
-	tests := []struct {
-		name, in string
-		max      int
-		want     string
-		err      error
-	}{
+	checkLines(t, "SingleLine", SingleLine, []lineCase{
 		{"OK", "Ada Lovelace", 0, "Ada Lovelace", nil},
 		{"OKTrimmed", "  Ada \r\n", 0, "Ada", nil},
 		{"OKNonASCII", "Zoë Ó Briain 山田", 0, "Zoë Ó Briain 山田", nil},
@@ -37,27 +57,11 @@ func TestSingleLine(t *testing.T) {
 		{"ErrNotUTF8BeforeControl", "\n\xff\nx\n", 0, "", ErrNotText},
 		{"ErrTooLong", "abcdef", 5, "", ErrTooLong},
 		{"ErrTooLongCountsCharacters", strings.Repeat("é", 6), 5, "", ErrTooLong},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := SingleLine(tt.in, tt.max)
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("SingleLine(%q) error %v, want %v", tt.in, err, tt.err)
-			}
-			if err == nil && got != tt.want {
-				t.Fatalf("SingleLine(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestMultiLine(t *testing.T) {
-	tests := []struct {
-		name, in string
-		max      int
-		want     string
-		err      error
-	}{
+	checkLines(t, "MultiLine", MultiLine, []lineCase{
 		{"OK", "one\ntwo", 0, "one\ntwo", nil},
 		{"OKCRLFBecomesLF", "one\r\ntwo\r\n\r\nthree\r\n", 0, "one\ntwo\n\nthree", nil},
 		{"OKLoneCRBecomesLF", "one\rtwo", 0, "one\ntwo", nil},
@@ -69,18 +73,7 @@ func TestMultiLine(t *testing.T) {
 		{"ErrOverride", "a\u202db", 0, "", ErrControl},
 		{"ErrNotUTF8", "a\xc3", 0, "", ErrNotText},
 		{"ErrTooLong", "ab\ncd", 4, "", ErrTooLong},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := MultiLine(tt.in, tt.max)
-			if !errors.Is(err, tt.err) {
-				t.Fatalf("MultiLine(%q) error %v, want %v", tt.in, err, tt.err)
-			}
-			if err == nil && got != tt.want {
-				t.Fatalf("MultiLine(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestEscape(t *testing.T) {

@@ -1,12 +1,10 @@
 package trees_test
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/gedcom/gedcomtest"
 	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -51,19 +50,7 @@ func gedOf(n int, extra string) string {
 // gdzOf is a GEDZIP archive of the named files.
 func gdzOf(t testing.TB, files ...[2]string) string {
 	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range files {
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: f[0], Method: zip.Deflate})
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(w, f[1])
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
+	return string(gedcomtest.Zip(t, files...))
 }
 
 type errorAnswer struct {

@@ -38,20 +38,32 @@ type FrontDoor struct {
 func Start(t testing.TB, db *store.DB) *FrontDoor {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	svc := auth.New(db, auth.Options{PublicURL: srv.URL, Log: quiet, Password: auth.TestPasswordParams})
-	var mounts []server.Mount
-	for _, m := range AuthRoom(svc, quiet).Mounts() {
-		mounts = append(mounts, server.Mount{Pattern: m.Pattern, Handler: m.Handler})
-	}
-	handler = server.New(server.Options{PublicURL: srv.URL, Mounts: mounts, Log: quiet})
+	var svc *auth.Service
+	srv := Serve(t, quiet, func(url string) []httpx.Room {
+		svc = auth.New(db, auth.Options{PublicURL: url, Log: quiet, Password: auth.TestPasswordParams})
+		return []httpx.Room{AuthRoom(svc, quiet)}
+	})
 	fd := &FrontDoor{URL: srv.URL, Email: "signin@lineage.test", Password: "a long enough password"}
 	if _, err := svc.CreateUser(context.Background(), auth.NewUser{Email: fd.Email, Password: fd.Password, Name: "Sign In", Verified: true}); err != nil {
 		t.Fatal(err)
 	}
 	return fd
+}
+
+// Serve serves rooms through the front door (internal/server) on a test server that
+// ends with the test. rooms gets the server's address before it makes the rooms, since
+// the services behind them put the address in the links they mail.
+func Serve(t testing.TB, log *slog.Logger, rooms func(url string) []httpx.Room) *httptest.Server {
+	t.Helper()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	var mounts []server.Mount
+	for _, rm := range rooms(srv.URL) {
+		mounts = append(mounts, rm.Mounts()...)
+	}
+	handler = server.New(server.Options{PublicURL: srv.URL, Mounts: mounts, Log: log})
+	return srv
 }
 
 // SignIn signs in once as a new browser would and returns how long each of the two

@@ -20,6 +20,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	lmail "lineage/internal/mail"
 )
 
 // Received is one message as the server got it.
@@ -72,6 +74,11 @@ func Start(t testing.TB, username, password string) *Server {
 	s.serve(ln)
 	t.Cleanup(s.Stop)
 	return s
+}
+
+// Sender is a plain-text (no TLS, no auth) sender to this server, as from.
+func (s *Server) Sender(from string) *lmail.SMTPSender {
+	return &lmail.SMTPSender{Host: s.Host, Port: s.Port, TLS: lmail.TLSNone, From: from}
 }
 
 func (s *Server) serve(ln net.Listener) {
