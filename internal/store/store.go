@@ -177,14 +177,7 @@ func (db *DB) gooseProvider() (*goose.Provider, error) {
 // nothing left to do. Goose alone does not serialise them: its version table, and the
 // first migration's tables, are created by whoever gets there first.
 func (db *DB) Migrate(ctx context.Context) error {
-	p, err := db.gooseProvider()
-	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
-	}
-	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
-		if err := db.migrateSignIn(ctx); err != nil {
-			return err
-		}
+	return db.migrating(ctx, func(ctx context.Context, p *goose.Provider) error {
 		if _, err := p.Up(ctx); err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
 		}
@@ -195,14 +188,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 // MigrateTo moves the schema up or down to a version (tests of a migration's data
 // conversion; operators use Migrate).
 func (db *DB) MigrateTo(ctx context.Context, version int64) error {
-	p, err := db.gooseProvider()
-	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
-	}
-	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
-		if err := db.migrateSignIn(ctx); err != nil {
-			return err
-		}
+	return db.migrating(ctx, func(ctx context.Context, p *goose.Provider) error {
 		cur, err := p.GetDBVersion(ctx)
 		if err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
@@ -216,6 +202,21 @@ func (db *DB) MigrateTo(ctx context.Context, version int64) error {
 			return fmt.Errorf("store: migrate %s to %d: %w", db.Dialect, version, err)
 		}
 		return nil
+	})
+}
+
+// migrating runs fn with the dialect's migrations, holding the "migrate" lock (see
+// Migrate) and with signin.db's schema brought up to date first.
+func (db *DB) migrating(ctx context.Context, fn func(ctx context.Context, p *goose.Provider) error) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		if err := db.migrateSignIn(ctx); err != nil {
+			return err
+		}
+		return fn(ctx, p)
 	})
 }
 
