@@ -446,11 +446,7 @@ type GiftAidExporter struct{ Service *Service }
 
 // ExportUserData implements auth.Exporter.
 func (x GiftAidExporter) ExportUserData(ctx context.Context, userID int64) (map[string]any, error) {
-	list, err := x.Service.GiftAidDeclarations(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"gift_aid_declarations": list}, nil
+	return exportPart(ctx, userID, "gift_aid_declarations", x.Service.GiftAidDeclarations)
 }
 
 // giftAidAt returns userID's newest declaration in force at t, or nil.
