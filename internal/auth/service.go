@@ -53,8 +53,7 @@ type Service struct {
 	secure    bool
 	exporters []Exporter
 
-	secretMu sync.Mutex
-	secret   []byte
+	secret store.KeptSecret
 
 	dummyOnce sync.Once
 	dummyHash string

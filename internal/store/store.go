@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -303,6 +304,32 @@ func (db *DB) Secret(ctx context.Context, q interface {
 	key, err := base64.RawURLEncoding.DecodeString(v)
 	if err != nil || len(key) < 16 {
 		return nil, fmt.Errorf("store: the secret %s in settings is damaged", name)
+	}
+	return key, nil
+}
+
+// KeptSecret is a room's copy of one key of Secret, read once and then kept.
+type KeptSecret struct {
+	mu  sync.Mutex
+	key []byte
+}
+
+// Get returns the key called name (Secret), read through q the first time. A key read
+// inside a transaction is not kept: if that transaction rolls back, a key it made was
+// never stored, and what was signed with it would stop verifying once the key is read
+// again.
+func (k *KeptSecret) Get(ctx context.Context, db *DB, q Querier, name string) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.key != nil {
+		return k.key, nil
+	}
+	key, err := db.Secret(ctx, q, name)
+	if err != nil {
+		return nil, err
+	}
+	if _, inTx := q.(*sql.Tx); !inTx {
+		k.key = key
 	}
 	return key, nil
 }
