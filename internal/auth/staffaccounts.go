@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // What staff do to other people's accounts (internal/staff answers the requests and
@@ -53,19 +55,11 @@ func (s *Service) SearchUsers(ctx context.Context, q UserQuery) ([]*User, int, e
 	limit := min(max(q.Limit, 1), 200)
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE `+cond+` ORDER BY LOWER(name), id LIMIT ? OFFSET ?`),
 		append(args, limit, max(q.Offset, 0))...)
+	out, err := store.Collect(rows, err, scanUser)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []*User{}
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, u)
-	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '\'.
