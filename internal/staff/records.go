@@ -137,11 +137,7 @@ func (s *Service) withProposal(ctx context.Context, u *Upload) error {
 
 // PostRecordsUpload is POST /api/studio/records/uploads (multipart, field file).
 func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	mr, err := httpx.Multipart(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
-	if err != nil {
-		return err
-	}
-	scratch, err := s.scratchDir()
+	mr, scratch, err := s.openUpload(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
 	if err != nil {
 		return err
 	}
@@ -158,11 +154,7 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	}()
 	var filename string
 	var size int64
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
+	for part, err := range httpx.Parts(mr) {
 		if err != nil {
 			return s.uploadReadError(err)
 		}
