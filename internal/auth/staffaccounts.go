@@ -79,18 +79,11 @@ func (s *Service) LastSeen(ctx context.Context, ids []int64) (map[int64]time.Tim
 		args[i] = id
 	}
 	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+ph[:len(ph)-2]+`) GROUP BY user_id`), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, at int64
-		if err := rows.Scan(&id, &at); err != nil {
-			return nil, err
-		}
-		out[id] = time.Unix(at, 0).UTC()
-	}
-	return out, rows.Err()
+	return store.CollectMap(rows, err, func(r store.Row) (id int64, at time.Time, err error) {
+		var unix int64
+		err = r.Scan(&id, &unix)
+		return id, store.Time(unix), err
+	})
 }
 
 // SetDisabled disables or enables an account. Disabling signs it out of every session

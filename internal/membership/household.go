@@ -95,11 +95,8 @@ func (s *Service) RemoveHousehold(ctx context.Context, by, id, userID int64) (*M
 		res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE membership_household SET removed_at = ?
 			WHERE membership_id = ? AND removed_at IS NULL AND (user_id = ? OR (user_id IS NULL AND email = (SELECT email FROM users WHERE id = ?)))`),
 			s.Now().Unix(), id, userID, userID)
-		if err != nil {
+		if err := store.Changed(res, err, errNotFound); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return errNotFound
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "household member removed", s.Now())
 	})
