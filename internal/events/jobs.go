@@ -75,6 +75,15 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 // errGone ends the transaction of an effect another run has had.
 var errGone = errors.New("events: done before")
 
+// effect runs fn in a transaction, and reports false when fn ended it with errGone.
+func (s *Service) effect(ctx context.Context, fn func(tx *sql.Tx) error) (bool, error) {
+	err := s.tx(ctx, fn)
+	if errors.Is(err, errGone) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // expire ends the holds, offers and unconfirmed requests whose time is up.
 func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 	rs, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT ref FROM bookings
@@ -87,7 +96,7 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 	}
 	n := 0
 	for _, ref := range refs {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		done, err := s.effect(ctx, func(tx *sql.Tx) error {
 			b, err := s.lockedBooking(ctx, tx, ref)
 			if err != nil {
 				return err
@@ -112,13 +121,12 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 			}
 			return s.end(ctx, tx, b, ev, st, "system", reason, false)
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return n, err
 		}
-		n++
+		if done {
+			n++
+		}
 	}
 	return n, nil
 }
@@ -169,7 +177,7 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 		if ev.Start.Unix() == x.start.Int64 && end == x.end.Int64 {
 			continue
 		}
-		err = s.tx(ctx, func(tx *sql.Tx) error {
+		_, err = s.effect(ctx, func(tx *sql.Tx) error {
 			res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE event_settings SET known_start = ?, known_end = ?
 				WHERE uid = ? AND known_start = ? AND COALESCE(known_end, 0) = ?`), ev.Start.Unix(), end, x.uid, x.start.Int64, x.end.Int64)
 			if err != nil {
@@ -210,9 +218,6 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 			}
 			return nil
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return sent, err
 		}
@@ -242,7 +247,7 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 	}
 	sent := 0
 	for _, d := range list {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		done, err := s.effect(ctx, func(tx *sql.Tx) error {
 			b, err := s.lockedBooking(ctx, tx, d.ref)
 			if err != nil {
 				return err
@@ -263,13 +268,12 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 			}
 			return s.mail(ctx, tx, b, ev, st, mailJoining, "")
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return sent, err
 		}
-		sent++
+		if done {
+			sent++
+		}
 	}
 	return sent, nil
 }
