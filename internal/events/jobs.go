@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"lineage/internal/jobs"
 	"lineage/internal/store"
 )
 
@@ -53,9 +54,7 @@ func (s *Service) RunDue(ctx context.Context, now time.Time) (DueReport, error) 
 // Run runs the job at once, then every interval and whenever a change asks for it,
 // until ctx ends (serve's scheduler). A failed run is logged and tried again.
 func (s *Service) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, every, s.kick, func(ctx context.Context) {
 		rep, err := s.RunDue(ctx, s.Now())
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -63,13 +62,7 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 		case rep.any():
 			s.log.Info("events job", "expired", rep.Expired, "moved", rep.Moved, "joining", rep.Joining, "refunded", rep.Refunded)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-s.kick:
-		}
-	}
+	})
 }
 
 // errGone ends the transaction of an effect another run has had.

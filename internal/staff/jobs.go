@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/httpx"
+	"lineage/internal/jobs"
 	"lineage/internal/store"
 )
 
@@ -162,21 +163,14 @@ func (s *Service) Start(ctx context.Context) {
 	s.jobs.wg.Add(1)
 	go func() {
 		defer s.jobs.wg.Done()
-		t := time.NewTicker(StaleAfter)
-		defer t.Stop()
-		for {
+		jobs.Repeat(ctx, StaleAfter, nil, func(ctx context.Context) {
 			if _, err := s.RecoverJobs(ctx, s.Now()); err != nil && ctx.Err() == nil {
 				s.log.Error("staff: recover jobs", "err", err)
 			}
 			if err := s.pruneExpired(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("staff: remove old uploads", "err", err)
 			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
+		})
 	}()
 }
 
