@@ -390,6 +390,29 @@ func (s *Service) VerifyEmail(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// emailInput reads the body {email} of a request that mails a link; the address comes
+// back normalized.
+func emailInput(r *http.Request) (string, error) {
+	var in struct {
+		Email string `json:"email"`
+	}
+	err := decodeInput(r, &in)
+	return normalizeEmail(in.Email), err
+}
+
+// accountAt returns the account with a valid address, nil when none has it; an
+// address that is not valid is a 422.
+func (s *Service) accountAt(ctx context.Context, email string) (*User, error) {
+	if !textfield.Email(email) {
+		return nil, invalid("email", "The email field must be a valid email address.")
+	}
+	u, err := s.UserByEmail(ctx, email)
+	if err == ErrNotFound {
+		return nil, nil
+	}
+	return u, err
+}
+
 // mailAllowed spends the one mail per address and purpose per minute.
 func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, error) {
 	n, err := s.hit(ctx, "mail:"+kind+":"+email, mailDecay)
@@ -399,22 +422,16 @@ func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, er
 // ResendVerification serves POST /api/email/verification-notification {email}: 202 whatever the address, so
 // that the answer does not tell which addresses have accounts.
 func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := decodeInput(r, &in); err != nil {
+	email, err := emailInput(r)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	email := normalizeEmail(in.Email)
 	if u := UserFrom(ctx); u != nil && email == "" {
 		email = u.Email
 	}
-	if !textfield.Email(email) {
-		return invalid("email", "The email field must be a valid email address.")
-	}
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil && err != ErrNotFound {
+	u, err := s.accountAt(ctx, email)
+	if err != nil {
 		return err
 	}
 	if u != nil && !u.Verified() {
@@ -432,22 +449,16 @@ func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) err
 
 // ForgotPassword serves POST /api/forgot-password {email}: 202 whatever the address.
 func (s *Service) ForgotPassword(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := decodeInput(r, &in); err != nil {
+	email, err := emailInput(r)
+	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	email := normalizeEmail(in.Email)
 	if email == "" {
 		return invalid("email", "The email field is required.")
 	}
-	if !textfield.Email(email) {
-		return invalid("email", "The email field must be a valid email address.")
-	}
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil && err != ErrNotFound {
+	ctx := r.Context()
+	u, err := s.accountAt(ctx, email)
+	if err != nil {
 		return err
 	}
 	if u != nil {

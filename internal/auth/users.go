@@ -117,16 +117,8 @@ func scanUser(row store.Row) (*User, error) {
 		}
 		return nil, err
 	}
-	if verified.Valid {
-		t := time.Unix(verified.Int64, 0).UTC()
-		u.EmailVerifiedAt = &t
-	}
-	if disabled.Valid {
-		t := time.Unix(disabled.Int64, 0).UTC()
-		u.DisabledAt = &t
-	}
-	u.CreatedAt = time.Unix(created, 0).UTC()
-	u.UpdatedAt = time.Unix(updated, 0).UTC()
+	u.EmailVerifiedAt, u.DisabledAt = store.TimeOrNil(verified), store.TimeOrNil(disabled)
+	u.CreatedAt, u.UpdatedAt = store.Time(created), store.Time(updated)
 	u.Scope = scopeOf(u.Role)
 	u.HasPassword = u.passwordHash != ""
 	return &u, nil
