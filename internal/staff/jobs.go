@@ -95,7 +95,7 @@ func scanJob(row store.Row) (*Job, error) {
 		&j.Version, &j.params, &cancel, &j.heartbeat); err != nil {
 		return nil, err
 	}
-	j.CreatedAt, j.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
+	j.CreatedAt, j.UpdatedAt = store.Time(created), store.Time(updated)
 	if uid.Valid {
 		j.userID = uid.Int64
 		j.StartedBy = &JobUser{ID: uid.Int64, Name: uname.String}

@@ -77,7 +77,7 @@ func scanUpload(row store.Row) (*Upload, error) {
 		return nil, err
 	}
 	u.userID = uid.Int64
-	u.CreatedAt = time.Unix(created, 0).UTC()
+	u.CreatedAt = store.Time(created)
 	u.Imported = imported.Valid
 	if err := json.Unmarshal([]byte(cols), &u.Columns); err != nil {
 		return nil, err
