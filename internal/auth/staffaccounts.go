@@ -73,12 +73,11 @@ func (s *Service) LastSeen(ctx context.Context, ids []int64) (map[int64]time.Tim
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph := strings.Repeat("?, ", len(ids))
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+ph[:len(ph)-2]+`) GROUP BY user_id`), args...)
+	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+store.Placeholders(len(ids))+`) GROUP BY user_id`), args...)
 	return store.CollectMap(rows, err, func(r store.Row) (id int64, at time.Time, err error) {
 		var unix int64
 		err = r.Scan(&id, &unix)

@@ -569,7 +569,7 @@ func (s *Service) existingKeys(ctx context.Context, collection string, keys []st
 			args = append(args, k)
 		}
 		keys = keys[n:]
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`), args...)
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+store.Placeholders(n)+`)`), args...)
 		if err != nil {
 			return nil, true, err
 		}
