@@ -90,11 +90,7 @@ func (s *Service) PostMarketingConsent(w http.ResponseWriter, r *http.Request, v
 		in.Source = "/user-account/membership"
 	}
 	c, err := s.SetMarketingConsent(r.Context(), v.ID, *in.Given, in.Source)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"marketing_consent": c})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"marketing_consent": c}, err)
 }
 
 // ConsentExporter is the marketing-consent part of "download my data" (the auth

@@ -227,11 +227,7 @@ func (s *Service) CancelGiftAid(ctx context.Context, userID int64) (*GiftAidDecl
 func (s *Service) GetGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	w.Header().Set("Cache-Control", "no-store")
 	d, err := s.GiftAid(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"wording": s.GiftAidWording(), "declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"wording": s.GiftAidWording(), "declaration": d}, err)
 }
 
 func (s *Service) PostGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -240,20 +236,12 @@ func (s *Service) PostGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) 
 		return err
 	}
 	d, err := s.DeclareGiftAid(r.Context(), v.ID, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, map[string]any{"declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusCreated, map[string]any{"declaration": d}, err)
 }
 
 func (s *Service) PostGiftAidCancel(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	d, err := s.CancelGiftAid(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"declaration": d}, err)
 }
 
 // ClaimRow is one line of HMRC's Gift Aid schedule.
