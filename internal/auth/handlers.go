@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"lineage/internal/httpx"
 	"lineage/internal/mail"
+	"lineage/internal/store"
 	"lineage/internal/textfield"
 )
 
@@ -388,6 +390,29 @@ func (s *Service) VerifyEmail(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// emailInput reads the body {email} of a request that mails a link; the address comes
+// back normalized.
+func emailInput(r *http.Request) (string, error) {
+	var in struct {
+		Email string `json:"email"`
+	}
+	err := decodeInput(r, &in)
+	return normalizeEmail(in.Email), err
+}
+
+// accountAt returns the account with a valid address, nil when none has it; an
+// address that is not valid is a 422.
+func (s *Service) accountAt(ctx context.Context, email string) (*User, error) {
+	if !textfield.Email(email) {
+		return nil, invalid("email", "The email field must be a valid email address.")
+	}
+	u, err := s.UserByEmail(ctx, email)
+	if err == ErrNotFound {
+		return nil, nil
+	}
+	return u, err
+}
+
 // mailAllowed spends the one mail per address and purpose per minute.
 func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, error) {
 	n, err := s.hit(ctx, "mail:"+kind+":"+email, mailDecay)
@@ -397,22 +422,16 @@ func (s *Service) mailAllowed(ctx context.Context, kind, email string) (bool, er
 // ResendVerification serves POST /api/email/verification-notification {email}: 202 whatever the address, so
 // that the answer does not tell which addresses have accounts.
 func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := decodeInput(r, &in); err != nil {
+	email, err := emailInput(r)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	email := normalizeEmail(in.Email)
 	if u := UserFrom(ctx); u != nil && email == "" {
 		email = u.Email
 	}
-	if !textfield.Email(email) {
-		return invalid("email", "The email field must be a valid email address.")
-	}
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil && err != ErrNotFound {
+	u, err := s.accountAt(ctx, email)
+	if err != nil {
 		return err
 	}
 	if u != nil && !u.Verified() {
@@ -430,22 +449,16 @@ func (s *Service) ResendVerification(w http.ResponseWriter, r *http.Request) err
 
 // ForgotPassword serves POST /api/forgot-password {email}: 202 whatever the address.
 func (s *Service) ForgotPassword(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Email string `json:"email"`
-	}
-	if err := decodeInput(r, &in); err != nil {
+	email, err := emailInput(r)
+	if err != nil {
 		return err
 	}
-	ctx := r.Context()
-	email := normalizeEmail(in.Email)
 	if email == "" {
 		return invalid("email", "The email field is required.")
 	}
-	if !textfield.Email(email) {
-		return invalid("email", "The email field must be a valid email address.")
-	}
-	u, err := s.UserByEmail(ctx, email)
-	if err != nil && err != ErrNotFound {
+	ctx := r.Context()
+	u, err := s.accountAt(ctx, email)
+	if err != nil {
 		return err
 	}
 	if u != nil {
@@ -679,63 +692,40 @@ func (s *Service) exportAccount(ctx context.Context, u *User) (map[string]any, e
 		Email     string    `json:"email"`
 		CreatedAt time.Time `json:"created_at"`
 	}
-	ts := func(n int64) time.Time { return time.Unix(n, 0).UTC() }
-	sessions := []sessionOut{}
 	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(
 		`SELECT created_at, last_seen_at, ip, user_agent FROM sessions WHERE user_id = ? ORDER BY created_at`), u.ID)
+	sessions, err := store.Collect(rows, err, func(r store.Row) (o sessionOut, err error) {
+		var c, l int64
+		err = r.Scan(&c, &l, &o.IP, &o.UserAgent)
+		o.CreatedAt, o.LastSeenAt = store.Time(c), store.Time(l)
+		return o, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var c, l int64
-		var o sessionOut
-		if err := rows.Scan(&c, &l, &o.IP, &o.UserAgent); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		o.CreatedAt, o.LastSeenAt = ts(c), ts(l)
-		sessions = append(sessions, o)
-	}
-	rows.Close()
-	tokens := []tokenOut{}
 	rows, err = s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT name, created_at, last_used_at FROM api_tokens WHERE user_id = ? ORDER BY id`), u.ID)
+	tokens, err := store.Collect(rows, err, func(r store.Row) (o tokenOut, err error) {
+		var c int64
+		var lu sql.NullInt64
+		err = r.Scan(&o.Name, &c, &lu)
+		o.CreatedAt, o.LastUsed = store.Time(c), store.TimeOrNil(lu)
+		return o, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var o tokenOut
-		var c int64
-		var lu *int64
-		if err := rows.Scan(&o.Name, &c, &lu); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		o.CreatedAt = ts(c)
-		if lu != nil {
-			t := ts(*lu)
-			o.LastUsed = &t
-		}
-		tokens = append(tokens, o)
-	}
-	rows.Close()
-	ids := []identityOut{}
 	rows, err = s.db.QueryContext(ctx, s.db.Rebind(
 		`SELECT issuer, subject, email, created_at FROM user_identities WHERE user_id = ? ORDER BY created_at`), u.ID)
+	ids, err := store.Collect(rows, err, func(r store.Row) (o identityOut, err error) {
+		var c int64
+		err = r.Scan(&o.Issuer, &o.Subject, &o.Email, &c)
+		o.CreatedAt = store.Time(c)
+		return o, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var o identityOut
-		var c int64
-		if err := rows.Scan(&o.Issuer, &o.Subject, &o.Email, &c); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		o.CreatedAt = ts(c)
-		ids = append(ids, o)
-	}
-	rows.Close()
 	return map[string]any{
 		"exported_at":         s.now().UTC(),
 		"user":                u,

@@ -21,17 +21,7 @@ const (
 // installationSecret returns the key that signs link tokens, creating it on first use.
 // It lives in the settings table so that every instance shares it.
 func (s *Service) installationSecret(ctx context.Context) ([]byte, error) {
-	s.secretMu.Lock()
-	defer s.secretMu.Unlock()
-	if s.secret != nil {
-		return s.secret, nil
-	}
-	key, err := s.db.Secret(ctx, s.db, "auth.link_secret")
-	if err != nil {
-		return nil, err
-	}
-	s.secret = key
-	return key, nil
+	return s.secret.Get(ctx, s.db, s.db, "auth.link_secret")
 }
 
 // signToken is the value stored for a link token: an HMAC under the installation

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"lineage/internal/jobs"
 	"lineage/internal/mail"
 	"lineage/internal/store"
 )
@@ -53,8 +54,7 @@ type Service struct {
 	secure    bool
 	exporters []Exporter
 
-	secretMu sync.Mutex
-	secret   []byte
+	secret store.KeptSecret
 
 	dummyOnce sync.Once
 	dummyHash string
@@ -132,16 +132,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 
 // RunSweeper calls Sweep every interval until ctx ends.
 func (s *Service) RunSweeper(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, every, nil, func(ctx context.Context) {
 		if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
 			s.log.Error("auth: sweep", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }

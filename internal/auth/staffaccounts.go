@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"time"
+
+	"lineage/internal/store"
 )
 
 // What staff do to other people's accounts (internal/staff answers the requests and
@@ -53,19 +55,11 @@ func (s *Service) SearchUsers(ctx context.Context, q UserQuery) ([]*User, int, e
 	limit := min(max(q.Limit, 1), 200)
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+userColumns+` FROM users WHERE `+cond+` ORDER BY LOWER(name), id LIMIT ? OFFSET ?`),
 		append(args, limit, max(q.Offset, 0))...)
+	out, err := store.Collect(rows, err, scanUser)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []*User{}
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, u)
-	}
-	return out, total, rows.Err()
+	return out, total, nil
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '\'.
@@ -79,24 +73,16 @@ func (s *Service) LastSeen(ctx context.Context, ids []int64) (map[int64]time.Tim
 	if len(ids) == 0 {
 		return out, nil
 	}
-	ph := strings.Repeat("?, ", len(ids))
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+ph[:len(ph)-2]+`) GROUP BY user_id`), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, at int64
-		if err := rows.Scan(&id, &at); err != nil {
-			return nil, err
-		}
-		out[id] = time.Unix(at, 0).UTC()
-	}
-	return out, rows.Err()
+	rows, err := s.sdb.QueryContext(ctx, s.sdb.Rebind(`SELECT user_id, MAX(last_seen_at) FROM sessions WHERE user_id IN (`+store.Placeholders(len(ids))+`) GROUP BY user_id`), args...)
+	return store.CollectMap(rows, err, func(r store.Row) (id int64, at time.Time, err error) {
+		var unix int64
+		err = r.Scan(&id, &unix)
+		return id, store.Time(unix), err
+	})
 }
 
 // SetDisabled disables or enables an account. Disabling signs it out of every session

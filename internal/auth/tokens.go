@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lineage/internal/httpx"
+	"lineage/internal/store"
 )
 
 // TokenPair is what POST /api/tokens and POST /api/tokens/refresh return. token
@@ -112,11 +113,5 @@ func (s *Service) userByAccessToken(ctx context.Context, access string) (u *User
 // RevokeToken deletes one token of a user.
 func (s *Service) RevokeToken(ctx context.Context, userID, id int64) error {
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM api_tokens WHERE id = ? AND user_id = ?`), id, userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Changed(res, err, ErrNotFound)
 }

@@ -107,9 +107,7 @@ var ErrNotFound = errors.New("auth: not found")
 
 const userColumns = `id, email, name, password_hash, role, email_verified_at, created_at, updated_at, disabled_at`
 
-type rowScanner interface{ Scan(...any) error }
-
-func scanUser(row rowScanner) (*User, error) {
+func scanUser(row store.Row) (*User, error) {
 	var u User
 	var verified, disabled sql.NullInt64
 	var created, updated int64
@@ -119,16 +117,8 @@ func scanUser(row rowScanner) (*User, error) {
 		}
 		return nil, err
 	}
-	if verified.Valid {
-		t := time.Unix(verified.Int64, 0).UTC()
-		u.EmailVerifiedAt = &t
-	}
-	if disabled.Valid {
-		t := time.Unix(disabled.Int64, 0).UTC()
-		u.DisabledAt = &t
-	}
-	u.CreatedAt = time.Unix(created, 0).UTC()
-	u.UpdatedAt = time.Unix(updated, 0).UTC()
+	u.EmailVerifiedAt, u.DisabledAt = store.TimeOrNil(verified), store.TimeOrNil(disabled)
+	u.CreatedAt, u.UpdatedAt = store.Time(created), store.Time(updated)
 	u.Scope = scopeOf(u.Role)
 	u.HasPassword = u.passwordHash != ""
 	return &u, nil
@@ -149,19 +139,7 @@ func (s *Service) UserByEmail(ctx context.Context, email string) (*User, error) 
 // ListUsers returns every user by id.
 func (s *Service) ListUsers(ctx context.Context) ([]*User, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+userColumns+` FROM users ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return store.Collect(rows, err, scanUser)
 }
 
 // NewUser describes an account to create.

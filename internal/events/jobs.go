@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"lineage/internal/jobs"
 	"lineage/internal/store"
 )
 
@@ -53,9 +54,7 @@ func (s *Service) RunDue(ctx context.Context, now time.Time) (DueReport, error) 
 // Run runs the job at once, then every interval and whenever a change asks for it,
 // until ctx ends (serve's scheduler). A failed run is logged and tried again.
 func (s *Service) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, every, s.kick, func(ctx context.Context) {
 		rep, err := s.RunDue(ctx, s.Now())
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -63,17 +62,20 @@ func (s *Service) Run(ctx context.Context, every time.Duration) {
 		case rep.any():
 			s.log.Info("events job", "expired", rep.Expired, "moved", rep.Moved, "joining", rep.Joining, "refunded", rep.Refunded)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-s.kick:
-		}
-	}
+	})
 }
 
 // errGone ends the transaction of an effect another run has had.
 var errGone = errors.New("events: done before")
+
+// effect runs fn in a transaction, and reports false when fn ended it with errGone.
+func (s *Service) effect(ctx context.Context, fn func(tx *sql.Tx) error) (bool, error) {
+	err := s.tx(ctx, fn)
+	if errors.Is(err, errGone) {
+		return false, nil
+	}
+	return err == nil, err
+}
 
 // expire ends the holds, offers and unconfirmed requests whose time is up.
 func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
@@ -87,7 +89,7 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 	}
 	n := 0
 	for _, ref := range refs {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		done, err := s.effect(ctx, func(tx *sql.Tx) error {
 			b, err := s.lockedBooking(ctx, tx, ref)
 			if err != nil {
 				return err
@@ -112,13 +114,12 @@ func (s *Service) expire(ctx context.Context, now time.Time) (int, error) {
 			}
 			return s.end(ctx, tx, b, ev, st, "system", reason, false)
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return n, err
 		}
-		n++
+		if done {
+			n++
+		}
 	}
 	return n, nil
 }
@@ -169,7 +170,7 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 		if ev.Start.Unix() == x.start.Int64 && end == x.end.Int64 {
 			continue
 		}
-		err = s.tx(ctx, func(tx *sql.Tx) error {
+		_, err = s.effect(ctx, func(tx *sql.Tx) error {
 			res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE event_settings SET known_start = ?, known_end = ?
 				WHERE uid = ? AND known_start = ? AND COALESCE(known_end, 0) = ?`), ev.Start.Unix(), end, x.uid, x.start.Int64, x.end.Int64)
 			if err != nil {
@@ -210,9 +211,6 @@ func (s *Service) notifyMoves(ctx context.Context, now time.Time) (int, error) {
 			}
 			return nil
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return sent, err
 		}
@@ -242,7 +240,7 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 	}
 	sent := 0
 	for _, d := range list {
-		err := s.tx(ctx, func(tx *sql.Tx) error {
+		done, err := s.effect(ctx, func(tx *sql.Tx) error {
 			b, err := s.lockedBooking(ctx, tx, d.ref)
 			if err != nil {
 				return err
@@ -263,13 +261,12 @@ func (s *Service) sendJoining(ctx context.Context, now time.Time) (int, error) {
 			}
 			return s.mail(ctx, tx, b, ev, st, mailJoining, "")
 		})
-		if errors.Is(err, errGone) {
-			continue
-		}
 		if err != nil {
 			return sent, err
 		}
-		sent++
+		if done {
+			sent++
+		}
 	}
 	return sent, nil
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -67,10 +66,9 @@ type Service struct {
 	log *slog.Logger
 	Now func() time.Time // the clock; tests replace it
 
-	secretMu sync.Mutex
-	secret   []byte
-	kick     chan struct{}
-	dirty    atomic.Bool // places changed outside a route (a late payment): the job raises PagesChanged
+	secret store.KeptSecret
+	kick   chan struct{}
+	dirty  atomic.Bool // places changed outside a route (a late payment): the job raises PagesChanged
 }
 
 // New builds the room on an open, migrated store.

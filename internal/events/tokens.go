@@ -33,19 +33,7 @@ func randomToken(n int) string {
 // rolls back, a key it made was never stored, and links signed with it would stop
 // working once the key is read again.
 func (s *Service) key(ctx context.Context, q store.Querier) ([]byte, error) {
-	s.secretMu.Lock()
-	defer s.secretMu.Unlock()
-	if s.secret != nil {
-		return s.secret, nil
-	}
-	k, err := s.db.Secret(ctx, q, "events.link_secret")
-	if err != nil {
-		return nil, err
-	}
-	if _, inTx := q.(*sql.Tx); !inTx {
-		s.secret = k
-	}
-	return k, nil
+	return s.secret.Get(ctx, s.db, q, "events.link_secret")
 }
 
 func (s *Service) sign(ctx context.Context, q store.Querier, purpose, value string) (string, error) {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"iter"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -159,6 +161,19 @@ func Multipart(w http.ResponseWriter, r *http.Request, limit int64, message stri
 		return nil, &Error{Code: EBADREQUEST, Message: message}
 	}
 	return mr, nil
+}
+
+// Parts ranges over the parts of a multipart body in order (for part, err := range
+// Parts(mr)): it ends after the last part, or after the error that stops the reading.
+func Parts(mr *multipart.Reader) iter.Seq2[*multipart.Part, error] {
+	return func(yield func(*multipart.Part, error) bool) {
+		for {
+			part, err := mr.NextPart()
+			if err == io.EOF || !yield(part, err) || err != nil {
+				return
+			}
+		}
+	}
 }
 
 // MaxJSONBody is the largest JSON body DecodeJSON reads.

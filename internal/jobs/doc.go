@@ -4,4 +4,7 @@
 // the holder stops cleanly it releases the lease and another instance takes over at its
 // next try; when the holder dies the lease expires and another takes over within
 // DefaultTTL + DefaultTTL/4 (25 s). docs/decisions/021-several-instances.md.
+//
+// A scheduler's own loop, and a worker's that every instance runs (the mail outbox),
+// goes round with Repeat.
 package jobs

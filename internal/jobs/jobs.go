@@ -123,6 +123,23 @@ func (r *Runner) Run(ctx context.Context, name string, job func(ctx context.Cont
 	}
 }
 
+// Repeat calls run at once, then every interval and whenever wake receives (a nil
+// wake never does), until ctx ends: the loop of a scheduler that Run keeps to one
+// instance, or of a worker every instance runs.
+func Repeat(ctx context.Context, every time.Duration, wake <-chan struct{}, run func(ctx context.Context)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		run(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-wake:
+		}
+	}
+}
+
 // hold runs job under the acquired lease until ctx ends, the lease is lost or job
 // returns; it reports whether Run is over.
 func (r *Runner) hold(ctx context.Context, name string, job func(ctx context.Context), t *time.Ticker, log *slog.Logger) bool {

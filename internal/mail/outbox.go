@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"lineage/internal/jobs"
 	"lineage/internal/store"
 )
 
@@ -108,19 +109,11 @@ func (o *Outbox) insert(ctx context.Context, q interface {
 
 // Run delivers due mail until ctx ends.
 func (o *Outbox) Run(ctx context.Context) {
-	t := time.NewTicker(o.Poll)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, o.Poll, o.wake, func(ctx context.Context) {
 		if _, err := o.DeliverDue(ctx); err != nil && ctx.Err() == nil {
 			o.log.Error("mail outbox", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-o.wake:
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // claimFor is how long a claimed message is hidden from other workers; longer than a

@@ -288,11 +288,7 @@ func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why st
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, id, func(tx *sql.Tx) error {
-		raw, err := s.lockedMembership(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.updateLocked(ctx, id, func(tx *sql.Tx, raw rawMembership) error {
 		if raw.planID == plan.ID {
 			return invalid("plan", "The membership is on %s already.", plan.Name)
 		}
@@ -315,11 +311,7 @@ func (s *Service) ChangePlan(ctx context.Context, by, id int64, planSlug, why st
 // CancelRenewal stops a membership renewing by itself; it keeps its scopes until
 // paid-until and its grace end.
 func (s *Service) CancelRenewal(ctx context.Context, by, id int64) (*Membership, error) {
-	return s.update(ctx, id, func(tx *sql.Tx) error {
-		raw, err := s.lockedMembership(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.updateLocked(ctx, id, func(tx *sql.Tx, raw rawMembership) error {
 		if !raw.AutoRenew {
 			return nil
 		}

@@ -90,11 +90,7 @@ func (s *Service) PostMarketingConsent(w http.ResponseWriter, r *http.Request, v
 		in.Source = "/user-account/membership"
 	}
 	c, err := s.SetMarketingConsent(r.Context(), v.ID, *in.Given, in.Source)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"marketing_consent": c})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"marketing_consent": c}, err)
 }
 
 // ConsentExporter is the marketing-consent part of "download my data" (the auth
@@ -103,9 +99,15 @@ type ConsentExporter struct{ Service *Service }
 
 // ExportUserData implements auth.Exporter.
 func (x ConsentExporter) ExportUserData(ctx context.Context, userID int64) (map[string]any, error) {
-	list, err := x.Service.MarketingConsents(ctx, userID)
+	return exportPart(ctx, userID, "marketing_consents", x.Service.MarketingConsents)
+}
+
+// exportPart is a part of "download my data" that is one list: what list reads for
+// userID, under name.
+func exportPart[T any](ctx context.Context, userID int64, name string, list func(context.Context, int64) ([]T, error)) (map[string]any, error) {
+	l, err := list(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"marketing_consents": list}, nil
+	return map[string]any{name: l}, nil
 }

@@ -227,11 +227,7 @@ func (s *Service) CancelGiftAid(ctx context.Context, userID int64) (*GiftAidDecl
 func (s *Service) GetGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	w.Header().Set("Cache-Control", "no-store")
 	d, err := s.GiftAid(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"wording": s.GiftAidWording(), "declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"wording": s.GiftAidWording(), "declaration": d}, err)
 }
 
 func (s *Service) PostGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -240,20 +236,12 @@ func (s *Service) PostGiftAid(w http.ResponseWriter, r *http.Request, v Viewer) 
 		return err
 	}
 	d, err := s.DeclareGiftAid(r.Context(), v.ID, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, map[string]any{"declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusCreated, map[string]any{"declaration": d}, err)
 }
 
 func (s *Service) PostGiftAidCancel(w http.ResponseWriter, r *http.Request, v Viewer) error {
 	d, err := s.CancelGiftAid(r.Context(), v.ID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"declaration": d})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"declaration": d}, err)
 }
 
 // ClaimRow is one line of HMRC's Gift Aid schedule.
@@ -446,11 +434,7 @@ type GiftAidExporter struct{ Service *Service }
 
 // ExportUserData implements auth.Exporter.
 func (x GiftAidExporter) ExportUserData(ctx context.Context, userID int64) (map[string]any, error) {
-	list, err := x.Service.GiftAidDeclarations(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"gift_aid_declarations": list}, nil
+	return exportPart(ctx, userID, "gift_aid_declarations", x.Service.GiftAidDeclarations)
 }
 
 // giftAidAt returns userID's newest declaration in force at t, or nil.

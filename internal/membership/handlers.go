@@ -178,11 +178,8 @@ func (s *Service) PostCancelRenewal(w http.ResponseWriter, r *http.Request, v Vi
 	if err != nil {
 		return err
 	}
-	if m, err = s.CancelRenewal(r.Context(), v.ID, m.ID); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	m, err = s.CancelRenewal(r.Context(), v.ID, m.ID)
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 func (s *Service) PostHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -194,11 +191,8 @@ func (s *Service) PostHousehold(w http.ResponseWriter, r *http.Request, v Viewer
 	if err != nil {
 		return err
 	}
-	if m, err = s.AddHousehold(r.Context(), v.ID, m.ID, in.Name, in.Email); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, m)
-	return nil
+	m, err = s.AddHousehold(r.Context(), v.ID, m.ID, in.Name, in.Email)
+	return httpx.Reply(w, http.StatusCreated, m, err)
 }
 
 func (s *Service) DeleteHousehold(w http.ResponseWriter, r *http.Request, v Viewer) error {
@@ -210,11 +204,8 @@ func (s *Service) DeleteHousehold(w http.ResponseWriter, r *http.Request, v View
 	if err != nil {
 		return err
 	}
-	if m, err = s.RemoveHousehold(r.Context(), v.ID, m.ID, uid); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	m, err = s.RemoveHousehold(r.Context(), v.ID, m.ID, uid)
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 var receiptPage = template.Must(template.New("receipt").Parse(`<!doctype html>

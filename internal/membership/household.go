@@ -50,11 +50,7 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return s.update(ctx, id, func(tx *sql.Tx) error {
-		raw, err := s.lockedMembership(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.updateLocked(ctx, id, func(tx *sql.Tx, raw rawMembership) error {
 		plan, err := s.planByID(ctx, tx, raw.planID)
 		if err != nil {
 			return err
@@ -95,19 +91,12 @@ func (s *Service) AddHousehold(ctx context.Context, by, id int64, name, email st
 // RemoveHousehold takes the household member with this account (userID) out of
 // membership id; the row stays, marked removed.
 func (s *Service) RemoveHousehold(ctx context.Context, by, id, userID int64) (*Membership, error) {
-	return s.update(ctx, id, func(tx *sql.Tx) error {
-		raw, err := s.lockedMembership(ctx, tx, id)
-		if err != nil {
-			return err
-		}
+	return s.updateLocked(ctx, id, func(tx *sql.Tx, raw rawMembership) error {
 		res, err := tx.ExecContext(ctx, s.db.Rebind(`UPDATE membership_household SET removed_at = ?
 			WHERE membership_id = ? AND removed_at IS NULL AND (user_id = ? OR (user_id IS NULL AND email = (SELECT email FROM users WHERE id = ?)))`),
 			s.Now().Unix(), id, userID, userID)
-		if err != nil {
+		if err := store.Changed(res, err, errNotFound); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return errNotFound
 		}
 		return s.addHistory(ctx, tx, id, by, raw.Status, raw.Status, "household member removed", s.Now())
 	})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"lineage/internal/jobs"
 	"lineage/internal/mail"
 	"lineage/internal/store"
 	"lineage/internal/textfield"
@@ -186,9 +187,7 @@ func (r *Renewals) RunDue(ctx context.Context, now time.Time) (DueReport, error)
 // Run runs the job at once and then every interval until ctx ends (serve's scheduler),
 // on the room's clock. A failed run is logged and tried again at the next tick.
 func (r *Renewals) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, every, nil, func(ctx context.Context) {
 		rep, err := r.RunDue(ctx, r.s.Now())
 		switch {
 		case err != nil && ctx.Err() == nil:
@@ -196,12 +195,7 @@ func (r *Renewals) Run(ctx context.Context, every time.Duration) {
 		case rep.Transitions > 0 || rep.Reminders > 0:
 			r.opt.Log.Info("membership renewal job", "transitions", rep.Transitions, "reminders", rep.Reminders)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // dueReminder is one membership that may be owed a reminder.

@@ -102,6 +102,18 @@ func (s *Service) update(ctx context.Context, id int64, fn func(tx *sql.Tx) erro
 	return s.ByID(ctx, id)
 }
 
+// updateLocked is update for a change of membership id that starts from the row as it
+// is, read and locked in tx (lockedMembership).
+func (s *Service) updateLocked(ctx context.Context, id int64, fn func(tx *sql.Tx, raw rawMembership) error) (*Membership, error) {
+	return s.update(ctx, id, func(tx *sql.Tx) error {
+		raw, err := s.lockedMembership(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return fn(tx, raw)
+	})
+}
+
 const membershipColumns = `m.id, m.number, m.user_id, m.plan_id, m.concession, m.status, m.method, m.started_at, m.paid_until,
 	m.grace_days, m.auto_renew, COALESCE(u.name, ''), COALESCE(u.email, '')`
 

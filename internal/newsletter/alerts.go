@@ -134,13 +134,7 @@ func (s *Service) SetAlert(ctx context.Context, uid, savedSearch int64, frequenc
 // DeleteAlert turns an alert off; its unsent matches go with it.
 func (s *Service) DeleteAlert(ctx context.Context, uid, savedSearch int64) error {
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(`DELETE FROM newsletter_alerts WHERE user_id = ? AND saved_search_id = ?`), uid, savedSearch)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return errNotFound
-	}
-	return nil
+	return store.Changed(res, err, errNotFound)
 }
 
 // alertRow is an alert with its saved search, as the matcher reads it.

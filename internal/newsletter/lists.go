@@ -111,11 +111,8 @@ func (s *Service) SaveList(ctx context.Context, in ListInput, create bool) (*Lis
 		res, err := s.db.ExecContext(ctx, s.db.Rebind(
 			`UPDATE newsletter_lists SET name = ?, description = ?, audience = ?, scope = ?, updated_at = ? WHERE slug = ?`),
 			in.Name, in.Description, in.Audience, in.Scope, now, in.Slug)
-		if err != nil {
+		if err := store.Changed(res, err, errNotFound); err != nil {
 			return nil, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, errNotFound
 		}
 	}
 	return s.List(ctx, in.Slug)
@@ -126,18 +123,5 @@ func (s *Service) subscriberCounts(ctx context.Context) (map[int64]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT x.list_id, COUNT(*) FROM newsletter_subscriptions x
 		JOIN newsletter_subscribers s ON s.id = x.subscriber_id
 		WHERE x.status = 'subscribed' AND s.confirmed_at > 0 AND s.suppressed_at = 0 GROUP BY x.list_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]int{}
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
-		}
-		out[id] = n
-	}
-	return out, rows.Err()
+	return store.CollectMap(rows, err, store.Pair[int64, int])
 }

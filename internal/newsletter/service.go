@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"lineage/internal/mail"
@@ -73,8 +72,7 @@ type Service struct {
 	opt Options
 	log *slog.Logger
 
-	secretMu sync.Mutex
-	secret   []byte
+	secret store.KeptSecret
 }
 
 // New makes the room on db.
@@ -116,17 +114,7 @@ func (s *Service) host() string {
 // installationSecret signs the room's tokens. It lives in the settings table so that
 // every instance shares it, created on first use.
 func (s *Service) installationSecret(ctx context.Context) ([]byte, error) {
-	s.secretMu.Lock()
-	defer s.secretMu.Unlock()
-	if s.secret != nil {
-		return s.secret, nil
-	}
-	key, err := s.db.Secret(ctx, s.db, "newsletter.secret")
-	if err != nil {
-		return nil, err
-	}
-	s.secret = key
-	return key, nil
+	return s.secret.Get(ctx, s.db, s.db, "newsletter.secret")
 }
 
 type queryer interface {

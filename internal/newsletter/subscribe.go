@@ -355,20 +355,10 @@ func (s *Service) preferencesOf(ctx context.Context, sub *subscriber) (*Confirme
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT list_id, status FROM newsletter_subscriptions WHERE subscriber_id = ?`), sub.ID)
+	status, err := store.CollectMap(rows, err, store.Pair[int64, string])
 	if err != nil {
 		return nil, err
 	}
-	status := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var st string
-		if err := rows.Scan(&id, &st); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		status[id] = st
-	}
-	rows.Close()
 	out := &Confirmed{Email: sub.Email, Lists: []*List{}}
 	for _, l := range all {
 		st, has := status[l.ID]

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"lineage/internal/blob"
+	"lineage/internal/httpx"
 )
 
 // Where the staff tools keep their files in the blob store. Everything a later
@@ -36,6 +39,17 @@ func scansUploadPrefix(upload string) string { return scansPrefix + upload + "/"
 func (s *Service) scratchDir() (string, error) {
 	dir := filepath.Join(s.opt.StagingDir, "tmp")
 	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// openUpload opens an upload's multipart body (at most limit bytes; message says what
+// to send instead of another kind) and the scratch folder its files are received in.
+func (s *Service) openUpload(w http.ResponseWriter, r *http.Request, limit int64, message string) (*multipart.Reader, string, error) {
+	mr, err := httpx.Multipart(w, r, limit, message)
+	if err != nil {
+		return nil, "", err
+	}
+	scratch, err := s.scratchDir()
+	return mr, scratch, err
 }
 
 // clearScratch removes what a previous process left in the scratch folder (the data

@@ -12,6 +12,7 @@ import (
 
 	"lineage/internal/auth"
 	"lineage/internal/httpx"
+	"lineage/internal/jobs"
 	"lineage/internal/store"
 )
 
@@ -94,7 +95,7 @@ func scanJob(row store.Row) (*Job, error) {
 		&j.Version, &j.params, &cancel, &j.heartbeat); err != nil {
 		return nil, err
 	}
-	j.CreatedAt, j.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
+	j.CreatedAt, j.UpdatedAt = store.Time(created), store.Time(updated)
 	if uid.Valid {
 		j.userID = uid.Int64
 		j.StartedBy = &JobUser{ID: uid.Int64, Name: uname.String}
@@ -162,21 +163,14 @@ func (s *Service) Start(ctx context.Context) {
 	s.jobs.wg.Add(1)
 	go func() {
 		defer s.jobs.wg.Done()
-		t := time.NewTicker(StaleAfter)
-		defer t.Stop()
-		for {
+		jobs.Repeat(ctx, StaleAfter, nil, func(ctx context.Context) {
 			if _, err := s.RecoverJobs(ctx, s.Now()); err != nil && ctx.Err() == nil {
 				s.log.Error("staff: recover jobs", "err", err)
 			}
 			if err := s.pruneExpired(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("staff: remove old uploads", "err", err)
 			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
+		})
 	}()
 }
 

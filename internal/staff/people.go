@@ -131,11 +131,7 @@ func (s *Service) answerPerson(w http.ResponseWriter, r *http.Request, id int64)
 		return err
 	}
 	seen, err := s.opt.Accounts.LastSeen(r.Context(), []int64{id})
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"person": personOf(u, seen)})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"person": personOf(u, seen)}, err)
 }
 
 // GetPerson is GET /api/studio/people/{id}.

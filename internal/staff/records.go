@@ -77,7 +77,7 @@ func scanUpload(row store.Row) (*Upload, error) {
 		return nil, err
 	}
 	u.userID = uid.Int64
-	u.CreatedAt = time.Unix(created, 0).UTC()
+	u.CreatedAt = store.Time(created)
 	u.Imported = imported.Valid
 	if err := json.Unmarshal([]byte(cols), &u.Columns); err != nil {
 		return nil, err
@@ -137,11 +137,7 @@ func (s *Service) withProposal(ctx context.Context, u *Upload) error {
 
 // PostRecordsUpload is POST /api/studio/records/uploads (multipart, field file).
 func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *auth.User) error {
-	mr, err := httpx.Multipart(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
-	if err != nil {
-		return err
-	}
-	scratch, err := s.scratchDir()
+	mr, scratch, err := s.openUpload(w, r, s.csvLimits.bytes+1<<20, "Send the file as multipart/form-data.")
 	if err != nil {
 		return err
 	}
@@ -158,11 +154,7 @@ func (s *Service) PostRecordsUpload(w http.ResponseWriter, r *http.Request, me *
 	}()
 	var filename string
 	var size int64
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
+	for part, err := range httpx.Parts(mr) {
 		if err != nil {
 			return s.uploadReadError(err)
 		}
@@ -577,7 +569,7 @@ func (s *Service) existingKeys(ctx context.Context, collection string, keys []st
 			args = append(args, k)
 		}
 		keys = keys[n:]
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+strings.TrimSuffix(strings.Repeat("?, ", n), ", ")+`)`), args...)
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+store.Placeholders(n)+`)`), args...)
 		if err != nil {
 			return nil, true, err
 		}

@@ -112,11 +112,7 @@ func (s *Service) saveMapping(ctx context.Context, me *auth.User, name string, m
 // ListMappings is GET /api/studio/records/mappings.
 func (s *Service) ListMappings(w http.ResponseWriter, r *http.Request, _ *auth.User) error {
 	all, err := s.mappings(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"mappings": all})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"mappings": all}, err)
 }
 
 // PutMapping is PUT /api/studio/records/mappings/{name} {"mapping", "columns"}.

@@ -86,11 +86,7 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	if active >= MaxScanJobsPerUser {
 		return &httpx.Error{Code: httpx.ETOOMANY, Message: fmt.Sprintf("You have %d sets of scans waiting or being made; send more when one is done.", active), RetryAfter: time.Minute}
 	}
-	mr, err := httpx.Multipart(w, r, MaxScanUploadBytes, "Send the files as multipart/form-data.")
-	if err != nil {
-		return err
-	}
-	scratch, err := s.scratchDir()
+	mr, scratch, err := s.openUpload(w, r, MaxScanUploadBytes, "Send the files as multipart/form-data.")
 	if err != nil {
 		return err
 	}
@@ -106,11 +102,7 @@ func (s *Service) PostScansUpload(w http.ResponseWriter, r *http.Request, me *au
 	var files []string // base names, in upload order
 	var manifest []byte
 	form := map[string]string{}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
+	for part, err := range httpx.Parts(mr) {
 		if err != nil {
 			return scanReadError(err)
 		}

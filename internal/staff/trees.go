@@ -87,11 +87,7 @@ func (s *Service) ListTreeQueue(w http.ResponseWriter, r *http.Request, _ *auth.
 		return httpx.Invalid("state", "The state must be waiting, published or all.")
 	}
 	list, counts, err := s.queue(r.Context(), state)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"trees": list, "counts": counts})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"trees": list, "counts": counts}, err)
 }
 
 func (s *Service) treeBySlug(ctx context.Context, slug string) (*trees.Tree, error) {
@@ -139,11 +135,7 @@ func (s *Service) setTreePublished(w http.ResponseWriter, r *http.Request, me *a
 		return err
 	}
 	q, err := s.queueTree(r.Context(), t)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"tree": q})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"tree": q}, err)
 }
 
 // capture keeps an answer to pass it on after reading it.

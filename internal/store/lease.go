@@ -34,14 +34,7 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 			holder = excluded.holder, expires_ms = excluded.expires_ms
 		WHERE leases.holder = excluded.holder OR leases.expires_ms <= ?`),
 		name, holder, at, at+ttl.Milliseconds(), at)
-	if err != nil {
-		return false, fmt.Errorf("store: acquire lease %s: %w", name, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("store: acquire lease %s: %w", name, err)
-	}
-	return n == 1, nil
+	return changedOne(res, err, "acquire lease "+name)
 }
 
 // RenewLease extends holder's lease called name to now+ttl. It reports false when the
@@ -50,12 +43,18 @@ func (db *DB) AcquireLease(ctx context.Context, name, holder string, now time.Ti
 func (db *DB) RenewLease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (bool, error) {
 	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE leases SET expires_ms = ? WHERE name = ? AND holder = ?`),
 		now.UnixMilli()+ttl.Milliseconds(), name, holder)
+	return changedOne(res, err, "renew lease "+name)
+}
+
+// changedOne reports whether the statement whose result is res (and err) changed its
+// one row; what names the step in an error.
+func changedOne(res sql.Result, err error, what string) (bool, error) {
 	if err != nil {
-		return false, fmt.Errorf("store: renew lease %s: %w", name, err)
+		return false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return false, fmt.Errorf("store: renew lease %s: %w", name, err)
+		return false, fmt.Errorf("store: %s: %w", what, err)
 	}
 	return n == 1, nil
 }

@@ -34,6 +34,44 @@ func Collect[T any](rs *sql.Rows, err error, scan func(Row) (T, error)) ([]T, er
 	return out, rs.Err()
 }
 
+// CollectMap is Collect for rows of a key and its value (scan reads both; Pair when
+// they are the row's two columns): no rows is an empty map.
+func CollectMap[K comparable, V any](rs *sql.Rows, err error, scan func(Row) (K, V, error)) (map[K]V, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	out := map[K]V{}
+	for rs.Next() {
+		k, v, err := scan(rs)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rs.Err()
+}
+
+// Pair scans a row of two columns, a key and its value, for CollectMap.
+func Pair[K comparable, V any](r Row) (K, V, error) {
+	var k K
+	var v V
+	err := r.Scan(&k, &v)
+	return k, v, err
+}
+
+// Changed is the outcome of a statement that must change a row (res and err, as
+// ExecContext returns them): err, else none when no row changed.
+func Changed(res sql.Result, err, none error) error {
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return none
+	}
+	return nil
+}
+
 // Scalar scans a row of one column, for Collect: store.Collect(rs, err, store.Scalar[int64]).
 func Scalar[T any](r Row) (T, error) {
 	var v T

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -177,14 +178,7 @@ func (db *DB) gooseProvider() (*goose.Provider, error) {
 // nothing left to do. Goose alone does not serialise them: its version table, and the
 // first migration's tables, are created by whoever gets there first.
 func (db *DB) Migrate(ctx context.Context) error {
-	p, err := db.gooseProvider()
-	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
-	}
-	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
-		if err := db.migrateSignIn(ctx); err != nil {
-			return err
-		}
+	return db.migrating(ctx, func(ctx context.Context, p *goose.Provider) error {
 		if _, err := p.Up(ctx); err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
 		}
@@ -195,14 +189,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 // MigrateTo moves the schema up or down to a version (tests of a migration's data
 // conversion; operators use Migrate).
 func (db *DB) MigrateTo(ctx context.Context, version int64) error {
-	p, err := db.gooseProvider()
-	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
-	}
-	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
-		if err := db.migrateSignIn(ctx); err != nil {
-			return err
-		}
+	return db.migrating(ctx, func(ctx context.Context, p *goose.Provider) error {
 		cur, err := p.GetDBVersion(ctx)
 		if err != nil {
 			return fmt.Errorf("store: migrate %s: %w", db.Dialect, err)
@@ -216,6 +203,21 @@ func (db *DB) MigrateTo(ctx context.Context, version int64) error {
 			return fmt.Errorf("store: migrate %s to %d: %w", db.Dialect, version, err)
 		}
 		return nil
+	})
+}
+
+// migrating runs fn with the dialect's migrations, holding the "migrate" lock (see
+// Migrate) and with signin.db's schema brought up to date first.
+func (db *DB) migrating(ctx context.Context, fn func(ctx context.Context, p *goose.Provider) error) error {
+	p, err := db.gooseProvider()
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	return db.Exclusive(ctx, "migrate", func(ctx context.Context) error {
+		if err := db.migrateSignIn(ctx); err != nil {
+			return err
+		}
+		return fn(ctx, p)
 	})
 }
 
@@ -302,6 +304,32 @@ func (db *DB) Secret(ctx context.Context, q interface {
 	key, err := base64.RawURLEncoding.DecodeString(v)
 	if err != nil || len(key) < 16 {
 		return nil, fmt.Errorf("store: the secret %s in settings is damaged", name)
+	}
+	return key, nil
+}
+
+// KeptSecret is a room's copy of one key of Secret, read once and then kept.
+type KeptSecret struct {
+	mu  sync.Mutex
+	key []byte
+}
+
+// Get returns the key called name (Secret), read through q the first time. A key read
+// inside a transaction is not kept: if that transaction rolls back, a key it made was
+// never stored, and what was signed with it would stop verifying once the key is read
+// again.
+func (k *KeptSecret) Get(ctx context.Context, db *DB, q Querier, name string) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.key != nil {
+		return k.key, nil
+	}
+	key, err := db.Secret(ctx, q, name)
+	if err != nil {
+		return nil, err
+	}
+	if _, inTx := q.(*sql.Tx); !inTx {
+		k.key = key
 	}
 	return key, nil
 }
