@@ -1,7 +1,6 @@
 package content
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -83,25 +82,10 @@ func checkTags(fe *httpx.FieldErrors, tags []string) {
 	}
 }
 
-// decodeDocumentData reads data as a JSON object with numbers kept as written.
+// decodeDocumentData reads data sent to the studio as decodeData does, and refuses
+// anything after the object.
 func decodeDocumentData(b []byte) (map[string]any, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
-		return map[string]any{}, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m, nil
+	return decodeObject(b, true)
 }
 
 // data checks the document's data against the model's fields.
