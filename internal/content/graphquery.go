@@ -60,17 +60,8 @@ func parseGraphQuery(src string) (*graphQuery, error) {
 		case tok == "":
 			return nil, p.errAt(pos, "unexpected end of query, expected '}'")
 		case isGQIdent(tok):
-			if err := p.expect("{"); err != nil {
+			if err := p.selectionInto(gq.types, tok); err != nil {
 				return nil, err
-			}
-			sel, err := p.selection()
-			if err != nil {
-				return nil, err
-			}
-			if prev := gq.types[tok]; prev != nil {
-				merge(prev, sel)
-			} else {
-				gq.types[tok] = sel
 			}
 		default:
 			return nil, p.errAt(pos, "expected a custom type name but found '%s'", tok)
@@ -111,17 +102,8 @@ func (p *gqParser) selection() (*gqSel, error) {
 				if typ == "" {
 					return nil, p.errAt(npos, "expected a type name after 'on'")
 				}
-				if err := p.expect("{"); err != nil {
+				if err := p.selectionInto(sel.unions, typ); err != nil {
 					return nil, err
-				}
-				sub, err := p.selection()
-				if err != nil {
-					return nil, err
-				}
-				if prev := sel.unions[typ]; prev != nil {
-					merge(prev, sub)
-				} else {
-					sel.unions[typ] = sub
 				}
 				continue
 			}
@@ -131,15 +113,8 @@ func (p *gqParser) selection() (*gqSel, error) {
 			sel.all = true
 		case isGQIdent(tok):
 			if p.peek() == "{" {
-				p.next()
-				sub, err := p.selection()
-				if err != nil {
+				if err := p.selectionInto(sel.fields, tok); err != nil {
 					return nil, err
-				}
-				if prev := sel.fields[tok]; prev != nil {
-					merge(prev, sub)
-				} else {
-					sel.fields[tok] = sub
 				}
 			} else if _, ok := sel.fields[tok]; !ok {
 				sel.fields[tok] = nil
@@ -148,6 +123,24 @@ func (p *gqParser) selection() (*gqSel, error) {
 			return nil, p.errAt(pos, "unexpected '%s'", tok)
 		}
 	}
+}
+
+// selectionInto parses "{ … }" and merges it into m[name], so that a name selected
+// twice selects what both selections do.
+func (p *gqParser) selectionInto(m map[string]*gqSel, name string) error {
+	if err := p.expect("{"); err != nil {
+		return err
+	}
+	sub, err := p.selection()
+	if err != nil {
+		return err
+	}
+	if prev := m[name]; prev != nil {
+		merge(prev, sub)
+	} else {
+		m[name] = sub
+	}
+	return nil
 }
 
 func merge(dst, src *gqSel) {

@@ -98,20 +98,31 @@ func (s *Service) origin(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// ServeAPI answers the repository metadata.
-func (s *Service) ServeAPI(w http.ResponseWriter, r *http.Request) {
+// repositoryFor reads the repository for an answer about it (ServeAPI, ServeTags) once
+// the query and its access token are good; otherwise it answers (denied: the body of
+// the 401, which differs between the two as Prismic's does) and returns nil.
+func (s *Service) repositoryFor(w http.ResponseWriter, r *http.Request, denied any) *RepositoryInfo {
 	q, err := readQuery(r)
 	if err != nil {
 		writePrismicError(w, err)
-		return
+		return nil
 	}
 	if !s.tokenOK(q) {
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "Invalid access token"}, "no-store")
-		return
+		writeJSON(w, http.StatusUnauthorized, denied, "no-store")
+		return nil
 	}
 	info, err := s.Repository(r.Context())
 	if err != nil {
 		writePrismicError(w, err)
+		return nil
+	}
+	return info
+}
+
+// ServeAPI answers the repository metadata.
+func (s *Service) ServeAPI(w http.ResponseWriter, r *http.Request) {
+	info := s.repositoryFor(w, r, map[string]string{"error": "Invalid access token"})
+	if info == nil {
 		return
 	}
 	origin := s.origin(r)
@@ -184,18 +195,8 @@ func nonNil(s []string) []string {
 
 // ServeTags answers the repository's tags.
 func (s *Service) ServeTags(w http.ResponseWriter, r *http.Request) {
-	q, err := readQuery(r)
-	if err != nil {
-		writePrismicError(w, err)
-		return
-	}
-	if !s.tokenOK(q) {
-		writeJSON(w, http.StatusUnauthorized, map[string]string{"type": "api_security_error", "message": "Invalid access token"}, "no-store")
-		return
-	}
-	info, err := s.Repository(r.Context())
-	if err != nil {
-		writePrismicError(w, err)
+	info := s.repositoryFor(w, r, map[string]string{"type": "api_security_error", "message": "Invalid access token"})
+	if info == nil {
 		return
 	}
 	writeJSON(w, http.StatusOK, nonNil(info.Tags), "no-cache")

@@ -28,9 +28,6 @@ func (s *Service) ImportDir(ctx context.Context, dir string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(docs) == 0 {
-		return 0, fmt.Errorf("content: import %s: no .json documents found", dir)
-	}
 	if media := findMediaDir(dir); media != "" {
 		if s.opts.DataDir == "" && s.opts.Blobs == nil {
 			return 0, fmt.Errorf("content: import %s: media found in %s but no data directory is configured", dir, media)
@@ -54,9 +51,6 @@ func (s *Service) ImportDraftsDir(ctx context.Context, dir string) (int, error) 
 	if err != nil {
 		return 0, err
 	}
-	if len(docs) == 0 {
-		return 0, fmt.Errorf("content: import %s: no .json documents found", dir)
-	}
 	for i := range docs {
 		if err := docs[i].normalize(); err != nil {
 			return 0, &Error{Kind: KindInvalid, Message: fmt.Sprintf("content: draft %s: %v", docName(docs[i]), err)}
@@ -75,6 +69,8 @@ func (s *Service) ImportDraftsDir(ctx context.Context, dir string) (int, error) 
 	return len(docs), nil
 }
 
+// readDocumentDir reads and checks the documents of an import's directory; a directory
+// with none is an error.
 func readDocumentDir(dir string) ([]Document, error) {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("content: import: %s is not a directory", dir)
@@ -115,6 +111,9 @@ func readDocumentDir(dir string) ([]Document, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("content: import %s: no .json documents found", dir)
 	}
 	return docs, nil
 }

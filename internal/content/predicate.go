@@ -190,21 +190,15 @@ func (p *predParser) query() ([]predicate, error) {
 				return nil, p.errAt(p.pos, "expected '[' or ']' but found %s", p.found())
 			}
 			p.pos++
-			pred, err := p.body()
+			pred, err := p.closedBody()
 			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(']'); err != nil {
 				return nil, err
 			}
 			preds = append(preds, pred)
 		}
 	} else {
-		pred, err := p.body()
+		pred, err := p.closedBody()
 		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(']'); err != nil {
 			return nil, err
 		}
 		preds = append(preds, pred)
@@ -227,6 +221,15 @@ func (p *predParser) word() string {
 		p.pos++
 	}
 	return p.src[start:p.pos]
+}
+
+// closedBody reads a predicate's body and the ']' that closes it.
+func (p *predParser) closedBody() (predicate, error) {
+	pred, err := p.body()
+	if err != nil {
+		return pred, err
+	}
+	return pred, p.expect(']')
 }
 
 func (p *predParser) body() (predicate, error) {
@@ -257,28 +260,9 @@ func (p *predParser) body() (predicate, error) {
 	if err := p.expect('('); err != nil {
 		return predicate{}, err
 	}
-	var args []value
-	p.skipSpace()
-	if p.peek() == ')' {
-		p.pos++
-	} else {
-		for {
-			v, err := p.value(0)
-			if err != nil {
-				return predicate{}, err
-			}
-			args = append(args, v)
-			p.skipSpace()
-			if p.peek() == ',' {
-				p.pos++
-				continue
-			}
-			if p.peek() == ')' {
-				p.pos++
-				break
-			}
-			return predicate{}, p.errAt(p.pos, "expected ',' or ')' but found %s", p.found())
-		}
+	args, err := p.values(nil, ')', 0, "")
+	if err != nil {
+		return predicate{}, err
 	}
 	pred, err := p.check(canon, args, start)
 	if err != nil {
@@ -286,6 +270,34 @@ func (p *predParser) body() (predicate, error) {
 	}
 	p.fn = ""
 	return pred, nil
+}
+
+// values reads the comma-separated values of a list whose opening bracket is read,
+// up to and including its closing one, appending them to out; depth is the values'
+// array depth, and where names the list in an error (" in array").
+func (p *predParser) values(out []value, closing byte, depth int, where string) ([]value, error) {
+	p.skipSpace()
+	if p.peek() == closing {
+		p.pos++
+		return out, nil
+	}
+	for {
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		p.skipSpace()
+		if p.peek() == ',' {
+			p.pos++
+			continue
+		}
+		if p.peek() == closing {
+			p.pos++
+			return out, nil
+		}
+		return nil, p.errAt(p.pos, "expected ',' or '%c'%s but found %s", closing, where, p.found())
+	}
 }
 
 const maxArrayDepth = 4
@@ -303,29 +315,11 @@ func (p *predParser) value(depth int) (value, error) {
 			return value{}, p.errAt(start, "arrays nested too deeply")
 		}
 		p.pos++
-		v := value{kind: valArray, arr: []value{}, pos: start}
-		p.skipSpace()
-		if p.peek() == ']' {
-			p.pos++
-			return v, nil
+		arr, err := p.values([]value{}, ']', depth+1, " in array")
+		if err != nil {
+			return value{}, err
 		}
-		for {
-			el, err := p.value(depth + 1)
-			if err != nil {
-				return value{}, err
-			}
-			v.arr = append(v.arr, el)
-			p.skipSpace()
-			if p.peek() == ',' {
-				p.pos++
-				continue
-			}
-			if p.peek() == ']' {
-				p.pos++
-				return v, nil
-			}
-			return value{}, p.errAt(p.pos, "expected ',' or ']' in array but found %s", p.found())
-		}
+		return value{kind: valArray, arr: arr, pos: start}, nil
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		return p.number()
 	case isIdentByte(c):
@@ -493,6 +487,14 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 		}
 		return nil
 	}
+	// comparisonArity is a comparison's argument count: the field and one bound, or
+	// two for its range form.
+	comparisonArity := func(rangeForm string) int {
+		if name == rangeForm {
+			return 3
+		}
+		return 2
+	}
 	scalar := func(v value) bool { return v.kind == valString || v.kind == valNumber || v.kind == valBool }
 	myOnly := func(pt path) bool { return pt.isMy() }
 	dateField := func(pt path) bool {
@@ -571,10 +573,7 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			return pred, err
 		}
 	case "number.lt", "number.gt", "number.inRange":
-		n := 2
-		if name == "number.inRange" {
-			n = 3
-		}
+		n := comparisonArity("number.inRange")
 		if err := takeSignature(n, myOnly, "a number field"); err != nil {
 			return pred, err
 		}
@@ -582,10 +581,7 @@ func (p *predParser) check(name string, args []value, start int) (predicate, err
 			return pred, err
 		}
 	case "date.after", "date.before", "date.between":
-		n := 2
-		if name == "date.between" {
-			n = 3
-		}
+		n := comparisonArity("date.between")
 		if err := takeSignature(n, dateField, "a date field"); err != nil {
 			return pred, err
 		}

@@ -62,7 +62,15 @@ type docRow struct {
 	AlternateIDs        []string
 }
 
+// decodeData reads a document's data as a JSON object with numbers kept as written;
+// nothing, or null, is the empty object.
 func decodeData(b []byte) (map[string]any, error) {
+	return decodeObject(b, false)
+}
+
+// decodeObject is decodeData; with single, a second JSON value after the object is an
+// error.
+func decodeObject(b []byte, single bool) (map[string]any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return map[string]any{}, nil
 	}
@@ -71,6 +79,9 @@ func decodeData(b []byte) (map[string]any, error) {
 	var m map[string]any
 	if err := dec.Decode(&m); err != nil {
 		return nil, err
+	}
+	if single && dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
 	}
 	if m == nil {
 		m = map[string]any{}

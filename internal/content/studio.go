@@ -80,14 +80,10 @@ type ReleaseRef struct {
 	ScheduledAt *string `json:"scheduled_at"`
 }
 
-// DocumentSummary is a row of the studio's document list.
+// DocumentSummary is a row of the studio's document list: what the link picker shows
+// of a document (LinkTarget, the row's first fields), and more.
 type DocumentSummary struct {
-	ID         string   `json:"id"`
-	Type       string   `json:"type"`
-	Lang       string   `json:"lang"`
-	UID        *string  `json:"uid"`
-	Title      string   `json:"title"`
-	Status     string   `json:"status"`
+	LinkTarget
 	HasChanges bool     `json:"has_changes"`
 	Revision   int64    `json:"revision"`
 	Tags       []string `json:"tags"`
@@ -822,7 +818,7 @@ func (s *Service) ListDocuments(ctx context.Context, p ListParams) (*DocumentLis
 			title = r.ID
 		}
 		hits = append(hits, hit{when: when, title: strings.ToLower(title), sum: DocumentSummary{
-			ID: r.ID, Type: r.Type, Lang: r.Lang, UID: strPtr(uid), Title: title, Status: status,
+			LinkTarget: LinkTarget{ID: r.ID, Type: r.Type, Lang: r.Lang, UID: strPtr(uid), Title: title, Status: status},
 			HasChanges: r.Data.Valid && r.DData.Valid, Revision: r.Revision, Tags: tags,
 			UpdatedAt: msString(sql.NullInt64{Int64: when, Valid: when != 0}), UpdatedBy: person(r.UpdatedBy, r.UpdatedByName),
 			First: msString(r.First), Last: msString(r.Last), ArchivedAt: msString(r.Archived),
@@ -918,7 +914,7 @@ func (s *Service) LinkTargets(ctx context.Context, q, typ string, n int) ([]Link
 	}
 	out := make([]LinkTarget, 0, len(list.Results))
 	for _, d := range list.Results {
-		out = append(out, LinkTarget{ID: d.ID, Type: d.Type, Lang: d.Lang, UID: d.UID, Title: d.Title, Status: d.Status})
+		out = append(out, d.LinkTarget)
 	}
 	return out, nil
 }

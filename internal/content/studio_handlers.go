@@ -95,11 +95,7 @@ type revisionBody struct {
 // GetModels is GET /api/studio/content/models.
 func (s *Service) GetModels(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	types, slices, err := s.Models(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"types": types, "slices": slices})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"types": types, "slices": slices}, err)
 }
 
 // GetModel is GET /api/studio/content/models/{id}.
@@ -146,31 +142,19 @@ func (s *Service) putModel(w http.ResponseWriter, r *http.Request, ed Editor, ki
 		return err
 	}
 	m, err := s.SaveModel(r.Context(), ed, kind, r.PathValue("id"), b)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 // DeleteModel is DELETE /api/studio/content/models/{id} (admins).
 func (s *Service) DeleteModel(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	m, err := s.ResetModel(r.Context(), ed, "type", r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 // DeleteSlice is DELETE /api/studio/content/slices/{id} (admins).
 func (s *Service) DeleteSlice(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	m, err := s.ResetModel(r.Context(), ed, "slice", r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 // ListStudioDocuments is GET /api/studio/content/documents.
@@ -217,11 +201,7 @@ func (s *Service) ListStudioDocuments(w http.ResponseWriter, r *http.Request, ed
 		return err
 	}
 	list, err := s.ListDocuments(r.Context(), p)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, list)
-	return nil
+	return httpx.Reply(w, http.StatusOK, list, err)
 }
 
 func intParam(v, name string, def, maxN int, fe *httpx.FieldErrors) int {
@@ -243,21 +223,13 @@ func (s *Service) PostDocument(w http.ResponseWriter, r *http.Request, ed Editor
 		return err
 	}
 	d, err := s.CreateDocument(r.Context(), ed, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, d)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, d, err)
 }
 
 // GetStudioDocument is GET /api/studio/content/documents/{id}.
 func (s *Service) GetStudioDocument(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	d, err := s.GetDocument(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, err)
 }
 
 // PutDocument is PUT /api/studio/content/documents/{id}: save the draft.
@@ -267,21 +239,13 @@ func (s *Service) PutDocument(w http.ResponseWriter, r *http.Request, ed Editor)
 		return err
 	}
 	d, err := s.SaveDocument(r.Context(), ed, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, err)
 }
 
 // PostDuplicate is POST /api/studio/content/documents/{id}/duplicate.
 func (s *Service) PostDuplicate(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	d, err := s.DuplicateDocument(r.Context(), ed, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, d)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, d, err)
 }
 
 // act serves the POST actions that take {"revision"?}.
@@ -322,11 +286,7 @@ func (s *Service) PostUnarchive(w http.ResponseWriter, r *http.Request, ed Edito
 // GetVersions is GET /api/studio/content/documents/{id}/versions.
 func (s *Service) GetVersions(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	vs, err := s.Versions(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"results": vs})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"results": vs}, err)
 }
 
 func versionID(r *http.Request) (int64, error) {
@@ -344,11 +304,7 @@ func (s *Service) GetVersionHandler(w http.ResponseWriter, r *http.Request, ed E
 		return err
 	}
 	v, err := s.GetVersion(r.Context(), r.PathValue("id"), vid)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, v)
-	return nil
+	return httpx.Reply(w, http.StatusOK, v, err)
 }
 
 // PostRestore is POST /api/studio/content/documents/{id}/versions/{vid}/restore.
@@ -365,11 +321,7 @@ func (s *Service) PostRestore(w http.ResponseWriter, r *http.Request, ed Editor)
 		return httpx.Invalid("revision", "Send the revision you started from.")
 	}
 	d, err := s.RestoreVersion(r.Context(), ed, r.PathValue("id"), vid, body.Revision)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, err)
 }
 
 // GetUIDCheck is GET /api/studio/content/uid-check.
@@ -379,11 +331,7 @@ func (s *Service) GetUIDCheck(w http.ResponseWriter, r *http.Request, ed Editor)
 		return httpx.Invalid("uid", "The address is far too long.")
 	}
 	c, err := s.CheckUID(r.Context(), q.Get("type"), q.Get("lang"), q.Get("uid"), q.Get("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, c)
-	return nil
+	return httpx.Reply(w, http.StatusOK, c, err)
 }
 
 // GetLinks is GET /api/studio/content/links: the link picker.
@@ -398,21 +346,13 @@ func (s *Service) GetLinks(w http.ResponseWriter, r *http.Request, ed Editor) er
 		return err
 	}
 	list, err := s.LinkTargets(r.Context(), q.Get("q"), q.Get("type"), n)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"results": list})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"results": list}, err)
 }
 
 // GetStudioTags is GET /api/studio/content/tags.
 func (s *Service) GetStudioTags(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	tags, err := s.StudioTags(r.Context())
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"tags": tags})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"tags": tags}, err)
 }
 
 // PostPreview is POST /api/studio/content/preview.
@@ -425,11 +365,7 @@ func (s *Service) PostPreview(w http.ResponseWriter, r *http.Request, ed Editor)
 		return err
 	}
 	p, err := s.Preview(r.Context(), ed, body.DocumentID, body.ReleaseID)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, err)
 }
 
 // releaseBody reads {"label"?, "scheduled_at"?} (parseReleaseBody).
@@ -486,11 +422,7 @@ func (s *Service) GetReleases(w http.ResponseWriter, r *http.Request, ed Editor)
 		return httpx.Invalid("status", "The status is open, scheduled, published or failed.")
 	}
 	list, err := s.Releases(r.Context(), status)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"results": list})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"results": list}, err)
 }
 
 // PostRelease is POST /api/studio/content/releases.
@@ -500,21 +432,13 @@ func (s *Service) PostRelease(w http.ResponseWriter, r *http.Request, ed Editor)
 		return err
 	}
 	rel, err := s.CreateRelease(r.Context(), ed, in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, rel)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, rel, err)
 }
 
 // GetReleaseHandler is GET /api/studio/content/releases/{id}.
 func (s *Service) GetReleaseHandler(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	rel, err := s.GetRelease(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, rel)
-	return nil
+	return httpx.Reply(w, http.StatusOK, rel, err)
 }
 
 // PatchRelease is PATCH /api/studio/content/releases/{id}.
@@ -524,11 +448,7 @@ func (s *Service) PatchRelease(w http.ResponseWriter, r *http.Request, ed Editor
 		return err
 	}
 	rel, err := s.UpdateRelease(r.Context(), ed, r.PathValue("id"), in)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, rel)
-	return nil
+	return httpx.Reply(w, http.StatusOK, rel, err)
 }
 
 // DeleteReleaseHandler is DELETE /api/studio/content/releases/{id}.
@@ -543,29 +463,17 @@ func (s *Service) DeleteReleaseHandler(w http.ResponseWriter, r *http.Request, e
 // PutReleaseDocument is PUT /api/studio/content/releases/{id}/documents/{doc}.
 func (s *Service) PutReleaseDocument(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	rel, err := s.SetReleaseDocument(r.Context(), ed, r.PathValue("id"), r.PathValue("doc"), true)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, rel)
-	return nil
+	return httpx.Reply(w, http.StatusOK, rel, err)
 }
 
 // DeleteReleaseDocument is DELETE /api/studio/content/releases/{id}/documents/{doc}.
 func (s *Service) DeleteReleaseDocument(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	rel, err := s.SetReleaseDocument(r.Context(), ed, r.PathValue("id"), r.PathValue("doc"), false)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, rel)
-	return nil
+	return httpx.Reply(w, http.StatusOK, rel, err)
 }
 
 // PostPublishRelease is POST /api/studio/content/releases/{id}/publish.
 func (s *Service) PostPublishRelease(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	rel, err := s.PublishRelease(r.Context(), ed, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, rel)
-	return nil
+	return httpx.Reply(w, http.StatusOK, rel, err)
 }

@@ -360,11 +360,7 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 		part.Close()
 	}
 	m, err := s.UploadMedia(r.Context(), ed, up)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, m)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, m, err)
 }
 
 func mediaReadError(err error) error {
@@ -392,21 +388,13 @@ func (s *Service) GetMediaList(w http.ResponseWriter, r *http.Request, ed Editor
 		return err
 	}
 	list, err := s.ListMedia(r.Context(), q.Get("q"), page, size)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, list)
-	return nil
+	return httpx.Reply(w, http.StatusOK, list, err)
 }
 
 // GetMediaItem is GET /api/studio/content/media/{id}.
 func (s *Service) GetMediaItem(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	m, err := s.GetMedia(r.Context(), r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }
 
 // PatchMedia is PATCH /api/studio/content/media/{id}.
@@ -420,9 +408,5 @@ func (s *Service) PatchMedia(w http.ResponseWriter, r *http.Request, ed Editor) 
 		return err
 	}
 	m, err := s.UpdateMedia(r.Context(), ed, r.PathValue("id"), body.Alt, body.Copyright, body.Name)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return httpx.Reply(w, http.StatusOK, m, err)
 }

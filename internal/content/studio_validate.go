@@ -1,7 +1,6 @@
 package content
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -83,25 +82,10 @@ func checkTags(fe *httpx.FieldErrors, tags []string) {
 	}
 }
 
-// decodeDocumentData reads data as a JSON object with numbers kept as written.
+// decodeDocumentData reads data sent to the studio as decodeData does, and refuses
+// anything after the object.
 func decodeDocumentData(b []byte) (map[string]any, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
-		return map[string]any{}, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value")
-	}
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m, nil
+	return decodeObject(b, true)
 }
 
 // data checks the document's data against the model's fields.
@@ -191,12 +175,8 @@ func (v *validator) field(p string, f Field, val any) {
 	case "Embed":
 		v.embed(p, val)
 	case "GeoPoint":
-		o, ok := val.(map[string]any)
+		o, ok := v.filledObject(p, val, "A place on the map has a latitude and a longitude.")
 		if !ok {
-			v.fe.Add(p, "A place on the map has a latitude and a longitude.")
-			break
-		}
-		if len(o) == 0 {
 			break
 		}
 		lat, ok1 := number(o["latitude"])
@@ -329,14 +309,8 @@ func (v *validator) richText(p string, f Field, val any) {
 	}
 	for i, b := range blocks {
 		bp := fmt.Sprintf("%s.%d", p, i)
-		o, ok := b.(map[string]any)
+		o, typ, ok := v.typedObject(bp, b, "block", richTextBlocks, allowed)
 		if !ok {
-			v.fe.Add(bp, "Each block must be an object.")
-			continue
-		}
-		typ, _ := o["type"].(string)
-		if !richTextBlocks[typ] || !allowed[typ] {
-			v.fe.Add(bp+".type", "A %q block is not allowed here.", typ)
 			continue
 		}
 		switch typ {
@@ -370,14 +344,8 @@ func (v *validator) richText(p string, f Field, val any) {
 		}
 		for j, s := range spans {
 			sp := fmt.Sprintf("%s.spans.%d", bp, j)
-			so, ok := s.(map[string]any)
+			so, st, ok := v.typedObject(sp, s, "span", richTextSpans, allowed)
 			if !ok {
-				v.fe.Add(sp, "Each span must be an object.")
-				continue
-			}
-			st, _ := so["type"].(string)
-			if !richTextSpans[st] || !allowed[st] {
-				v.fe.Add(sp+".type", "A %q span is not allowed here.", st)
 				continue
 			}
 			start, ok1 := intValue(so["start"])
@@ -403,15 +371,41 @@ func (v *validator) richText(p string, f Field, val any) {
 	}
 }
 
+// typedObject is a rich text block or span (what) at p: an object whose type is one of
+// known and allowed here; anything else is a field error, and ok false.
+func (v *validator) typedObject(p string, x any, what string, known, allowed map[string]bool) (o map[string]any, typ string, ok bool) {
+	o, ok = x.(map[string]any)
+	if !ok {
+		v.fe.Add(p, "Each %s must be an object.", what)
+		return nil, "", false
+	}
+	typ, _ = o["type"].(string)
+	if !known[typ] || !allowed[typ] {
+		v.fe.Add(p+".type", "A %q %s is not allowed here.", typ, what)
+		return nil, "", false
+	}
+	return o, typ, true
+}
+
+// filledObject is val as an object with something in it to check: not an object is a
+// field error (msg), and an empty one an empty field; for either, ok is false.
+func (v *validator) filledObject(p string, val any, msg string) (o map[string]any, ok bool) {
+	o, ok = val.(map[string]any)
+	if !ok {
+		v.fe.Add(p, "%s", msg)
+		return nil, false
+	}
+	return o, len(o) > 0
+}
+
 // image checks an image value: empty, or a URL with alt text.
 func (v *validator) image(p string, val any) {
-	o, ok := val.(map[string]any)
+	o, ok := v.filledObject(p, val, "An image must be an object.")
 	if !ok {
-		v.fe.Add(p, "An image must be an object.")
 		return
 	}
 	u, _ := o["url"].(string)
-	if len(o) == 0 || (u == "" && o["url"] == nil) {
+	if u == "" && o["url"] == nil {
 		return
 	}
 	if !mediaURLOK(u) {
@@ -446,6 +440,14 @@ func mediaURLOK(u string) bool {
 	return err == nil && (pu.Scheme == "https" || pu.Scheme == "http") && pu.Host != ""
 }
 
+// linkSelects are the kinds of link that a Link field's select can name: the select's
+// value for each, and what such a link points to.
+var linkSelects = map[string]struct{ sel, to string }{
+	"Document": {"document", "a page of the site"},
+	"Web":      {"web", "a web address"},
+	"Media":    {"media", "a file"},
+}
+
 // link checks a link value; links to documents are collected for checkLinks.
 func (v *validator) link(p string, f Field, val any) {
 	o, ok := val.(map[string]any)
@@ -458,16 +460,16 @@ func (v *validator) link(p string, f Field, val any) {
 	if f.Config.Select != nil {
 		sel = *f.Config.Select
 	}
+	if k, ok := linkSelects[lt]; ok && sel != "" && sel != k.sel {
+		v.fe.Add(p, "This field links to a %s, not to %s.", sel, k.to)
+		return
+	}
 	switch lt {
 	case "", "Any":
 		if len(o) > 1 && lt == "" {
 			v.fe.Add(p+".link_type", "A link needs its kind (link_type).")
 		}
 	case "Document":
-		if sel != "" && sel != "document" {
-			v.fe.Add(p, "This field links to a %s, not to a page of the site.", sel)
-			return
-		}
 		id, _ := o["id"].(string)
 		if !docIDPattern.MatchString(id) {
 			v.fe.Add(p, "Choose the page to link to.")
@@ -479,10 +481,6 @@ func (v *validator) link(p string, f Field, val any) {
 		}
 		v.links = append(v.links, linkCheck{path: p, id: id, types: types})
 	case "Web":
-		if sel != "" && sel != "web" {
-			v.fe.Add(p, "This field links to a %s, not to a web address.", sel)
-			return
-		}
 		u, _ := o["url"].(string)
 		if !webURLOK(u) {
 			v.fe.Add(p+".url", "A web link must be an https:// or http:// address, mailto:, tel: or a path on this site (/…).")
@@ -493,10 +491,6 @@ func (v *validator) link(p string, f Field, val any) {
 			}
 		}
 	case "Media":
-		if sel != "" && sel != "media" {
-			v.fe.Add(p, "This field links to a %s, not to a file.", sel)
-			return
-		}
 		u, _ := o["url"].(string)
 		if !mediaURLOK(u) {
 			v.fe.Add(p+".url", "A file link must be a file of the media library (/media/…) or an https:// address.")
@@ -527,12 +521,8 @@ func webURLOK(u string) bool {
 }
 
 func (v *validator) embed(p string, val any) {
-	o, ok := val.(map[string]any)
+	o, ok := v.filledObject(p, val, "An embed must be an object.")
 	if !ok {
-		v.fe.Add(p, "An embed must be an object.")
-		return
-	}
-	if len(o) == 0 {
 		return
 	}
 	u, _ := o["embed_url"].(string)

@@ -252,11 +252,7 @@ func (s *Service) WebhookStatus(ctx context.Context, limit int) ([]string, []Web
 // and the latest 100 deliveries.
 func (s *Service) GetWebhooks(w http.ResponseWriter, r *http.Request, ed Editor) error {
 	urls, list, err := s.WebhookStatus(r.Context(), 100)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"urls": urls, "deliveries": list})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"urls": urls, "deliveries": list}, err)
 }
 
 // TestWebhooks queues Prismic's test-trigger body for every configured address, as
@@ -290,9 +286,5 @@ func (s *Service) PostTestWebhooks(w http.ResponseWriter, r *http.Request, ed Ed
 		return &httpx.Error{Code: httpx.ECONFLICT, Message: "No webhook is configured (LINEAGE_CONTENT_WEBHOOK_URL)."}
 	}
 	n, err := s.TestWebhooks(r.Context(), ed)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusAccepted, map[string]any{"queued": n})
-	return nil
+	return httpx.Reply(w, http.StatusAccepted, map[string]any{"queued": n}, err)
 }

@@ -135,36 +135,24 @@ func (p Point) span() (first, last int, err error) {
 			return toJDN(y, 1, 1), toJDN(y, 3, 24), nil
 		}
 		return toJDN(y, 1, 1), toJDN(y, 12, 31), nil
-	case Hebrew:
-		switch {
-		case p.Month > 0:
-			n := hebrewMonthLength(y, p.Month)
+	case Hebrew, FrenchRepublican:
+		toJDN, monthLength := hebrewToJDN, hebrewMonthLength
+		if p.Calendar == FrenchRepublican {
+			toJDN, monthLength = frenchToJDN, frenchMonthLength
+		}
+		if p.Month > 0 {
+			n := monthLength(y, p.Month) // 0: a month the year lacks (Adar II outside a leap year)
 			if n == 0 || p.Day > n {
 				return 0, 0, ErrNoSuchDay
 			}
 			if p.Day > 0 {
-				j := hebrewToJDN(y, p.Month, p.Day)
+				j := toJDN(y, p.Month, p.Day)
 				return j, j, nil
 			}
-			j := hebrewToJDN(y, p.Month, 1)
+			j := toJDN(y, p.Month, 1)
 			return j, j + n - 1, nil
 		}
-		return hebrewNewYear(y), hebrewNewYear(y+1) - 1, nil
-	case FrenchRepublican:
-		switch {
-		case p.Month > 0:
-			n := frenchMonthLength(y, p.Month)
-			if p.Day > n {
-				return 0, 0, ErrNoSuchDay
-			}
-			if p.Day > 0 {
-				j := frenchToJDN(y, p.Month, p.Day)
-				return j, j, nil
-			}
-			j := frenchToJDN(y, p.Month, 1)
-			return j, j + n - 1, nil
-		}
-		return frenchToJDN(y, 1, 1), frenchToJDN(y+1, 1, 1) - 1, nil
+		return toJDN(y, 1, 1), toJDN(y+1, 1, 1) - 1, nil
 	}
 	return 0, 0, ErrCalendar
 }

@@ -119,24 +119,18 @@ func ParseRegion(s string) (Region, error) {
 	case "square":
 		return Region{Kind: RegionSquare}, nil
 	}
+	kind, xywh, want := RegionPixels, s, "want full, square, x,y,w,h or pct:x,y,w,h"
 	if rest, ok := strings.CutPrefix(s, "pct:"); ok {
-		v, ok := numbers(rest, 4, true)
-		if !ok {
-			return Region{}, badRequest("Invalid region %q: pct: wants four numbers x,y,w,h.", s)
-		}
-		if v[2] <= 0 || v[3] <= 0 {
-			return Region{}, badRequest("Invalid region %q: the width and height must be greater than zero.", s)
-		}
-		return Region{Kind: RegionPercent, X: v[0], Y: v[1], W: v[2], H: v[3]}, nil
+		kind, xywh, want = RegionPercent, rest, "pct: wants four numbers x,y,w,h"
 	}
-	v, ok := numbers(s, 4, false)
+	v, ok := numbers(xywh, 4, kind == RegionPercent) // percentages may have fractions
 	if !ok {
-		return Region{}, badRequest("Invalid region %q: want full, square, x,y,w,h or pct:x,y,w,h.", s)
+		return Region{}, badRequest("Invalid region %q: %s.", s, want)
 	}
 	if v[2] <= 0 || v[3] <= 0 {
 		return Region{}, badRequest("Invalid region %q: the width and height must be greater than zero.", s)
 	}
-	return Region{Kind: RegionPixels, X: v[0], Y: v[1], W: v[2], H: v[3]}, nil
+	return Region{Kind: kind, X: v[0], Y: v[1], W: v[2], H: v[3]}, nil
 }
 
 // ParseSize parses max, w,, ,h, pct:n, w,h and !w,h, each with an optional ^.

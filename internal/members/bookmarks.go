@@ -78,10 +78,9 @@ func (s *Service) AddBookmark(w http.ResponseWriter, r *http.Request, uid int64)
 		httpx.JSON(w, http.StatusOK, existing[0])
 		return nil
 	}
-	if n, err := s.count(ctx, `SELECT COUNT(*) FROM bookmarks WHERE user_id = ?`, uid); err != nil {
+	if err := s.underLimit(ctx, MaxBookmarks, "url", "You have reached the limit of %d bookmarks. Remove some to add more.",
+		`SELECT COUNT(*) FROM bookmarks WHERE user_id = ?`, uid); err != nil {
 		return err
-	} else if n >= MaxBookmarks {
-		return invalid("url", "You have reached the limit of %d bookmarks. Remove some to add more.", MaxBookmarks)
 	}
 	b := Bookmark{URL: in.URL, Title: in.Title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(

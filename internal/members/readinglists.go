@@ -98,10 +98,9 @@ func (s *Service) CreateReadingList(w http.ResponseWriter, r *http.Request, uid 
 		return err
 	}
 	ctx := r.Context()
-	if n, err := s.count(ctx, `SELECT COUNT(*) FROM reading_lists WHERE user_id = ?`, uid); err != nil {
+	if err := s.underLimit(ctx, MaxReadingLists, "name", "You have reached the limit of %d reading lists.",
+		`SELECT COUNT(*) FROM reading_lists WHERE user_id = ?`, uid); err != nil {
 		return err
-	} else if n >= MaxReadingLists {
-		return invalid("name", "You have reached the limit of %d reading lists.", MaxReadingLists)
 	}
 	now := s.Now().Unix()
 	var id int64
@@ -197,10 +196,9 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if n, err := s.count(ctx, `SELECT COUNT(*) FROM reading_list_items WHERE list_id = ?`, id); err != nil {
+	if err := s.underLimit(ctx, MaxListItems, "url", "A reading list holds at most %d items.",
+		`SELECT COUNT(*) FROM reading_list_items WHERE list_id = ?`, id); err != nil {
 		return err
-	} else if n >= MaxListItems {
-		return invalid("url", "A reading list holds at most %d items.", MaxListItems)
 	}
 	it := ListItem{URL: in.URL, Title: in.Title, CreatedAt: store.Time(s.Now().Unix())}
 	err = s.db.QueryRowContext(ctx, s.db.Rebind(
@@ -208,11 +206,7 @@ func (s *Service) AddListItem(w http.ResponseWriter, r *http.Request, uid int64)
 		 VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM reading_list_items WHERE list_id = ?), ?, ?, ?)
 		 RETURNING id, position`),
 		id, id, it.URL, it.Title, it.CreatedAt.Unix()).Scan(&it.ID, &it.Position)
-	if err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusCreated, it)
-	return nil
+	return httpx.Reply(w, http.StatusCreated, it, err)
 }
 
 // RemoveListItem serves DELETE /api/reading-lists/{id}/items/{item} → 204

@@ -116,10 +116,9 @@ func (s *Service) CreateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 		return err
 	}
 	ctx := r.Context()
-	if n, err := s.count(ctx, `SELECT COUNT(*) FROM saved_searches WHERE user_id = ?`, uid); err != nil {
+	if err := s.underLimit(ctx, MaxSavedSearches, "name", "You have reached the limit of %d saved searches.",
+		`SELECT COUNT(*) FROM saved_searches WHERE user_id = ?`, uid); err != nil {
 		return err
-	} else if n >= MaxSavedSearches {
-		return invalid("name", "You have reached the limit of %d saved searches.", MaxSavedSearches)
 	}
 	now := s.Now().Unix()
 	var id int64
@@ -181,11 +180,8 @@ func (s *Service) UpdateSavedSearch(w http.ResponseWriter, r *http.Request, uid 
 		x.Name, x.Path, paramsJSON(x.Params), s.Now().Unix(), id, uid); err != nil {
 		return err
 	}
-	if x, err = s.savedSearch(ctx, uid, id); err != nil {
-		return err
-	}
-	httpx.JSON(w, http.StatusOK, x)
-	return nil
+	x, err = s.savedSearch(ctx, uid, id)
+	return httpx.Reply(w, http.StatusOK, x, err)
 }
 
 // DeleteSavedSearch serves DELETE /api/saved-searches/{id} → 204

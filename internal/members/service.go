@@ -55,10 +55,17 @@ func (s *Service) SignedIn(fn func(w http.ResponseWriter, r *http.Request, uid i
 	}
 }
 
-func (s *Service) count(ctx context.Context, q string, args ...any) (int, error) {
+// underLimit refuses, as a field error whose format takes limit, one more row when
+// the rows that q counts (a COUNT(*) of the member's, one argument) are limit already.
+func (s *Service) underLimit(ctx context.Context, limit int, field, format, q string, arg int64) error {
 	var n int
-	err := s.db.QueryRowContext(ctx, s.db.Rebind(q), args...).Scan(&n)
-	return n, err
+	if err := s.db.QueryRowContext(ctx, s.db.Rebind(q), arg).Scan(&n); err != nil {
+		return err
+	}
+	if n >= limit {
+		return invalid(field, format, limit)
+	}
+	return nil
 }
 
 // execOwned runs a statement that must touch one row of the user; none is 404.

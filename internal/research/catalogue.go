@@ -24,20 +24,12 @@ func catalogueText(parts ...string) string {
 // AddLibraryItem adds or updates (by Key within the collection) a library catalogue
 // entry; the collection must be of kind library.
 func (s *Service) AddLibraryItem(ctx context.Context, collection string, it LibraryItem) error {
-	c, err := s.CollectionBySlug(ctx, collection)
-	if err != nil {
-		return err
-	}
-	if c.Kind != KindLibrary {
-		return fmt.Errorf("collection %s is a %s collection, not a library", c.Slug, c.Kind)
-	}
-	if strings.TrimSpace(it.Key) == "" || strings.TrimSpace(it.Title) == "" {
-		return errors.New("a library entry needs a key and a title")
-	}
-	if err := s.putLibraryItem(ctx, c.ID, it); err != nil {
-		return err
-	}
-	return s.recountCatalogue(ctx, c.ID, "library_items")
+	return s.addCatalogueItem(ctx, collection, KindLibrary, "a library", func(collID int64) error {
+		if strings.TrimSpace(it.Key) == "" || strings.TrimSpace(it.Title) == "" {
+			return errors.New("a library entry needs a key and a title")
+		}
+		return s.putLibraryItem(ctx, collID, it)
+	})
 }
 
 func (s *Service) putLibraryItem(ctx context.Context, collID int64, it LibraryItem) error {
@@ -57,20 +49,28 @@ func (s *Service) putLibraryItem(ctx context.Context, collID int64, it LibraryIt
 // AddArchiveItem adds or updates (by Reference within the collection) an archive
 // catalogue entry; Parent, when given, is the reference of an entry added before.
 func (s *Service) AddArchiveItem(ctx context.Context, collection string, it ArchiveItem) error {
-	c, err := s.CollectionBySlug(ctx, collection)
+	return s.addCatalogueItem(ctx, collection, KindArchive, "an archive", func(collID int64) error {
+		if strings.TrimSpace(it.Reference) == "" || strings.TrimSpace(it.Title) == "" {
+			return errors.New("an archive entry needs a reference and a title")
+		}
+		return s.putArchiveItem(ctx, collID, it)
+	})
+}
+
+// addCatalogueItem puts one entry into the collection slug names, which must be a
+// catalogue of kind (what names the kind in the error), and recounts the collection.
+func (s *Service) addCatalogueItem(ctx context.Context, slug, kind, what string, put func(collID int64) error) error {
+	c, err := s.CollectionBySlug(ctx, slug)
 	if err != nil {
 		return err
 	}
-	if c.Kind != KindArchive {
-		return fmt.Errorf("collection %s is a %s collection, not an archive", c.Slug, c.Kind)
+	if c.Kind != kind {
+		return fmt.Errorf("collection %s is a %s collection, not %s", c.Slug, c.Kind, what)
 	}
-	if strings.TrimSpace(it.Reference) == "" || strings.TrimSpace(it.Title) == "" {
-		return errors.New("an archive entry needs a reference and a title")
-	}
-	if err := s.putArchiveItem(ctx, c.ID, it); err != nil {
+	if err := put(c.ID); err != nil {
 		return err
 	}
-	return s.recountCatalogue(ctx, c.ID, "archive_items")
+	return s.recountCatalogue(ctx, c.ID, kind)
 }
 
 func (s *Service) putArchiveItem(ctx context.Context, collID int64, it ArchiveItem) error {
@@ -203,14 +203,17 @@ func (s *Service) ImportCatalogue(ctx context.Context, kind, slug, title string,
 		}
 		rep.Added++
 	}
-	if err := s.recountCatalogue(ctx, c.ID, map[string]string{KindLibrary: "library_items", KindArchive: "archive_items"}[kind]); err != nil {
+	if err := s.recountCatalogue(ctx, c.ID, kind); err != nil {
 		return rep, err
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
 
-func (s *Service) recountCatalogue(ctx context.Context, collID int64, table string) error {
+// recountCatalogue sets a catalogue collection's record count from its entries (kind:
+// library or archive).
+func (s *Service) recountCatalogue(ctx context.Context, collID int64, kind string) error {
+	table := map[string]string{KindLibrary: "library_items", KindArchive: "archive_items"}[kind]
 	_, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE collections SET record_count = (SELECT COUNT(*) FROM `+table+` WHERE collection_id = ?), updated_at = ? WHERE id = ?`),
 		collID, s.Now().Unix(), collID)
 	return err

@@ -66,11 +66,7 @@ func (s *Service) GetSearch(w http.ResponseWriter, r *http.Request) error {
 		return invalid(errs)
 	}
 	res, err := s.Search(r.Context(), q, s.scope(r))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, res)
-	return nil
+	return httpx.Reply(w, http.StatusOK, res, apiError(err))
 }
 
 // GetCount answers GET /api/research/count.
@@ -82,11 +78,7 @@ func (s *Service) GetCount(w http.ResponseWriter, r *http.Request) error {
 		return invalid(errs)
 	}
 	total, exact, err := s.Count(r.Context(), q, s.scope(r))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"total": total, "total_exact": exact}, apiError(err))
 }
 
 // GetRecord answers GET /api/research/records/{id}.
@@ -140,11 +132,7 @@ func (s *Service) GetCollection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	d, err := s.Collection(r.Context(), r.PathValue("slug"), after, limit)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, d)
-	return nil
+	return httpx.Reply(w, http.StatusOK, d, apiError(err))
 }
 
 // ListPlaces answers GET /api/research/places: the places named like q, or those
@@ -171,11 +159,7 @@ func (s *Service) ListPlaces(w http.ResponseWriter, r *http.Request) error {
 		parent = n
 	}
 	ps, err := s.Places(r.Context(), parent)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"data": ps}, apiError(err))
 }
 
 // GetGlobal answers GET /api/search, the global search.
@@ -188,11 +172,7 @@ func (s *Service) GetGlobal(w http.ResponseWriter, r *http.Request) error {
 		return httpx.Invalid("q", "The search may be at most 200 characters.")
 	}
 	res, err := s.Global(r.Context(), q, s.scope(r))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, res)
-	return nil
+	return httpx.Reply(w, http.StatusOK, res, apiError(err))
 }
 
 // Vocabulary is the answer of GET /api/research/vocabulary: the words the API takes

@@ -45,31 +45,19 @@ func apiError(err error) error {
 // ListTrees answers the published trees (and the viewer's own) (docs/trees.md).
 func (s *Service) ListTrees(w http.ResponseWriter, r *http.Request) error {
 	ts, err := s.Trees(r.Context())
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"trees": ts}, apiError(err))
 }
 
 // GetTree answers a tree (docs/trees.md).
 func (s *Service) GetTree(w http.ResponseWriter, r *http.Request) error {
 	t, err := s.Tree(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, t)
-	return nil
+	return httpx.Reply(w, http.StatusOK, t, apiError(err))
 }
 
 // ListSurnames answers a tree's surname index (docs/trees.md).
 func (s *Service) ListSurnames(w http.ResponseWriter, r *http.Request) error {
 	sn, err := s.Surnames(r.Context(), r.PathValue("slug"))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"surnames": sn})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"surnames": sn}, apiError(err))
 }
 
 // ListPeople answers a tree's people, a page at a time, filtered by ParsePeopleQuery's
@@ -84,21 +72,13 @@ func (s *Service) ListPeople(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := s.People(r.Context(), r.PathValue("slug"), q)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, page)
-	return nil
+	return httpx.Reply(w, http.StatusOK, page, apiError(err))
 }
 
 // GetPerson answers a person's page (docs/trees.md).
 func (s *Service) GetPerson(w http.ResponseWriter, r *http.Request) error {
 	p, err := s.Person(r.Context(), r.PathValue("slug"), r.PathValue("id"))
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, p)
-	return nil
+	return httpx.Reply(w, http.StatusOK, p, apiError(err))
 }
 
 // GetPersonSection answers a page of one of a person's lists (offset, limit)
@@ -127,11 +107,7 @@ func (s *Service) GetPersonSection(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	page, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), offset, limit)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, page)
-	return nil
+	return httpx.Reply(w, http.StatusOK, page, apiError(err))
 }
 
 // GetGraph answers the graph around a person (person, kind, generations) (docs/trees.md).
@@ -164,11 +140,7 @@ func (s *Service) GetGraph(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	g, err := s.Graph(r.Context(), r.PathValue("slug"), person, kind, gens)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, g)
-	return nil
+	return httpx.Reply(w, http.StatusOK, g, apiError(err))
 }
 
 // SearchPeople answers the pedigree search across the published trees (docs/trees.md).
@@ -178,11 +150,7 @@ func (s *Service) SearchPeople(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	res, err := s.Search(r.Context(), q)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, res)
-	return nil
+	return httpx.Reply(w, http.StatusOK, res, apiError(err))
 }
 
 // ListOwnTrees answers the trees the signed-in member uploaded (docs/trees.md).
@@ -192,11 +160,7 @@ func (s *Service) ListOwnTrees(w http.ResponseWriter, r *http.Request) error {
 		return httpx.ErrUnauthenticated
 	}
 	ts, err := s.OwnTrees(r.Context(), v)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"trees": ts})
-	return nil
+	return httpx.Reply(w, http.StatusOK, map[string]any{"trees": ts}, apiError(err))
 }
 
 // Publish publishes a tree, for staff.
@@ -240,11 +204,7 @@ func (s *Service) staffOn(r *http.Request) (string, Viewer, error) {
 // answerTree answers the tree as the viewer now sees it.
 func (s *Service) answerTree(w http.ResponseWriter, r *http.Request, slug string, v Viewer) error {
 	t, err := s.visibleTree(r.Context(), slug, v)
-	if err != nil {
-		return apiError(err)
-	}
-	httpx.JSON(w, http.StatusOK, t)
-	return nil
+	return httpx.Reply(w, http.StatusOK, t, apiError(err))
 }
 
 // SetTreeAccess sets a tree's access level: {"access": "public" | "registered" |

@@ -53,10 +53,11 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 	out.PersonSummary = c.summary(p.PersonSummary)
 	budget := s.limits.PersonAnswerBytes
 	for _, sec := range PersonSections {
-		items := sectionItems(p, sec)
+		list := personLists[sec]
+		items := list.items(p)
 		kept, used := c.fit(items, s.limits.PersonItems, budget, s.limits.PersonAnswerBytes, false)
 		budget -= used
-		setSection(&out, sec, items[:kept])
+		list.set(&out, items[:kept])
 		if kept < len(items) {
 			out.More[sec] = &More{Total: len(items), Next: sectionURL(slug, id, sec, kept)}
 		}
@@ -69,7 +70,8 @@ func (s *Service) Person(ctx context.Context, slug, id string) (*Person, error) 
 // at most limit items (1 to Limits.PersonItems; 0 takes that) and about
 // Limits.PersonAnswerBytes, never fewer than one item while any are left.
 func (s *Service) PersonSection(ctx context.Context, slug, id, section string, offset, limit int) (*PersonSection, error) {
-	if !validSection(section) {
+	list, ok := personLists[section]
+	if !ok {
 		return nil, ErrNotFound
 	}
 	if limit <= 0 || limit > s.limits.PersonItems {
@@ -79,7 +81,7 @@ func (s *Service) PersonSection(ctx context.Context, slug, id, section string, o
 	if err != nil {
 		return nil, err
 	}
-	items := sectionItems(p, section)
+	items := list.items(p)
 	c := &cutter{items: s.limits.PersonItems}
 	start := min(offset, len(items))
 	kept, _ := c.fit(items[start:], limit, s.limits.PersonAnswerBytes, s.limits.PersonAnswerBytes, true)
@@ -93,63 +95,39 @@ func (s *Service) PersonSection(ctx context.Context, slug, id, section string, o
 	return page, nil
 }
 
-func validSection(s string) bool {
-	for _, x := range PersonSections {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func sectionURL(slug, id, section string, offset int) string {
 	return "/api/trees/" + url.PathEscape(slug) + "/people/" + url.PathEscape(id) + "/" + section + "?offset=" + strconv.Itoa(offset)
 }
 
-// sectionItems are the items of one list, as pointers so that a cutter can shorten them
-// in place (they are the caller's copies, read for this answer).
-func sectionItems(p *Person, section string) []any {
-	switch section {
-	case "names":
-		return addresses(p.Names)
-	case "events":
-		return addresses(p.Events)
-	case "parents":
-		return addresses(p.Parents)
-	case "siblings":
-		return typedAs[any](p.Siblings) // pointers already
-	case "families":
-		return addresses(p.Families)
-	case "sources":
-		return addresses(p.Sources)
-	case "notes":
-		return addresses(p.Notes)
-	case "media":
-		return addresses(p.Media)
-	}
-	return nil
+// personList is one of a Person's lists that come in pages. items are its items as
+// pointers, so that a cutter can shorten them in place (they are the caller's copies,
+// read for this answer); set puts the kept items back, keeping the list's Go type (and
+// so its JSON shape: [] for none).
+type personList struct {
+	items func(*Person) []any
+	set   func(p *Person, kept []any)
 }
 
-// setSection puts the kept items back into the answer's list, keeping its Go type (and
-// so its JSON shape: [] for none).
-func setSection(p *Person, section string, items []any) {
-	switch section {
-	case "names":
-		p.Names = collect[NameView](items)
-	case "events":
-		p.Events = collect[EventView](items)
-	case "parents":
-		p.Parents = collect[ParentFamily](items)
-	case "siblings":
-		p.Siblings = typedAs[*PersonSummary](items)
-	case "families":
-		p.Families = collect[FamilyView](items)
-	case "sources":
-		p.Sources = collect[SourceView](items)
-	case "notes":
-		p.Notes = collect[string](items)
-	case "media":
-		p.Media = collect[MediaView](items)
+// personLists are PersonSections by name.
+var personLists = map[string]personList{
+	"names":   listOf(func(p *Person) *[]NameView { return &p.Names }),
+	"events":  listOf(func(p *Person) *[]EventView { return &p.Events }),
+	"parents": listOf(func(p *Person) *[]ParentFamily { return &p.Parents }),
+	"siblings": { // pointers already
+		items: func(p *Person) []any { return typedAs[any](p.Siblings) },
+		set:   func(p *Person, kept []any) { p.Siblings = typedAs[*PersonSummary](kept) },
+	},
+	"families": listOf(func(p *Person) *[]FamilyView { return &p.Families }),
+	"sources":  listOf(func(p *Person) *[]SourceView { return &p.Sources }),
+	"notes":    listOf(func(p *Person) *[]string { return &p.Notes }),
+	"media":    listOf(func(p *Person) *[]MediaView { return &p.Media }),
+}
+
+// listOf is the personList of the list that field points to.
+func listOf[T any](field func(*Person) *[]T) personList {
+	return personList{
+		items: func(p *Person) []any { return addresses(*field(p)) },
+		set:   func(p *Person, kept []any) { *field(p) = collect[T](kept) },
 	}
 }
 

@@ -81,18 +81,32 @@ func (d *NameDict) lookup(ctx context.Context, tx *sql.Tx, table string, keys []
 	}, into)
 }
 
-func (d *NameDict) resolveSurnames(ctx context.Context, w bulk.Writer, tx *sql.Tx, keys []string) error {
-	need := missing(keys, d.Surnames)
+// unknown reads the ids of keys that ids lacks from table, and returns the keys that
+// table lacks too: those to add.
+func (d *NameDict) unknown(ctx context.Context, tx *sql.Tx, table string, keys []string, ids map[string]int64) ([]string, error) {
+	need := missing(keys, ids)
 	if len(need) == 0 {
-		return nil
+		return nil, nil
 	}
-	if err := d.lookup(ctx, tx, "surnames", need, d.Surnames); err != nil {
+	if err := d.lookup(ctx, tx, table, need, ids); err != nil {
+		return nil, err
+	}
+	return missing(need, ids), nil
+}
+
+// add inserts the rows of new keys into a dictionary table together, then reads their
+// ids.
+func (d *NameDict) add(ctx context.Context, w bulk.Writer, tx *sql.Tx, t bulk.Table, rows [][]any, keys []string, ids map[string]int64) error {
+	if err := w.Insert(ctx, tx, t, rows); err != nil {
 		return err
 	}
-	// Add the new ones together, then read their ids.
-	add := missing(need, d.Surnames)
-	if len(add) == 0 {
-		return nil
+	return d.lookup(ctx, tx, t.Name, keys, ids)
+}
+
+func (d *NameDict) resolveSurnames(ctx context.Context, w bulk.Writer, tx *sql.Tx, keys []string) error {
+	add, err := d.unknown(ctx, tx, "surnames", keys, d.Surnames)
+	if err != nil || len(add) == 0 {
+		return err
 	}
 	rows := make([][]any, len(add))
 	nk := make([]names.Keys, len(add))
@@ -100,10 +114,7 @@ func (d *NameDict) resolveSurnames(ctx context.Context, w bulk.Writer, tx *sql.T
 		nk[i] = d.variants.Keys(k)
 		rows[i] = []any{k, nk[i].Variant, nk[i].Soundex}
 	}
-	if err := w.Insert(ctx, tx, bulk.Table{Name: "surnames", Cols: []string{"folded", "variant", "soundex"}, OnConflict: bulk.Ignore}, rows); err != nil {
-		return err
-	}
-	if err := d.lookup(ctx, tx, "surnames", add, d.Surnames); err != nil {
+	if err := d.add(ctx, w, tx, bulk.Table{Name: "surnames", Cols: []string{"folded", "variant", "soundex"}, OnConflict: bulk.Ignore}, rows, add, d.Surnames); err != nil {
 		return err
 	}
 	var codes [][]any
@@ -120,26 +131,16 @@ func (d *NameDict) resolveSurnames(ctx context.Context, w bulk.Writer, tx *sql.T
 }
 
 func (d *NameDict) resolveGivens(ctx context.Context, w bulk.Writer, tx *sql.Tx, keys []string) error {
-	need := missing(keys, d.Givens)
-	if len(need) == 0 {
-		return nil
-	}
-	if err := d.lookup(ctx, tx, "given_names", need, d.Givens); err != nil {
+	add, err := d.unknown(ctx, tx, "given_names", keys, d.Givens)
+	if err != nil || len(add) == 0 {
 		return err
-	}
-	add := missing(need, d.Givens)
-	if len(add) == 0 {
-		return nil
 	}
 	rows := make([][]any, len(add))
 	for i, k := range add {
 		first, _, _ := strings.Cut(k, " ")
 		rows[i] = []any{k, first, GivenInits(d.given, first)}
 	}
-	if err := w.Insert(ctx, tx, bulk.Table{Name: "given_names", Cols: []string{"folded", "first", "inits"}, OnConflict: bulk.Ignore}, rows); err != nil {
-		return err
-	}
-	if err := d.lookup(ctx, tx, "given_names", add, d.Givens); err != nil {
+	if err := d.add(ctx, w, tx, bulk.Table{Name: "given_names", Cols: []string{"folded", "first", "inits"}, OnConflict: bulk.Ignore}, rows, add, d.Givens); err != nil {
 		return err
 	}
 	for _, k := range add {

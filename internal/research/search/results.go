@@ -140,22 +140,9 @@ func (s *Engine) FacetValues(ctx context.Context, each func(func(facet int, id i
 			counties = append(counties, id)
 		}
 	})
-	countyNames := map[int64]string{}
-	if len(counties) > 0 {
-		rows, err := s.q().QueryContext(ctx, `SELECT id, name FROM places WHERE `+inList("id", counties))
-		if err != nil {
-			return f, err
-		}
-		for rows.Next() {
-			var id int64
-			var name string
-			if err := rows.Scan(&id, &name); err != nil {
-				rows.Close()
-				return f, err
-			}
-			countyNames[id] = name
-		}
-		rows.Close()
+	countyNames, err := s.namesByID(ctx, "places", "name", counties)
+	if err != nil {
+		return f, err
 	}
 	each(func(facet int, id int64, n int64) {
 		switch facet {

@@ -734,14 +734,14 @@ func (s *Engine) nameKeys(ctx context.Context, p *plan, hits []hit) error {
 			gids[h.row.given] = true
 		}
 	}
-	sf, err := s.dictNames(ctx, "surnames", setIDs(sids))
+	sf, err := s.namesByID(ctx, "surnames", "folded", setIDs(sids))
 	if err != nil {
 		return err
 	}
 	for id, f := range p.sFolded {
 		sf[id] = f
 	}
-	gf, err := s.dictNames(ctx, "given_names", setIDs(gids))
+	gf, err := s.namesByID(ctx, "given_names", "folded", setIDs(gids))
 	if err != nil {
 		return err
 	}
@@ -754,11 +754,12 @@ func (s *Engine) nameKeys(ctx context.Context, p *plan, hits []hit) error {
 	return nil
 }
 
-// dictNames reads the folded names of dictionary ids.
-func (s *Engine) dictNames(ctx context.Context, table string, ids []int64) (map[int64]string, error) {
+// namesByID reads the names (column col: a dictionary's folded names, a place's name)
+// of a table's rows by id, a thousand ids a query.
+func (s *Engine) namesByID(ctx context.Context, table, col string, ids []int64) (map[int64]string, error) {
 	out := map[int64]string{}
 	for i := 0; i < len(ids); i += 1000 {
-		rows, err := s.q().QueryContext(ctx, `SELECT id, folded FROM `+table+` WHERE `+inList("id", ids[i:min(i+1000, len(ids))]))
+		rows, err := s.q().QueryContext(ctx, `SELECT id, `+col+` FROM `+table+` WHERE `+inList("id", ids[i:min(i+1000, len(ids))]))
 		if err != nil {
 			return nil, err
 		}
