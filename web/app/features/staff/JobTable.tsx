@@ -11,15 +11,7 @@ import { ScrollTable } from "../../components/ScrollTable";
 export function JobTable({ jobs, caption }: { jobs: Job[]; caption: string }) {
   if (!jobs.length) return <p>None yet.</p>;
   return (
-    <ScrollTable label={caption} className={styles.tableWrap} tableClassName={styles.table}>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">By</th>
-          <th scope="col">Collection</th>
-          <th scope="col">State</th>
-        </tr>
-      </thead>
+    <ScrollTable label={caption} className={styles.tableWrap} tableClassName={styles.table} columns={["Started", "By", "Collection", "State"]}>
       <tbody>
         {jobs.map((j) => (
           <tr key={j.id}>

@@ -26,6 +26,7 @@ import {
 } from "./model";
 import styles from "./collections.module.css";
 import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
+import { TableHead } from "../../../components/ScrollTable";
 
 
 export interface CollectionSearchFormProps {
@@ -329,15 +330,7 @@ export function SearchResults({ answer, showCollection, saveable, caption }: Sea
         <div className={styles.tableWrap} role="region" aria-labelledby="results-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="results-caption">{caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Record</th>
-                <th scope="col">Date</th>
-                <th scope="col">Place</th>
-                {showCollection ? <th scope="col">Collection</th> : null}
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Record", "Date", "Place", showCollection ? "Collection" : null]} />
             <tbody>
               {answer.results.map((r) => {
                 const person = keyPerson(r);

@@ -6,6 +6,7 @@ import { ResultsTable } from "./ResultsTable";
 import { resultsText, seeAllUrl } from "./query";
 import type { CatalogueItem, GlobalAnswer, GlobalGroup, GlobalReading, TreeHit } from "./types";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/ScrollTable";
 
 const PEDIGREE_SEARCH_PATH = "/research-hub/our-collections/pedigree-search";
 
@@ -24,15 +25,7 @@ function GroupTable({ id, caption, columns, empty, rows }: { id: string; caption
     <div className={styles.tableWrap} role="region" aria-labelledby={`${id}-caption`} tabIndex={0} id={id}>
       <table className={styles.table}>
         <caption id={`${id}-caption`}>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {rows.length ? (
             rows.map((cells, i) => (

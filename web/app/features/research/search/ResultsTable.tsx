@@ -7,6 +7,7 @@ import { Link } from "react-router";
 import { matchLabel, personName, recordPath, roleLabel, type AskedFields } from "./query";
 import type { SearchResult } from "./types";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/ScrollTable";
 
 function Withheld() {
   return <span className={styles.withheld}>Members only</span>;
@@ -20,16 +21,7 @@ export function ResultsTable({ results, caption, id, asked }: { results: SearchR
     <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id} style={{ "--rows": results.length } as CSSProperties}>
       <table className={styles.table}>
         <caption id={captionId}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Names</th>
-            <th scope="col">Record</th>
-            <th scope="col">Date</th>
-            <th scope="col">Place</th>
-            <th scope="col">Collection</th>
-            <th scope="col">Match</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} />
         <tbody>
           {results.map((result) => {
             const key = result.persons[result.match] ?? result.persons[0];
