@@ -9,18 +9,20 @@ function form(fields: Record<string, string | File>): FormData {
 
 const gedcom = () => new File(["0 HEAD\n0 TRLR\n"], "smith.ged");
 
+const refused: { name: string; fields: Record<string, string | File>; errors: Record<string, string[]> }[] = [
+  { name: "no file", fields: { title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
+  { name: "an empty file", fields: { file: new File([], "empty.ged"), title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
+  { name: "text where the file should be", fields: { file: "smith.ged", title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
+  { name: "a blank title", fields: { file: gedcom(), title: "   " }, errors: { title: ["Enter a title for the tree."] } },
+  {
+    name: "nothing at all",
+    fields: {},
+    errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."], title: ["Enter a title for the tree."] },
+  },
+];
+
 describe("readTreeUpload", () => {
-  it.each([
-    { name: "no file", fields: { title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
-    { name: "an empty file", fields: { file: new File([], "empty.ged"), title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
-    { name: "text where the file should be", fields: { file: "smith.ged", title: "Smiths" }, errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."] } },
-    { name: "a blank title", fields: { file: gedcom(), title: "   " }, errors: { title: ["Enter a title for the tree."] } },
-    {
-      name: "nothing at all",
-      fields: {},
-      errors: { file: ["Choose a GEDCOM file (.ged or .gdz) to upload."], title: ["Enter a title for the tree."] },
-    },
-  ])("refuses $name, keeping what was typed", ({ fields, errors }) => {
+  it.each(refused)("refuses $name, keeping what was typed", ({ fields, errors }) => {
     const got = readTreeUpload(form({ ...fields, description: " Lancashire " }));
     expect(got.ok).toBe(false);
     expect(got.ok ? null : got.errors).toEqual(errors);
