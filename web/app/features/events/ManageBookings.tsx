@@ -10,6 +10,7 @@ import type { FormResult } from "../../lib/form-result";
 import type { AttendeeList, Booking } from "./booking-types";
 import { bookingStatusText, MODE_LABELS } from "./booking-text";
 import { SETTINGS_FIELDS, TICKET_FIELDS, type SettingsValues } from "./settings-form";
+import { BookingSubmit } from "./BookingSubmit";
 
 // ---------------------------------------------------------------------------------
 // Attendees and check-in
@@ -200,11 +201,7 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
       <FieldShell name="online_instructions" label="Instructions for joining online (optional)" errors={errors.online_instructions}>
         {(control) => <textarea name="online_instructions" className="manage-textarea" defaultValue={values.online_instructions} {...control} />}
       </FieldShell>
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
-          Save the booking settings
-        </button>
-      </div>
+      <BookingSubmit>Save the booking settings</BookingSubmit>
     </Form>
   );
 }
@@ -227,11 +224,7 @@ export function MessageForm({ result }: { result: FormResult | undefined }) {
       <FieldShell name="text" label="Message" idPrefix="message" errors={errors.text}>
         {(control) => <textarea name="text" className="manage-textarea" defaultValue={failed?.values?.text} {...control} />}
       </FieldShell>
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
-          Send to everyone booked
-        </button>
-      </div>
+      <BookingSubmit>Send to everyone booked</BookingSubmit>
     </Form>
   );
 }
