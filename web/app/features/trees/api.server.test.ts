@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readTreeUpload } from "./api.server";
-
-function form(fields: Record<string, string | File>): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.set(k, v);
-  return f;
-}
+import { formData as form } from "../../lib/form-data.test-support";
 
 const gedcom = () => new File(["0 HEAD\n0 TRLR\n"], "smith.ged");
 
