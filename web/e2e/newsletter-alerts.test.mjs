@@ -8,11 +8,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
+import { addUser, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 import { readMails, waitForMail } from "./newsletter-mail.mjs";
 
 const ctx = setup({ name: "newsletter-alerts" });
-const PASSWORD = "correct horse battery";
 const SEARCH = "/research-hub/our-collections/searchexplore";
 const DIGEST_SUBJECT = "New records for your saved searches";
 // Surnames no demo record has.
@@ -54,16 +53,11 @@ async function researchReady() {
 
 test("a member's saved search with an alert gets one digest listing exactly the newly imported matches", { timeout: 240_000 }, async () => {
   await researchReady();
-  const email = `alerts-${Date.now()}@example.org`;
-  cli(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Alma Alert", "--role", "member"]);
+  const email = addUser(ctx, "member", "Alma Alert");
 
   const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
   const wanted = `${SEARCH}?surname=${WANTED}`;
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
+  await signIn(ctx, page, { email }, wanted);
 
   // Nothing yet; save the search anyway.
   await ctx.visit(page, wanted);
@@ -149,16 +143,11 @@ test("a member's saved search with an alert gets one digest listing exactly the 
 
 test("a member follows the library's catalogue from its page and hears of the books added to it", { timeout: 240_000 }, async () => {
   await researchReady();
-  const email = `follow-${Date.now()}@example.org`;
-  cli(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Lena Library", "--role", "member"]);
+  const email = addUser(ctx, "member", "Lena Library");
   const catalogue = "/research-hub/our-collections/society-library";
 
   const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(catalogue)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === catalogue);
+  await signIn(ctx, page, { email }, catalogue);
   await waitForHydration(page);
 
   // The catalogue's page offers to follow it.
