@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ScrollTable, TableHead } from "./ScrollTable";
+import { ScrollTable } from "./ScrollTable";
 
 const body = (
   <tbody>
@@ -29,28 +29,5 @@ describe("ScrollTable", () => {
     );
     expect(html).toContain('aria-label="Audit entries"');
     expect(html).toContain('<caption class="visually-hidden">Audit entries, newest first</caption>');
-  });
-  it("writes the head row from columns, before the body", () => {
-    const html = renderToStaticMarkup(
-      <ScrollTable label="Jobs" className="wrap" tableClassName="table" columns={["Started", "By"]}>
-        {body}
-      </ScrollTable>,
-    );
-    expect(html).toContain(
-      '<caption class="visually-hidden">Jobs</caption><thead><tr><th scope="col">Started</th><th scope="col">By</th></tr></thead><tbody>',
-    );
-  });
-});
-
-describe("TableHead", () => {
-  it("leaves out the columns given as null or false, keeping the order of the rest", () => {
-    const html = renderToStaticMarkup(
-      <table>
-        <TableHead columns={["Name", null, "Date", false, "Place"]} />
-      </table>,
-    );
-    expect(html).toBe(
-      '<table><thead><tr><th scope="col">Name</th><th scope="col">Date</th><th scope="col">Place</th></tr></thead></table>',
-    );
   });
 });

@@ -7,7 +7,6 @@ export function ScrollTable({
   caption = label,
   className,
   tableClassName,
-  columns,
   children,
 }: {
   /** The scroll box's name. */
@@ -17,38 +16,15 @@ export function ScrollTable({
   /** The scroll box's class (its feature's styles). */
   className: string;
   tableClassName: string;
-  /** The column names, for a head row of plain names (see TableHead); without them, children bring the head. */
-  columns?: readonly Column[];
-  /** The table's body (and head, unless columns are given). */
+  /** The table's head and body. */
   children: ReactNode;
 }) {
   return (
     <div className={className} role="region" aria-label={label} tabIndex={0}>
       <table className={tableClassName}>
         <caption className="visually-hidden">{caption}</caption>
-        {columns ? <TableHead columns={columns} /> : null}
         {children}
       </table>
     </div>
-  );
-}
-
-/** A column name; null or false leaves out a column shown only sometimes. */
-export type Column = string | null | false;
-
-/** A table's head: one row of column headers, in order. Names are unique within a table. */
-export function TableHead({ columns }: { columns: readonly Column[] }) {
-  return (
-    <thead>
-      <tr>
-        {columns.map((name) =>
-          name ? (
-            <th key={name} scope="col">
-              {name}
-            </th>
-          ) : null,
-        )}
-      </tr>
-    </thead>
   );
 }
