@@ -4,7 +4,7 @@
 import type { DryRun } from "./types";
 import { plural } from "./words";
 import styles from "./staff.module.css";
-import { TableHead } from "../../components/ScrollTable";
+import { TableHead } from "../../components/TableHead";
 
 export function DryRunReport({ report }: { report: DryRun }) {
   const warnings = report.warnings ?? [];

@@ -7,7 +7,7 @@ import { personPath, treePath, viewerHref } from "./slug";
 import styles from "./trees.module.css";
 import { SURNAME_MODE_OPTIONS, YEAR_RANGES, type EventSummary, type PersonSummary } from "./types";
 import { DEFAULT_SURNAME_MODE } from "../../lib/vocabulary";
-import { TableHead } from "../../components/ScrollTable";
+import { TableHead } from "../../components/TableHead";
 
 export interface SearchValues {
   surname: string;
@@ -117,7 +117,7 @@ export function PeopleTable({
     <div className={styles.tableScroll} role="region" aria-label="Search results" tabIndex={0}>
       <table className={styles.results}>
         <caption>{caption}</caption>
-        <TableHead columns={["Name", "Born", "Died", showTree ? "Family tree" : null, "Chart"]} />
+        <TableHead columns={["Name", "Born", "Died", ...(showTree ? ["Family tree"] : []), "Chart"]} />
         <tbody>
           {rows.map(({ tree, person }) => (
             <tr key={`${tree.slug}~${person.id}`}>

@@ -26,7 +26,7 @@ import {
 } from "./model";
 import styles from "./collections.module.css";
 import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 
 export interface CollectionSearchFormProps {
@@ -330,7 +330,7 @@ export function SearchResults({ answer, showCollection, saveable, caption }: Sea
         <div className={styles.tableWrap} role="region" aria-labelledby="results-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="results-caption">{caption}</caption>
-            <TableHead columns={["Name", "Record", "Date", "Place", showCollection ? "Collection" : null]} />
+            <TableHead columns={["Name", "Record", "Date", "Place", ...(showCollection ? ["Collection"] : [])]} />
             <tbody>
               {answer.results.map((r) => {
                 const person = keyPerson(r);

@@ -12,7 +12,7 @@ import {
 } from "./model";
 import { parseAccess } from "../../../lib/access-level";
 import styles from "./collections.module.css";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 export function AccessTag({ access }: { access: string }) {
   const level = parseAccess(access);

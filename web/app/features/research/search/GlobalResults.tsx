@@ -6,7 +6,7 @@ import { ResultsTable } from "./ResultsTable";
 import { resultsText, seeAllUrl } from "./query";
 import type { CatalogueItem, GlobalAnswer, GlobalGroup, GlobalReading, TreeHit } from "./types";
 import styles from "./search.module.css";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 const PEDIGREE_SEARCH_PATH = "/research-hub/our-collections/pedigree-search";
 

@@ -10,7 +10,7 @@ import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";
 import styles from "./search.module.css";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 export const REGISTER_PATH = "/register";
 

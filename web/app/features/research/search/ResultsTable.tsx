@@ -7,7 +7,7 @@ import { Link } from "react-router";
 import { matchLabel, personName, recordPath, roleLabel, type AskedFields } from "./query";
 import type { SearchResult } from "./types";
 import styles from "./search.module.css";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 function Withheld() {
   return <span className={styles.withheld}>Members only</span>;

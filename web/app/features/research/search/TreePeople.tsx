@@ -7,7 +7,7 @@ import { resultsText } from "./query";
 import { pedigreeSearchUrl, treePeopleRows } from "./tree-people";
 import type { PedigreeSearchAnswer } from "../../trees";
 import styles from "./search.module.css";
-import { TableHead } from "../../../components/ScrollTable";
+import { TableHead } from "../../../components/TableHead";
 
 export type TreePeopleResult = { params: string; outcome: ApiResult<PedigreeSearchAnswer> };
 
