@@ -13,6 +13,9 @@ function Withheld() {
   return <span className={styles.withheld}>Members only</span>;
 }
 
+/** The results table's columns (an empty group of the global search shows the same head). */
+export const RESULT_COLUMNS = ["Names", "Record", "Date", "Place", "Collection", "Match"] as const;
+
 /** `asked`: the fields the search asked for, which the match column measures against. */
 export function ResultsTable({ results, caption, id, asked }: { results: SearchResult[]; caption: string; id?: string; asked: AskedFields }) {
   const captionId = id ? `${id}-caption` : undefined;
@@ -21,7 +24,7 @@ export function ResultsTable({ results, caption, id, asked }: { results: SearchR
     <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id} style={{ "--rows": results.length } as CSSProperties}>
       <table className={styles.table}>
         <caption id={captionId}>{caption}</caption>
-        <TableHead columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} />
+        <TableHead columns={RESULT_COLUMNS} />
         <tbody>
           {results.map((result) => {
             const key = result.persons[result.match] ?? result.persons[0];
