@@ -6,17 +6,13 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { addUser, checkA11y, setup, signIn } from "./harness.mjs";
+import { addUser, checkA11y, getJSON, setup, signIn } from "./harness.mjs";
 import { checkoutPage, deliverWebhook, useStripeMock } from "./stripe.mjs";
 
 const HUB = "/research-hub/our-collections";
 const ctx = setup({ name: "membership-checkout", env: (await useStripeMock()).env });
 
-async function api(p) {
-  const res = await fetch(ctx.server.at(p));
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 describe("card payment through Stripe Checkout", () => {
   test("teaser → /subscribe → a plan → Checkout → processing until the signed webhook → the whole record", { timeout: 180_000 }, async () => {

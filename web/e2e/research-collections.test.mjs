@@ -10,18 +10,14 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { addUser, checkA11y, runLineage, setup, signIn } from "./harness.mjs";
+import { addUser, checkA11y, getJSON, runLineage, setup, signIn } from "./harness.mjs";
 
 const ctx = setup({ name: "research-collections" });
 const HUB = "/research-hub/our-collections";
 const MAX_TEXT = "Maximum of 3 options selected. First remove a selected option to select another.";
 const NO_RESULTS = "No elements found. Consider changing the search query.";
 
-async function api(p) {
-  const res = await fetch(ctx.server.url + p, { headers: { Accept: "application/json" } });
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
 

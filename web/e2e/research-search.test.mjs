@@ -7,19 +7,14 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { getJSON, PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "research-search" });
 const SEARCH = "/research-hub/our-collections/searchexplore";
 // The search pages are hydrated once the first link or button in <main> carries React's keys.
 const HYDRATED = "main a[href], main button";
 
-/** The research API's answer, as a visitor (no session). */
-async function api(path) {
-  const res = await fetch(ctx.server.url + path, { headers: { Accept: "application/json" } });
-  assert.equal(res.status, 200, `GET ${path}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
 
