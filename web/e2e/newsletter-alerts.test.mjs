@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { addUser, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 import { readMails, waitForMail } from "./newsletter-mail.mjs";
+import { saveSearch } from "./research.mjs";
 
 const ctx = setup({ name: "newsletter-alerts" });
 const SEARCH = "/research-hub/our-collections/searchexplore";
@@ -63,9 +64,7 @@ test("a member's saved search with an alert gets one digest listing exactly the 
   await ctx.visit(page, wanted);
   await page.getByText("No records match this search.", { exact: false }).waitFor();
   await waitForHydration(page);
-  await page.getByLabel("Save this search as").fill("Quillfeathers");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Quillfeathers”.", { exact: false }).waitFor();
+  await saveSearch(page, "Quillfeathers");
 
   // Turn on its alert in the account area, which says what it does.
   await ctx.visit(page, "/user-account#saved-searches");
@@ -114,9 +113,7 @@ test("a member's saved search with an alert gets one digest listing exactly the 
   // A search alerts cannot follow (the global search): the API's reason shows at the choices.
   await ctx.visit(page, `${SEARCH}?q=${WANTED}`);
   await waitForHydration(page);
-  await page.getByLabel("Save this search as").fill("Everything Quillfeather");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Everything Quillfeather”.", { exact: false }).waitFor();
+  await saveSearch(page, "Everything Quillfeather");
   await ctx.visit(page, "/user-account#saved-searches");
   await waitForHydration(page);
   ctx.expectProblem(page, { url: /\/user-account(\.data)?(\?|$)/, status: 422 }, "the test asks for an alert the API refuses");
@@ -153,9 +150,7 @@ test("a member follows the library's catalogue from its page and hears of the bo
   // The catalogue's page offers to follow it.
   await page.getByRole("heading", { name: "Follow this catalogue" }).waitFor();
   await checkA11y(page, `${catalogue} (signed in)`);
-  await page.getByLabel("Save this search as").fill("Library shelves");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Library shelves”.", { exact: false }).waitFor();
+  await saveSearch(page, "Library shelves");
 
   await ctx.visit(page, "/user-account#saved-searches");
   await waitForHydration(page);

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { addUser, checkA11y, getJSON, runLineage, setup, signIn } from "./harness.mjs";
+import { resultsText } from "./research.mjs";
 
 const ctx = setup({ name: "research-collections" });
 const HUB = "/research-hub/our-collections";
@@ -18,8 +19,6 @@ const MAX_TEXT = "Maximum of 3 options selected. First remove a selected option 
 const NO_RESULTS = "No elements found. Consider changing the search query.";
 
 const api = (p) => getJSON(ctx, p);
-
-const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
 
 /** Three more memorial-card collections (two cards each), so the collection filter can reach its maximum of 3. */
 const EXTRA = [
