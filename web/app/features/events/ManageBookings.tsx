@@ -127,6 +127,9 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
   const num = (name: keyof SettingsValues, label: string, hint?: ReactNode) => (
     <Field name={name} label={label} hint={hint} inputMode="numeric" defaultValue={String(values[name])} errors={errors[name]} autoComplete="off" />
   );
+  const londonTime = (name: "opens_at" | "closes_at", label: string, hint: string) => (
+    <Field name={name} type="datetime-local" label={label} hint={hint} defaultValue={values[name]} errors={errors[name]} />
+  );
   return (
     <Form method="post" ref={formRef} className="booking-form" noValidate>
       <CsrfField />
@@ -134,22 +137,8 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
       <ErrorSummary result={failed} fields={fields} />
       <FormStatus result={result?.ok ? result : undefined} />
       <Checkbox name="enabled" label="Take bookings for this event" defaultChecked={values.enabled} />
-      <Field
-        name="opens_at"
-        type="datetime-local"
-        label="Bookings open (London time, optional)"
-        hint="Leave empty to open bookings now."
-        defaultValue={values.opens_at}
-        errors={errors.opens_at}
-      />
-      <Field
-        name="closes_at"
-        type="datetime-local"
-        label="Bookings close (London time, optional)"
-        hint="Leave empty to take bookings until the event starts."
-        defaultValue={values.closes_at}
-        errors={errors.closes_at}
-      />
+      {londonTime("opens_at", "Bookings open (London time, optional)", "Leave empty to open bookings now.")}
+      {londonTime("closes_at", "Bookings close (London time, optional)", "Leave empty to take bookings until the event starts.")}
       {num("capacity_in_person", "Places in person", `0 if it is online only. Taken now: ${taken.in_person}.`)}
       {num("capacity_online", "Places online", `0 if it is in person only. Taken now: ${taken.online}.`)}
       {num("max_per_booking", "Most tickets in one booking")}
