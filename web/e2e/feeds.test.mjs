@@ -7,6 +7,16 @@ import { demoDocuments, newsNewestFirst, titleOf } from "./demo.mjs";
 
 const ctx = setup({ name: "feeds" });
 
+/** GETs p, checks that it answers XML that parses, and returns what `pick` (a function body of `doc`) reads from it. */
+async function fetchXml(p, pick) {
+  const res = await fetch(ctx.server.at(p));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /xml/);
+  const { error, value } = await parseXml(await res.text(), pick);
+  assert.equal(error, undefined, `${p} parses as XML: ${error}`);
+  return value;
+}
+
 /** Parses XML in the browser; returns a plain summary made by `pick`. */
 async function parseXml(xml, pick) {
   const page = await ctx.newPage();
@@ -78,11 +88,8 @@ function expectedPath(doc) {
 
 describe("RSS and Atom", () => {
   test("/feeds/news.xml is RSS 2.0 with at least 12 items, newest first", async () => {
-    const res = await fetch(ctx.server.at("/feeds/news.xml"));
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get("content-type") ?? "", /xml/);
-    const { error, value } = await parseXml(
-      await res.text(),
+    const value = await fetchXml(
+      "/feeds/news.xml",
       `const rss = doc.documentElement;
        const ch = rss.getElementsByTagName("channel")[0];
        const text = (el, tag) => el.getElementsByTagName(tag)[0]?.textContent ?? null;
@@ -95,7 +102,6 @@ describe("RSS and Atom", () => {
          })),
        };`,
     );
-    assert.equal(error, undefined, `the feed parses as XML: ${error}`);
     assert.equal(value.root, "rss");
     assert.equal(value.version, "2.0");
     assert.ok(value.title, "channel title");
@@ -127,11 +133,8 @@ describe("RSS and Atom", () => {
   });
 
   test("/feeds/news.atom is Atom with the same entries", async () => {
-    const res = await fetch(ctx.server.at("/feeds/news.atom"));
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get("content-type") ?? "", /xml/);
-    const { error, value } = await parseXml(
-      await res.text(),
+    const value = await fetchXml(
+      "/feeds/news.atom",
       `const feed = doc.documentElement;
        return {
          root: feed.localName, ns: feed.namespaceURI,
@@ -142,7 +145,6 @@ describe("RSS and Atom", () => {
          })),
        };`,
     );
-    assert.equal(error, undefined, `the feed parses as XML: ${error}`);
     assert.equal(value.root, "feed");
     assert.equal(value.ns, "http://www.w3.org/2005/Atom");
     const expected = newsNewestFirst();
@@ -166,11 +168,8 @@ describe("RSS and Atom", () => {
 
 describe("sitemap and robots", () => {
   test("/sitemap.xml lists every published page at its resolved path, and each answers 200", async () => {
-    const res = await fetch(ctx.server.at("/sitemap.xml"));
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get("content-type") ?? "", /xml/);
-    const { error, value } = await parseXml(
-      await res.text(),
+    const value = await fetchXml(
+      "/sitemap.xml",
       `const root = doc.documentElement;
        const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
        return { root: root.localName, ns: root.namespaceURI,
@@ -178,7 +177,6 @@ describe("sitemap and robots", () => {
            loc: u.getElementsByTagNameNS(NS, "loc")[0]?.textContent,
            lastmod: u.getElementsByTagNameNS(NS, "lastmod")[0]?.textContent ?? null })) };`,
     );
-    assert.equal(error, undefined, `the sitemap parses as XML: ${error}`);
     assert.equal(value.root, "urlset");
     assert.equal(value.ns, "http://www.sitemaps.org/schemas/sitemap/0.9");
     const locs = value.urls.map((u) => u.loc);

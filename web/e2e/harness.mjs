@@ -529,6 +529,16 @@ export async function waitForHydration(page, selector = "header a[href], main a[
 }
 
 // ---------------------------------------------------------------------------------
+// The API, as a visitor
+
+/** GETs p (a path) from ctx's server with no session and returns its JSON, asserting a 200. */
+export async function getJSON(ctx, p) {
+  const res = await fetch(ctx.server.at(p), { headers: { Accept: "application/json" } });
+  assert.equal(res.status, 200, `GET ${p}`);
+  return res.json();
+}
+
+// ---------------------------------------------------------------------------------
 // Accounts
 
 /** The password of the accounts the tests make with addUser. */

@@ -8,7 +8,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
-import { consoleNotes, runLineage, setup } from "./harness.mjs";
+import { addUser, consoleNotes, setup, signIn } from "./harness.mjs";
 
 const ctx = setup({ name: "images" });
 
@@ -16,7 +16,6 @@ const ctx = setup({ name: "images" });
 const REGISTER = "demo-register-1851"; // 3 pages, public
 const CARD = "demo-memorial-card-1"; // 2 pages, public
 const BRIEF = "demo-birth-brief-1"; // 1 page, members only
-const PASSWORD = "correct horse battery";
 
 /** The item as a visitor gets it from the images API. */
 async function apiItem(slug, { cookie } = {}) {
@@ -68,18 +67,9 @@ async function checkA11yWithViewer(page, name) {
   );
 }
 
-let members = 0;
 /** A verified member made with `lineage user add`, signed in through the sign-in page. */
 async function signInMember(page, wanted) {
-  const email = `scans${++members}-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Ada Member"], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === wanted);
+  await signIn(ctx, page, { email: addUser(ctx, "member", "Ada Member") }, wanted);
 }
 
 describe("the image explorer", () => {

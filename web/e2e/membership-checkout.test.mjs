@@ -6,18 +6,13 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { addUser, checkA11y, getJSON, setup, signIn } from "./harness.mjs";
 import { checkoutPage, deliverWebhook, useStripeMock } from "./stripe.mjs";
 
-const PASSWORD = "correct horse battery";
 const HUB = "/research-hub/our-collections";
 const ctx = setup({ name: "membership-checkout", env: (await useStripeMock()).env });
 
-async function api(p) {
-  const res = await fetch(ctx.server.at(p));
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 describe("card payment through Stripe Checkout", () => {
   test("teaser → /subscribe → a plan → Checkout → processing until the signed webhook → the whole record", { timeout: 180_000 }, async () => {
@@ -27,21 +22,14 @@ describe("card payment through Stripe Checkout", () => {
     assert.ok(result?.teaser, "the demo's wills are members-only");
     const record = `${HUB}/records/${result.id}`;
 
-    const email = `carder-${Date.now()}@example.org`;
-    runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Cara Card", "--role", "registered"], {
-      env: { LINEAGE_DATABASE_URL: "" },
-    });
+    const email = addUser(ctx, "registered", "Cara Card");
     const page = await ctx.newPage();
     // Stripe's hosted page, played by a test page: the member "pays" and comes back.
     const checkoutVisits = await checkoutPage(page, (session) =>
       ctx.server.at(`/user-account/membership?checkout=success&session_id=${encodeURIComponent(session)}`),
     );
 
-    await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(record)}`);
-    await page.getByLabel("Email address").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL((u) => u.pathname === record);
+    await signIn(ctx, page, { email }, record);
     await page.getByRole("heading", { level: 2, name: "Join to see the whole record" }).waitFor();
     await page.getByRole("link", { name: "Join or renew" }).click();
     await page.waitForURL((u) => u.pathname === "/subscribe");

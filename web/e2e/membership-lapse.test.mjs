@@ -6,17 +6,13 @@
 // the plan's grace period ago opens nothing.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { addUser, checkA11y, setup, signIn } from "./harness.mjs";
+import { addUser, checkA11y, getJSON, setup, signIn } from "./harness.mjs";
 
 const ctx = setup({ name: "membership-lapse" });
 const HUB = "/research-hub/our-collections";
 const DAY = 24 * 60 * 60 * 1000;
 
-async function api(p) {
-  const res = await fetch(ctx.server.at(p));
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 /** A members-only record of the demo set (the wills are members-only). */
 async function membersOnlyRecord() {

@@ -3,16 +3,12 @@
 // payments: the e2e server has no Stripe key), with axe on every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, addUser, checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
+import { getJSON, PASSWORD, addUser, checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 
 const ctx = setup({ name: "membership" });
 const HUB = "/research-hub/our-collections";
 
-async function api(p) {
-  const res = await fetch(ctx.server.at(p));
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 /** The id of the element that has focus. */
 const focusedId = (page) => page.evaluate(() => document.activeElement?.id ?? "");

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
+import { addUser, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 import { readMails, waitForMail } from "./newsletter-mail.mjs";
+import { saveSearch } from "./research.mjs";
 
 const ctx = setup({ name: "newsletter-alerts" });
-const PASSWORD = "correct horse battery";
 const SEARCH = "/research-hub/our-collections/searchexplore";
 const DIGEST_SUBJECT = "New records for your saved searches";
 // Surnames no demo record has.
@@ -54,24 +54,17 @@ async function researchReady() {
 
 test("a member's saved search with an alert gets one digest listing exactly the newly imported matches", { timeout: 240_000 }, async () => {
   await researchReady();
-  const email = `alerts-${Date.now()}@example.org`;
-  cli(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Alma Alert", "--role", "member"]);
+  const email = addUser(ctx, "member", "Alma Alert");
 
   const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
   const wanted = `${SEARCH}?surname=${WANTED}`;
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
+  await signIn(ctx, page, { email }, wanted);
 
   // Nothing yet; save the search anyway.
   await ctx.visit(page, wanted);
   await page.getByText("No records match this search.", { exact: false }).waitFor();
   await waitForHydration(page);
-  await page.getByLabel("Save this search as").fill("Quillfeathers");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Quillfeathers”.", { exact: false }).waitFor();
+  await saveSearch(page, "Quillfeathers");
 
   // Turn on its alert in the account area, which says what it does.
   await ctx.visit(page, "/user-account#saved-searches");
@@ -120,9 +113,7 @@ test("a member's saved search with an alert gets one digest listing exactly the 
   // A search alerts cannot follow (the global search): the API's reason shows at the choices.
   await ctx.visit(page, `${SEARCH}?q=${WANTED}`);
   await waitForHydration(page);
-  await page.getByLabel("Save this search as").fill("Everything Quillfeather");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Everything Quillfeather”.", { exact: false }).waitFor();
+  await saveSearch(page, "Everything Quillfeather");
   await ctx.visit(page, "/user-account#saved-searches");
   await waitForHydration(page);
   ctx.expectProblem(page, { url: /\/user-account(\.data)?(\?|$)/, status: 422 }, "the test asks for an alert the API refuses");
@@ -149,24 +140,17 @@ test("a member's saved search with an alert gets one digest listing exactly the 
 
 test("a member follows the library's catalogue from its page and hears of the books added to it", { timeout: 240_000 }, async () => {
   await researchReady();
-  const email = `follow-${Date.now()}@example.org`;
-  cli(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Lena Library", "--role", "member"]);
+  const email = addUser(ctx, "member", "Lena Library");
   const catalogue = "/research-hub/our-collections/society-library";
 
   const page = await ctx.newPage({ viewport: { width: 390, height: 844 } });
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(catalogue)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === catalogue);
+  await signIn(ctx, page, { email }, catalogue);
   await waitForHydration(page);
 
   // The catalogue's page offers to follow it.
   await page.getByRole("heading", { name: "Follow this catalogue" }).waitFor();
   await checkA11y(page, `${catalogue} (signed in)`);
-  await page.getByLabel("Save this search as").fill("Library shelves");
-  await page.getByRole("button", { name: "Save search" }).click();
-  await page.getByText("Saved the search as “Library shelves”.", { exact: false }).waitFor();
+  await saveSearch(page, "Library shelves");
 
   await ctx.visit(page, "/user-account#saved-searches");
   await waitForHydration(page);

@@ -7,11 +7,9 @@
 // Chromium against the real binary, axe on every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
+import { checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
 import { linkIn, readMails, waitForMail } from "./newsletter-mail.mjs";
+import { publish } from "./draft.mjs";
 
 const ctx = setup({ name: "newsletter-signup" });
 const PHONE = { width: 390, height: 844 };
@@ -30,14 +28,6 @@ async function demoAccount(role) {
     if (m[1] === role) return { email: m[2], password: m[3] };
   }
   throw new Error(`no demo ${role} in the start-up log`);
-}
-
-async function signIn(page, { email, password }, wanted) {
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname === wanted);
 }
 
 /** Sends what is due now, as serve's scheduler would on its next tick. */
@@ -102,7 +92,7 @@ describe("newsletter", () => {
 
     // An editor composes an edition from the demo's newsletter document.
     const editor = await ctx.newPage();
-    await signIn(editor, await demoAccount("editor"), "/admin/newsletter");
+    await signIn(ctx, editor, await demoAccount("editor"), "/admin/newsletter");
     await ctx.visit(editor, "/admin/newsletter");
     const subject = `Winter news ${Date.now()}`;
     const create = editor.getByRole("form", { name: "New edition" });
@@ -231,7 +221,7 @@ describe("newsletter", () => {
   test("a member chooses their newsletters in the account area, members' list included, with no confirmation email", { timeout: 120_000 }, async () => {
     const member = await demoAccount("member");
     const page = await ctx.newPage({ viewport: PHONE });
-    await signIn(page, member, "/user-account");
+    await signIn(ctx, page, member, "/user-account");
     await page.getByRole("link", { name: "Your newsletters" }).click();
     await page.waitForURL((u) => u.pathname === "/user-account/newsletter");
     await page.getByText(`We send them to ${member.email}`, { exact: false }).waitFor();
@@ -256,7 +246,7 @@ describe("newsletter", () => {
 
   test("an admin adds a list and renames it; a bad slug is refused at its field; editors may not see the lists page", { timeout: 120_000 }, async () => {
     const admin = await ctx.newPage();
-    await signIn(admin, await demoAccount("admin"), "/admin/newsletter");
+    await signIn(ctx, admin, await demoAccount("admin"), "/admin/newsletter");
     await admin.getByRole("link", { name: "Lists and their subscribers" }).click();
     await admin.waitForURL((u) => u.pathname === "/admin/newsletter/lists");
     await admin.getByRole("cell", { name: "Society news (news)" }).waitFor();
@@ -286,7 +276,7 @@ describe("newsletter", () => {
     await admin.getByRole("cell", { name: "Members (scope “member”)" }).nth(1).waitFor();
 
     const editor = await ctx.newPage();
-    await signIn(editor, await demoAccount("editor"), "/admin/newsletter");
+    await signIn(ctx, editor, await demoAccount("editor"), "/admin/newsletter");
     assert.equal(await editor.getByRole("link", { name: "Lists and their subscribers" }).count(), 0);
     await ctx.visit(editor, "/admin/newsletter/lists", { status: 404 });
   });
@@ -321,39 +311,33 @@ describe("newsletter", () => {
   });
 
   test("a content page's newsletter_signup slice signs up from that page", { timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-newsletter-page-"));
-    try {
-      const doc = {
-        id: "NewsletterE2ePage1",
-        uid: "newsletter-e2e",
-        type: "page",
-        lang: "en-gb",
-        tags: [],
-        first_publication_date: "2026-11-01T09:00:00+0000",
-        last_publication_date: "2026-11-01T09:00:00+0000",
-        alternate_languages: [],
-        data: {
-          title: [{ type: "heading1", text: "Stay in touch", spans: [] }],
-          description: "Our newsletters.",
-          parent: { link_type: "Any" },
-          body: [
-            {
-              slice_type: "newsletter_signup",
-              slice_label: null,
-              id: "newsletter_signup$e2e",
-              variation: "default",
-              version: "initial",
-              primary: { title: "Hear about new indexes", text: [{ type: "paragraph", text: "One email a month.", spans: [] }] },
-              items: [],
-            },
-          ],
-        },
-      };
-      writeFileSync(path.join(dir, `${doc.id}.json`), JSON.stringify(doc));
-      runLineage(["content", "import", "--data", ctx.server.dataDir, dir], { env: { LINEAGE_DATABASE_URL: "" } });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const doc = {
+      id: "NewsletterE2ePage1",
+      uid: "newsletter-e2e",
+      type: "page",
+      lang: "en-gb",
+      tags: [],
+      first_publication_date: "2026-11-01T09:00:00+0000",
+      last_publication_date: "2026-11-01T09:00:00+0000",
+      alternate_languages: [],
+      data: {
+        title: [{ type: "heading1", text: "Stay in touch", spans: [] }],
+        description: "Our newsletters.",
+        parent: { link_type: "Any" },
+        body: [
+          {
+            slice_type: "newsletter_signup",
+            slice_label: null,
+            id: "newsletter_signup$e2e",
+            variation: "default",
+            version: "initial",
+            primary: { title: "Hear about new indexes", text: [{ type: "paragraph", text: "One email a month.", spans: [] }] },
+            items: [],
+          },
+        ],
+      },
+    };
+    publish(ctx.server.dataDir, doc);
     const page = await ctx.newPage({ viewport: PHONE });
     // The page cache may hold the catch-all's 404 from before the import for a moment.
     for (let i = 0; ; i++) {

@@ -7,11 +7,9 @@
 // page's own scripts run and React hydrates.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { addUser, checkA11y, runLineage, setup, signIn, waitForHydration } from "./harness.mjs";
+import { addUser, checkA11y, setup, signIn, waitForHydration } from "./harness.mjs";
 import { demoByType, titleOf } from "./demo.mjs";
+import { publish } from "./draft.mjs";
 
 const ctx = setup({ name: "page-cache" });
 const HUB = "/research-hub/our-collections";
@@ -210,13 +208,7 @@ describe("purging", () => {
     const newTitle = `Revised ${Date.now()}`;
     const changed = structuredClone(doc);
     changed.data.title = [{ type: "heading1", text: newTitle, spans: [] }];
-    const dir = mkdtempSync(path.join(os.tmpdir(), "lineage-publish-"));
-    try {
-      writeFileSync(path.join(dir, `${doc.id}.json`), JSON.stringify(changed));
-      runLineage(["content", "import", "--data", ctx.server.dataDir, dir], { env: { LINEAGE_DATABASE_URL: "" } });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    publish(ctx.server.dataDir, changed);
     // The server reads the page generation a few times a second on SQLite.
     let text = "";
     for (let i = 0; i < 100 && !text.includes(newTitle); i++) {
@@ -225,13 +217,7 @@ describe("purging", () => {
     }
     assert.ok(text.includes(newTitle), "the new version is served");
     // Put the demo document back for the other tests.
-    const back = mkdtempSync(path.join(os.tmpdir(), "lineage-publish-"));
-    try {
-      writeFileSync(path.join(back, `${doc.id}.json`), JSON.stringify(doc));
-      runLineage(["content", "import", "--data", ctx.server.dataDir, back], { env: { LINEAGE_DATABASE_URL: "" } });
-    } finally {
-      rmSync(back, { recursive: true, force: true });
-    }
+    publish(ctx.server.dataDir, doc);
     // Wait for that purge to land here too, so it cannot empty the cache in the middle
     // of a later test.
     for (let i = 0; i < 100 && text.includes(newTitle); i++) {

@@ -45,17 +45,21 @@ function previewToken(extra = []) {
   return token;
 }
 
+/** Runs f with console.warn caught (the client warns as it falls back); returns f's value and the warnings. */
+async function catchingWarnings(f) {
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...a) => warnings.push(a.join(" "));
+  try {
+    return { value: await f(), warnings };
+  } finally {
+    console.warn = warn;
+  }
+}
+
 describe("repository", () => {
   test("createClient with documentAPIEndpoint: no warning, repositoryName, master ref", async () => {
-    const warnings = [];
-    const warn = console.warn;
-    console.warn = (...a) => warnings.push(a.join(" "));
-    let client;
-    try {
-      client = makeClient();
-    } finally {
-      console.warn = warn;
-    }
+    const { value: client, warnings } = await catchingWarnings(() => makeClient());
     assert.deepEqual(warnings, [], "no 'repository name could not be inferred' warning");
     assert.equal(client.repositoryName, "lineage");
     const repo = await client.getRepository();
@@ -424,14 +428,7 @@ describe("refs and previews", () => {
 
   test("an unknown ref is RefNotFound (404) and the client retries with the master ref", async () => {
     const client = makeClient({ ref: "no-such-ref" });
-    const warn = console.warn;
-    console.warn = () => {};
-    let doc;
-    try {
-      doc = await client.getByUID("news_item", item.uid);
-    } finally {
-      console.warn = warn;
-    }
+    const { value: doc } = await catchingWarnings(() => client.getByUID("news_item", item.uid));
     assert.equal(prismic.asText(doc.data.title), titleOf(item), "the retry gives the published document");
     const s = searches(client);
     assert.equal(s[0].status, 404);
@@ -475,14 +472,7 @@ describe("refs and previews", () => {
     // A client still holding the old ref (as one whose 5 s repository cache predates
     // the publish does) meets the 410 and retries with the master ref it names.
     const stale = makeClient({ ref: oldRef });
-    const warn = console.warn;
-    console.warn = () => {};
-    let doc;
-    try {
-      doc = await stale.getByUID("news_item", item.uid);
-    } finally {
-      console.warn = warn;
-    }
+    const { value: doc } = await catchingWarnings(() => stale.getByUID("news_item", item.uid));
     assert.equal(doc.id, item.id);
     const s = searches(stale);
     assert.equal(s[0].url.searchParams.get("ref"), oldRef);

@@ -10,21 +10,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkA11y, runLineage, setup } from "./harness.mjs";
+import { addUser, checkA11y, getJSON, runLineage, setup, signIn } from "./harness.mjs";
+import { resultsText } from "./research.mjs";
 
 const ctx = setup({ name: "research-collections" });
 const HUB = "/research-hub/our-collections";
 const MAX_TEXT = "Maximum of 3 options selected. First remove a selected option to select another.";
 const NO_RESULTS = "No elements found. Consider changing the search query.";
-const PASSWORD = "correct horse battery";
 
-async function api(p) {
-  const res = await fetch(ctx.server.url + p, { headers: { Accept: "application/json" } });
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
-
-const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
+const api = (p) => getJSON(ctx, p);
 
 /** Three more memorial-card collections (two cards each), so the collection filter can reach its maximum of 3. */
 const EXTRA = [
@@ -416,17 +410,10 @@ test("birth briefs: the collection, its search and members-only teasers", async 
 
 test("a member sees members-only records in full, and the search goes into their history", { timeout: 120_000 }, async () => {
   await ready();
-  const email = `collections-${Date.now()}@example.org`;
-  runLineage(["user", "add", "--data", ctx.server.dataDir, "--email", email, "--password", PASSWORD, "--name", "Cora Member", "--role", "member"], {
-    env: { LINEAGE_DATABASE_URL: "" },
-  });
+  const email = addUser(ctx, "member", "Cora Member");
   const page = await ctx.newPage();
   const wanted = `${HUB}/indexes/wills-index?surname=Smith`;
-  await ctx.visit(page, `/sign-in?redirect=${encodeURIComponent(wanted)}`);
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL((u) => u.pathname + u.search === wanted);
+  await signIn(ctx, page, { email }, wanted);
   await ctx.visit(page, wanted);
   const rows = page.locator("main table tbody tr");
   assert.ok((await rows.count()) > 0, "wills of Smiths");

@@ -7,21 +7,15 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { getJSON, PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { resultsText, saveSearch } from "./research.mjs";
 
 const ctx = setup({ name: "research-search" });
 const SEARCH = "/research-hub/our-collections/searchexplore";
 // The search pages are hydrated once the first link or button in <main> carries React's keys.
 const HYDRATED = "main a[href], main button";
 
-/** The research API's answer, as a visitor (no session). */
-async function api(path) {
-  const res = await fetch(ctx.server.url + path, { headers: { Accept: "application/json" } });
-  assert.equal(res.status, 200, `GET ${path}`);
-  return res.json();
-}
-
-const resultsText = (total, exact = true) => `${exact ? "" : "about "}${total.toLocaleString("en-GB")} result${total === 1 ? "" : "s"}`;
+const api = (p) => getJSON(ctx, p);
 
 /** Opens a multi-select's list by keyboard (focus, down arrow): the first press must work. */
 async function openList(page, name) {
@@ -325,9 +319,7 @@ describe("records and the account area", () => {
     // Search (history) and save the search.
     await ctx.visit(page, `${SEARCH}?surname=Smith&collection=wills-index`);
     await waitForHydration(page, HYDRATED);
-    await page.getByLabel("Save this search as").fill("Smith wills");
-    await page.getByRole("button", { name: "Save search" }).click();
-    await page.getByText("Saved the search as “Smith wills”.", { exact: false }).waitFor();
+    await saveSearch(page, "Smith wills");
     // Members see the members-only results in full.
     assert.equal(await page.locator("#results-table").getByText("Members only").count(), 0);
 

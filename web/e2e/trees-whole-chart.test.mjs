@@ -3,18 +3,14 @@
 // example read as a name search, with matches in words.
 import { describe, test, before } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, setup } from "./harness.mjs";
+import { checkA11y, getJSON, setup } from "./harness.mjs";
 
 const ctx = setup({ name: "trees-whole-chart" });
 const TREES = "/research-hub/our-collections/family-trees";
 /** The viewer's second line is 18px: at the legible minimum it is 12px. */
 const LEGIBLE_PX = 12;
 
-async function api(p) {
-  const res = await fetch(ctx.server.at(p), { headers: { Accept: "application/json" } });
-  assert.equal(res.status, 200, `GET ${p}`);
-  return res.json();
-}
+const api = (p) => getJSON(ctx, p);
 
 const demo = {};
 

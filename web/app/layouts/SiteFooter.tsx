@@ -3,6 +3,17 @@ import { footerOffersSignup, NewsletterSignup } from "../features/newsletter";
 import { SITE_NAME, SITE_TAGLINE } from "../lib/seo";
 import styles from "./SiteFooter.module.css";
 
+/** The footer's links; `file`: a feed or the site map, not a page, so a plain link. */
+const FOOTER_LINKS: { to: string; label: string; file?: true }[] = [
+  { to: "/about/organisation/governance", label: "Governance" },
+  { to: "/about/organisation/society-policies", label: "Society policies" },
+  { to: "/about/organisation/annual-reports-and-agm", label: "Annual reports and AGM" },
+  { to: "/feeds/news.xml", label: "News feed (RSS)", file: true },
+  { to: "/feeds/news.atom", label: "News feed (Atom)", file: true },
+  { to: "/newsletter", label: "Past newsletters" },
+  { to: "/sitemap.xml", label: "Site map", file: true },
+];
+
 export function SiteFooter() {
   const { pathname } = useLocation();
   return (
@@ -19,27 +30,9 @@ export function SiteFooter() {
         ) : null}
         <nav aria-label="Footer">
           <ul role="list" className="site-footer__links">
-            <li>
-              <Link to="/about/organisation/governance">Governance</Link>
-            </li>
-            <li>
-              <Link to="/about/organisation/society-policies">Society policies</Link>
-            </li>
-            <li>
-              <Link to="/about/organisation/annual-reports-and-agm">Annual reports and AGM</Link>
-            </li>
-            <li>
-              <a href="/feeds/news.xml">News feed (RSS)</a>
-            </li>
-            <li>
-              <a href="/feeds/news.atom">News feed (Atom)</a>
-            </li>
-            <li>
-              <Link to="/newsletter">Past newsletters</Link>
-            </li>
-            <li>
-              <a href="/sitemap.xml">Site map</a>
-            </li>
+            {FOOTER_LINKS.map(({ to, label, file }) => (
+              <li key={to}>{file ? <a href={to}>{label}</a> : <Link to={to}>{label}</Link>}</li>
+            ))}
           </ul>
         </nav>
         <p className="site-footer__copyright">© {new Date().getFullYear()} {SITE_NAME}</p>

@@ -12,6 +12,16 @@ import styles from "./AccountNav.module.css";
 /** Pages of the sign-in flow: the header's sign-in link does not send visitors back to them. */
 const AUTH_PAGES = /^\/(sign-in|sign-out|register|verify-email|forgot-password|reset-password|login-required|veryconnect-auth)(\/|$)/;
 
+/** Every member's pages in the menu; the staff's follow by scope. */
+const ACCOUNT_PAGES: { to: string; label: string }[] = [
+  { to: "/user-account", label: "Profile and settings" },
+  { to: "/user-account/membership", label: "Membership" },
+  { to: "/user-account/bookings", label: "Event bookings" },
+  { to: "/user-account#bookmarks", label: "Bookmarks" },
+  { to: "/user-account#reading-lists", label: "Reading lists" },
+  { to: "/user-account#saved-searches", label: "Saved searches" },
+];
+
 export function AccountNav() {
   const auth = useAuth();
   const location = useLocation();
@@ -47,24 +57,11 @@ export function AccountNav() {
           Signed in as <strong>{auth.user.name}</strong>
         </p>
         <ul className={styles.links}>
-          <li>
-            <Link to="/user-account">Profile and settings</Link>
-          </li>
-          <li>
-            <Link to="/user-account/membership">Membership</Link>
-          </li>
-          <li>
-            <Link to="/user-account/bookings">Event bookings</Link>
-          </li>
-          <li>
-            <Link to="/user-account#bookmarks">Bookmarks</Link>
-          </li>
-          <li>
-            <Link to="/user-account#reading-lists">Reading lists</Link>
-          </li>
-          <li>
-            <Link to="/user-account#saved-searches">Saved searches</Link>
-          </li>
+          {ACCOUNT_PAGES.map(({ to, label }) => (
+            <li key={to}>
+              <Link to={to}>{label}</Link>
+            </li>
+          ))}
           {hasScope(auth.user, "editor") || hasScope(auth.user, "admin") ? (
             <li>
               <Link to="/studio">Studio (editors)</Link>

@@ -28,3 +28,22 @@ export function envelope(results: unknown[], page = 1) {
     results,
   };
 }
+
+/** A published document as a search returns it: `title` as its heading, dated 1 May 2024. */
+export function contentDocument(uid: string, title: string, type = "news_item") {
+  return {
+    id: `${type}-${uid}`,
+    uid,
+    type,
+    lang: "en-gb",
+    tags: [],
+    url: null,
+    href: "",
+    slugs: [],
+    linked_documents: [],
+    alternate_languages: [],
+    first_publication_date: "2024-01-01T00:00:00+0000",
+    last_publication_date: "2024-01-01T00:00:00+0000",
+    data: { title: [{ type: "heading1", text: title, spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
+  };
+}

@@ -3,24 +3,9 @@
 import { asText, type Query, type RichTextField } from "@prismicio/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { LruCache } from "../../lib/lru";
-import { ENDPOINT, envelope } from "./content-api.test-support";
+import { contentDocument, ENDPOINT, envelope } from "./content-api.test-support";
 import { createContentFetch } from "./content-fetch.server";
 import { createContentClient, createParsedCache, getHome, getNewsItem, getNewsPage, PARSED_CACHE_CHARS } from "./content.server";
-
-const doc = (uid: string, title: string, type = "news_item") => ({
-  id: `${type}-${uid}`,
-  uid,
-  type,
-  lang: "en-gb",
-  tags: [],
-  href: "",
-  slugs: [],
-  linked_documents: [],
-  alternate_languages: [],
-  first_publication_date: "2024-01-01T00:00:00+0000",
-  last_publication_date: "2024-01-01T00:00:00+0000",
-  data: { title: [{ type: "heading1", text: title, spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
-});
 
 /**
  * A content API like Go's: the repository's refs are no-cache, a search at a ref is
@@ -42,7 +27,7 @@ function contentApi(titles: Record<string, string>) {
     const title = titles[ref];
     if (!title) return Response.json({ type: "api_security_error", message: "This preview token has expired" }, { status: 404 });
     const type = url.searchParams.getAll("q").some((q) => q.includes('"home"')) ? "home" : "news_item";
-    return Response.json(envelope([doc("agm", title, type)]), {
+    return Response.json(envelope([contentDocument("agm", title, type)]), {
       headers: { "Cache-Control": ref.startsWith("MASTER") ? "public, max-age=31536000, immutable" : "private, no-store" },
     });
   });

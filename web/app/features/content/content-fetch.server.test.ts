@@ -18,6 +18,14 @@ function fakeService(make: (url: string) => Response | Promise<Response> = () =>
   return { fetch: fetch as unknown as typeof globalThis.fetch, calls };
 }
 
+/** A content service that never answers: its fetch rejects as fetch does only when the request is aborted. */
+function silentService(): typeof globalThis.fetch {
+  return (_input: string | URL | Request, init?: RequestInit) =>
+    new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+    });
+}
+
 describe("cacheLifetimeMs", () => {
   it.each([
     [null, 5000],
@@ -143,13 +151,7 @@ describe("createContentFetch", () => {
   });
 
   it("times out with '{url} response timeout'", async () => {
-    const slow = vi.fn(
-      (_input: string | URL | Request, init?: RequestInit) =>
-        new Promise<Response>((_resolve, reject) => {
-          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
-        }),
-    );
-    const fetch = createContentFetch({ fetch: slow as unknown as typeof globalThis.fetch, timeoutMs: 20 });
+    const fetch = createContentFetch({ fetch: silentService(), timeoutMs: 20 });
     await expect(fetch("http://cms.test/slow")).rejects.toThrow("http://cms.test/slow response timeout");
   });
 
@@ -162,13 +164,7 @@ describe("createContentFetch", () => {
   });
 
   it("lets the caller abort", async () => {
-    const slow = vi.fn(
-      (_input: string | URL | Request, init?: RequestInit) =>
-        new Promise<Response>((_resolve, reject) => {
-          init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
-        }),
-    );
-    const fetch = createContentFetch({ fetch: slow as unknown as typeof globalThis.fetch, timeoutMs: 10_000 });
+    const fetch = createContentFetch({ fetch: silentService(), timeoutMs: 10_000 });
     const controller = new AbortController();
     const pending = fetch("http://cms.test/slow", { signal: controller.signal });
     controller.abort();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ENDPOINT, envelope, repository } from "./content-api.test-support";
+import { contentDocument, ENDPOINT, envelope, repository } from "./content-api.test-support";
 import { createContentFetch } from "./content-fetch.server";
 import {
   createContentClient,
@@ -12,21 +12,7 @@ import {
   requireDocument,
 } from "./content.server";
 
-const newsDoc = {
-  id: "N1",
-  uid: "agm",
-  type: "news_item",
-  lang: "en-gb",
-  tags: [],
-  url: null,
-  href: "",
-  slugs: [],
-  linked_documents: [],
-  alternate_languages: [],
-  first_publication_date: "2024-01-01T00:00:00+0000",
-  last_publication_date: "2024-01-01T00:00:00+0000",
-  data: { title: [{ type: "heading1", text: "AGM", spans: [] }], summary: [], date: "2024-05-01", image: {}, body: [] },
-};
+const newsDoc = contentDocument("agm", "AGM");
 
 /** A content service that answers from `respond`, recording every URL. */
 function service(respond: (url: URL) => Response) {

@@ -3,21 +3,12 @@
 // action. Errors show at their fields and in a summary; focus goes to the first.
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { CsrfField, ErrorSummary, Field, fieldId, formStyles, usePageForm } from "../../components/forms/Forms";
+import { CsrfField, ErrorSummary, ErrorText, Field, fieldId, formStyles, usePageForm } from "../../components/forms/Forms";
 import { firstErrorField, type FieldErrors, type FormResult } from "../../lib/form-result";
 import { bookingFields, QTY_PREFIX, ticketsTotal, type TicketChoice, type TicketRow } from "./booking-form";
 import { MODE_LABELS, modeLines, offeredModes, priceText, ticketPriceText } from "./booking-text";
 import type { AttendanceMode, EventBooking } from "./booking-types";
-
-function ErrorText({ id, errors }: { id: string; errors: string[] | undefined }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className={formStyles.error}>
-      <span className="visually-hidden">Error: </span>
-      {errors.join(" ")}
-    </p>
-  );
-}
+import { BookingSubmit } from "./BookingSubmit";
 
 /** Step 1: how to attend and how many tickets of each type (a GET form). */
 export function TicketStep({ event, choice, action }: { event: EventBooking; choice: TicketChoice; action: string }) {
@@ -104,11 +95,7 @@ export function TicketStep({ event, choice, action }: { event: EventBooking; cho
           );
         })}
       </fieldset>
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
-          Continue
-        </button>
-      </div>
+      <BookingSubmit>Continue</BookingSubmit>
     </Form>
   );
 }
@@ -203,11 +190,7 @@ export function NamesStep({ event, mode, rows, counts, signedIn, defaultName, re
         <p>You pay by card on Stripe’s secure payment page{signedIn ? "" : ", after you have confirmed your email address"}. Your places are held for 15 minutes while you pay.</p>
       ) : null}
       {event.refund_rule ? <p className="booking-panel__rule">{event.refund_rule}</p> : null}
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`} disabled={busy}>
-          {label}
-        </button>
-      </div>
+      <BookingSubmit busy={busy}>{label}</BookingSubmit>
     </Form>
   );
 }

@@ -10,6 +10,7 @@ import type { FormResult } from "../../lib/form-result";
 import type { AttendeeList, Booking } from "./booking-types";
 import { bookingStatusText, MODE_LABELS } from "./booking-text";
 import { SETTINGS_FIELDS, TICKET_FIELDS, type SettingsValues } from "./settings-form";
+import { BookingSubmit } from "./BookingSubmit";
 
 // ---------------------------------------------------------------------------------
 // Attendees and check-in
@@ -126,6 +127,9 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
   const num = (name: keyof SettingsValues, label: string, hint?: ReactNode) => (
     <Field name={name} label={label} hint={hint} inputMode="numeric" defaultValue={String(values[name])} errors={errors[name]} autoComplete="off" />
   );
+  const londonTime = (name: "opens_at" | "closes_at", label: string, hint: string) => (
+    <Field name={name} type="datetime-local" label={label} hint={hint} defaultValue={values[name]} errors={errors[name]} />
+  );
   return (
     <Form method="post" ref={formRef} className="booking-form" noValidate>
       <CsrfField />
@@ -133,22 +137,8 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
       <ErrorSummary result={failed} fields={fields} />
       <FormStatus result={result?.ok ? result : undefined} />
       <Checkbox name="enabled" label="Take bookings for this event" defaultChecked={values.enabled} />
-      <Field
-        name="opens_at"
-        type="datetime-local"
-        label="Bookings open (London time, optional)"
-        hint="Leave empty to open bookings now."
-        defaultValue={values.opens_at}
-        errors={errors.opens_at}
-      />
-      <Field
-        name="closes_at"
-        type="datetime-local"
-        label="Bookings close (London time, optional)"
-        hint="Leave empty to take bookings until the event starts."
-        defaultValue={values.closes_at}
-        errors={errors.closes_at}
-      />
+      {londonTime("opens_at", "Bookings open (London time, optional)", "Leave empty to open bookings now.")}
+      {londonTime("closes_at", "Bookings close (London time, optional)", "Leave empty to take bookings until the event starts.")}
       {num("capacity_in_person", "Places in person", `0 if it is online only. Taken now: ${taken.in_person}.`)}
       {num("capacity_online", "Places online", `0 if it is in person only. Taken now: ${taken.online}.`)}
       {num("max_per_booking", "Most tickets in one booking")}
@@ -200,11 +190,7 @@ export function SettingsForm({ values, result, taken }: SettingsFormProps) {
       <FieldShell name="online_instructions" label="Instructions for joining online (optional)" errors={errors.online_instructions}>
         {(control) => <textarea name="online_instructions" className="manage-textarea" defaultValue={values.online_instructions} {...control} />}
       </FieldShell>
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
-          Save the booking settings
-        </button>
-      </div>
+      <BookingSubmit>Save the booking settings</BookingSubmit>
     </Form>
   );
 }
@@ -227,11 +213,7 @@ export function MessageForm({ result }: { result: FormResult | undefined }) {
       <FieldShell name="text" label="Message" idPrefix="message" errors={errors.text}>
         {(control) => <textarea name="text" className="manage-textarea" defaultValue={failed?.values?.text} {...control} />}
       </FieldShell>
-      <div className={formStyles.actions}>
-        <button type="submit" className={`button button--primary ${formStyles.button} booking-button`}>
-          Send to everyone booked
-        </button>
-      </div>
+      <BookingSubmit>Send to everyone booked</BookingSubmit>
     </Form>
   );
 }

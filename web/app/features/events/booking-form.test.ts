@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { EventBooking, TicketType } from "./booking-types";
 import { bookingFields, bookingRequestFromForm, choiceQuery, ticketChoice, ticketRows, ticketsTotal } from "./booking-form";
+import { formData as form } from "../../lib/form-data.test-support";
 
 const type = (key: string, price: number, over: Partial<TicketType> = {}): TicketType => ({
   key, label: key[0]!.toUpperCase() + key.slice(1), price, regular_price: price, early_bird: false,
@@ -69,11 +70,6 @@ describe("ticket rows (step 2)", () => {
 });
 
 describe("bookingRequestFromForm", () => {
-  const form = (entries: [string, string][]) => {
-    const f = new FormData();
-    for (const [k, v] of entries) f.append(k, v);
-    return f;
-  };
   const ENTRIES: [string, string][] = [
     ["mode", "online"],
     ["tickets.0.type", "visitor"],

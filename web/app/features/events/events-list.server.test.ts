@@ -4,34 +4,12 @@ import { ENDPOINT, repository } from "../content/content-api.test-support";
 import { NO_EVENT_FILTERS } from "./events";
 import { loadEventList, PAST_EVENTS_PAGE_SIZE } from "./events-list.server";
 import { eventsCalendar, toCalendarEvent } from "./events-feed.server";
-import type { EventDocument } from "../content";
+import { eventDocument } from "./events.test-support";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 
-function eventDoc(uid: string, start: string, end: string, location: string): EventDocument {
-  return {
-    id: `ID${uid}`.slice(0, 16),
-    uid,
-    type: "event",
-    url: null,
-    href: "",
-    lang: "en-gb",
-    tags: [],
-    slugs: [],
-    linked_documents: [],
-    alternate_languages: [],
-    first_publication_date: "2026-01-20T10:00:00+0000",
-    last_publication_date: "2026-02-01T09:30:00+0000",
-    data: {
-      title: [{ type: "heading1", text: `Event ${uid}`, spans: [] }],
-      summary: [{ type: "paragraph", text: `About ${uid}; with, punctuation`, spans: [] }],
-      start,
-      end,
-      location,
-      body: [],
-    },
-  } as unknown as EventDocument;
-}
+const eventDoc = (uid: string, start: string, end: string, location: string) =>
+  eventDocument(uid, start, end, location, { summary: `About ${uid}; with, punctuation` });
 
 // Newest start first, as the content API orders them.
 const demo = [

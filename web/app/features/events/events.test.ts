@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { EventDocument } from "../content";
 import {
   attendanceLabel,
   attendanceOf,
@@ -19,31 +18,10 @@ import {
   type EventSummary,
 } from "./events";
 import { describeResults } from "./events-list.server";
+import { eventDocument } from "./events.test-support";
 
-function eventDoc(uid: string, start: string | null, end: string | null, location: string | null = "Lineage House"): EventDocument {
-  return {
-    id: `id-${uid}`,
-    uid,
-    type: "event",
-    url: null,
-    href: "",
-    lang: "en-gb",
-    tags: [],
-    slugs: [],
-    linked_documents: [],
-    alternate_languages: [],
-    first_publication_date: "2026-01-01T00:00:00+0000",
-    last_publication_date: "2026-01-01T00:00:00+0000",
-    data: {
-      title: [{ type: "heading1", text: `Event ${uid}`, spans: [] }],
-      summary: [],
-      start: start as EventDocument["data"]["start"],
-      end: end as EventDocument["data"]["end"],
-      location,
-      body: [],
-    },
-  } as EventDocument;
-}
+const eventDoc = (uid: string, start: string | null, end: string | null, location: string | null = "Lineage House") =>
+  eventDocument(uid, start, end, location);
 
 const summary = (uid: string, start: string, end: string | null, location: string | null = "Lineage House") =>
   toEventSummary(eventDoc(uid, start, end, location))!;

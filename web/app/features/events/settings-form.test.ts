@@ -1,12 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { BookingSettings } from "./booking-types";
 import { londonLocalInput, parseLondonLocal, settingsBodyFromForm, settingsValues, ticketRowsFromForm } from "./settings-form";
-
-function form(entries: [string, string][]): FormData {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-}
+import { formData as form } from "../../lib/form-data.test-support";
 
 const BASE: [string, string][] = [
   ["enabled", "on"],

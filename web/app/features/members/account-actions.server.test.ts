@@ -107,6 +107,34 @@ describe("account actions", () => {
     expect(t.mutations()).toHaveLength(0);
   });
 
+  const deletes: { intent: string; intents: readonly string[]; path: string; name: Record<string, string>; message: string }[] = [
+    { intent: "bookmark-remove", intents: ACCOUNT_INTENTS, path: "/api/bookmarks", name: { title: "X" }, message: "Removed “X” from your bookmarks." },
+    { intent: "list-delete", intents: READING_LIST_INTENTS, path: "/api/reading-lists", name: { name: "Winter" }, message: "Deleted the reading list “Winter”." },
+    { intent: "saved-delete", intents: ACCOUNT_INTENTS, path: "/api/saved-searches", name: { name: "Smiths" }, message: "Deleted the saved search “Smiths”." },
+    { intent: "history-delete", intents: ACCOUNT_INTENTS, path: "/api/search-history", name: {}, message: "Removed the search from your history." },
+  ];
+
+  it.each(deletes)("$intent deletes the numbered one and says so; one already gone (404) is done too", async ({ intent, intents, path, name, message }) => {
+    const t = await setup((c) => (c.method === "DELETE" && c.path === `${path}/5` ? new Response(null, { status: 204 }) : undefined));
+    expect(await runAccountAction(t.context, t.form({ intent, id: "5", ...name }), intents)).toEqual({ ok: true, intent, target: "5", message });
+    expect(t.mutations().map((c) => `${c.method} ${c.path}`)).toEqual([`DELETE ${path}/5`]);
+    expect(await runAccountAction(t.context, t.form({ intent, id: "6", ...name }), intents)).toEqual({ ok: true, intent, target: "6", message });
+    expect(t.mutations().map((c) => `${c.method} ${c.path}`)).toEqual([`DELETE ${path}/5`, `DELETE ${path}/6`]);
+  });
+
+  it.each(deletes)("$intent without a number sends nothing", async ({ intent, intents, name }) => {
+    const t = await setup(() => undefined);
+    const result = await runAccountAction(t.context, t.form({ intent, id: "5/../../user", ...name }), intents);
+    expect(result).toMatchObject({ ok: false, intent, message: "Something was missing from the form. Please reload the page and try again." });
+    expect(t.mutations()).toHaveLength(0);
+  });
+
+  it.each(deletes)("$intent shows the API's failure at the one it was for", async ({ intent, intents, path, name }) => {
+    const t = await setup((c) => (c.path === `${path}/5` ? json(500, { message: "Server Error" }) : undefined));
+    const result = await runAccountAction(t.context, t.form({ intent, id: "5", ...name }), intents);
+    expect(result).toMatchObject({ ok: false, intent, target: "5", message: SERVICE_FAILED_MESSAGE });
+  });
+
   it("adds one of the member's bookmarks to a list", async () => {
     const t = await setup((c) => {
       if (c.path === "/api/bookmarks") return json(200, { data: [{ id: 5, url: "/news/x", title: "X", created_at: "" }] });

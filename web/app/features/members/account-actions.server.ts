@@ -29,6 +29,17 @@ const missing = (intent: string, target?: string): AccountResult => ({
 
 type Handler = (context: Context, form: FormData, intent: string) => Promise<AccountResult>;
 
+/** Deletes the member's thing numbered by the form's `id` under `path` (one already gone is done too). */
+function deleteById(path: string, message: (form: FormData) => string): Handler {
+  return async (context, form, intent) => {
+    const target = id(form);
+    if (!target) return missing(intent);
+    const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `${path}/${target}`, expect: [204, 404] });
+    if (!done.ok) return { ...formFailure(done), intent, target };
+    return { ok: true, intent, target, message: message(form) };
+  };
+}
+
 const handlers: Record<string, Handler> = {
   async profile(context, form, intent) {
     const name = text(form, "name");
@@ -59,13 +70,7 @@ const handlers: Record<string, Handler> = {
     return { ok: true, intent, message: done.body?.message ?? "Your password has been changed." };
   },
 
-  async "bookmark-remove"(context, form, intent) {
-    const bookmark = id(form);
-    if (!bookmark) return missing(intent);
-    const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/bookmarks/${bookmark}`, expect: [204, 404] });
-    if (!done.ok) return { ...formFailure(done), intent, target: bookmark };
-    return { ok: true, intent, target: bookmark, message: `Removed “${text(form, "title")}” from your bookmarks.` };
-  },
+  "bookmark-remove": deleteById("/api/bookmarks", (form) => `Removed “${text(form, "title")}” from your bookmarks.`),
 
   async "list-create"(context, form, intent) {
     const name = text(form, "name");
@@ -83,13 +88,7 @@ const handlers: Record<string, Handler> = {
     return { ok: true, intent, target: list, message: `Renamed the list to “${done.body?.name ?? name}”.` };
   },
 
-  async "list-delete"(context, form, intent) {
-    const list = id(form);
-    if (!list) return missing(intent);
-    const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/reading-lists/${list}`, expect: [204, 404] });
-    if (!done.ok) return { ...formFailure(done), intent, target: list };
-    return { ok: true, intent, target: list, message: `Deleted the reading list “${text(form, "name")}”.` };
-  },
+  "list-delete": deleteById("/api/reading-lists", (form) => `Deleted the reading list “${text(form, "name")}”.`),
 
   async "list-add"(context, form, intent) {
     const list = id(form, "list");
@@ -164,13 +163,7 @@ const handlers: Record<string, Handler> = {
     return { ok: true, intent, target: search, message: `Renamed the search to “${name.trim()}”.` };
   },
 
-  async "saved-delete"(context, form, intent) {
-    const search = id(form);
-    if (!search) return missing(intent);
-    const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/saved-searches/${search}`, expect: [204, 404] });
-    if (!done.ok) return { ...formFailure(done), intent, target: search };
-    return { ok: true, intent, target: search, message: `Deleted the saved search “${text(form, "name")}”.` };
-  },
+  "saved-delete": deleteById("/api/saved-searches", (form) => `Deleted the saved search “${text(form, "name")}”.`),
 
   async "history-clear"(context, form, intent) {
     const done = await memberCall(getAuth(context), form, { method: "DELETE", path: "/api/search-history" });
@@ -178,13 +171,7 @@ const handlers: Record<string, Handler> = {
     return { ok: true, intent, message: "Your search history has been cleared." };
   },
 
-  async "history-delete"(context, form, intent) {
-    const entry = id(form);
-    if (!entry) return missing(intent);
-    const done = await memberCall(getAuth(context), form, { method: "DELETE", path: `/api/search-history/${entry}`, expect: [204, 404] });
-    if (!done.ok) return { ...formFailure(done), intent, target: entry };
-    return { ok: true, intent, target: entry, message: "Removed the search from your history." };
-  },
+  "history-delete": deleteById("/api/search-history", () => "Removed the search from your history."),
 };
 
 /** Runs the form's intent; unknown intents are refused. */

@@ -2,16 +2,11 @@ import { describe, expect, test } from "vitest";
 import { joinFields, joinRequestFromForm } from "./join-form";
 import { testPlan } from "./plans.test-support";
 import type { Plan } from "./types";
+import { formData as form } from "../../lib/form-data.test-support";
 
 const individual = testPlan({ concessions: [{ slug: "student", name: "Student", price_minor: 1200 }] });
 const joint: Plan = { ...individual, slug: "joint", household_size: 3, concessions: [] };
 const overseas: Plan = { ...individual, slug: "overseas", currency: "USD", concessions: [] };
-
-const form = (fields: Record<string, string>) => {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  return f;
-};
 
 describe("joinRequestFromForm", () => {
   test("a plain join: no household, no Gift Aid, no marketing", () => {

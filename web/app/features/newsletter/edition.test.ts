@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { editable, editionRequest, parseWallTime, progressPercent, progressText, SECTIONS, statusText } from "./edition";
-
-function form(entries: [string, string][]): FormData {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-}
+import { formData as form } from "../../lib/form-data.test-support";
 
 describe("editionRequest", () => {
   it("reads list, document, trimmed subject and the ticked sections in the API's order", () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { audienceText, listRequest } from "./lists";
-
-function form(entries: [string, string][]): FormData {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-}
+import { formData as form } from "../../lib/form-data.test-support";
 
 describe("listRequest", () => {
   it("reads a public list, trimmed, with no scope even when one was typed", () => {

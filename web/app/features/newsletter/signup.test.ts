@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_CONSENT_WORDING, CONSENT_WORDING, footerOffersSignup, listNames, listsOffered, signupRequest, sourcePath, tickedLists } from "./signup";
 import type { NewsletterList } from "./types";
+import { formData as form } from "../../lib/form-data.test-support";
 
 const list = (slug: string, audience: "public" | "members" = "public", scope = ""): NewsletterList => ({
   slug,
@@ -10,12 +11,6 @@ const list = (slug: string, audience: "public" | "members" = "public", scope = "
   scope,
 });
 const LISTS = [list("news"), list("members", "members", "member"), list("events")];
-
-function form(entries: [string, string][]): FormData {
-  const f = new FormData();
-  for (const [k, v] of entries) f.append(k, v);
-  return f;
-}
 
 describe("listsOffered", () => {
   it.each([

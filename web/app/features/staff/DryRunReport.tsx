@@ -4,6 +4,7 @@
 import type { DryRun } from "./types";
 import { plural } from "./words";
 import styles from "./staff.module.css";
+import { TableHead } from "../../components/TableHead";
 
 export function DryRunReport({ report }: { report: DryRun }) {
   const warnings = report.warnings ?? [];
@@ -43,13 +44,7 @@ export function DryRunReport({ report }: { report: DryRun }) {
         <div className={styles.tableWrap} role="region" aria-labelledby="warnings-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="warnings-caption">Problems by line ({plural(report.warning_count, "problem")})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Record</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Line", "Record", "Problem"]} />
             <tbody>
               {warnings.map((w, i) => (
                 <tr key={`${w.line}-${i}`}>
@@ -81,16 +76,7 @@ export function DryRunReport({ report }: { report: DryRun }) {
         <div className={styles.tableWrap} role="region" aria-labelledby="sample-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="sample-caption">The first {plural(sample.length, "record")} as they would be imported</caption>
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Record</th>
-                <th scope="col">Type</th>
-                <th scope="col">Date</th>
-                <th scope="col">Place</th>
-                <th scope="col">People</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Line", "Record", "Type", "Date", "Place", "People"]} />
             <tbody>
               {sample.map((r) => (
                 <tr key={`${r.line}-${r.record_id}`}>

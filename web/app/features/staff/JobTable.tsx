@@ -7,19 +7,13 @@ import type { Job } from "./types";
 import { jobStateText } from "./words";
 import styles from "./staff.module.css";
 import { ScrollTable } from "../../components/ScrollTable";
+import { TableHead } from "../../components/TableHead";
 
 export function JobTable({ jobs, caption }: { jobs: Job[]; caption: string }) {
   if (!jobs.length) return <p>None yet.</p>;
   return (
     <ScrollTable label={caption} className={styles.tableWrap} tableClassName={styles.table}>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">By</th>
-          <th scope="col">Collection</th>
-          <th scope="col">State</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Started", "By", "Collection", "State"]} />
       <tbody>
         {jobs.map((j) => (
           <tr key={j.id}>

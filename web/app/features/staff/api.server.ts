@@ -6,6 +6,7 @@ import type { RouterContextProvider } from "react-router";
 import type { FormResult } from "../../lib/form-result";
 import { hasScope } from "../auth/index";
 import { formFailure, getAuth, memberCall, memberRead, text } from "../auth/index.server";
+import { readTreeUpload } from "../trees/index.server";
 import { AUDIT_FILTERS, IMPORT_FIELDS, PEOPLE_FILTERS } from "./fields";
 import { mappingFromForm } from "./mapping";
 import { roleText as roleWord } from "./words";
@@ -287,18 +288,11 @@ export async function treeAction(context: Context, form: FormData): Promise<Tree
 
 async function uploadTree(context: Context, form: FormData): Promise<TreeResult> {
   const intent = "upload";
-  const file = form.get("file");
-  const title = text(form, "title").trim();
-  const description = text(form, "description").trim();
-  const values = { title, description };
-  const errors: Record<string, string[]> = {};
-  if (!(file instanceof File) || file.size === 0) errors.file = ["Choose a GEDCOM file (.ged or .gdz) to upload."];
-  if (!title) errors.title = ["Enter a title for the tree."];
-  if (Object.keys(errors).length) return { ok: false, intent, errors, values };
-  const body = new FormData();
-  body.set("file", file as File, (file as File).name);
-  body.set("title", title);
-  if (description) body.set("description", description);
+  const upload = readTreeUpload(form);
+  const { values } = upload;
+  if (!upload.ok) return { ok: false, intent, errors: upload.errors, values };
+  const { body } = upload;
+  const title = values.title;
   const done = await memberCall<{ tree: QueueTree; warnings?: string[]; warning_count?: number }>(getAuth(context), form, {
     method: "POST",
     path: "/api/studio/trees/uploads",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { columnName, KEEP, keptName, mappingFromForm, mappingRows, valueName } from "./mapping";
 import type { CanonicalField, Mapping, UploadColumn } from "./types";
+import { formData as form } from "../../lib/form-data.test-support";
 
 const canonical: CanonicalField[] = [
   { name: "record_id", required: true, label: "Record number" },
@@ -13,12 +14,6 @@ const columns: UploadColumn[] = [
   { name: "Surname", samples: ["Smith"] },
   { name: "Notes", samples: [] },
 ];
-
-function form(entries: Record<string, string>): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(entries)) f.set(k, v);
-  return f;
-}
 
 describe("mappingRows", () => {
   it("reads a column name, a {column}, a {value} and keeps what the editor cannot show", () => {

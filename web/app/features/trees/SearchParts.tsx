@@ -7,6 +7,7 @@ import { personPath, treePath, viewerHref } from "./slug";
 import styles from "./trees.module.css";
 import { SURNAME_MODE_OPTIONS, YEAR_RANGES, type EventSummary, type PersonSummary } from "./types";
 import { DEFAULT_SURNAME_MODE } from "../../lib/vocabulary";
+import { TableHead } from "../../components/TableHead";
 
 export interface SearchValues {
   surname: string;
@@ -116,15 +117,7 @@ export function PeopleTable({
     <div className={styles.tableScroll} role="region" aria-label="Search results" tabIndex={0}>
       <table className={styles.results}>
         <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Born</th>
-            <th scope="col">Died</th>
-            {showTree ? <th scope="col">Family tree</th> : null}
-            <th scope="col">Chart</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Name", "Born", "Died", ...(showTree ? ["Family tree"] : []), "Chart"]} />
         <tbody>
           {rows.map(({ tree, person }) => (
             <tr key={`${tree.slug}~${person.id}`}>

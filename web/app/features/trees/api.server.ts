@@ -132,8 +132,13 @@ export interface UploadResult extends FormResult {
   warningCount?: number;
 }
 
-/** Sends the upload form's file, title and description to the API as the member. */
-export async function uploadTree(context: Context, form: FormData): Promise<UploadResult> {
+/**
+ * A GEDCOM upload form (a member's or the studio's): the file, title and description,
+ * checked, and the multipart body the API's upload takes; or what to fix.
+ */
+export function readTreeUpload(
+  form: FormData,
+): { values: { title: string; description: string } } & ({ ok: true; body: FormData } | { ok: false; errors: Record<string, string[]> }) {
   const file = form.get("file");
   const title = text(form, "title").trim();
   const description = text(form, "description").trim();
@@ -141,11 +146,21 @@ export async function uploadTree(context: Context, form: FormData): Promise<Uplo
   const errors: Record<string, string[]> = {};
   if (!(file instanceof File) || file.size === 0) errors.file = ["Choose a GEDCOM file (.ged or .gdz) to upload."];
   if (!title) errors.title = ["Enter a title for the tree."];
-  if (Object.keys(errors).length) return { ok: false, intent: "upload", errors, values };
+  if (Object.keys(errors).length) return { ok: false, errors, values };
   const body = new FormData();
   body.set("file", file as File, (file as File).name);
   body.set("title", title);
   if (description) body.set("description", description);
+  return { ok: true, body, values };
+}
+
+/** Sends the upload form's file, title and description to the API as the member. */
+export async function uploadTree(context: Context, form: FormData): Promise<UploadResult> {
+  const upload = readTreeUpload(form);
+  const { values } = upload;
+  if (!upload.ok) return { ok: false, intent: "upload", errors: upload.errors, values };
+  const { body } = upload;
+  const title = values.title;
   const auth = getAuth(context);
   const done = await memberCall<{ tree: Tree; warnings?: string[]; warning_count?: number }>(auth, form, { method: "POST", path: "/api/trees/uploads", body });
   if (!done.ok) return { ...formFailure(done), intent: "upload", values };

@@ -6,7 +6,7 @@ import { Form, Link, useLocation } from "react-router";
 import { signInPath } from "../../auth";
 import { JOIN_OR_RENEW, subscribePath } from "../../membership";
 import { SaveSearchForm } from "../../members";
-import { MultiSelect } from "../MultiSelect";
+import { MultiSelect, type MultiSelectProps } from "../MultiSelect";
 import {
   type Facet,
   MAX_CHOICES,
@@ -26,6 +26,7 @@ import {
 } from "./model";
 import styles from "./collections.module.css";
 import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
+import { TableHead } from "../../../components/TableHead";
 
 
 export interface CollectionSearchFormProps {
@@ -54,6 +55,16 @@ function FieldError({ id, messages }: { id: string; messages?: string[] }) {
       <span className="visually-hidden">Error: </span>
       {messages.join(" ")}
     </p>
+  );
+}
+
+/** One filter of the form: a multi-select named `${formId}-${name}`, its errors above it. */
+function Filter({ formId, errors, ...select }: Omit<MultiSelectProps, "id"> & { formId: string; errors?: string[] }) {
+  return (
+    <div className={styles.filter}>
+      <FieldError id={`${formId}-${select.name}-error`} messages={errors} />
+      <MultiSelect id={`${formId}-${select.name}`} {...select} />
+    </div>
   );
 }
 
@@ -203,73 +214,63 @@ export function CollectionSearchForm(props: CollectionSearchFormProps) {
       </div>
       <div className={styles.filters}>
         {collections && collections.length > 0 ? (
-          <div className={styles.filter}>
-            <FieldError id={`${id}-collection-error`} messages={allErrors.collection} />
-            <MultiSelect
-              id={`${id}-collection`}
-              name="collection"
-              label="Collections"
-              options={collections}
-              defaultValue={form.collection}
-              max={MAX_COLLECTIONS}
-              placeholder="All collections"
-            />
-          </div>
+          <Filter
+            formId={id}
+            errors={allErrors.collection}
+            name="collection"
+            label="Collections"
+            options={collections}
+            defaultValue={form.collection}
+            max={MAX_COLLECTIONS}
+            placeholder="All collections"
+          />
         ) : null}
         {fields?.recordTypes && recordTypes.length > 1 ? (
-          <div className={styles.filter}>
-            <FieldError id={`${id}-record_type-error`} messages={allErrors.record_type} />
-            <MultiSelect
-              id={`${id}-record_type`}
-              name="record_type"
-              label="Record types"
-              options={recordTypes}
-              defaultValue={form.record_type}
-              max={MAX_CHOICES}
-              placeholder="All record types"
-            />
-          </div>
+          <Filter
+            formId={id}
+            errors={allErrors.record_type}
+            name="record_type"
+            label="Record types"
+            options={recordTypes}
+            defaultValue={form.record_type}
+            max={MAX_CHOICES}
+            placeholder="All record types"
+          />
         ) : null}
         {fields && fields.roles.length > 1 ? (
-          <div className={styles.filter}>
-            <FieldError id={`${id}-role-error`} messages={allErrors.role} />
-            <MultiSelect
-              id={`${id}-role`}
-              name="role"
-              label="The person found was"
-              options={fields.roles}
-              defaultValue={form.role}
-              max={MAX_CHOICES}
-              placeholder="Anyone in the record"
-            />
-          </div>
+          <Filter
+            formId={id}
+            errors={allErrors.role}
+            name="role"
+            label="The person found was"
+            options={fields.roles}
+            defaultValue={form.role}
+            max={MAX_CHOICES}
+            placeholder="Anyone in the record"
+          />
         ) : null}
         {counties.length > 0 ? (
-          <div className={styles.filter}>
-            <MultiSelect
-              id={`${id}-county`}
-              name="county"
-              mode="single"
-              label="County"
-              hint="Used when no place is typed."
-              options={counties.filter((c) => c.value !== "")}
-              defaultValue={form.county ? [form.county] : []}
-            />
-          </div>
+          <Filter
+            formId={id}
+            name="county"
+            mode="single"
+            label="County"
+            hint="Used when no place is typed."
+            options={counties.filter((c) => c.value !== "")}
+            defaultValue={form.county ? [form.county] : []}
+          />
         ) : null}
         {decades.length > 0 ? (
-          <div className={styles.filter}>
-            <FieldError id={`${id}-decade-error`} messages={allErrors.decade} />
-            <MultiSelect
-              id={`${id}-decade`}
-              name="decade"
-              mode="single"
-              label="Decade"
-              hint="Used when no year is given."
-              options={decades.filter((d) => d.value !== "")}
-              defaultValue={form.decade ? [form.decade] : []}
-            />
-          </div>
+          <Filter
+            formId={id}
+            errors={allErrors.decade}
+            name="decade"
+            mode="single"
+            label="Decade"
+            hint="Used when no year is given."
+            options={decades.filter((d) => d.value !== "")}
+            defaultValue={form.decade ? [form.decade] : []}
+          />
         ) : null}
         {advanced ? <SelectField id={id} name="sort" label="Sort by" value={form.sort || "relevance"} options={SORTS} errors={allErrors} /> : null}
       </div>
@@ -329,15 +330,7 @@ export function SearchResults({ answer, showCollection, saveable, caption }: Sea
         <div className={styles.tableWrap} role="region" aria-labelledby="results-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="results-caption">{caption}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Record</th>
-                <th scope="col">Date</th>
-                <th scope="col">Place</th>
-                {showCollection ? <th scope="col">Collection</th> : null}
-              </tr>
-            </thead>
+            <TableHead columns={["Name", "Record", "Date", "Place", ...(showCollection ? ["Collection"] : [])]} />
             <tbody>
               {answer.results.map((r) => {
                 const person = keyPerson(r);

@@ -12,6 +12,7 @@ import {
 } from "./model";
 import { parseAccess } from "../../../lib/access-level";
 import styles from "./collections.module.css";
+import { TableHead } from "../../../components/TableHead";
 
 export function AccessTag({ access }: { access: string }) {
   const level = parseAccess(access);
@@ -140,15 +141,7 @@ export function CatalogueTable({ detail }: { detail: CollectionDetail }) {
         <div className={styles.tableWrap} role="region" aria-labelledby="catalogue-caption" tabIndex={0}>
           <table className={styles.table}>
             <caption id="catalogue-caption">Entries in {detail.collection.title}</caption>
-            <thead>
-              <tr>
-                {heads.map((h) => (
-                  <th key={h} scope="col">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead columns={heads} />
             <tbody>{detail.items.map((item) => catalogueRow(kind, item))}</tbody>
           </table>
         </div>

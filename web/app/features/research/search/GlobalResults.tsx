@@ -2,10 +2,11 @@
 // index and library — each with its total and, where there is more, "see all".
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ResultsTable } from "./ResultsTable";
+import { RESULT_COLUMNS, ResultsTable } from "./ResultsTable";
 import { resultsText, seeAllUrl } from "./query";
 import type { CatalogueItem, GlobalAnswer, GlobalGroup, GlobalReading, TreeHit } from "./types";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/TableHead";
 
 const PEDIGREE_SEARCH_PATH = "/research-hub/our-collections/pedigree-search";
 
@@ -19,20 +20,12 @@ function collectionPath(slug: string): string {
   return `/research-hub/our-collections/${encodeURIComponent(slug)}`;
 }
 
-function GroupTable({ id, caption, columns, empty, rows }: { id: string; caption: string; columns: string[]; empty: string; rows: ReactNode[][] }) {
+function GroupTable({ id, caption, columns, empty, rows }: { id: string; caption: string; columns: readonly string[]; empty: string; rows: ReactNode[][] }) {
   return (
     <div className={styles.tableWrap} role="region" aria-labelledby={`${id}-caption`} tabIndex={0} id={id}>
       <table className={styles.table}>
         <caption id={`${id}-caption`}>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {rows.length ? (
             rows.map((cells, i) => (
@@ -58,6 +51,18 @@ function Heading({ id, title, group }: { id: string; title: string; group: Globa
     <h2 id={id} className={styles.groupHeading}>
       {title} <span className={styles.role}>({resultsText(group.total, group.total_exact)})</span>
     </h2>
+  );
+}
+
+/** "See all N in …": a group's whole search on its own page, when the group found any. */
+function SeeAll({ group, to, where }: { group: GlobalGroup<unknown>; to: string; where: string }) {
+  if (!group.search || group.total <= 0) return null;
+  return (
+    <p>
+      <Link to={to} className="button">
+        See all {resultsText(group.total, group.total_exact)} in {where}
+      </Link>
+    </p>
   );
 }
 
@@ -123,13 +128,7 @@ export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
             hit.tree.title,
           ])}
         />
-        {trees.search && trees.total > 0 ? (
-          <p>
-            <Link to={`${PEDIGREE_SEARCH_PATH}?${trees.search}`} className="button">
-              See all {resultsText(trees.total, trees.total_exact)} in the family trees
-            </Link>
-          </p>
-        ) : null}
+        <SeeAll group={trees} to={`${PEDIGREE_SEARCH_PATH}?${trees.search}`} where="the family trees" />
       </section>
 
       <section aria-labelledby="global-index">
@@ -137,15 +136,9 @@ export function GlobalResults({ answer }: { answer: GlobalAnswer }) {
         {index.results.length ? (
           <ResultsTable results={index.results} caption={`Index records matching ${read}`} id="global-index-table" asked={asked} />
         ) : (
-          <GroupTable id="global-index-empty" caption={`Index records matching ${read}`} columns={["Names", "Record", "Date", "Place", "Collection", "Match"]} empty={`No index records match ${read}.`} rows={[]} />
+          <GroupTable id="global-index-empty" caption={`Index records matching ${read}`} columns={RESULT_COLUMNS} empty={`No index records match ${read}.`} rows={[]} />
         )}
-        {index.search && index.total > 0 ? (
-          <p>
-            <Link to={seeAllUrl(index.search)} className="button">
-              See all {resultsText(index.total, index.total_exact)} in the indexes
-            </Link>
-          </p>
-        ) : null}
+        <SeeAll group={index} to={seeAllUrl(index.search)} where="the indexes" />
       </section>
 
       <section aria-labelledby="global-library">

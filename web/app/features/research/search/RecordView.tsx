@@ -10,6 +10,7 @@ import { collectionPath } from "../collections/model";
 import { isoDateText, personName, recordPath, roleLabel } from "./query";
 import type { ResearchRecord } from "./types";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/TableHead";
 
 export const REGISTER_PATH = "/register";
 
@@ -139,14 +140,7 @@ export function RecordView({ record, bookmark, images }: RecordViewProps) {
             <h2 id="record-persons">People in this record</h2>
             <div className={styles.tableWrap} role="region" aria-labelledby="record-persons" tabIndex={0}>
               <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Sex</th>
-                    <th scope="col">Age</th>
-                  </tr>
-                </thead>
+                <TableHead columns={["Name", "Role", "Sex", "Age"]} />
                 <tbody>
                   {record.persons.map((person, i) => (
                     <tr key={i}>

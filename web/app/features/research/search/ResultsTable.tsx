@@ -7,10 +7,14 @@ import { Link } from "react-router";
 import { matchLabel, personName, recordPath, roleLabel, type AskedFields } from "./query";
 import type { SearchResult } from "./types";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/TableHead";
 
 function Withheld() {
   return <span className={styles.withheld}>Members only</span>;
 }
+
+/** The results table's columns (an empty group of the global search shows the same head). */
+export const RESULT_COLUMNS = ["Names", "Record", "Date", "Place", "Collection", "Match"] as const;
 
 /** `asked`: the fields the search asked for, which the match column measures against. */
 export function ResultsTable({ results, caption, id, asked }: { results: SearchResult[]; caption: string; id?: string; asked: AskedFields }) {
@@ -20,16 +24,7 @@ export function ResultsTable({ results, caption, id, asked }: { results: SearchR
     <div className={styles.tableWrap} role="region" aria-labelledby={captionId} tabIndex={0} id={id} style={{ "--rows": results.length } as CSSProperties}>
       <table className={styles.table}>
         <caption id={captionId}>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Names</th>
-            <th scope="col">Record</th>
-            <th scope="col">Date</th>
-            <th scope="col">Place</th>
-            <th scope="col">Collection</th>
-            <th scope="col">Match</th>
-          </tr>
-        </thead>
+        <TableHead columns={RESULT_COLUMNS} />
         <tbody>
           {results.map((result) => {
             const key = result.persons[result.match] ?? result.persons[0];

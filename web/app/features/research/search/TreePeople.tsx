@@ -7,6 +7,7 @@ import { resultsText } from "./query";
 import { pedigreeSearchUrl, treePeopleRows } from "./tree-people";
 import type { PedigreeSearchAnswer } from "../../trees";
 import styles from "./search.module.css";
+import { TableHead } from "../../../components/TableHead";
 
 export type TreePeopleResult = { params: string; outcome: ApiResult<PedigreeSearchAnswer> };
 
@@ -35,14 +36,7 @@ export function TreePeople({ result }: { result: TreePeopleResult }) {
               <caption id="tree-people-caption">
                 People in family trees{outcome.body.total > outcome.body.results.length ? ` (the first ${outcome.body.results.length})` : ""}
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Born</th>
-                  <th scope="col">Died</th>
-                  <th scope="col">Family tree</th>
-                </tr>
-              </thead>
+              <TableHead columns={["Name", "Born", "Died", "Family tree"]} />
               <tbody>
                 {treePeopleRows(outcome.body).map((row) => (
                   <tr key={row.key}>
