@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -24,10 +23,13 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"lineage/internal/freeport"
 )
 
 const event = "family-history-open-day-may-2027"
@@ -81,12 +83,11 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		return err
 	}
 	defer os.RemoveAll(data)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Pick()
 	if err != nil {
 		return err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
 	base := "http://" + addr
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--demo", "--web", web, "--demo-dir", demo)
 	cmd.Env = append(os.Environ(), "LINEAGE_EVENTS_JOB_INTERVAL=off", "LINEAGE_SMTP_HOST=", "LINEAGE_STRIPE_SECRET_KEY=",

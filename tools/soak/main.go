@@ -47,6 +47,7 @@ import (
 	"syscall"
 	"time"
 
+	"lineage/internal/freeport"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
 )
@@ -274,7 +275,7 @@ func run(c config) (report string, met bool, err error) {
 		return "", false, err
 	}
 
-	port, err := freePort()
+	port, err := freeport.Pick()
 	if err != nil {
 		return "", false, err
 	}
@@ -1293,15 +1294,6 @@ func logField(line, key string) string {
 		v = v[:j]
 	}
 	return v
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // relay passes TCP connections on to target while on; when switched off it closes
