@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"lineage/internal/freeport"
+	"lineage/tools/internal/loadavg"
 )
 
 const event = "family-history-open-day-may-2027"
@@ -131,7 +132,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		req.Header.Set("Content-Type", "application/json")
 		return req, 201
 	}
-	loadBefore := loadavg(3)
+	loadBefore := loadavg.Read(3)
 	var refs, books []result
 	for r := range rounds {
 		order := []string{"reference", "bookings"}
@@ -150,7 +151,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 			}
 		}
 	}
-	loadAfter := loadavg(3)
+	loadAfter := loadavg.Read(3)
 	stored, err := countBookings(base, data)
 	if err != nil {
 		return err
@@ -263,7 +264,7 @@ func countBookings(base, data string) (int64, error) {
 
 // measure runs conc clients for dur, each sending requests one after another.
 func measure(client *http.Client, next func() (*http.Request, int), dur time.Duration, conc int) result {
-	res := result{load: loadavg(1)}
+	res := result{load: loadavg.Read(1)}
 	var mu sync.Mutex
 	var lat []time.Duration
 	var errs atomic.Int64
@@ -306,14 +307,6 @@ func measure(client *http.Client, next func() (*http.Request, int), dur time.Dur
 		res.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
 	}
 	return res
-}
-
-func loadavg(fields int) string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:fields], " ")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

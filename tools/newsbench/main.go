@@ -22,6 +22,7 @@ import (
 	"lineage/internal/mail/mailtest"
 	"lineage/internal/newsletter"
 	"lineage/internal/store"
+	"lineage/tools/internal/loadavg"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -34,15 +35,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "newsbench:", err)
 		os.Exit(1)
 	}
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // withSMTP runs fn with the project's in-process SMTP server (mailtest) outside a
@@ -103,13 +95,13 @@ func benchEdition(ctx context.Context, n, rounds int) error {
 			return err
 		}
 		refTotal += d
-		fmt.Printf("| %d | reference: outbox alone | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg())
+		fmt.Printf("| %d | reference: outbox alone | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg.Read(3))
 		d, err = runFresh(ctx, n, edition)
 		if err != nil {
 			return err
 		}
 		nlTotal += d
-		fmt.Printf("| %d | edition (claim + enqueue + send) | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg())
+		fmt.Printf("| %d | edition (claim + enqueue + send) | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg.Read(3))
 	}
 	fmt.Printf("\nEdition time / outbox-alone time: **%.2f**\n\n", nlTotal.Seconds()/refTotal.Seconds())
 	return nil

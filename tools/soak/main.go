@@ -50,6 +50,7 @@ import (
 	"lineage/internal/freeport"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
+	"lineage/tools/internal/loadavg"
 )
 
 type config struct {
@@ -328,7 +329,7 @@ func run(c config) (report string, met bool, err error) {
 		return report, met, err
 	}
 
-	load0 := loadavg()
+	load0 := loadavg.Read(3)
 	s.t0 = time.Now()
 	ctx, stop := context.WithTimeout(context.Background(), c.duration)
 	defer stop()
@@ -354,7 +355,7 @@ func run(c config) (report string, met bool, err error) {
 	wg.Wait()
 	trafficEnd := s.since()
 	<-faults
-	loadEnd := loadavg()
+	loadEnd := loadavg.Read(3)
 	var results []importResult
 	select {
 	case results = <-imports:
@@ -1007,14 +1008,6 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " / ")
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 func (s *soak) inWindow(sm sample) bool { return s.windowOf(sm) >= 0 }
