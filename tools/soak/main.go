@@ -50,6 +50,7 @@ import (
 	"lineage/internal/freeport"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
+	"lineage/tools/internal/iiiftiles"
 	"lineage/tools/internal/loadavg"
 )
 
@@ -585,40 +586,14 @@ func (s *soak) discover() error {
 	s.pages = append(s.pages, "/research-hub/our-collections/searchexplore?surname=Smith",
 		"/research-hub/our-collections/family-trees/"+trees.DemoSlug, "/image-viewer")
 	for _, id := range []string{"demo-register-1851-p001", "demo-register-1851-p002", "demo-register-1851-p003", "demo-memorial-card-1-p001", "demo-memorial-card-1-p002"} {
-		var in iiifInfo
+		var in iiiftiles.Info
 		if err := getJSON(s.base+"/iiif/3/"+id+"/info.json", &in); err != nil {
 			return fmt.Errorf("info.json of %s: %w", id, err)
 		}
-		s.tiles = append(s.tiles, tileURLs(id, &in)...)
+		s.tiles = append(s.tiles, iiiftiles.Paths(id, &in)...)
 		s.tiles = append(s.tiles, "/iiif/3/"+id+"/full/!400,400/0/default.jpg")
 	}
 	return nil
-}
-
-type iiifInfo struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
-	Tiles  []struct {
-		Width        int   `json:"width"`
-		ScaleFactors []int `json:"scaleFactors"`
-	} `json:"tiles"`
-}
-
-// tileURLs lists every tile of every level, as OpenSeadragon asks for them.
-func tileURLs(id string, in *iiifInfo) []string {
-	var out []string
-	for _, t := range in.Tiles {
-		for _, sf := range t.ScaleFactors {
-			step := t.Width * sf
-			for y := 0; y < in.Height; y += step {
-				for x := 0; x < in.Width; x += step {
-					w, h := min(step, in.Width-x), min(step, in.Height-y)
-					out = append(out, fmt.Sprintf("/iiif/3/%s/%d,%d,%d,%d/%d,%d/0/default.jpg", id, x, y, w, h, (w+sf-1)/sf, (h+sf-1)/sf))
-				}
-			}
-		}
-	}
-	return out
 }
 
 func getJSON(target string, v any) error {
