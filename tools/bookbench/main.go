@@ -12,7 +12,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,6 +30,7 @@ import (
 
 	"lineage/internal/freeport"
 	"lineage/tools/internal/loadavg"
+	"lineage/tools/internal/ready"
 )
 
 const event = "family-history-open-day-may-2027"
@@ -111,7 +111,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 			cmd.Process.Kill()
 		}
 	}()
-	if err := waitUp(base + "/api/events/" + event + "/booking"); err != nil {
+	if err := ready.Wait(base+"/api/events/"+event+"/booking", 90*time.Second); err != nil {
 		log, _ := os.ReadFile(filepath.Join(data, "serve.log"))
 		return fmt.Errorf("%w\n%s", err, log)
 	}
@@ -173,22 +173,6 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		return writeSection(write, section)
 	}
 	return nil
-}
-
-// waitUp waits for the server to answer.
-func waitUp(url string) error {
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := http.Get(url)
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return errors.New("the server did not answer in 90 s")
 }
 
 var demoLine = regexp.MustCompile(`(?m)^\s*(admin@example\.org)\s+(\S+)`)

@@ -52,6 +52,7 @@ import (
 	"lineage/internal/trees"
 	"lineage/tools/internal/iiiftiles"
 	"lineage/tools/internal/loadavg"
+	"lineage/tools/internal/ready"
 )
 
 type config struct {
@@ -316,7 +317,7 @@ func run(c config) (report string, met bool, err error) {
 		}
 	}()
 	// A cold start draws and tiles the demo scans.
-	if err := waitReady(s.base, 15*time.Minute); err != nil {
+	if err := ready.Wait(s.base+"/readyz", 15*time.Minute); err != nil {
 		return "", false, fmt.Errorf("%v (server log: %s)", err, logFile.Name())
 	}
 	if err := s.addUsers(data); err != nil {
@@ -501,20 +502,6 @@ func (c *config) lineageCmd(args ...string) *exec.Cmd {
 	}
 	cmd.Env = append(cmd.Env, c.env...)
 	return cmd
-}
-
-func waitReady(base string, within time.Duration) error {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if res, err := http.Get(base + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return fmt.Errorf("the server was not ready within %s", within)
 }
 
 const soakPassword = "soak-password-1"
