@@ -892,6 +892,15 @@ func ssrChild(serverPid int) (int, error) {
 	return 0, errors.New("no SSR child found")
 }
 
+// runCLI runs an import with the CLI and records in r when it started and ended, its
+// error and the last lines it wrote.
+func (s *soak) runCLI(r *importResult, args ...string) {
+	r.start = s.since()
+	out, err := s.cfg.lineageCmd(args...).CombinedOutput()
+	r.end, r.err = s.since(), err
+	r.output = lastLines(string(out), 3)
+}
+
 // imports runs the CSV import and, a little later, the GEDCOM import, each with the
 // CLI against the running server's data folder.
 func (s *soak) imports(data, csvFile, gedFile string, wantRecords, wantPeople int64) []importResult {
@@ -904,10 +913,7 @@ func (s *soak) imports(data, csvFile, gedFile string, wantRecords, wantPeople in
 		} else {
 			r.tree = "soak-tree"
 		}
-		r.start = s.since()
-		out, err := s.cfg.lineageCmd(args...).CombinedOutput()
-		r.end, r.err = s.since(), err
-		r.output = lastLines(string(out), 3)
+		s.runCLI(&r, args...)
 		return r
 	}
 	var wg sync.WaitGroup

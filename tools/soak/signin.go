@@ -92,10 +92,7 @@ func (s *soak) rest(name string) {
 // runImport runs one import with the CLI as a phase of its own, and counts what it
 // left through the API.
 func (s *soak) runImport(r importResult, args ...string) {
-	r.start = s.since()
-	out, err := s.cfg.lineageCmd(args...).CombinedOutput()
-	r.end, r.err = s.since(), err
-	r.output = lastLines(string(out), 3)
+	s.runCLI(&r, args...)
 	s.checkImport(&r)
 	s.mu.Lock()
 	s.phases = append(s.phases, phase{name: r.what, start: r.start, end: r.end, importing: true})
