@@ -21,6 +21,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"lineage/internal/freeport"
 )
 
 // SSR supervises the React Router server: it runs it as several worker processes
@@ -374,7 +376,7 @@ func (s *SSR) Run(ctx context.Context) (<-chan struct{}, error) {
 	}
 	workers := make([]*ssrWorker, s.settings().Workers)
 	for i := range workers {
-		port, err := freePort()
+		port, err := freeport.Pick()
 		if err != nil {
 			return nil, err
 		}
@@ -639,13 +641,4 @@ func signal(ch chan<- error, err error) {
 	case ch <- err:
 	default:
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -30,6 +30,7 @@ import (
 	"lineage/internal/iiif"
 	"lineage/internal/research"
 	"lineage/internal/store"
+	"lineage/tools/internal/loadavg"
 )
 
 func main() {
@@ -136,7 +137,7 @@ func run(rounds int, dur time.Duration, conc, side int) error {
 		}
 	}
 	fmt.Printf("%d tiles of a %d × %d scan, %d clients, %s per run, %d interleaved rounds; loadavg before: %s\n\n",
-		len(paths), side, side, conc, dur, rounds, loadavg())
+		len(paths), side, side, conc, dur, rounds, loadavg.Read(3))
 	fmt.Println("| how | tiles/s (each round) | median | ratio to served, memory cache | loadavg after |")
 	fmt.Println("|---|---|---|---|---|")
 	results := make([][]float64, len(variants))
@@ -148,7 +149,7 @@ func run(rounds int, dur time.Duration, conc, side int) error {
 				return fmt.Errorf("%s: %w", v.name, err)
 			}
 			results[i] = append(results[i], n)
-			loads[i] = loadavg()
+			loads[i] = loadavg.Read(3)
 		}
 	}
 	ref := median(results[0])
@@ -212,13 +213,4 @@ func median(xs []float64) float64 {
 		}
 	}
 	return s[len(s)/2]
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	f := strings.Fields(string(b))
-	return strings.Join(f[:3], " ")
 }

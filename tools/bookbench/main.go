@@ -12,11 +12,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -24,10 +22,15 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"lineage/internal/freeport"
+	"lineage/tools/internal/loadavg"
+	"lineage/tools/internal/ready"
 )
 
 const event = "family-history-open-day-may-2027"
@@ -81,12 +84,11 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		return err
 	}
 	defer os.RemoveAll(data)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Pick()
 	if err != nil {
 		return err
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := "127.0.0.1:" + strconv.Itoa(port)
 	base := "http://" + addr
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--demo", "--web", web, "--demo-dir", demo)
 	cmd.Env = append(os.Environ(), "LINEAGE_EVENTS_JOB_INTERVAL=off", "LINEAGE_SMTP_HOST=", "LINEAGE_STRIPE_SECRET_KEY=",
@@ -109,7 +111,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 			cmd.Process.Kill()
 		}
 	}()
-	if err := waitUp(base + "/api/events/" + event + "/booking"); err != nil {
+	if err := ready.Wait(base+"/api/events/"+event+"/booking", 90*time.Second); err != nil {
 		log, _ := os.ReadFile(filepath.Join(data, "serve.log"))
 		return fmt.Errorf("%w\n%s", err, log)
 	}
@@ -130,7 +132,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		req.Header.Set("Content-Type", "application/json")
 		return req, 201
 	}
-	loadBefore := loadavg(3)
+	loadBefore := loadavg.Read(3)
 	var refs, books []result
 	for r := range rounds {
 		order := []string{"reference", "bookings"}
@@ -149,7 +151,7 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 			}
 		}
 	}
-	loadAfter := loadavg(3)
+	loadAfter := loadavg.Read(3)
 	stored, err := countBookings(base, data)
 	if err != nil {
 		return err
@@ -171,22 +173,6 @@ func run(bin, web, demo, dbURL string, rounds int, dur time.Duration, conc int, 
 		return writeSection(write, section)
 	}
 	return nil
-}
-
-// waitUp waits for the server to answer.
-func waitUp(url string) error {
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
-		res, err := http.Get(url)
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return errors.New("the server did not answer in 90 s")
 }
 
 var demoLine = regexp.MustCompile(`(?m)^\s*(admin@example\.org)\s+(\S+)`)
@@ -262,7 +248,7 @@ func countBookings(base, data string) (int64, error) {
 
 // measure runs conc clients for dur, each sending requests one after another.
 func measure(client *http.Client, next func() (*http.Request, int), dur time.Duration, conc int) result {
-	res := result{load: loadavg(1)}
+	res := result{load: loadavg.Read(1)}
 	var mu sync.Mutex
 	var lat []time.Duration
 	var errs atomic.Int64
@@ -305,14 +291,6 @@ func measure(client *http.Client, next func() (*http.Request, int), dur time.Dur
 		res.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
 	}
 	return res
-}
-
-func loadavg(fields int) string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:fields], " ")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

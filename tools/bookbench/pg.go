@@ -3,12 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
+
+	"lineage/internal/freeport"
 )
 
 // pgCluster is a throwaway PostgreSQL cluster in a temp directory (as
@@ -49,12 +50,10 @@ func startPG() (*pgCluster, error) {
 		}
 		c.as = "postgres"
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freeport.Pick()
 	if err != nil {
 		return nil, err
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	data := filepath.Join(c.dir, "data")
 	if out, err := c.run(initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"); err != nil {
 		return nil, fmt.Errorf("initdb: %v\n%s", err, out)

@@ -42,7 +42,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -56,6 +55,7 @@ import (
 
 	"lineage/internal/blob"
 	"lineage/internal/blob/blobtest"
+	"lineage/internal/freeport"
 	"lineage/internal/store/storetest"
 )
 
@@ -170,13 +170,13 @@ func (c *cluster) run(n int, lbBin string, together bool) (err error) {
 		return err
 	}
 	defer c.db.Close()
-	lbPort, err := freePort()
+	lbPort, err := freeport.Pick()
 	if err != nil {
 		return err
 	}
 	c.lbURL = fmt.Sprintf("http://127.0.0.1:%d", lbPort)
 	for i := range n {
-		port, err := freePort()
+		port, err := freeport.Pick()
 		if err != nil {
 			return err
 		}
@@ -501,13 +501,4 @@ func (c *cluster) stopAll() {
 		c.lb.Process.Signal(syscall.SIGTERM)
 		c.lb.Wait()
 	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"lineage/internal/iiif"
+	"lineage/tools/internal/iiiftiles"
 )
 
 func main() {
@@ -87,15 +88,7 @@ func loopback(base string) error {
 	return nil
 }
 
-type info struct {
-	Width, Height int
-	Tiles         []struct {
-		Width        int
-		ScaleFactors []int
-	}
-}
-
-func getInfo(client *http.Client, base, id string) (*info, error) {
+func getInfo(client *http.Client, base, id string) (*iiiftiles.Info, error) {
 	res, err := client.Get(base + "/iiif/3/" + id + "/info.json")
 	if err != nil {
 		return nil, err
@@ -104,29 +97,13 @@ func getInfo(client *http.Client, base, id string) (*info, error) {
 	if res.StatusCode != 200 {
 		return nil, fmt.Errorf("%s: info.json: %s", id, res.Status)
 	}
-	var in info
+	var in iiiftiles.Info
 	return &in, json.NewDecoder(res.Body).Decode(&in)
-}
-
-// tileURLs lists every tile of an image the way OpenSeadragon asks for them.
-func tileURLs(base, id string, in *info) []string {
-	var out []string
-	ts := in.Tiles[0].Width
-	for _, sf := range in.Tiles[0].ScaleFactors {
-		span := ts * sf
-		for y := 0; y < in.Height; y += span {
-			for x := 0; x < in.Width; x += span {
-				w, h := min(span, in.Width-x), min(span, in.Height-y)
-				out = append(out, fmt.Sprintf("%s/iiif/3/%s/%d,%d,%d,%d/%d,%d/0/default.jpg", base, id, x, y, w, h, (w+sf-1)/sf, (h+sf-1)/sf))
-			}
-		}
-	}
-	return out
 }
 
 // derivativeURLs are requests no tile answers: random regions of 600–2400 pixels,
 // scaled to fit 300 × 300, some grey, some rotated; each URL is new.
-func derivativeURLs(base, id string, in *info, n int, r *rand.Rand) []string {
+func derivativeURLs(base, id string, in *iiiftiles.Info, n int, r *rand.Rand) []string {
 	out := make([]string, n)
 	for i := range out {
 		w, h := 600+r.IntN(1800), 600+r.IntN(1800)
@@ -152,7 +129,9 @@ func load(base, mode string, ids []string, n, c int) error {
 			return err
 		}
 		if mode == "tiles" {
-			urls = append(urls, tileURLs(base, id, in)...)
+			for _, p := range iiiftiles.Paths(id, in) {
+				urls = append(urls, base+p)
+			}
 		} else {
 			urls = append(urls, derivativeURLs(base, id, in, (n+len(ids)-1)/len(ids), r)...)
 		}

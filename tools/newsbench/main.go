@@ -22,6 +22,7 @@ import (
 	"lineage/internal/mail/mailtest"
 	"lineage/internal/newsletter"
 	"lineage/internal/store"
+	"lineage/tools/internal/loadavg"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -34,15 +35,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "newsbench:", err)
 		os.Exit(1)
 	}
-}
-
-func loadavg() string {
-	b, _ := os.ReadFile("/proc/loadavg")
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "?"
-	}
-	return strings.Join(f[:3], " ")
 }
 
 // withSMTP runs fn with the project's in-process SMTP server (mailtest) outside a
@@ -98,18 +90,18 @@ func benchEdition(ctx context.Context, n, rounds int) error {
 	fmt.Println("|---|---|---|---|---|---|")
 	var nlTotal, refTotal time.Duration
 	for r := 1; r <= rounds; r++ {
-		d, err := runOutboxOnly(ctx, n)
+		d, err := runFresh(ctx, n, outboxOnly)
 		if err != nil {
 			return err
 		}
 		refTotal += d
-		fmt.Printf("| %d | reference: outbox alone | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg())
-		d, err = runEdition(ctx, n)
+		fmt.Printf("| %d | reference: outbox alone | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg.Read(3))
+		d, err = runFresh(ctx, n, edition)
 		if err != nil {
 			return err
 		}
 		nlTotal += d
-		fmt.Printf("| %d | edition (claim + enqueue + send) | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg())
+		fmt.Printf("| %d | edition (claim + enqueue + send) | %d | %.1f | %.0f | %s |\n", r, n, d.Seconds(), float64(n)/d.Seconds(), loadavg.Read(3))
 	}
 	fmt.Printf("\nEdition time / outbox-alone time: **%.2f**\n\n", nlTotal.Seconds()/refTotal.Seconds())
 	return nil
@@ -129,18 +121,22 @@ func newOutbox(db *store.DB, srv *mailtest.Server) *mail.Outbox {
 	return mail.NewOutbox(db, &mail.SMTPSender{Host: srv.Host, Port: srv.Port, TLS: mail.TLSNone, From: "no-reply@lineage.test"}, quiet)
 }
 
-func runOutboxOnly(ctx context.Context, n int) (d time.Duration, err error) {
-	withSMTP(func(srv *mailtest.Server) { d, err = outboxOnly(ctx, srv, n) })
+// runFresh gives one measured run of n messages a store and an outbox of its own,
+// sending to the in-process SMTP server, so neither run inherits the other's rows.
+func runFresh(ctx context.Context, n int, run func(context.Context, *store.DB, *mail.Outbox, int) (time.Duration, error)) (d time.Duration, err error) {
+	withSMTP(func(srv *mailtest.Server) {
+		var db *store.DB
+		var done func()
+		if db, done, err = openStore(ctx); err != nil {
+			return
+		}
+		defer done()
+		d, err = run(ctx, db, newOutbox(db, srv), n)
+	})
 	return d, err
 }
 
-func outboxOnly(ctx context.Context, srv *mailtest.Server, n int) (time.Duration, error) {
-	db, done, err := openStore(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer done()
-	ob := newOutbox(db, srv)
+func outboxOnly(ctx context.Context, db *store.DB, ob *mail.Outbox, n int) (time.Duration, error) {
 	html := "<!doctype html><p>" + strings.Repeat("The society's volunteers transcribed another parish register this month. ", 60) + "</p>"
 	text := strings.Repeat("The society's volunteers transcribed another parish register this month.\n", 60)
 	start := time.Now()
@@ -158,25 +154,14 @@ func outboxOnly(ctx context.Context, srv *mailtest.Server, n int) (time.Duration
 			return 0, err
 		}
 	}
-	err = sendAll(ctx, ob)
+	err := sendAll(ctx, ob)
 	return time.Since(start), err
 }
 
-func runEdition(ctx context.Context, n int) (d time.Duration, err error) {
-	withSMTP(func(srv *mailtest.Server) { d, err = edition(ctx, srv, n) })
-	return d, err
-}
-
-func edition(ctx context.Context, srv *mailtest.Server, n int) (time.Duration, error) {
-	db, done, err := openStore(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer done()
-	ob := newOutbox(db, srv)
+func edition(ctx context.Context, db *store.DB, ob *mail.Outbox, n int) (time.Duration, error) {
 	svc := newsletter.New(db, newsletter.Options{Outbox: ob, PublicURL: "https://lineage.test", Content: bodyDocs{}, Log: quiet, Rate: 1 << 30})
 	// Confirmed subscribers, as a year of sign-ups leaves them.
-	err = db.InTx(ctx, func(tx *sql.Tx) error {
+	err := db.InTx(ctx, func(tx *sql.Tx) error {
 		for i := range n {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO newsletter_subscribers (id, email, confirmed_at, created_at) VALUES (?, ?, 1, 1)`, i+1, "member"+strconv.Itoa(i)+"@example.org"); err != nil {
 				return err

@@ -47,8 +47,12 @@ import (
 	"syscall"
 	"time"
 
+	"lineage/internal/freeport"
 	"lineage/internal/store/storetest"
 	"lineage/internal/trees"
+	"lineage/tools/internal/iiiftiles"
+	"lineage/tools/internal/loadavg"
+	"lineage/tools/internal/ready"
 )
 
 type config struct {
@@ -274,7 +278,7 @@ func run(c config) (report string, met bool, err error) {
 		return "", false, err
 	}
 
-	port, err := freePort()
+	port, err := freeport.Pick()
 	if err != nil {
 		return "", false, err
 	}
@@ -313,7 +317,7 @@ func run(c config) (report string, met bool, err error) {
 		}
 	}()
 	// A cold start draws and tiles the demo scans.
-	if err := waitReady(s.base, 15*time.Minute); err != nil {
+	if err := ready.Wait(s.base+"/readyz", 15*time.Minute); err != nil {
 		return "", false, fmt.Errorf("%v (server log: %s)", err, logFile.Name())
 	}
 	if err := s.addUsers(data); err != nil {
@@ -327,7 +331,7 @@ func run(c config) (report string, met bool, err error) {
 		return report, met, err
 	}
 
-	load0 := loadavg()
+	load0 := loadavg.Read(3)
 	s.t0 = time.Now()
 	ctx, stop := context.WithTimeout(context.Background(), c.duration)
 	defer stop()
@@ -353,7 +357,7 @@ func run(c config) (report string, met bool, err error) {
 	wg.Wait()
 	trafficEnd := s.since()
 	<-faults
-	loadEnd := loadavg()
+	loadEnd := loadavg.Read(3)
 	var results []importResult
 	select {
 	case results = <-imports:
@@ -500,20 +504,6 @@ func (c *config) lineageCmd(args ...string) *exec.Cmd {
 	return cmd
 }
 
-func waitReady(base string, within time.Duration) error {
-	deadline := time.Now().Add(within)
-	for time.Now().Before(deadline) {
-		if res, err := http.Get(base + "/readyz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == 200 {
-				return nil
-			}
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return fmt.Errorf("the server was not ready within %s", within)
-}
-
 const soakPassword = "soak-password-1"
 
 // adminEmail is the staff account that deletes the imported tree (-reference).
@@ -583,40 +573,14 @@ func (s *soak) discover() error {
 	s.pages = append(s.pages, "/research-hub/our-collections/searchexplore?surname=Smith",
 		"/research-hub/our-collections/family-trees/"+trees.DemoSlug, "/image-viewer")
 	for _, id := range []string{"demo-register-1851-p001", "demo-register-1851-p002", "demo-register-1851-p003", "demo-memorial-card-1-p001", "demo-memorial-card-1-p002"} {
-		var in iiifInfo
+		var in iiiftiles.Info
 		if err := getJSON(s.base+"/iiif/3/"+id+"/info.json", &in); err != nil {
 			return fmt.Errorf("info.json of %s: %w", id, err)
 		}
-		s.tiles = append(s.tiles, tileURLs(id, &in)...)
+		s.tiles = append(s.tiles, iiiftiles.Paths(id, &in)...)
 		s.tiles = append(s.tiles, "/iiif/3/"+id+"/full/!400,400/0/default.jpg")
 	}
 	return nil
-}
-
-type iiifInfo struct {
-	Width  int `json:"width"`
-	Height int `json:"height"`
-	Tiles  []struct {
-		Width        int   `json:"width"`
-		ScaleFactors []int `json:"scaleFactors"`
-	} `json:"tiles"`
-}
-
-// tileURLs lists every tile of every level, as OpenSeadragon asks for them.
-func tileURLs(id string, in *iiifInfo) []string {
-	var out []string
-	for _, t := range in.Tiles {
-		for _, sf := range t.ScaleFactors {
-			step := t.Width * sf
-			for y := 0; y < in.Height; y += step {
-				for x := 0; x < in.Width; x += step {
-					w, h := min(step, in.Width-x), min(step, in.Height-y)
-					out = append(out, fmt.Sprintf("/iiif/3/%s/%d,%d,%d,%d/%d,%d/0/default.jpg", id, x, y, w, h, (w+sf-1)/sf, (h+sf-1)/sf))
-				}
-			}
-		}
-	}
-	return out
 }
 
 func getJSON(target string, v any) error {
@@ -928,6 +892,15 @@ func ssrChild(serverPid int) (int, error) {
 	return 0, errors.New("no SSR child found")
 }
 
+// runCLI runs an import with the CLI and records in r when it started and ended, its
+// error and the last lines it wrote.
+func (s *soak) runCLI(r *importResult, args ...string) {
+	r.start = s.since()
+	out, err := s.cfg.lineageCmd(args...).CombinedOutput()
+	r.end, r.err = s.since(), err
+	r.output = lastLines(string(out), 3)
+}
+
 // imports runs the CSV import and, a little later, the GEDCOM import, each with the
 // CLI against the running server's data folder.
 func (s *soak) imports(data, csvFile, gedFile string, wantRecords, wantPeople int64) []importResult {
@@ -940,10 +913,7 @@ func (s *soak) imports(data, csvFile, gedFile string, wantRecords, wantPeople in
 		} else {
 			r.tree = "soak-tree"
 		}
-		r.start = s.since()
-		out, err := s.cfg.lineageCmd(args...).CombinedOutput()
-		r.end, r.err = s.since(), err
-		r.output = lastLines(string(out), 3)
+		s.runCLI(&r, args...)
 		return r
 	}
 	var wg sync.WaitGroup
@@ -1006,14 +976,6 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, " / ")
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 func (s *soak) inWindow(sm sample) bool { return s.windowOf(sm) >= 0 }
@@ -1293,15 +1255,6 @@ func logField(line, key string) string {
 		v = v[:j]
 	}
 	return v
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // relay passes TCP connections on to target while on; when switched off it closes

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"lineage/tools/internal/loadavg"
 )
 
 // sessionBound is what the sign-in benchmark holds session creation to during an import.
@@ -23,7 +25,7 @@ func (s *soak) runPhased(data string, csvFiles []string, wantRecords int64, gedF
 	c := s.cfg
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	load0 := loadavg()
+	load0 := loadavg.Read(3)
 	s.t0 = time.Now()
 	loadDone := make(chan struct{})
 	go func() { defer close(loadDone); s.sampleLoad(ctx) }()
@@ -73,7 +75,7 @@ func (s *soak) runPhased(data string, csvFiles []string, wantRecords int64, gedF
 	wg.Wait()
 	<-loadDone
 	<-probeDone
-	report, met := s.phasedReport(load0, loadavg(), importStart, logPath)
+	report, met := s.phasedReport(load0, loadavg.Read(3), importStart, logPath)
 	return report, met, nil
 }
 
@@ -90,10 +92,7 @@ func (s *soak) rest(name string) {
 // runImport runs one import with the CLI as a phase of its own, and counts what it
 // left through the API.
 func (s *soak) runImport(r importResult, args ...string) {
-	r.start = s.since()
-	out, err := s.cfg.lineageCmd(args...).CombinedOutput()
-	r.end, r.err = s.since(), err
-	r.output = lastLines(string(out), 3)
+	s.runCLI(&r, args...)
 	s.checkImport(&r)
 	s.mu.Lock()
 	s.phases = append(s.phases, phase{name: r.what, start: r.start, end: r.end, importing: true})
@@ -146,7 +145,7 @@ func (s *soak) sampleLoad(ctx context.Context) {
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
 	for {
-		if f, err := strconv.ParseFloat(strings.Fields(loadavg() + " ?")[0], 64); err == nil {
+		if f, err := strconv.ParseFloat(strings.Fields(loadavg.Read(1) + " ?")[0], 64); err == nil {
 			s.mu.Lock()
 			s.loads = append(s.loads, loadSample{at: s.since(), load1: f})
 			s.mu.Unlock()

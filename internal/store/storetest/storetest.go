@@ -15,7 +15,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -26,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"lineage/internal/freeport"
 	"lineage/internal/store"
 	"lineage/internal/store/bulk"
 )
@@ -140,7 +140,7 @@ func startCluster() {
 		return
 	}
 	clusterDir = dir
-	port, err := freePort()
+	port, err := freeport.Pick()
 	if err != nil {
 		clusterErr = err
 		return
@@ -217,13 +217,4 @@ func run(asUser, name string, args ...string) ([]byte, error) {
 	}
 	cmd.Dir = os.TempDir()
 	return cmd.CombinedOutput()
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
