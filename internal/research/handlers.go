@@ -144,11 +144,7 @@ func (s *Service) ListPlaces(w http.ResponseWriter, r *http.Request) error {
 			return httpx.Invalid("q", "The place may be at most 200 characters.")
 		}
 		ps, err := s.PlacesNamed(r.Context(), q, 20)
-		if err != nil {
-			return apiError(err)
-		}
-		httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
-		return nil
+		return httpx.Reply(w, http.StatusOK, map[string]any{"data": ps}, apiError(err))
 	}
 	var parent int64
 	if p := v.Get("parent"); p != "" {
