@@ -81,16 +81,7 @@ func (s *Service) deleteOwned(w http.ResponseWriter, r *http.Request, uid int64,
 	if err == nil {
 		err = s.execOwned(r.Context(), del, id, uid)
 	}
-	if err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
-}
-
-func noContent(w http.ResponseWriter) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	return httpx.NoContent(w, err)
 }
 
 // ExportUserData is this room's part of "download my data" (auth.Exporter).
