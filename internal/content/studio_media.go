@@ -253,7 +253,7 @@ func (s *Service) ListMedia(ctx context.Context, q string, page, size int) (*Med
 		where = ` WHERE lower(name) LIKE ? ESCAPE '\' OR lower(alt) LIKE ? ESCAPE '\' OR lower(copyright) LIKE ? ESCAPE '\'`
 		args = append(args, p, p, p)
 	}
-	out := &MediaList{Page: page, PageSize: size, Results: []*Media{}}
+	out := &MediaList{Page: page, PageSize: size}
 	if err := s.db.QueryRowContext(ctx, s.db.Rebind("SELECT count(*) FROM content_media"+where), args...).Scan(&out.Total); err != nil {
 		return nil, fmt.Errorf("content: media: %w", err)
 	}
@@ -262,15 +262,10 @@ func (s *Service) ListMedia(ctx context.Context, q string, page, size int) (*Med
 	if err != nil {
 		return nil, fmt.Errorf("content: media: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMedia(rows)
-		if err != nil {
-			return nil, err
-		}
-		out.Results = append(out.Results, m)
+	if out.Results, err = store.Collect(rows, nil, scanMedia); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // UpdateMedia changes an image's alt text, copyright or name.
