@@ -77,12 +77,10 @@ func (s *Service) readRelease(ctx context.Context, q store.Querier, id string) (
 	if err != nil {
 		return nil, fmt.Errorf("content: read release: %w", err)
 	}
-	defer rows.Close()
-	r.Documents = []ReleaseDocument{}
-	for rows.Next() {
-		d, err := scanStudioRow(rows)
+	r.Documents, err = store.Collect(rows, nil, func(row store.Row) (ReleaseDocument, error) {
+		d, err := scanStudioRow(row)
 		if err != nil {
-			return nil, err
+			return ReleaseDocument{}, err
 		}
 		uid, _, data := d.current()
 		m, _ := decodeData(data)
@@ -91,9 +89,12 @@ func (s *Service) readRelease(ctx context.Context, q store.Querier, id string) (
 			title = uid
 		}
 		status := d.status(r.Status == ReleaseScheduled)
-		r.Documents = append(r.Documents, ReleaseDocument{ID: d.ID, Type: d.Type, UID: strPtr(uid), Title: title, Status: status})
+		return ReleaseDocument{ID: d.ID, Type: d.Type, UID: strPtr(uid), Title: title, Status: status}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return &r, rows.Err()
+	return &r, nil
 }
 
 func prefixed(p, cols string) string {
