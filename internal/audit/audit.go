@@ -259,7 +259,7 @@ func (l *Log) each(ctx context.Context, f Filter, limit int, fn func(Entry) erro
 		if err := rows.Scan(&e.ID, &at, &actorID, &name, &email, &e.Action, &e.Subject, &e.Summary, &before, &after, &liveID); err != nil {
 			return err
 		}
-		e.At = time.Unix(at, 0).UTC()
+		e.At = store.Time(at)
 		if actorID.Valid {
 			id := actorID.Int64
 			e.ActorID = &id
@@ -311,7 +311,7 @@ func (l *Log) WriteCSV(ctx context.Context, w io.Writer, f Filter) (int, error) 
 			actorID = strconv.FormatInt(actor.Int64, 10)
 		}
 		safe := textfield.SpreadsheetSafe
-		if err := cw.Write([]string{strconv.FormatInt(id, 10), time.Unix(at, 0).UTC().Format(time.RFC3339), actorID,
+		if err := cw.Write([]string{strconv.FormatInt(id, 10), store.Time(at).Format(time.RFC3339), actorID,
 			safe(name), safe(email), safe(action), safe(subject), safe(summary), safe(before), safe(after)}); err != nil {
 			return n, err
 		}

@@ -40,11 +40,6 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	httpx.WriteError(w, r, log, "auth", err)
 }
 
-func noContent(w http.ResponseWriter) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
-}
-
 // maxBody is the largest request body any auth endpoint reads.
 const maxBody = 64 << 10
 

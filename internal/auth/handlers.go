@@ -63,8 +63,7 @@ func (s *Service) CSRFCookie(w http.ResponseWriter, r *http.Request) error {
 		}
 		st.setSession(se, nil)
 	}
-	noContent(w)
-	return nil
+	return httpx.NoContent(w, nil)
 }
 
 type credentials struct {
@@ -166,7 +165,7 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request, u *User, rememb
 	}
 	st.setSession(se, u)
 	if w != nil {
-		noContent(w)
+		return httpx.NoContent(w, nil)
 	}
 	return nil
 }
@@ -196,11 +195,7 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) error {
 	if st.session == nil || st.session.userID == 0 {
 		return errUnauthenticated()
 	}
-	if err := s.startGuestSession(r); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return httpx.NoContent(w, s.startGuestSession(r))
 }
 
 // GetUser serves GET /api/user
@@ -645,8 +640,7 @@ func (s *Service) DeleteAccount(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	st.user = nil
-	noContent(w)
-	return nil
+	return httpx.NoContent(w, nil)
 }
 
 // ExportData serves GET /api/user/data: everything stored about the user, as one JSON download.
@@ -780,6 +774,5 @@ func (s *Service) DeleteCurrentToken(w http.ResponseWriter, r *http.Request) err
 	if err := s.RevokeToken(r.Context(), st.user.ID, st.tokenID); err != nil && err != ErrNotFound {
 		return err
 	}
-	noContent(w)
-	return nil
+	return httpx.NoContent(w, nil)
 }

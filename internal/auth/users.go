@@ -231,10 +231,7 @@ func (s *Service) DeleteUser(ctx context.Context, id int64) error {
 	if err != nil {
 		return fmt.Errorf("auth: delete user: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Changed(res, nil, ErrNotFound)
 }
 
 func (s *Service) updateUser(ctx context.Context, set string, id int64, args ...any) error {
@@ -246,10 +243,7 @@ func (s *Service) updateUser(ctx context.Context, set string, id int64, args ...
 		}
 		return fmt.Errorf("auth: update user: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Changed(res, nil, ErrNotFound)
 }
 
 // endSessions signs a user out of every session except keep, and revokes their tokens.

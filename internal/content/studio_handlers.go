@@ -100,27 +100,24 @@ func (s *Service) GetModels(w http.ResponseWriter, r *http.Request, ed Editor) e
 
 // GetModel is GET /api/studio/content/models/{id}.
 func (s *Service) GetModel(w http.ResponseWriter, r *http.Request, ed Editor) error {
-	set, err := s.models(r.Context())
-	if err != nil {
-		return err
-	}
-	m := set.types[r.PathValue("id")]
-	if m == nil {
-		return notFound("document type")
-	}
-	httpx.JSON(w, http.StatusOK, m)
-	return nil
+	return answerModel(s, w, r, "document type", func(set *modelSet) map[string]*Model { return set.types })
 }
 
 // GetSlice is GET /api/studio/content/slices/{id}.
 func (s *Service) GetSlice(w http.ResponseWriter, r *http.Request, ed Editor) error {
+	return answerModel(s, w, r, "slice", func(set *modelSet) map[string]*SliceModel { return set.slices })
+}
+
+// answerModel answers the model the path's id names in one of the set's maps (of);
+// none is a 404 that names what it is.
+func answerModel[M any](s *Service, w http.ResponseWriter, r *http.Request, what string, of func(*modelSet) map[string]*M) error {
 	set, err := s.models(r.Context())
 	if err != nil {
 		return err
 	}
-	m := set.slices[r.PathValue("id")]
+	m := of(set)[r.PathValue("id")]
 	if m == nil {
-		return notFound("slice")
+		return notFound(what)
 	}
 	httpx.JSON(w, http.StatusOK, m)
 	return nil

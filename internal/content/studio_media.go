@@ -108,7 +108,7 @@ func (s *Service) UploadMedia(ctx context.Context, ed Editor, up MediaUpload) (*
 		fe.Add("file", "Choose an image to upload.")
 	}
 	if len(up.Data) > MaxMediaBytes {
-		return nil, &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20), Fields: map[string][]string{"file": {fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20)}}}
+		return nil, imageTooLarge()
 	}
 	var cfg image.Config
 	var format string
@@ -253,7 +253,7 @@ func (s *Service) ListMedia(ctx context.Context, q string, page, size int) (*Med
 		where = ` WHERE lower(name) LIKE ? ESCAPE '\' OR lower(alt) LIKE ? ESCAPE '\' OR lower(copyright) LIKE ? ESCAPE '\'`
 		args = append(args, p, p, p)
 	}
-	out := &MediaList{Page: page, PageSize: size, Results: []*Media{}}
+	out := &MediaList{Page: page, PageSize: size}
 	if err := s.db.QueryRowContext(ctx, s.db.Rebind("SELECT count(*) FROM content_media"+where), args...).Scan(&out.Total); err != nil {
 		return nil, fmt.Errorf("content: media: %w", err)
 	}
@@ -262,15 +262,10 @@ func (s *Service) ListMedia(ctx context.Context, q string, page, size int) (*Med
 	if err != nil {
 		return nil, fmt.Errorf("content: media: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		m, err := scanMedia(rows)
-		if err != nil {
-			return nil, err
-		}
-		out.Results = append(out.Results, m)
+	if out.Results, err = store.Collect(rows, nil, scanMedia); err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // UpdateMedia changes an image's alt text, copyright or name.
@@ -319,11 +314,7 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 		return err
 	}
 	var up MediaUpload
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
+	for part, err := range httpx.Parts(mr) {
 		if err != nil {
 			return mediaReadError(err)
 		}
@@ -338,8 +329,7 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 				return mediaReadError(err)
 			}
 			if len(up.Data) > MaxMediaBytes {
-				return &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20),
-					Fields: map[string][]string{"file": {fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20)}}}
+				return imageTooLarge()
 			}
 			if up.Data == nil {
 				up.Data = []byte{}
@@ -363,11 +353,16 @@ func (s *Service) PostMedia(w http.ResponseWriter, r *http.Request, ed Editor) e
 	return httpx.Reply(w, http.StatusCreated, m, err)
 }
 
+// imageTooLarge is the 413 of an image over MaxMediaBytes, on the file field.
+func imageTooLarge() error {
+	msg := fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20)
+	return &httpx.Error{Code: httpx.ETOOLARGE, Message: msg, Fields: map[string][]string{"file": {msg}}}
+}
+
 func mediaReadError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20),
-			Fields: map[string][]string{"file": {fmt.Sprintf("An image may be at most %d MiB.", MaxMediaBytes>>20)}}}
+		return imageTooLarge()
 	}
 	if errors.Is(err, multipart.ErrMessageTooLarge) {
 		return &httpx.Error{Code: httpx.ETOOLARGE, Message: "The upload is too large."}

@@ -99,20 +99,35 @@ var (
 	richTextSpans = map[string]bool{"strong": true, "em": true, "hyperlink": true, "label": true}
 )
 
+// decodeModel reads a model's JSON into m (a *Model or *SliceModel): over
+// maxModelBytes is a 413, anything but JSON of its kind a 422 that names the model
+// and the kind.
+func decodeModel(b []byte, m any, model, kind string) error {
+	if len(b) > maxModelBytes {
+		return &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("A model may be at most %d KiB.", maxModelBytes>>10)}
+	}
+	if err := strictUnmarshal(b, m); err != nil {
+		return httpx.Invalid("json", "%s is not valid JSON of %s: %s.", model, kind, err)
+	}
+	return nil
+}
+
+// checkModelID adds the id's error to fe when it is not a model id.
+func checkModelID(fe *httpx.FieldErrors, id string) {
+	if !modelIDPattern.MatchString(id) {
+		fe.Add("id", "The id must be 1 to 64 lower-case letters, digits or underscores, starting with a letter.")
+	}
+}
+
 // ParseModel reads and checks a custom type model. It is what an admin's PUT goes
 // through: any problem is a 422 naming the field path.
 func ParseModel(b []byte) (*Model, error) {
-	if len(b) > maxModelBytes {
-		return nil, &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("A model may be at most %d KiB.", maxModelBytes>>10)}
-	}
 	var m Model
-	if err := strictUnmarshal(b, &m); err != nil {
-		return nil, httpx.Invalid("json", "The model is not valid JSON of a custom type: %s.", err)
+	if err := decodeModel(b, &m, "The model", "a custom type"); err != nil {
+		return nil, err
 	}
 	var fe httpx.FieldErrors
-	if !modelIDPattern.MatchString(m.ID) {
-		fe.Add("id", "The id must be 1 to 64 lower-case letters, digits or underscores, starting with a letter.")
-	}
+	checkModelID(&fe, m.ID)
 	if strings.TrimSpace(m.Label) == "" || len(m.Label) > 200 {
 		fe.Add("label", "The label must be 1 to 200 characters.")
 	}
@@ -156,17 +171,12 @@ func ParseModel(b []byte) (*Model, error) {
 
 // ParseSliceModel reads and checks a shared slice model.
 func ParseSliceModel(b []byte) (*SliceModel, error) {
-	if len(b) > maxModelBytes {
-		return nil, &httpx.Error{Code: httpx.ETOOLARGE, Message: fmt.Sprintf("A model may be at most %d KiB.", maxModelBytes>>10)}
-	}
 	var m SliceModel
-	if err := strictUnmarshal(b, &m); err != nil {
-		return nil, httpx.Invalid("json", "The slice model is not valid JSON of a shared slice: %s.", err)
+	if err := decodeModel(b, &m, "The slice model", "a shared slice"); err != nil {
+		return nil, err
 	}
 	var fe httpx.FieldErrors
-	if !modelIDPattern.MatchString(m.ID) {
-		fe.Add("id", "The id must be 1 to 64 lower-case letters, digits or underscores, starting with a letter.")
-	}
+	checkModelID(&fe, m.ID)
 	if m.Type != "SharedSlice" {
 		fe.Add("type", `The type of a slice model must be "SharedSlice".`)
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"lineage/internal/httpx"
+	"lineage/internal/jobs"
 	"lineage/internal/pagegen"
 	"lineage/internal/store"
 )
@@ -76,12 +77,10 @@ func (s *Service) readRelease(ctx context.Context, q store.Querier, id string) (
 	if err != nil {
 		return nil, fmt.Errorf("content: read release: %w", err)
 	}
-	defer rows.Close()
-	r.Documents = []ReleaseDocument{}
-	for rows.Next() {
-		d, err := scanStudioRow(rows)
+	r.Documents, err = store.Collect(rows, nil, func(row store.Row) (ReleaseDocument, error) {
+		d, err := scanStudioRow(row)
 		if err != nil {
-			return nil, err
+			return ReleaseDocument{}, err
 		}
 		uid, _, data := d.current()
 		m, _ := decodeData(data)
@@ -90,9 +89,12 @@ func (s *Service) readRelease(ctx context.Context, q store.Querier, id string) (
 			title = uid
 		}
 		status := d.status(r.Status == ReleaseScheduled)
-		r.Documents = append(r.Documents, ReleaseDocument{ID: d.ID, Type: d.Type, UID: strPtr(uid), Title: title, Status: status})
+		return ReleaseDocument{ID: d.ID, Type: d.Type, UID: strPtr(uid), Title: title, Status: status}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return &r, rows.Err()
+	return &r, nil
 }
 
 func prefixed(p, cols string) string {
@@ -277,13 +279,7 @@ func (s *Service) DeleteRelease(ctx context.Context, ed Editor, id string) error
 			return err
 		}
 		res, err := tx.ExecContext(ctx, s.db.Rebind("DELETE FROM content_releases WHERE id = ? AND status <> 'published'"), id)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return &httpx.Error{Code: httpx.ECONFLICT, Message: "This release was published meanwhile."}
-		}
-		return nil
+		return store.Changed(res, err, &httpx.Error{Code: httpx.ECONFLICT, Message: "This release was published meanwhile."})
 	})
 	if err != nil {
 		return err
@@ -470,9 +466,7 @@ func (s *Service) RunReleases(ctx context.Context, every time.Duration) {
 	if every <= 0 {
 		every = 5 * time.Second
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
+	jobs.Repeat(ctx, every, s.webhookKick, func(ctx context.Context) {
 		n, err := s.PublishDueReleases(ctx, s.now())
 		if err != nil && ctx.Err() == nil {
 			slog.Error("content: scheduled releases", "err", err)
@@ -483,13 +477,7 @@ func (s *Service) RunReleases(ctx context.Context, every time.Duration) {
 		if _, err := s.DeliverWebhooks(ctx, s.now()); err != nil && ctx.Err() == nil {
 			slog.Error("content: webhooks", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-s.webhookKick:
-		}
-	}
+	})
 }
 
 func (s *Service) pagesChanged(ctx context.Context) {

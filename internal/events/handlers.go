@@ -277,14 +277,6 @@ func (s *Service) AdminAttendees(w http.ResponseWriter, r *http.Request, _ Viewe
 	return httpx.Reply(w, http.StatusOK, a, err)
 }
 
-// csvSafe keeps a spreadsheet from reading a cell as a formula.
-func csvSafe(v string) string {
-	if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) {
-		return "'" + v
-	}
-	return v
-}
-
 // AdminAttendeesCSV is GET /api/admin/events/{uid}/attendees.csv: one row per ticket.
 func (s *Service) AdminAttendeesCSV(w http.ResponseWriter, r *http.Request, _ Viewer) error {
 	uid := r.PathValue("uid")
@@ -295,6 +287,7 @@ func (s *Service) AdminAttendeesCSV(w http.ResponseWriter, r *http.Request, _ Vi
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="attendees-`+uid+`.csv"`)
 	cw := csv.NewWriter(w)
+	safe := textfield.SpreadsheetSafe
 	cw.Write([]string{"ref", "status", "mode", "booker_name", "booker_email", "ticket_type", "attendee_name", "price", "checked_in_at", "created_at"})
 	for _, b := range a.Bookings {
 		checked := ""
@@ -302,7 +295,7 @@ func (s *Service) AdminAttendeesCSV(w http.ResponseWriter, r *http.Request, _ Vi
 			checked = b.CheckedInAt.Format(time.RFC3339)
 		}
 		for _, t := range b.Tickets {
-			cw.Write([]string{b.Ref, b.Status, b.Mode, csvSafe(b.Name), csvSafe(b.Email), csvSafe(t.Label), csvSafe(t.Name),
+			cw.Write([]string{b.Ref, b.Status, b.Mode, safe(b.Name), safe(b.Email), safe(t.Label), safe(t.Name),
 				strconv.FormatFloat(float64(t.Price)/100, 'f', 2, 64), checked, b.CreatedAt.Format(time.RFC3339)})
 		}
 	}

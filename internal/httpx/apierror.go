@@ -105,6 +105,21 @@ func (f *FieldErrors) Add(field, format string, args ...any) {
 // Has reports whether a field has an error already.
 func (f *FieldErrors) Has(field string) bool { _, ok := f.fields[field]; return ok }
 
+// Whole reads s, a query parameter's value, as a whole number from lo to hi (an
+// offset, a limit): "" is def; anything else outside it adds "The <field> must be a
+// whole number from lo to hi." and is def.
+func (f *FieldErrors) Whole(field, s string, lo, hi, def int) int {
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		f.Add(field, "The %s must be a whole number from %d to %d.", field, lo, hi)
+		return def
+	}
+	return n
+}
+
 // Err is nil when nothing was added.
 func (f *FieldErrors) Err() error {
 	if len(f.fields) == 0 {

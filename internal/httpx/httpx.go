@@ -67,6 +67,18 @@ func Reply(w http.ResponseWriter, status int, v any, err error) error {
 	return nil
 }
 
+// NoContent answers 204 No Content (never cached, as JSON's answers), unless err says
+// the work failed: then it writes nothing and returns err for the room to answer. A
+// handler whose answer is only "done" ends with it.
+func NoContent(w http.ResponseWriter, err error) error {
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
 // PathID is the path's wildcard name as a positive integer (a row's id); anything else
 // names nothing, and is a 404.
 func PathID(r *http.Request, name string) (int64, error) {

@@ -27,6 +27,7 @@ import (
 
 	"lineage/internal/access"
 	"lineage/internal/blob"
+	"lineage/internal/store"
 	"lineage/internal/trees"
 )
 
@@ -416,24 +417,15 @@ func (s *Service) MakeMissingSizes(ctx context.Context) (int, error) {
 	done, after := 0, ""
 	for {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT id, version, width, height, levels FROM iiif_images WHERE id > ? ORDER BY id LIMIT 500`), after)
-		if err != nil {
-			return done, err
-		}
 		type scan struct {
 			id, version string
 			pyr         Pyramid
 		}
-		var page []scan
-		for rows.Next() {
-			var sc scan
-			if err := rows.Scan(&sc.id, &sc.version, &sc.pyr.Width, &sc.pyr.Height, &sc.pyr.Levels); err != nil {
-				rows.Close()
-				return done, err
-			}
-			page = append(page, sc)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		page, err := store.Collect(rows, err, func(row store.Row) (sc scan, err error) {
+			err = row.Scan(&sc.id, &sc.version, &sc.pyr.Width, &sc.pyr.Height, &sc.pyr.Levels)
+			return sc, err
+		})
+		if err != nil {
 			return done, err
 		}
 		if len(page) == 0 {

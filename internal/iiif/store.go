@@ -145,7 +145,7 @@ func scanItem(row store.Row) (*itemRow, error) {
 		return it, fmt.Errorf("item %s: %w", it.Slug, err)
 	}
 	it.Members = !it.Level.IsPublic()
-	it.UpdatedAt = time.Unix(updated, 0).UTC()
+	it.UpdatedAt = store.Time(updated)
 	return it, nil
 }
 
@@ -169,7 +169,7 @@ func lookupImage(ctx context.Context, db *store.DB, id string) (*imageRow, error
 		return nil, fmt.Errorf("scan %s: %w", im.ID, err)
 	}
 	im.Members = !im.Level.IsPublic()
-	im.UpdatedAt = time.Unix(updated, 0).UTC()
+	im.UpdatedAt = store.Time(updated)
 	return im, nil
 }
 
@@ -196,15 +196,13 @@ func loadImages(ctx context.Context, db *store.DB, items []*itemRow) error {
 		return nil
 	}
 	byID := make(map[int64]*itemRow, len(items))
-	ph := make([]string, len(items))
 	args := make([]any, len(items))
 	for i, it := range items {
 		byID[it.ID] = it
-		ph[i] = "?"
 		args[i] = it.ID
 	}
 	rows, err := db.QueryContext(ctx, db.Rebind(`SELECT id, item_id, page, label, width, height, levels, version, updated_at
-		FROM iiif_images WHERE item_id IN (`+strings.Join(ph, ",")+`) ORDER BY item_id, page`), args...)
+		FROM iiif_images WHERE item_id IN (`+store.Placeholders(len(items))+`) ORDER BY item_id, page`), args...)
 	if err != nil {
 		return err
 	}
@@ -215,7 +213,7 @@ func loadImages(ctx context.Context, db *store.DB, items []*itemRow) error {
 		if err := rows.Scan(&im.ID, &im.ItemID, &im.Page, &im.Label, &im.Width, &im.Height, &im.Levels, &im.Version, &updated); err != nil {
 			return err
 		}
-		im.UpdatedAt = time.Unix(updated, 0).UTC()
+		im.UpdatedAt = store.Time(updated)
 		it := byID[im.ItemID]
 		im.ItemSlug, im.Level, im.Members = it.Slug, it.Level, it.Members
 		it.Images = append(it.Images, im)

@@ -223,11 +223,7 @@ func (s *Service) RemoveListItem(w http.ResponseWriter, r *http.Request, uid int
 	if err := s.touchList(ctx, uid, id); err != nil {
 		return err
 	}
-	if err := s.execOwned(ctx, `DELETE FROM reading_list_items WHERE id = ? AND list_id = ?`, item, id); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	return httpx.NoContent(w, s.execOwned(ctx, `DELETE FROM reading_list_items WHERE id = ? AND list_id = ?`, item, id))
 }
 
 // ReorderList serves PUT /api/reading-lists/{id}/order {"item_ids": [3, 1, 2]} → list. The ids must be

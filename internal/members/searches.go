@@ -267,11 +267,8 @@ func (s *Service) RecordHistory(w http.ResponseWriter, r *http.Request, uid int6
 
 // ClearHistory serves DELETE /api/search-history → 204, the whole history cleared
 func (s *Service) ClearHistory(w http.ResponseWriter, r *http.Request, uid int64) error {
-	if _, err := s.db.ExecContext(r.Context(), s.db.Rebind(`DELETE FROM search_history WHERE user_id = ?`), uid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
+	_, err := s.db.ExecContext(r.Context(), s.db.Rebind(`DELETE FROM search_history WHERE user_id = ?`), uid)
+	return httpx.NoContent(w, err)
 }
 
 // DeleteHistoryEntry serves DELETE /api/search-history/{id} → 204

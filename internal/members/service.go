@@ -71,13 +71,7 @@ func (s *Service) underLimit(ctx context.Context, limit int, field, format, q st
 // execOwned runs a statement that must touch one row of the user; none is 404.
 func (s *Service) execOwned(ctx context.Context, q string, args ...any) error {
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(q), args...)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return errNotFound
-	}
-	return nil
+	return store.Changed(res, err, errNotFound)
 }
 
 // deleteOwned answers a DELETE of the user's row that the path's id names with del
@@ -87,16 +81,7 @@ func (s *Service) deleteOwned(w http.ResponseWriter, r *http.Request, uid int64,
 	if err == nil {
 		err = s.execOwned(r.Context(), del, id, uid)
 	}
-	if err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
-}
-
-func noContent(w http.ResponseWriter) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	return httpx.NoContent(w, err)
 }
 
 // ExportUserData is this room's part of "download my data" (auth.Exporter).

@@ -20,14 +20,6 @@ const MaxImportRows = 20000
 
 var exportHeader = []string{"number", "name", "email", "plan", "concession", "status", "method", "started_at", "paid_until", "auto_renew"}
 
-// csvCell keeps a spreadsheet from reading a cell as a formula.
-func csvCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 // ExportCSV writes every membership, by number, in the columns import reads back.
 func (s *Service) ExportCSV(ctx context.Context, w io.Writer) error {
 	rs, err := s.db.QueryContext(ctx, `SELECT `+membershipColumns+`, p.slug`+membershipFrom+` JOIN membership_plans p ON p.id = m.plan_id ORDER BY m.number`)
@@ -52,7 +44,7 @@ func (s *Service) ExportCSV(ctx context.Context, w io.Writer) error {
 		if raw.AutoRenew {
 			auto = "yes"
 		}
-		cw.Write([]string{raw.Number, csvCell(raw.Name), csvCell(raw.Email), slug, raw.Concession,
+		cw.Write([]string{raw.Number, textfield.SpreadsheetSafe(raw.Name), textfield.SpreadsheetSafe(raw.Email), slug, raw.Concession,
 			effectiveStatus(raw.Status, raw.PaidUntil, raw.GraceDays, now), raw.Method, raw.StartedAt.Format(time.DateOnly), paid, auto})
 	}
 	if err := rs.Err(); err != nil {

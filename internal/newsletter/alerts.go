@@ -383,8 +383,7 @@ func (s *Service) knownAmong(ctx context.Context, among map[string]bool) (map[in
 		items = append(items, it)
 	}
 	out := map[int64][]string{}
-	for i := 0; i < len(items); i += 500 {
-		chunk := items[i:min(i+500, len(items))]
+	for chunk := range slices.Chunk(items, 500) {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT alert_id, item FROM newsletter_alert_matches WHERE item IN (`+store.Placeholders(len(chunk))+`)`), chunk...)
 		if err != nil {
 			return nil, err
@@ -576,11 +575,9 @@ func (s *Service) sendDigest(ctx context.Context, uid int64, now time.Time) (boo
 	err = s.db.InTx(ctx, func(tx *sql.Tx) error {
 		for _, d := range items {
 			res, err := s.exec(ctx, tx, `UPDATE newsletter_alert_matches SET sent_at = ? WHERE alert_id = ? AND item = ? AND sent_at = 0`, now.Unix(), d.alert, d.item)
-			if err != nil {
+			// No row: another instance is sending this digest.
+			if err := store.Changed(res, err, errTaken); err != nil {
 				return err
-			}
-			if n, _ := res.RowsAffected(); n != 1 {
-				return errTaken // another instance is sending this digest
 			}
 		}
 		for id := range due {

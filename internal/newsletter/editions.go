@@ -154,16 +154,11 @@ func (s *Service) counts(ctx context.Context, e *Edition) (*Counts, error) {
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+deliveryStatus+`, COUNT(*) FROM newsletter_deliveries d
 		LEFT JOIN mail_outbox m ON m.id = d.outbox_id WHERE d.edition_id = ? GROUP BY `+deliveryStatus), e.ID)
+	byStatus, err := store.CollectMap(rows, err, store.Pair[string, int])
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var st string
-		var n int
-		if err := rows.Scan(&st, &n); err != nil {
-			return nil, err
-		}
+	for st, n := range byStatus {
 		if st != "skipped" {
 			c.Recipients += n
 		}
@@ -178,7 +173,7 @@ func (s *Service) counts(ctx context.Context, e *Edition) (*Counts, error) {
 			c.Skipped += n
 		}
 	}
-	return c, rows.Err()
+	return c, nil
 }
 
 // EditionInput is what an editor sets on an edition.

@@ -190,12 +190,7 @@ func (s *Service) DeleteAlertHandler(w http.ResponseWriter, r *http.Request, v V
 	if err == nil {
 		err = s.DeleteAlert(r.Context(), v.ID, id)
 	}
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return httpx.NoContent(w, err)
 }
 
 // GetArchive answers GET /api/newsletter/editions.

@@ -317,11 +317,9 @@ func (s *Service) Confirm(ctx context.Context, token string) (*Confirmed, error)
 		}
 		res, err := s.exec(ctx, tx, `UPDATE newsletter_subscribers SET confirm_hash = '', confirm_expires = 0,
 			confirmed_at = CASE WHEN confirmed_at = 0 THEN ? ELSE confirmed_at END WHERE id = ? AND confirm_hash = ?`, now, sub.ID, stored)
-		if err != nil {
+		// No row: the token was used at the same moment by another request.
+		if err := store.Changed(res, err, errConfirmToken); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return errConfirmToken // used at the same moment by another request
 		}
 		rows, err := tx.QueryContext(ctx, s.db.Rebind(`SELECT list_id FROM newsletter_subscriptions WHERE subscriber_id = ? AND status = 'pending'`), sub.ID)
 		ids, err := store.Collect(rows, err, store.Scalar[int64])

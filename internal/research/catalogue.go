@@ -14,6 +14,7 @@ import (
 	"lineage/internal/gendate"
 	"lineage/internal/names"
 	"lineage/internal/research/ingest"
+	"lineage/internal/store"
 )
 
 // catalogueText is what a catalogue search matches: every field folded, one string.
@@ -224,16 +225,24 @@ const (
 	archiveCols = `a.id, c.slug, a.reference, a.title, a.date_text, a.level, a.description, COALESCE(p.reference, '')`
 )
 
-func scanLibrary(rows *sql.Rows) (LibraryItem, error) {
+func scanLibrary(row store.Row) (any, error) {
 	var it LibraryItem
-	err := rows.Scan(&it.ID, &it.Collection, &it.Key, &it.Title, &it.Authors, &it.Year, &it.Publisher, &it.Subjects, &it.Shelfmark)
+	err := row.Scan(&it.ID, &it.Collection, &it.Key, &it.Title, &it.Authors, &it.Year, &it.Publisher, &it.Subjects, &it.Shelfmark)
 	return it, err
 }
 
-func scanArchive(rows *sql.Rows) (ArchiveItem, error) {
+func scanArchive(row store.Row) (any, error) {
 	var it ArchiveItem
-	err := rows.Scan(&it.ID, &it.Collection, &it.Reference, &it.Title, &it.Date, &it.Level, &it.Description, &it.Parent)
+	err := row.Scan(&it.ID, &it.Collection, &it.Reference, &it.Title, &it.Date, &it.Level, &it.Description, &it.Parent)
 	return it, err
+}
+
+// entries reads catalogue rows (libraryCols or archiveCols) as the API answers them.
+func entries(rows *sql.Rows, err error, library bool) ([]any, error) {
+	if library {
+		return store.Collect(rows, err, scanLibrary)
+	}
+	return store.Collect(rows, err, scanArchive)
 }
 
 // catalogue pages a library or archive collection's entries by id.
@@ -249,34 +258,21 @@ func (s *Service) catalogue(ctx context.Context, c *Collection, after int64, lim
 			WHERE a.collection_id = ? AND a.id > ? ORDER BY a.id LIMIT ?`
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), c.ID, after, limit+1)
+	out, err := entries(rows, err, c.Kind == KindLibrary)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []any{}
-	var ids []int64
-	for rows.Next() {
-		if c.Kind == KindLibrary {
-			it, err := scanLibrary(rows)
-			if err != nil {
-				return nil, 0, err
-			}
-			out, ids = append(out, it), append(ids, it.ID)
-		} else {
-			it, err := scanArchive(rows)
-			if err != nil {
-				return nil, 0, err
-			}
-			out, ids = append(out, it), append(ids, it.ID)
-		}
+	if len(out) <= limit {
+		return out, 0, nil
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
+	next := int64(0)
+	switch it := out[limit-1].(type) {
+	case LibraryItem:
+		next = it.ID
+	case ArchiveItem:
+		next = it.ID
 	}
-	if len(out) > limit {
-		return out[:limit], ids[limit-1], nil
-	}
-	return out, 0, nil
+	return out[:limit], next, nil
 }
 
 // catalogueSearch finds catalogue entries containing every word of q (folded), up to
@@ -312,25 +308,6 @@ func (s *Service) catalogueSearch(ctx context.Context, table, q string, limit in
 			where + ` ORDER BY a.reference, a.id LIMIT ` + strconv.Itoa(limit)
 	}
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(sel), args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []any{}
-	for rows.Next() {
-		if table == "library_items" {
-			it, err := scanLibrary(rows)
-			if err != nil {
-				return nil, 0, err
-			}
-			out = append(out, it)
-		} else {
-			it, err := scanArchive(rows)
-			if err != nil {
-				return nil, 0, err
-			}
-			out = append(out, it)
-		}
-	}
-	return out, total, rows.Err()
+	out, err := entries(rows, err, table == "library_items")
+	return out, total, err
 }

@@ -112,7 +112,6 @@ func (s *Service) ListCollections(w http.ResponseWriter, r *http.Request) error 
 func (s *Service) GetCollection(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	var after int64
-	limit := DefaultLimit
 	var fe httpx.FieldErrors
 	if a := v.Get("after"); a != "" {
 		n, err := strconv.ParseInt(a, 10, 64)
@@ -121,13 +120,7 @@ func (s *Service) GetCollection(w http.ResponseWriter, r *http.Request) error {
 		}
 		after = n
 	}
-	if l := v.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > MaxLimit {
-			fe.Add("limit", "The limit must be a whole number from 1 to %d.", MaxLimit)
-		}
-		limit = n
-	}
+	limit := fe.Whole("limit", v.Get("limit"), 1, MaxLimit, DefaultLimit)
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -144,11 +137,7 @@ func (s *Service) ListPlaces(w http.ResponseWriter, r *http.Request) error {
 			return httpx.Invalid("q", "The place may be at most 200 characters.")
 		}
 		ps, err := s.PlacesNamed(r.Context(), q, 20)
-		if err != nil {
-			return apiError(err)
-		}
-		httpx.JSON(w, http.StatusOK, map[string]any{"data": ps})
-		return nil
+		return httpx.Reply(w, http.StatusOK, map[string]any{"data": ps}, apiError(err))
 	}
 	var parent int64
 	if p := v.Get("parent"); p != "" {

@@ -63,13 +63,7 @@ func ParseAuditFilter(v url.Values) (audit.Filter, error) {
 		}
 		f.Before = n
 	}
-	if x := v.Get("limit"); x != "" {
-		n, err := strconv.Atoi(x)
-		if err != nil || n < 1 || n > audit.MaxPage {
-			fe.Add("limit", "The limit must be a whole number from 1 to %d.", audit.MaxPage)
-		}
-		f.Limit = n
-	}
+	f.Limit = fe.Whole("limit", v.Get("limit"), 1, audit.MaxPage, f.Limit)
 	return f, fe.Err()
 }
 

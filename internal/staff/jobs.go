@@ -470,11 +470,8 @@ func (s *Service) CancelJob(w http.ResponseWriter, r *http.Request, _ *auth.User
 	}
 	res, err := s.db.ExecContext(r.Context(), s.db.Rebind(`UPDATE staff_jobs SET cancel = 1, version = version + 1, updated_at = ? WHERE id = ? AND state IN (?, ?)`),
 		s.Now().Unix(), j.ID, StateQueued, StateRunning)
-	if err != nil {
+	if err := store.Changed(res, err, &httpx.Error{Code: httpx.ECONFLICT, Message: "This import has already finished."}); err != nil {
 		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return &httpx.Error{Code: httpx.ECONFLICT, Message: "This import has already finished."}
 	}
 	j, err = s.JobByID(r.Context(), j.ID)
 	return httpx.Reply(w, http.StatusAccepted, map[string]any{"job": j}, err)

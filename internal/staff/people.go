@@ -41,21 +41,8 @@ const maxQueryText = 200
 
 // pageArgs reads offset and limit (1..200, default 50).
 func pageArgs(fe *httpx.FieldErrors, v interface{ Get(string) string }) (offset, limit int) {
-	limit = 50
-	if x := v.Get("limit"); x != "" {
-		n, err := strconv.Atoi(x)
-		if err != nil || n < 1 || n > 200 {
-			fe.Add("limit", "The limit must be a whole number from 1 to 200.")
-		}
-		limit = n
-	}
-	if x := v.Get("offset"); x != "" {
-		n, err := strconv.Atoi(x)
-		if err != nil || n < 0 || n > 1_000_000 {
-			fe.Add("offset", "The offset must be a whole number from 0 to 1000000.")
-		}
-		offset = n
-	}
+	limit = fe.Whole("limit", v.Get("limit"), 1, 200, 50)
+	offset = fe.Whole("offset", v.Get("offset"), 0, 1_000_000, 0)
 	return offset, limit
 }
 

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -562,29 +564,17 @@ func (s *Service) existingKeys(ctx context.Context, collection string, keys []st
 	if err != nil {
 		return nil, false, err
 	}
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
+	for chunk := range slices.Chunk(keys, 500) {
 		args := []any{collID}
-		for _, k := range keys[:n] {
+		for _, k := range chunk {
 			args = append(args, k)
 		}
-		keys = keys[n:]
-		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+store.Placeholders(n)+`)`), args...)
+		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT key FROM records WHERE collection_id = ? AND key IN (`+store.Placeholders(len(chunk))+`)`), args...)
+		found, err := store.Set[string](rows, err)
 		if err != nil {
 			return nil, true, err
 		}
-		for rows.Next() {
-			var k string
-			if err := rows.Scan(&k); err != nil {
-				rows.Close()
-				return nil, true, err
-			}
-			out[k] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, true, err
-		}
+		maps.Copy(out, found)
 	}
 	return out, true, nil
 }

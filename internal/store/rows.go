@@ -52,6 +52,14 @@ func CollectMap[K comparable, V any](rs *sql.Rows, err error, scan func(Row) (K,
 	return out, rs.Err()
 }
 
+// Set is CollectMap for rows of one column: the set of its values, each true.
+func Set[K comparable](rs *sql.Rows, err error) (map[K]bool, error) {
+	return CollectMap(rs, err, func(r Row) (K, bool, error) {
+		k, err := Scalar[K](r)
+		return k, true, err
+	})
+}
+
 // Pair scans a row of two columns, a key and its value, for CollectMap.
 func Pair[K comparable, V any](r Row) (K, V, error) {
 	var k K

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"lineage/internal/gedcom"
+	"lineage/internal/store"
 )
 
 // ExportOptions control Export.
@@ -122,19 +123,7 @@ func pointers(rec *gedcom.Line, into map[string]bool) {
 
 func (s *Service) pidSet(ctx context.Context, q string, treeID int64) (map[int64]bool, error) {
 	rows, err := s.db.QueryContext(ctx, s.db.Rebind(q), treeID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return store.Set[int64](rows, err)
 }
 
 // eachRecord reads a tree's records in file order; for a living person (living set)

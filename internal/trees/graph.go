@@ -319,10 +319,7 @@ func (s *Service) marriages(ctx context.Context, treeID int64, xrefs []string) (
 	for _, x := range xrefs {
 		args = append(args, x, unescapeID(x))
 	}
-	for len(args) > 0 {
-		n := min(len(args), 500)
-		chunk := args[:n]
-		args = args[n:]
+	for chunk := range slices.Chunk(args, 500) {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT data FROM tree_records WHERE tree_id = ? AND tag = 'FAM' AND xref IN (`+store.Placeholders(len(chunk))+`)`),
 			append([]any{treeID}, chunk...)...)
 		if err != nil {

@@ -86,19 +86,8 @@ func (s *Service) GetPerson(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) GetPersonSection(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	var errs httpx.FieldErrors
-	num := func(field string, lo, hi int) int {
-		x := v.Get(field)
-		if x == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(x)
-		if err != nil || n < lo || n > hi {
-			errs.Add(field, "The %s must be a whole number from %d to %d.", field, lo, hi)
-		}
-		return n
-	}
-	offset := num("offset", 0, 1_000_000)
-	limit := num("limit", 1, s.limits.PersonItems)
+	offset := errs.Whole("offset", v.Get("offset"), 0, 1_000_000, 0)
+	limit := errs.Whole("limit", v.Get("limit"), 1, s.limits.PersonItems, 0)
 	if err := errs.Err(); err != nil {
 		// An unknown person is 404 before a bad query is 422.
 		if _, err := s.PersonSection(r.Context(), r.PathValue("slug"), r.PathValue("id"), r.PathValue("section"), 0, 1); err != nil {
@@ -247,12 +236,7 @@ func (s *Service) DeleteTree(w http.ResponseWriter, r *http.Request) error {
 	if !v.staff() && !(t.OwnerID == v.ID && !t.Published) {
 		return httpx.ErrForbidden
 	}
-	if err := s.Delete(r.Context(), slug); err != nil {
-		return apiError(err)
-	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return httpx.NoContent(w, apiError(s.Delete(r.Context(), slug)))
 }
 
 // UploadResult is the answer to an upload.

@@ -405,10 +405,7 @@ func (s *Service) families(ctx context.Context, treeID int64, fids []int64) (map
 	out := map[int64]*famRow{}
 	slices.Sort(fids)
 	fids = slices.Compact(fids)
-	for len(fids) > 0 {
-		n := min(len(fids), 500)
-		chunk := fids[:n]
-		fids = fids[n:]
+	for chunk := range slices.Chunk(fids, 500) {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT fid, xref, partner1, partner2 FROM tree_families WHERE tree_id = ? AND fid IN (`+int64List(chunk)+`)`), treeID)
 		if err != nil {
 			return nil, err
@@ -488,10 +485,7 @@ func (s *Service) pointed(ctx context.Context, treeID int64, recs []*gedcom.Line
 	for x := range want {
 		xs = append(xs, x)
 	}
-	for len(xs) > 0 {
-		n := min(len(xs), 500)
-		chunk := xs[:n]
-		xs = xs[n:]
+	for chunk := range slices.Chunk(xs, 500) {
 		rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT xref, data FROM tree_records WHERE tree_id = ? AND xref IN (`+store.Placeholders(len(chunk))+`) ORDER BY seq`),
 			append([]any{treeID}, chunk...)...)
 		if err != nil {

@@ -58,19 +58,7 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, error
 	}
 	tooLong("given", q.Given)
 	tooLong("place", q.Place)
-	num := func(field string, lo, hi int, into *int) {
-		s := v.Get(field)
-		if s == "" {
-			return
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi {
-			errs.Add(field, "The %s must be a whole number from %d to %d.", field, lo, hi)
-			return
-		}
-		*into = n
-	}
-	num("year", 1, gendate.MaxYear, &q.Year)
+	q.Year = errs.Whole("year", v.Get("year"), 1, gendate.MaxYear, q.Year)
 	if s := v.Get("year_pm"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || !slices.Contains(yearTolerances, n) {
@@ -78,8 +66,8 @@ func ParsePeopleQuery(v url.Values, defLimit, maxLimit int) (*PeopleQuery, error
 		}
 		q.YearPM = n
 	}
-	num("offset", 0, 1_000_000, &q.Offset)
-	num("limit", 1, maxLimit, &q.Limit)
+	q.Offset = errs.Whole("offset", v.Get("offset"), 0, 1_000_000, q.Offset)
+	q.Limit = errs.Whole("limit", v.Get("limit"), 1, maxLimit, q.Limit)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -251,10 +239,7 @@ func (s *Service) summaries(ctx context.Context, keys []personKey) (map[personKe
 	out := make(map[personKey]*PersonSummary, len(keys))
 	for tree, pids := range byTree {
 		slices.Sort(pids)
-		for len(pids) > 0 {
-			n := min(len(pids), 500)
-			chunk := pids[:n]
-			pids = pids[n:]
+		for chunk := range slices.Chunk(pids, 500) {
 			rows, err := s.db.QueryContext(ctx, s.db.Rebind(`SELECT `+summaryCols+` FROM tree_people WHERE tree_id = ? AND pid IN (`+int64List(chunk)+`)`), tree)
 			if err != nil {
 				return nil, err

@@ -159,11 +159,8 @@ func scanTree(r store.Row) (*Tree, error) {
 	if t.OwnerID != 0 {
 		t.Owner = &Owner{ID: t.OwnerID, Name: ownerName}
 	}
-	t.CreatedAt, t.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
-	if published.Valid {
-		pt := time.Unix(published.Int64, 0).UTC()
-		t.PublishedAt = &pt
-	}
+	t.CreatedAt, t.UpdatedAt = store.Time(created), store.Time(updated)
+	t.PublishedAt = store.TimeOrNil(published)
 	return t, nil
 }
 
@@ -217,13 +214,7 @@ func (s *Service) SetAccess(ctx context.Context, slug, level string) error {
 		text = l.String()
 	}
 	res, err := s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET access_level = ?, updated_at = ? WHERE slug = ? AND state = 'ready'`), text, s.Now().Unix(), slug)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Changed(res, err, ErrNotFound)
 }
 
 // Tree returns the tree the viewer on ctx may see.
@@ -274,13 +265,7 @@ func (s *Service) SetPublished(ctx context.Context, slug string, published bool)
 	} else {
 		res, err = s.db.ExecContext(ctx, s.db.Rebind(`UPDATE trees SET published = 0, published_at = NULL, updated_at = ? WHERE slug = ? AND state = 'ready'`), now, slug)
 	}
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return store.Changed(res, err, ErrNotFound)
 }
 
 // Delete removes a tree and everything in it: one short transaction hides it from

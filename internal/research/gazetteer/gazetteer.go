@@ -509,20 +509,11 @@ func Named(ctx context.Context, db *store.DB, text string, limit int) ([]*Place,
 // is answered), each with its path.
 func listed(ctx context.Context, db *store.DB, out []*Place, query string, args ...any) ([]*Place, error) {
 	rows, err := db.QueryContext(ctx, db.Rebind(query), args...)
+	found, err := store.Collect(rows, err, scanPlace)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		p, err := scanPlace(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
+	out = append(out, found...)
 	pr := NewResolver(db, nil)
 	for _, p := range out {
 		pr.byID[p.ID] = p

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"lineage/internal/access"
 	"lineage/internal/store"
@@ -37,7 +36,7 @@ func scanCollection(row store.Row) (*Collection, error) {
 		return nil, fmt.Errorf("collection %s: %w", c.Slug, err)
 	}
 	c.Access = c.Level.String()
-	c.CreatedAt, c.UpdatedAt = time.Unix(created, 0).UTC(), time.Unix(updated, 0).UTC()
+	c.CreatedAt, c.UpdatedAt = store.Time(created), store.Time(updated)
 	return c, nil
 }
 

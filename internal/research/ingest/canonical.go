@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"lineage/internal/research/index"
+	"lineage/internal/store"
 )
 
 // WriteCanonical writes the records of a collection whose record_ids are in keys as
@@ -36,7 +37,7 @@ func (s *Importer) WriteCanonical(ctx context.Context, slug string, keys []strin
 		}
 		keys = keys[k:]
 		rows, err := s.DB.QueryContext(ctx, s.DB.Rebind(`SELECT r.key, t.slug, r.date_text, r.place_text, r.transcript, r.source, r.access, r.images, r.persons
-			FROM records r JOIN record_types t ON t.id = r.type_id WHERE r.collection_id = ? AND r.key IN (`+placeholders(k)+`) ORDER BY r.id`), args...)
+			FROM records r JOIN record_types t ON t.id = r.type_id WHERE r.collection_id = ? AND r.key IN (`+store.Placeholders(k)+`) ORDER BY r.id`), args...)
 		if err != nil {
 			return n, err
 		}

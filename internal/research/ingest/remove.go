@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
+
+	"lineage/internal/store"
 )
 
 // removeChunk is how many records RemoveRecords takes out a transaction.
@@ -40,7 +41,7 @@ func (s *Importer) RemoveRecords(ctx context.Context, slug string, keys []string
 			for _, k := range chunk {
 				args = append(args, k)
 			}
-			rows, err := tx.QueryContext(ctx, s.DB.Rebind(`SELECT id FROM records WHERE collection_id = ? AND key IN (`+placeholders(n)+`)`), args...)
+			rows, err := tx.QueryContext(ctx, s.DB.Rebind(`SELECT id FROM records WHERE collection_id = ? AND key IN (`+store.Placeholders(n)+`)`), args...)
 			if err != nil {
 				return err
 			}
@@ -66,7 +67,7 @@ func (s *Importer) RemoveRecords(ctx context.Context, slug string, keys []string
 			if err := st.retire(ctx, tx, gone, stats); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, s.DB.Rebind(`DELETE FROM records WHERE id IN (`+placeholders(len(ids))+`)`), ids...); err != nil {
+			if _, err := tx.ExecContext(ctx, s.DB.Rebind(`DELETE FROM records WHERE id IN (`+store.Placeholders(len(ids))+`)`), ids...); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, s.DB.Rebind(`UPDATE collections SET record_count = record_count - ?, updated_at = ? WHERE id = ?`),
@@ -115,8 +116,4 @@ func (s *Importer) DeleteEmptyCollection(ctx context.Context, slug string) error
 		return ErrNotEmpty
 	}
 	return nil
-}
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }

@@ -91,19 +91,8 @@ func (ix Indexes) Repair(ctx context.Context, conn *sql.Conn) (bool, error) {
 // missing lists the names of Dropped, Kept and Tables that the database lacks.
 func (ix Indexes) missing(ctx context.Context, conn *sql.Conn) ([]string, error) {
 	rows, err := conn.QueryContext(ctx, ix.schema)
+	have, err := store.Set[string](rows, err)
 	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	have := map[string]bool{}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return nil, err
-		}
-		have[n] = true
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var missing []string
