@@ -342,12 +342,8 @@ func (e *env) webhook(t *testing.T, body []byte, sig string) {
 	req, _ := http.NewRequest("POST", e.srv.URL+"/api/stripe/webhook", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Stripe-Signature", sig)
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("webhook: %d %s", res.StatusCode, b)
+	if code, b, _ := authtest.Send(t, req); code != 200 {
+		t.Fatalf("webhook: %d %s", code, b)
 	}
 }
 

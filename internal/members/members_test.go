@@ -99,13 +99,8 @@ func (e *env) do(user int64, method, path string, body any) resp {
 	if user != 0 {
 		req.Header.Set("X-Test-User", strconv.FormatInt(user, 10))
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return resp{res.StatusCode, b}
+	code, b, _ := authtest.Send(e.t, req)
+	return resp{code, b}
 }
 
 func want(t *testing.T, r resp, status int) {

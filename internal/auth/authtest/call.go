@@ -23,6 +23,13 @@ func Call(t testing.TB, base, method, path, token, body string) (int, []byte, ht
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return Send(t, req)
+}
+
+// Send sends req with the default client and answers the status, the body and the
+// headers; a request that gets no answer fails the test.
+func Send(t testing.TB, req *http.Request) (int, []byte, http.Header) {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
