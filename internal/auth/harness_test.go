@@ -180,13 +180,8 @@ func (b *browser) do(method, path string, body any) *response {
 	for k, v := range b.header {
 		req.Header.Set(k, v)
 	}
-	res, err := b.c.Do(req)
-	if err != nil {
-		b.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return &response{status: res.StatusCode, header: res.Header, body: data}
+	status, data, header := authtest.SendWith(b.e.t, b.c, req)
+	return &response{status: status, header: header, body: data}
 }
 
 // signedIn is a new browser signed in as email.

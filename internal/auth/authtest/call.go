@@ -30,7 +30,14 @@ func Call(t testing.TB, base, method, path, token, body string) (int, []byte, ht
 // headers; a request that gets no answer fails the test.
 func Send(t testing.TB, req *http.Request) (int, []byte, http.Header) {
 	t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	return SendWith(t, http.DefaultClient, req)
+}
+
+// SendWith is Send through the client c (a browser's cookie jar, a test server's
+// client).
+func SendWith(t testing.TB, c *http.Client, req *http.Request) (int, []byte, http.Header) {
+	t.Helper()
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
