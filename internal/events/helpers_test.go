@@ -164,6 +164,18 @@ func paid(n int) events.SettingsInput {
 	return in
 }
 
+// eachPaid runs fn on both stores (storetest.Each) with card payments through a
+// stripe-mock and the talk on sale with places places at paid's prices.
+func eachPaid(t *testing.T, places int, fn func(t *testing.T, e *env)) {
+	t.Helper()
+	mock := stripetest.Start(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, mock)
+		e.settings(t, talk, paid(places))
+		fn(t, e)
+	})
+}
+
 type user struct {
 	id    int64
 	token string
