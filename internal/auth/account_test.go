@@ -43,9 +43,7 @@ func TestRegistrationAndVerification(t *testing.T) {
 }
 
 func TestRegistrationValidation(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		r := b.do("POST", "/api/register", map[string]any{})
 		expect(t, r, 422, "The name field is required. (and 2 more errors)")
@@ -64,9 +62,7 @@ func TestRegistrationValidation(t *testing.T) {
 }
 
 func TestResendVerification(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		b.do("POST", "/api/register", map[string]any{"name": "G", "email": "g@example.org", "password": "12345678", "password_confirmation": "12345678"})
 		first := e.linkToken("g@example.org")
@@ -89,9 +85,7 @@ func TestResendVerification(t *testing.T) {
 }
 
 func TestForgotAndResetPassword(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		signedIn := e.signedIn("ada@example.org", "correct horse battery")
 
 		b := e.browser()
@@ -135,9 +129,7 @@ func TestForgotAndResetPassword(t *testing.T) {
 }
 
 func TestChangePassword(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		a, other := e.browser(), e.browser()
 		a.signIn("ada@example.org", "correct horse battery")
 		other.signIn("ada@example.org", "correct horse battery")
@@ -157,9 +149,7 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestChangeEmail(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		e.user("taken@example.org", "whatever12")
 		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("PUT", "/api/user/email", map[string]any{"email": "taken@example.org", "password": "correct horse battery"}),
@@ -196,9 +186,7 @@ func TestChangeEmail(t *testing.T) {
 }
 
 func TestProfile(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("PATCH", "/api/user", map[string]any{"name": " "}), 422, "The name field is required.")
 		r := b.do("PATCH", "/api/user", map[string]any{"name": "Ada Lovelace"})
@@ -210,9 +198,7 @@ func TestProfile(t *testing.T) {
 }
 
 func TestExportAndDeleteAccount(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		keep := e.user("bob@example.org", "bobs password")
 		b := e.signedIn("ada@example.org", "correct horse battery")
 		expect(t, b.do("POST", "/api/bookmarks", map[string]any{"url": "/news/annual-meeting", "title": "Annual meeting"}), 201, "")
@@ -257,13 +243,13 @@ func TestExportAndDeleteAccount(t *testing.T) {
 		expect(t, b.do("GET", "/api/user", nil), 401, "Unauthenticated.")
 		for _, table := range []string{"bookmarks", "reading_lists", "reading_list_items", "saved_searches", "search_history", "api_tokens"} {
 			var n int
-			db.QueryRow(`SELECT COUNT(*) FROM ` + table + ` t WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ` + ownerColumn(table) + `)`).Scan(&n)
+			e.db.QueryRow(`SELECT COUNT(*) FROM ` + table + ` t WHERE NOT EXISTS (SELECT 1 FROM users u WHERE u.id = ` + ownerColumn(table) + `)`).Scan(&n)
 			if n != 0 {
 				t.Errorf("%d orphaned rows in %s", n, table)
 			}
 		}
 		var n int
-		db.QueryRow(`SELECT COUNT(*) FROM bookmarks`).Scan(&n)
+		e.db.QueryRow(`SELECT COUNT(*) FROM bookmarks`).Scan(&n)
 		if n != 1 {
 			t.Errorf("%d bookmarks left, want bob's 1", n)
 		}

@@ -47,6 +47,17 @@ type env struct {
 
 type envOption func(*auth.Options)
 
+// eachWithAda runs fn on both stores (storetest.Each), each with a fresh env in which
+// ada@example.org has an account with the password "correct horse battery".
+func eachWithAda(t *testing.T, fn func(t *testing.T, e *env)) {
+	t.Helper()
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		e.user("ada@example.org", "correct horse battery")
+		fn(t, e)
+	})
+}
+
 func newEnv(t *testing.T, db *store.DB, opts ...envOption) *env {
 	t.Helper()
 	e := &env{t: t, db: db, clock: clocktest.New(time.Now())}
@@ -180,13 +191,8 @@ func (b *browser) do(method, path string, body any) *response {
 	for k, v := range b.header {
 		req.Header.Set(k, v)
 	}
-	res, err := b.c.Do(req)
-	if err != nil {
-		b.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return &response{status: res.StatusCode, header: res.Header, body: data}
+	status, data, header := authtest.SendWith(b.e.t, b.c, req)
+	return &response{status: status, header: header, body: data}
 }
 
 // signedIn is a new browser signed in as email.

@@ -54,9 +54,7 @@ func TestCSRFCookieSecureBehindHTTPS(t *testing.T) {
 }
 
 func TestLoginLogout(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		expect(t, b.do("GET", "/api/user", nil), 401, "Unauthenticated.")
 
@@ -113,9 +111,7 @@ func TestLoginLogout(t *testing.T) {
 }
 
 func TestLoginValidation(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		b.do("GET", "/sanctum/csrf-cookie", nil)
 
@@ -147,9 +143,7 @@ func TestLoginValidation(t *testing.T) {
 }
 
 func TestCSRF(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		creds := map[string]any{"email": "ada@example.org", "password": "correct horse battery"}
 
 		// No session at all: nothing to match.
@@ -208,9 +202,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestThrottle(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.browser()
 		b.do("GET", "/sanctum/csrf-cookie", nil)
 		b.header["X-Forwarded-For"] = "203.0.113.7"
@@ -241,9 +233,7 @@ func TestThrottle(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		b := e.signedIn("ada@example.org", "correct horse battery")
 		// Active use keeps a session alive past the idle limit ...
 		for i := 0; i < 3; i++ {
@@ -278,7 +268,7 @@ func TestSessionExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		var n int
-		db.SignIn().QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&n)
+		e.db.SignIn().QueryRow(`SELECT COUNT(*) FROM sessions`).Scan(&n)
 		if n != 1 {
 			t.Errorf("%d sessions after sweep, want 1", n)
 		}
@@ -286,9 +276,7 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db)
-		e.user("ada@example.org", "correct horse battery")
+	eachWithAda(t, func(t *testing.T, e *env) {
 		c := e.browser()
 		expect(t, c.do("POST", "/api/tokens", map[string]any{"email": "ada@example.org", "password": "nope"}), 422,
 			"These credentials do not match our records.")

@@ -164,6 +164,18 @@ func paid(n int) events.SettingsInput {
 	return in
 }
 
+// eachPaid runs fn on both stores (storetest.Each) with card payments through a
+// stripe-mock and the talk on sale with places places at paid's prices.
+func eachPaid(t *testing.T, places int, fn func(t *testing.T, e *env)) {
+	t.Helper()
+	mock := stripetest.Start(t)
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db, mock)
+		e.settings(t, talk, paid(places))
+		fn(t, e)
+	})
+}
+
 type user struct {
 	id    int64
 	token string
@@ -342,12 +354,8 @@ func (e *env) webhook(t *testing.T, body []byte, sig string) {
 	req, _ := http.NewRequest("POST", e.srv.URL+"/api/stripe/webhook", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Stripe-Signature", sig)
-	res, err := http.DefaultClient.Do(req)
-	fatal(t, err)
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("webhook: %d %s", res.StatusCode, b)
+	if code, b, _ := authtest.Send(t, req); code != 200 {
+		t.Fatalf("webhook: %d %s", code, b)
 	}
 }
 

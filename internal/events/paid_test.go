@@ -12,7 +12,6 @@ import (
 	ics "github.com/arran4/golang-ical"
 
 	"lineage/internal/events"
-	"lineage/internal/payments/stripetest"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
 )
@@ -22,10 +21,7 @@ import (
 // a second event for the same payment) changes nothing more: one payment, one
 // confirmation.
 func TestPaidBookingWebhookOnce(t *testing.T) {
-	mock := stripetest.Start(t)
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db, mock)
-		e.settings(t, talk, paid(5))
+	eachPaid(t, 5, func(t *testing.T, e *env) {
 		m := e.member(t, "mem@example.org")
 		_, view := e.do(t, "GET", "/api/events/"+talk+"/booking", m.token, "")
 		tt := view["ticket_types"].([]any)[0].(map[string]any)
@@ -69,10 +65,7 @@ func TestPaidBookingWebhookOnce(t *testing.T) {
 // payment that arrives afterwards (docs/events.md): confirmed when the places can be
 // taken again, else refunded through Stripe — never a place beyond the capacity.
 func TestLatePaymentRule(t *testing.T) {
-	mock := stripetest.Start(t)
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db, mock)
-		e.settings(t, talk, paid(1))
+	eachPaid(t, 1, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		a := e.user(t, "a@example.org", "")
 		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
@@ -132,10 +125,7 @@ func TestLatePaymentRule(t *testing.T) {
 // editor cancels the whole event: everyone told (METHOD:CANCEL for those with an
 // invitation), paid tickets refunded, and the event no longer bookable.
 func TestRefundsAndEventCancellation(t *testing.T) {
-	mock := stripetest.Start(t)
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db, mock)
-		e.settings(t, talk, paid(3))
+	eachPaid(t, 3, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		a := e.user(t, "a@example.org", "")
 		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
@@ -277,10 +267,7 @@ func TestSchedulerSendsOnce(t *testing.T) {
 // the next; accepting holds it for payment with a Checkout URL, and the webhook
 // confirms it. The account's list and the events' states show each step.
 func TestPaidOfferAcceptedAndPaid(t *testing.T) {
-	mock := stripetest.Start(t)
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db, mock)
-		e.settings(t, talk, paid(1))
+	eachPaid(t, 1, func(t *testing.T, e *env) {
 		a, b := e.user(t, "a@example.org", ""), e.user(t, "b@example.org", "")
 		ra := ref(e.book(t, a.token, tickets("visitor:A"), 201))
 		e.checkoutPaid(t, "evt_offer_a", ra, 800)
@@ -330,10 +317,7 @@ func TestPaidOfferAcceptedAndPaid(t *testing.T) {
 // SQLite holds the one write lock, and the visitor's confirmation carries the link to
 // their booking with its key.
 func TestWebhookReadsTheLinkKeyOnItsTransaction(t *testing.T) {
-	mock := stripetest.Start(t)
-	storetest.Each(t, func(t *testing.T, db *store.DB) {
-		e := newEnv(t, db, mock)
-		e.settings(t, talk, paid(2))
+	eachPaid(t, 2, func(t *testing.T, e *env) {
 		out := e.book(t, "", `{"mode":"online","tickets":[{"type":"visitor","name":"Vi"}],"name":"Vi Visitor","email":"vi@example.org"}`, 201)
 		r := ref(out)
 		link := to(e.mails(t, 1), "vi@example.org", "Confirm your booking")
@@ -343,7 +327,7 @@ func TestWebhookReadsTheLinkKeyOnItsTransaction(t *testing.T) {
 		if code, c := e.do(t, "POST", "/api/bookings/confirm", "", `{"token":"`+token(t, link[0])+`"}`); code != 200 || booking(c)["awaiting"] != "payment" {
 			t.Fatalf("confirm: %d %v", code, c)
 		}
-		restarted := e.newRoom(db)
+		restarted := e.newRoom(e.db)
 		e.pay.Handle(events.PaymentKind, restarted.Fulfiller())
 		e.checkoutPaid(t, "evt_first_key", r, 800)
 		if e.status(t, r) != "confirmed" {

@@ -142,3 +142,40 @@ func TestMultipart(t *testing.T) {
 		})
 	}
 }
+
+// Parts ranges over every part in order and ends after the last; a part that cannot
+// be read ends the range with its error, once; a loop may stop early.
+func TestParts(t *testing.T) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for _, name := range []string{"title", "file", "note"} {
+		mw.WriteField(name, "value of "+name)
+	}
+	mw.Close()
+	read := func(b []byte, stopAfter int) (names []string, errs []error) {
+		for part, err := range Parts(multipart.NewReader(bytes.NewReader(b), mw.Boundary())) {
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			v, _ := io.ReadAll(part)
+			names = append(names, part.FormName()+"="+string(v))
+			if len(names) == stopAfter {
+				break
+			}
+		}
+		return names, errs
+	}
+	names, errs := read(body.Bytes(), 0)
+	if strings.Join(names, ",") != "title=value of title,file=value of file,note=value of note" || len(errs) != 0 {
+		t.Fatalf("whole body: %q, %v", names, errs)
+	}
+	broken := bytes.Replace(body.Bytes(), []byte(`Content-Disposition: form-data; name="file"`), []byte("no header here"), 1)
+	names, errs = read(broken, 0)
+	if strings.Join(names, ",") != "title=value of title" || len(errs) != 1 {
+		t.Fatalf("a second part with a broken header: %q, %v; want the first part and one error", names, errs)
+	}
+	if names, errs = read(body.Bytes(), 1); len(names) != 1 || len(errs) != 0 {
+		t.Fatalf("stopped after the first part: %q, %v", names, errs)
+	}
+}

@@ -9,10 +9,7 @@ import (
 )
 
 func TestParseRegion(t *testing.T) {
-	good := []struct {
-		in   string
-		want Region
-	}{
+	parses(t, "ParseRegion", ParseRegion, []parseCase[Region]{
 		{"full", Region{Kind: RegionFull}},
 		{"square", Region{Kind: RegionSquare}},
 		{"0,0,512,512", Region{RegionPixels, 0, 0, 512, 512}},
@@ -20,28 +17,15 @@ func TestParseRegion(t *testing.T) {
 		{"pct:41.6,7.5,40,70", Region{RegionPercent, 41.6, 7.5, 40, 70}},
 		{"pct:0,0,100,100", Region{RegionPercent, 0, 0, 100, 100}},
 		{"pct:10,10,0.5,0.5", Region{RegionPercent, 10, 10, 0.5, 0.5}},
-	}
-	for _, c := range good {
-		got, err := ParseRegion(c.in)
-		if err != nil || got != c.want {
-			t.Errorf("ParseRegion(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
-		}
-	}
-	bad := []string{"", "Full", "full ", "0,0,512", "0,0,512,512,1", "0,0,0,512", "0,0,512,0", "-1,0,10,10",
+	})
+	refuses(t, "ParseRegion", func(in string) error { _, err := ParseRegion(in); return err }, http.StatusBadRequest,
+		"", "Full", "full ", "0,0,512", "0,0,512,512,1", "0,0,0,512", "0,0,512,0", "-1,0,10,10",
 		"+1,0,10,10", "1.5,0,10,10", "a,b,c,d", "0,0,1e3,10", "pct:", "pct:0,0,0,10", "pct:1,2,3", "pct:-1,0,10,10",
-		"pct:0,0,10,NaN", "pct:.5,0,10,10", "pct:5.,0,10,10", "0x10,0,10,10", "0, 0,10,10", "squared", "pct:0,0,10,10,"}
-	for _, in := range bad {
-		if _, err := ParseRegion(in); status(err) != http.StatusBadRequest {
-			t.Errorf("ParseRegion(%q): err %v, want a 400", in, err)
-		}
-	}
+		"pct:0,0,10,NaN", "pct:.5,0,10,10", "pct:5.,0,10,10", "0x10,0,10,10", "0, 0,10,10", "squared", "pct:0,0,10,10,")
 }
 
 func TestParseSize(t *testing.T) {
-	good := []struct {
-		in   string
-		want Size
-	}{
+	parses(t, "ParseSize", ParseSize, []parseCase[Size]{
 		{"max", Size{Kind: SizeMax}},
 		{"^max", Size{Kind: SizeMax, Upscale: true}},
 		{"150,", Size{Kind: SizeWidth, W: 150}},
@@ -55,20 +39,10 @@ func TestParseSize(t *testing.T) {
 		{"^360,360", Size{Kind: SizeExact, Upscale: true, W: 360, H: 360}},
 		{"!225,100", Size{Kind: SizeConfined, W: 225, H: 100}},
 		{"^!225,100", Size{Kind: SizeConfined, Upscale: true, W: 225, H: 100}},
-	}
-	for _, c := range good {
-		got, err := ParseSize(c.in)
-		if err != nil || got != c.want {
-			t.Errorf("ParseSize(%q) = %+v, %v; want %+v", c.in, got, err, c.want)
-		}
-	}
-	bad := []string{"", "full", "^full", "Max", ",", "0,", ",0", "0,0", "!225,", "!,100", "!0,100", "pct:", "pct:0", "pct:-5",
-		"pct:abc", "225", "225,100,1", "-1,", "1.5,", "^^max", "!^225,100", "1234567890,", "225,x", " 225,"}
-	for _, in := range bad {
-		if _, err := ParseSize(in); status(err) != http.StatusBadRequest {
-			t.Errorf("ParseSize(%q): err %v, want a 400", in, err)
-		}
-	}
+	})
+	refuses(t, "ParseSize", func(in string) error { _, err := ParseSize(in); return err }, http.StatusBadRequest,
+		"", "full", "^full", "Max", ",", "0,", ",0", "0,0", "!225,", "!,100", "!0,100", "pct:", "pct:0", "pct:-5",
+		"pct:abc", "225", "225,100,1", "-1,", "1.5,", "^^max", "!^225,100", "1234567890,", "225,x", " 225,")
 }
 
 func TestParseRotation(t *testing.T) {
@@ -86,16 +60,9 @@ func TestParseRotation(t *testing.T) {
 			t.Errorf("ParseRotation(%q) = %v, %d, %v", c.in, m, d, err)
 		}
 	}
-	for _, in := range []string{"", "!", "-90", "361", "abc", "90deg", "!!90", "1e2", " 90"} {
-		if _, _, err := ParseRotation(in); status(err) != http.StatusBadRequest {
-			t.Errorf("ParseRotation(%q): err %v, want a 400", in, err)
-		}
-	}
-	for _, in := range []string{"45", "22.5", "!359", "90.5"} {
-		if _, _, err := ParseRotation(in); status(err) != http.StatusNotImplemented {
-			t.Errorf("ParseRotation(%q): err %v, want a 501", in, err)
-		}
-	}
+	rotation := func(in string) error { _, _, err := ParseRotation(in); return err }
+	refuses(t, "ParseRotation", rotation, http.StatusBadRequest, "", "!", "-90", "361", "abc", "90deg", "!!90", "1e2", " 90")
+	refuses(t, "ParseRotation", rotation, http.StatusNotImplemented, "45", "22.5", "!359", "90.5")
 }
 
 func TestParseQualityFormat(t *testing.T) {
@@ -105,14 +72,36 @@ func TestParseQualityFormat(t *testing.T) {
 			t.Errorf("ParseQualityFormat(%q) = %q %q %v", in, q, f, err)
 		}
 	}
-	for _, in := range []string{"", "default", "default.", ".jpg", "grey.jpg", "native.jpg", "default.jpeg", "default.JPG", "default.jpg.png", "default.bmp"} {
-		if _, _, err := ParseQualityFormat(in); status(err) != http.StatusBadRequest {
-			t.Errorf("ParseQualityFormat(%q): err %v, want a 400", in, err)
+	qualityFormat := func(in string) error { _, _, err := ParseQualityFormat(in); return err }
+	refuses(t, "ParseQualityFormat", qualityFormat, http.StatusBadRequest,
+		"", "default", "default.", ".jpg", "grey.jpg", "native.jpg", "default.jpeg", "default.JPG", "default.jpg.png", "default.bmp")
+	refuses(t, "ParseQualityFormat", qualityFormat, http.StatusNotImplemented,
+		"default.webp", "default.tif", "default.gif", "default.jp2", "default.pdf")
+}
+
+// parseCase is one input of a parser and what it must parse to.
+type parseCase[T comparable] struct {
+	in   string
+	want T
+}
+
+// parses checks that parse (called name in messages) reads each case's input as its want.
+func parses[T comparable](t *testing.T, name string, parse func(string) (T, error), cases []parseCase[T]) {
+	t.Helper()
+	for _, c := range cases {
+		if got, err := parse(c.in); err != nil || got != c.want {
+			t.Errorf("%s(%q) = %+v, %v; want %+v", name, c.in, got, err, c.want)
 		}
 	}
-	for _, in := range []string{"default.webp", "default.tif", "default.gif", "default.jp2", "default.pdf"} {
-		if _, _, err := ParseQualityFormat(in); status(err) != http.StatusNotImplemented {
-			t.Errorf("ParseQualityFormat(%q): err %v, want a 501", in, err)
+}
+
+// refuses checks that parse (called name in messages) refuses each input with an
+// error of status want.
+func refuses(t *testing.T, name string, parse func(string) error, want int, ins ...string) {
+	t.Helper()
+	for _, in := range ins {
+		if err := parse(in); status(err) != want {
+			t.Errorf("%s(%q): err %v, want a %d", name, in, err, want)
 		}
 	}
 }

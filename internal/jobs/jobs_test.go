@@ -159,3 +159,60 @@ func TestRunner(t *testing.T) {
 		})
 	})
 }
+
+// TestRepeat: run is called at once, again whenever wake receives (the interval, an
+// hour, never comes), with Repeat's context, and Repeat returns when that context
+// ends; with a short interval and no wake it repeats on its own.
+func TestRepeat(t *testing.T) {
+	type key struct{}
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "repeat"))
+	defer cancel()
+	wake := make(chan struct{})
+	runs := make(chan int)
+	done := make(chan struct{})
+	n := 0
+	go func() {
+		defer close(done)
+		jobs.Repeat(ctx, time.Hour, wake, func(ctx context.Context) {
+			if ctx.Value(key{}) != "repeat" {
+				t.Error("run did not get Repeat's context")
+			}
+			n++
+			if n == 3 {
+				cancel()
+			}
+			runs <- n
+		})
+	}()
+	if got := <-runs; got != 1 {
+		t.Fatalf("run %d at once, want 1", got)
+	}
+	wake <- struct{}{}
+	if got := <-runs; got != 2 {
+		t.Fatalf("run %d after a wake, want 2", got)
+	}
+	wake <- struct{}{}
+	<-runs
+	<-done // the third run ended the context: Repeat returns without a fourth
+	if n != 3 {
+		t.Fatalf("%d runs, want 3", n)
+	}
+
+	ticks := make(chan struct{}, 3)
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	done2 := make(chan struct{})
+	go func() {
+		defer close(done2)
+		jobs.Repeat(ctx2, time.Millisecond, nil, func(context.Context) {
+			select {
+			case ticks <- struct{}{}:
+			default: // three seen; Repeat is being stopped
+			}
+		})
+	}()
+	for range 3 {
+		<-ticks
+	}
+	cancel2()
+	<-done2
+}

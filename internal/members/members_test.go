@@ -99,13 +99,8 @@ func (e *env) do(user int64, method, path string, body any) resp {
 	if user != 0 {
 		req.Header.Set("X-Test-User", strconv.FormatInt(user, 10))
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return resp{res.StatusCode, b}
+	code, b, _ := authtest.Send(e.t, req)
+	return resp{code, b}
 }
 
 func want(t *testing.T, r resp, status int) {
@@ -357,6 +352,61 @@ func TestSearchHistory(t *testing.T) {
 		}
 	})
 }
+
+// TestLimits: each per-account limit lets a member add up to it, then refuses one more
+// with a 422 naming the limit on the field, and holds no one else (for a list's items,
+// no other list). The rows up to one below the limit are put in by SQL; the last one
+// allowed and the refused one go through the API.
+func TestLimits(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		e := newEnv(t, db)
+		list := e.do(e.b, "POST", "/api/reading-lists", map[string]any{"name": "Full"})
+		want(t, list, 201)
+		other := e.do(e.b, "POST", "/api/reading-lists", map[string]any{"name": "Other"})
+		want(t, other, 201)
+		page := func(name string) map[string]any { return map[string]any{"url": "/" + name} }
+		named := func(name string) map[string]any { return map[string]any{"name": name} }
+		search := func(name string) map[string]any {
+			return map[string]any{"name": name, "path": "/research-hub/our-collections/searchexplore", "params": map[string]any{}}
+		}
+		for _, c := range []struct {
+			name        string
+			limit       int
+			user        int64  // who adds
+			fill        string // inserts the rows n of owner: arguments n, owner
+			owner       int64
+			path, field string
+			body        func(name string) map[string]any
+			message     string
+			elseUser    int64 // who adds to elsePath, not at the limit
+			elsePath    string
+		}{
+			{"Bookmarks", members.MaxBookmarks, e.a, `INSERT INTO bookmarks (user_id, url, title, created_at) SELECT ?, '/filled/' || i, 'x', 0 FROM n`, e.a,
+				"/api/bookmarks", "url", page, "You have reached the limit of 5000 bookmarks. Remove some to add more.", e.b, "/api/bookmarks"},
+			{"ReadingLists", members.MaxReadingLists, e.a, `INSERT INTO reading_lists (user_id, name, created_at, updated_at) SELECT ?, 'x', 0, 0 FROM n`, e.a,
+				"/api/reading-lists", "name", named, "You have reached the limit of 200 reading lists.", e.b, "/api/reading-lists"},
+			{"ListItems", members.MaxListItems, e.b, `INSERT INTO reading_list_items (list_id, position, url, title, created_at) SELECT ?, i, '/filled/' || i, 'x', 0 FROM n`, atoi64(list.id(t)),
+				"/api/reading-lists/" + list.id(t) + "/items", "url", page, "A reading list holds at most 1000 items.", e.b, "/api/reading-lists/" + other.id(t) + "/items"},
+			{"SavedSearches", members.MaxSavedSearches, e.a, `INSERT INTO saved_searches (user_id, name, path, params, created_at, updated_at) SELECT ?, 'x', '/research-hub/our-collections/searchexplore', '{}', 0, 0 FROM n`, e.a,
+				"/api/saved-searches", "name", search, "You have reached the limit of 200 saved searches.", e.b, "/api/saved-searches"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				if _, err := db.Exec(db.Rebind(`WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) `+c.fill), c.limit-1, c.owner); err != nil {
+					t.Fatal(err)
+				}
+				want(t, e.do(c.user, "POST", c.path, c.body("last")), 201)
+				r := e.do(c.user, "POST", c.path, c.body("over"))
+				want(t, r, 422)
+				if got := r.obj(t); got["message"] != c.message || fmt.Sprint(got["errors"]) != fmt.Sprint(map[string]any{c.field: []any{c.message}}) {
+					t.Errorf("refusal %s", r.body)
+				}
+				want(t, e.do(c.elseUser, "POST", c.elsePath, c.body("over")), 201)
+			})
+		}
+	})
+}
+
+func atoi64(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
 
 func TestExportUserData(t *testing.T) {
 	e := newEnv(t, storetest.SQLite(t))

@@ -3,7 +3,6 @@ package newsletter_test
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"lineage/internal/auth"
+	"lineage/internal/auth/authtest"
 	"lineage/internal/httpx"
 	"lineage/internal/newsletter"
 	"lineage/internal/store"
@@ -63,15 +63,10 @@ func call(t *testing.T, srv *httptest.Server, as, method, path, body string) (in
 	req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-As", as)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	code, b, _ := authtest.Send(t, req)
 	var out map[string]any
 	json.Unmarshal(b, &out)
-	return res.StatusCode, out
+	return code, out
 }
 
 // A store with no lists and no editions answers each listing as an empty array, never

@@ -3,13 +3,13 @@ package payments_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"lineage/internal/auth/authtest"
 	"lineage/internal/payments"
 	"lineage/internal/payments/stripetest"
 	"lineage/internal/store"
@@ -233,13 +233,8 @@ func TestPortalRoute(t *testing.T) {
 			if ref != "" {
 				req.Header.Set("X-Ref", ref)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer resp.Body.Close()
-			b, _ := io.ReadAll(resp.Body)
-			return resp.StatusCode, string(b)
+			code, b, _ := authtest.Send(t, req)
+			return code, string(b)
 		}
 		for _, tc := range []struct {
 			ref  string

@@ -18,6 +18,7 @@ import (
 	"github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/webhook"
 
+	"lineage/internal/auth/authtest"
 	"lineage/internal/payments"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -137,13 +138,8 @@ func deliver(t *testing.T, url string, body []byte, header string) (int, string)
 	if header != "" {
 		req.Header.Set("Stripe-Signature", header)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, strings.TrimSpace(string(b))
+	code, b, _ := authtest.Send(t, req)
+	return code, strings.TrimSpace(string(b))
 }
 
 // send signs body now with the right secret and posts it, failing unless Stripe would

@@ -2,7 +2,6 @@ package research_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/auth/authtest"
 	"lineage/internal/httpx"
 	"lineage/internal/research"
 	"lineage/internal/research/researchtest"
@@ -45,13 +45,8 @@ func do(t *testing.T, srv *httptest.Server, method, path string, member bool) ap
 	if member {
 		req.Header.Set("X-Test-Member", "yes")
 	}
-	res, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return apiResp{res.StatusCode, res.Header, b}
+	status, b, header := authtest.SendWith(t, srv.Client(), req)
+	return apiResp{status, header, b}
 }
 
 func hasKeys(t *testing.T, what string, m map[string]any, keys ...string) {

@@ -216,10 +216,7 @@ func TestPaywallSameTeaserEverywhere(t *testing.T) {
 func TestPaywallBroadAgreesWithBounded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		bounded := paywallFixture(t, db, 10_000)
-		broad := []*research.Service{
-			research.New(db, research.Options{Log: quietLog(), Cap: 1}),
-			research.New(db, research.Options{Log: quietLog(), Cap: 3}),
-		}
+		broad := researchtest.Broad(db)
 		for _, q := range []string{
 			"surname=Whyte", "surname=Whyte&sort=date", "surname=Whyte&given=Mabel", "surname=Whyte&role=mother",
 			"surname=Brown&given=Henry", "surname=Whyte&relative=Mabel", "surname=Green&relative=Whyte&relative_role=mother",

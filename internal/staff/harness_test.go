@@ -253,13 +253,8 @@ func (b *browser) do(method, path string, body any) (int, []byte) {
 		j, _ := json.Marshal(body)
 		rd, ctype = bytes.NewReader(j), "application/json"
 	}
-	res, err := b.c.Do(b.request(method, path, rd, ctype))
-	if err != nil {
-		b.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res.StatusCode, out
+	status, out, _ := authtest.SendWith(b.e.t, b.c, b.request(method, path, rd, ctype))
+	return status, out
 }
 
 // upload sends a multipart form: fields, then files (field name → file name → bytes).
@@ -275,13 +270,8 @@ func (b *browser) upload(path string, fields map[string]string, files []formFile
 		w.Write(f.data)
 	}
 	mw.Close()
-	res, err := b.c.Do(b.request("POST", path, &buf, mw.FormDataContentType()))
-	if err != nil {
-		b.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res.StatusCode, out
+	status, out, _ := authtest.SendWith(b.e.t, b.c, b.request("POST", path, &buf, mw.FormDataContentType()))
+	return status, out
 }
 
 type formFile struct {

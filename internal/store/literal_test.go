@@ -1,11 +1,13 @@
 package store_test
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
 
 	"lineage/internal/store"
+	"lineage/internal/store/storetest"
 )
 
 // TestWriteLiteral: each supported value's literal text, quotes doubled and NUL
@@ -44,4 +46,21 @@ func TestWriteLiteral(t *testing.T) {
 			store.WriteLiteral(&b, v)
 		}()
 	}
+}
+
+// TestPlaceholders: n question marks joined by ", ", nothing for n ≤ 0, and the list
+// binds n arguments on both stores.
+func TestPlaceholders(t *testing.T) {
+	for n, want := range map[int]string{-1: "", 0: "", 1: "?", 2: "?, ?", 4: "?, ?, ?, ?"} {
+		if got := store.Placeholders(n); got != want {
+			t.Errorf("Placeholders(%d) = %q, want %q", n, got, want)
+		}
+	}
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		things(t, db)
+		rs, err := db.QueryContext(context.Background(), db.Rebind(`SELECT id FROM things WHERE id IN (`+store.Placeholders(3)+`) ORDER BY id`), 2, 7, 1)
+		if ids, err := store.Collect(rs, err, store.Scalar[int64]); err != nil || len(ids) != 2 || ids[0] != 1 || ids[1] != 2 {
+			t.Fatalf("IN list: %v %v", ids, err)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"errors"
 	"strings"
 	"testing"
@@ -108,6 +109,58 @@ func TestStore(t *testing.T) {
 				t.Errorf("a second FOR UPDATE while the first holds the row: %v, want a lock timeout", err)
 			}
 		})
+	})
+}
+
+// TestKeptSecret: the key is Secret's, read once and then kept (a changed setting is
+// not read again); a key read inside a transaction that rolls back is not kept, so
+// the next read makes and keeps the key that is stored; an error is not kept.
+func TestKeptSecret(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		var k store.KeptSecret
+		a, err := k.Get(ctx, db, db, "test.kept")
+		if stored, _ := db.Secret(ctx, db, "test.kept"); err != nil || len(a) != 32 || string(a) != string(stored) {
+			t.Fatalf("first read: %x, %v; stored %x", a, err, stored)
+		}
+		other := base64.RawURLEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
+		if _, err := db.Exec(db.Rebind(`UPDATE settings SET value = ? WHERE key = ?`), other, "test.kept"); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := k.Get(ctx, db, db, "test.kept"); err != nil || string(b) != string(a) {
+			t.Errorf("second read was not the kept key: %x, %v", b, err)
+		}
+
+		var inTx store.KeptSecret
+		var rolledBack []byte
+		undo := errors.New("roll back")
+		err = db.InTx(ctx, func(tx *sql.Tx) error {
+			var err error
+			if rolledBack, err = inTx.Get(ctx, db, tx, "test.tx"); err != nil {
+				return err
+			}
+			return undo
+		})
+		if !errors.Is(err, undo) || len(rolledBack) != 32 {
+			t.Fatalf("read in a transaction: %x, %v", rolledBack, err)
+		}
+		after, err := inTx.Get(ctx, db, db, "test.tx")
+		if err != nil || string(after) == string(rolledBack) {
+			t.Fatalf("the rolled-back transaction's key was kept: %x, %v", after, err)
+		}
+		if stored, _ := db.Secret(ctx, db, "test.tx"); string(stored) != string(after) {
+			t.Errorf("kept %x, stored %x", after, stored)
+		}
+
+		var damaged store.KeptSecret
+		db.Exec(db.Rebind(`INSERT INTO settings (key, value) VALUES (?, ?)`), "test.damaged", "short")
+		if _, err := damaged.Get(ctx, db, db, "test.damaged"); err == nil {
+			t.Fatal("a damaged key was accepted")
+		}
+		db.Exec(db.Rebind(`UPDATE settings SET value = ? WHERE key = ?`), other, "test.damaged")
+		if c, err := damaged.Get(ctx, db, db, "test.damaged"); err != nil || string(c) != strings.Repeat("k", 32) {
+			t.Errorf("after the error, the repaired key: %q, %v", c, err)
+		}
 	})
 }
 

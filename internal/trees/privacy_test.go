@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"lineage/internal/auth/authtest"
 	"lineage/internal/httpx"
 	"lineage/internal/store"
 	"lineage/internal/store/storetest"
@@ -53,13 +54,8 @@ func send(t testing.TB, srv *httptest.Server, viewer, method, path, contentType 
 	if viewer != "" {
 		req.Header.Set("X-Test-Viewer", viewer)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
+	code, b, _ := authtest.Send(t, req)
+	return code, string(b)
 }
 
 const (

@@ -23,7 +23,21 @@ func Call(t testing.TB, base, method, path, token, body string) (int, []byte, ht
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	res, err := http.DefaultClient.Do(req)
+	return Send(t, req)
+}
+
+// Send sends req with the default client and answers the status, the body and the
+// headers; a request that gets no answer fails the test.
+func Send(t testing.TB, req *http.Request) (int, []byte, http.Header) {
+	t.Helper()
+	return SendWith(t, http.DefaultClient, req)
+}
+
+// SendWith is Send through the client c (a browser's cookie jar, a test server's
+// client).
+func SendWith(t testing.TB, c *http.Client, req *http.Request) (int, []byte, http.Header) {
+	t.Helper()
+	res, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

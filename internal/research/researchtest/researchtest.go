@@ -61,6 +61,15 @@ func NewService(t testing.TB, db *store.DB, cap int) *research.Service {
 	return s
 }
 
+// Broad is the room on db twice more, with caps of 1 and 3, so small that a search
+// goes the broad way: a test compares their pages with a bounded room's.
+func Broad(db *store.DB) []*research.Service {
+	return []*research.Service{
+		research.New(db, research.Options{Log: QuietLog(), Cap: 1}),
+		research.New(db, research.Options{Log: QuietLog(), Cap: 3}),
+	}
+}
+
 // ImportFile imports a testdata file into a collection and fails on any error.
 func ImportFile(t testing.TB, s *research.Service, file string, opts research.ImportOptions) *research.ImportReport {
 	t.Helper()

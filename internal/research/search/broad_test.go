@@ -69,10 +69,7 @@ func allPagesErr(t *testing.T, s *research.Service, params string, limit int) ([
 func TestBroadAgreesWithBounded(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, db *store.DB) {
 		bounded := fixture(t, db, 10_000)
-		broad := []*research.Service{
-			research.New(db, research.Options{Log: quietLog(), Cap: 1}),
-			research.New(db, research.Options{Log: quietLog(), Cap: 3}),
-		}
+		broad := broadRooms(db)
 		byNameStreamed := 0
 		for _, q := range agreementQueries {
 			want, wantTotal := allPages(t, bounded, q, 100)

@@ -20,4 +20,5 @@ var (
 	search      = researchtest.Search
 	keys        = researchtest.Keys
 	allPagesAs  = researchtest.AllPagesAs
+	broadRooms  = researchtest.Broad
 )
