@@ -179,3 +179,60 @@ func TestParts(t *testing.T) {
 		t.Fatalf("stopped after the first part: %q, %v", names, errs)
 	}
 }
+
+// Whole reads a query parameter as a whole number within its bounds; "" (the
+// parameter absent, or given empty) is the default without an error; anything else
+// outside the bounds is the default and the field's one message.
+func TestWhole(t *testing.T) {
+	const msg, from0 = "The limit must be a whole number from 1 to 100.", "The limit must be a whole number from 0 to 100."
+	for _, tc := range []struct {
+		name, s string
+		lo      int // from lo to 100, default 20
+		want    int
+		err     string // the limit's message, or "" for none
+	}{
+		{"in range", "7", 1, 7, ""},
+		{"lowest", "1", 1, 1, ""},
+		{"highest", "100", 1, 100, ""},
+		{"zero when allowed", "0", 0, 0, ""},
+		{"leading zero and sign", "+007", 1, 7, ""},
+		{"empty is the default", "", 1, 20, ""},
+		{"below", "0", 1, 20, msg},
+		{"negative", "-5", 1, 20, msg},
+		{"above", "101", 1, 20, msg},
+		{"beyond int", "99999999999999999999", 1, 20, msg},
+		{"not a number", "ten", 1, 20, msg},
+		{"not a number, zero allowed", "ten", 0, 20, from0},
+		{"a fraction", "7.5", 1, 20, msg},
+		{"spaces", " 7", 1, 20, msg},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fe FieldErrors
+			got := fe.Whole("limit", tc.s, tc.lo, 100, 20)
+			err := fe.Err()
+			var e *Error
+			switch {
+			case got != tc.want:
+				t.Errorf("%q: %d, want %d", tc.s, got, tc.want)
+			case tc.err == "" && err != nil:
+				t.Errorf("%q: %v, want no error", tc.s, err)
+			case tc.err != "" && (!errors.As(err, &e) || e.Code != EINVALID || e.Message != tc.err || len(e.Fields) != 1 || len(e.Fields["limit"]) != 1 || e.Fields["limit"][0] != tc.err):
+				t.Errorf("%q: %#v, want a 422 with the limit's one message %q", tc.s, err, tc.err)
+			}
+		})
+	}
+	// The parameter absent and given empty are both "" to Whole; each field's bounds
+	// are its own message, in the order met.
+	v := httptest.NewRequest("GET", "/?offset=&limit=0&year=x", nil).URL.Query()
+	var fe FieldErrors
+	offset := fe.Whole("offset", v.Get("offset"), 0, 1_000_000, 3)
+	page := fe.Whole("page", v.Get("page"), 1, 9, 4)
+	limit := fe.Whole("limit", v.Get("limit"), 1, 100, 20)
+	year := fe.Whole("year", v.Get("year"), 1, 2100, 1900)
+	var e *Error
+	if offset != 3 || page != 4 || limit != 20 || year != 1900 || !errors.As(fe.Err(), &e) ||
+		e.Message != "The limit must be a whole number from 1 to 100. (and 1 more error)" ||
+		strings.Join(e.Fields["year"], "|") != "The year must be a whole number from 1 to 2100." || fe.Has("offset") || fe.Has("page") {
+		t.Errorf("offset %d, page %d, limit %d, year %d; %#v", offset, page, limit, year, fe.Err())
+	}
+}

@@ -122,3 +122,30 @@ func FuzzPathID(f *testing.F) {
 		}
 	})
 }
+
+// NoContent answers 204 with no body, never cached; when the work failed it writes
+// nothing (no status, no header) and returns the same error for the room to answer.
+func TestNoContent(t *testing.T) {
+	failed := &Error{Code: ENOTFOUND, Message: "Not Found"}
+	for _, tc := range []struct {
+		name         string
+		err          error
+		status       int // 0: nothing written
+		cacheControl string
+	}{
+		{"done", nil, http.StatusNoContent, "no-store"},
+		{"failed", failed, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			rec.Code = 0 // WriteHeader sets it; NewRecorder's 200 would hide that nothing was written
+			err := NoContent(rec, tc.err)
+			if err != tc.err || rec.Code != tc.status || rec.Header().Get("Cache-Control") != tc.cacheControl || rec.Body.Len() != 0 {
+				t.Errorf("%v, status %d, headers %v, body %q; want %v, %d, Cache-Control %q, no body", err, rec.Code, rec.Header(), rec.Body.String(), tc.err, tc.status, tc.cacheControl)
+			}
+			if tc.err != nil && len(rec.Header()) != 0 {
+				t.Errorf("a failure must write no header: %v", rec.Header())
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"testing"
 	"time"
 
@@ -130,6 +131,39 @@ func TestChanged(t *testing.T) {
 		res, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM things WHERE id = ?`), 2)
 		if err := store.Changed(res, err, none); err != nil {
 			t.Errorf("a deleted row: %v", err)
+		}
+	})
+}
+
+// TestSet: the rows of one column become the set of their values, each true (a value
+// met twice is one key), of whatever type the column is scanned as; no rows is an
+// empty set (not nil), and a failed query's or a scan's error comes back.
+func TestSet(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		things(t, db)
+		for _, tc := range []struct {
+			name, query string
+			want        map[int64]bool // nil: an error is wanted
+		}{
+			{"rows", `SELECT id FROM things`, map[int64]bool{1: true, 2: true}},
+			{"each value once", `SELECT t.id FROM things t, things u`, map[int64]bool{1: true, 2: true}},
+			{"no rows", `SELECT id FROM things WHERE id > 5`, map[int64]bool{}},
+			{"failed query", `SELECT id FROM no_such_table`, nil},
+			{"scan error", `SELECT at FROM things`, nil}, // thing 2's NULL is no int64
+		} {
+			rs, err := db.QueryContext(ctx, tc.query)
+			got, err := store.Set[int64](rs, err)
+			switch {
+			case tc.want == nil && err == nil:
+				t.Errorf("%s: %v, want an error", tc.name, got)
+			case tc.want != nil && (err != nil || got == nil || !maps.Equal(got, tc.want)):
+				t.Errorf("%s: %#v %v, want %v", tc.name, got, err, tc.want)
+			}
+		}
+		rs, err := db.QueryContext(ctx, `SELECT 'thing' FROM things`)
+		if got, err := store.Set[string](rs, err); err != nil || !maps.Equal(got, map[string]bool{"thing": true}) {
+			t.Errorf("strings: %v %v", got, err)
 		}
 	})
 }
