@@ -12,7 +12,6 @@ import { loadWebhooks, testWebhooks } from "../features/studio/api.server";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 const STATUS_WORDS = { pending: "Waiting to be sent", delivered: "Delivered", failed: "Failed" } as const;
 
@@ -76,8 +75,7 @@ export default function StudioWebhooks({ loaderData, actionData }: Route.Compone
       {deliveries.length === 0 ? (
         <p>None yet.</p>
       ) : (
-        <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <TableHead columns={["When", "Address", "Outcome", "Tries"]} />
+        <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" columns={["When", "Address", "Outcome", "Tries"]} className={styles.tableWrap} tableClassName={styles.table}>
           <tbody>
             {deliveries.map((d) => (
               <tr key={d.id}>

@@ -11,7 +11,7 @@ import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, u
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
 import { MembershipFacts } from "../features/membership/MembershipSummary";
@@ -258,25 +258,22 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
           <section className={styles.section} aria-labelledby="receipts">
             <h2 id="receipts">Receipts</h2>
             {receipts.length ? (
-              <div className={styles.tableWrap}>
-                <table className={styles.table}>
-                  <TableHead columns={["Receipt", "Date", "Amount"]} />
-                  <tbody>
-                    {receipts.map((r) => (
-                      <tr key={r.id}>
-                        <td>
-                          <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
-                        </td>
-                        <td>{dateText(r.paid_at)}</td>
-                        <td>
-                          {formatMoney(r.amount_minor, r.currency)}
-                          {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ScrollTable label="Receipts" columns={["Receipt", "Date", "Amount"]} className={styles.tableWrap} tableClassName={styles.table}>
+                <tbody>
+                  {receipts.map((r) => (
+                    <tr key={r.id}>
+                      <td>
+                        <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
+                      </td>
+                      <td>{dateText(r.paid_at)}</td>
+                      <td>
+                        {formatMoney(r.amount_minor, r.currency)}
+                        {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </ScrollTable>
             ) : (
               <p>No payments yet.</p>
             )}
