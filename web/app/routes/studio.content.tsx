@@ -9,7 +9,7 @@ import { ScrollTable } from "../components/ScrollTable";
 import { formFailure, getAuth } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { createDocument, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
+import { createDocument, formToken, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
 import { typeLabel } from "../features/studio/models";
 import styles from "../features/studio/studio.module.css";
 import { STATUS_WORDS, statusText, when } from "../features/studio/words";
@@ -48,7 +48,7 @@ export const meta = privateMeta("Content");
 export async function action({ request, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const type = String(form.get("type") ?? "");
   const done = await createDocument(context, csrf, { type });
   if (done.ok && done.body) throw redirect(`/studio/content/${encodeURIComponent(done.body.id)}`);
