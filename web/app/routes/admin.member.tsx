@@ -10,7 +10,7 @@ import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SelectField, us
 import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, loadMember, memberHandlers, type MembershipResult } from "../features/membership/api.server";
-import { MembershipFacts } from "../features/membership/MembershipSummary";
+import { AmountCell, MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
 import { dateText, statusText } from "../features/membership/plan-text";
 import type { Plan } from "../features/membership/types";
@@ -155,10 +155,7 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
                 <tr key={p.id}>
                   <td>{p.number}</td>
                   <td>{dateText(p.paid_at)}</td>
-                  <td>
-                    {formatMoney(p.amount_minor, p.currency)}
-                    {p.refunded_minor ? ` (${formatMoney(p.refunded_minor, p.currency)} refunded)` : ""}
-                  </td>
+                  <AmountCell receipt={p} />
                   <td>{p.method}</td>
                   <td>{dateText(p.covers_until)}</td>
                   <td>{p.note}</td>

@@ -15,8 +15,7 @@ import { ScrollTable } from "../components/ScrollTable";
 import { usePendingReload } from "../lib/pending-reload";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
-import { MembershipFacts } from "../features/membership/MembershipSummary";
-import { formatMoney } from "../features/membership/money";
+import { AmountCell, MembershipFacts } from "../features/membership/MembershipSummary";
 import { dateText, mayRejoin, mayRenewEarly } from "../features/membership/plan-text";
 import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
@@ -257,10 +256,7 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
                         <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
                       </td>
                       <td>{dateText(r.paid_at)}</td>
-                      <td>
-                        {formatMoney(r.amount_minor, r.currency)}
-                        {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
-                      </td>
+                      <AmountCell receipt={r} />
                     </tr>
                   ))}
                 </tbody>
