@@ -30,4 +30,14 @@ describe("ScrollTable", () => {
     expect(html).toContain('aria-label="Audit entries"');
     expect(html).toContain('<caption class="visually-hidden">Audit entries, newest first</caption>');
   });
+  it("draws the head from columns and can show its caption", () => {
+    const html = renderToStaticMarkup(
+      <ScrollTable label="Rows with errors" captionShown columns={["Line", "Problem"]} className="wrap" tableClassName="table">
+        {body}
+      </ScrollTable>,
+    );
+    expect(html).toBe(
+      '<div class="wrap" role="region" aria-label="Rows with errors" tabindex="0"><table class="table"><caption>Rows with errors</caption><thead><tr><th scope="col">Line</th><th scope="col">Problem</th></tr></thead><tbody><tr><td>1851</td></tr></tbody></table></div>',
+    );
+  });
 });

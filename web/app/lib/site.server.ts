@@ -1,4 +1,5 @@
 // Facts about the public site that only the server knows.
+import { asText, type RichTextField } from "@prismicio/client";
 import type { PageSeo } from "./seo";
 
 /** The public origin, from LINEAGE_PUBLIC_URL, else the request's own origin. */
@@ -42,4 +43,13 @@ export function pageSeo(
   keepSearchParams: string[] = [],
 ): PageSeo {
   return { ...page, url: canonicalUrl(info, keepSearchParams) };
+}
+
+/**
+ * Head data for an article (a news item, an event, a featured or custom-type document):
+ * the first 300 characters of its summary describe it; `image`, for the kinds that have
+ * one, is its link-preview picture.
+ */
+export function articleSeo(info: RequestInfo, title: string, summary: RichTextField, image: Pick<PageSeo, "image"> = {}): PageSeo {
+  return pageSeo(info, { title, description: asText(summary).slice(0, 300) || null, ...image, type: "article" });
 }

@@ -7,10 +7,10 @@ import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.member";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SelectField, useFocusFirstError } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans, loadMember, memberHandlers, type MembershipResult } from "../features/membership/api.server";
-import { MembershipFacts } from "../features/membership/MembershipSummary";
+import { AmountCell, MembershipFacts } from "../features/membership/MembershipSummary";
 import { formatMoney } from "../features/membership/money";
 import { dateText, statusText } from "../features/membership/plan-text";
 import type { Plan } from "../features/membership/types";
@@ -149,26 +149,20 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
       <section className={styles.section} aria-labelledby="payments">
         <h2 id="payments">Payments</h2>
         {payments.length ? (
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <TableHead columns={["Receipt", "Date", "Amount", "Method", "Covers until", "Note"]} />
-              <tbody>
-                {payments.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.number}</td>
-                    <td>{dateText(p.paid_at)}</td>
-                    <td>
-                      {formatMoney(p.amount_minor, p.currency)}
-                      {p.refunded_minor ? ` (${formatMoney(p.refunded_minor, p.currency)} refunded)` : ""}
-                    </td>
-                    <td>{p.method}</td>
-                    <td>{dateText(p.covers_until)}</td>
-                    <td>{p.note}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable label="Payments" columns={["Receipt", "Date", "Amount", "Method", "Covers until", "Note"]} className={styles.tableWrap} tableClassName={styles.table}>
+            <tbody>
+              {payments.map((p) => (
+                <tr key={p.id}>
+                  <td>{p.number}</td>
+                  <td>{dateText(p.paid_at)}</td>
+                  <AmountCell receipt={p} />
+                  <td>{p.method}</td>
+                  <td>{dateText(p.covers_until)}</td>
+                  <td>{p.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
         ) : (
           <p>No payments recorded.</p>
         )}
@@ -177,24 +171,21 @@ export default function AdminMember({ loaderData }: Route.ComponentProps) {
       <section className={styles.section} aria-labelledby="history">
         <h2 id="history">History</h2>
         {history.length ? (
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <TableHead columns={["When", "By", "Change", "Why"]} />
-              <tbody>
-                {history.map((h, i) => (
-                  <tr key={`${h.at}-${i}`}>
-                    <td>{dateText(h.at)}</td>
-                    <td>{h.by || "(deleted account)"}</td>
-                    <td>
-                      {h.from ? `${statusText(h.from)} → ` : ""}
-                      {statusText(h.to)}
-                    </td>
-                    <td>{h.why}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable label="History" columns={["When", "By", "Change", "Why"]} className={styles.tableWrap} tableClassName={styles.table}>
+            <tbody>
+              {history.map((h, i) => (
+                <tr key={`${h.at}-${i}`}>
+                  <td>{dateText(h.at)}</td>
+                  <td>{h.by || "(deleted account)"}</td>
+                  <td>
+                    {h.from ? `${statusText(h.from)} → ` : ""}
+                    {statusText(h.to)}
+                  </td>
+                  <td>{h.why}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
         ) : (
           <p>No changes recorded.</p>
         )}

@@ -5,7 +5,7 @@ import { useRef } from "react";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/admin.members";
 import { CsrfField, ErrorSummary, Field, FieldShell, FormStatus, formStyles, SelectField, useFocusFirstError } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { importMembers, isAdmin, loadMembers, type MembershipResult } from "../features/membership/api.server";
 import { dateText, statusText } from "../features/membership/plan-text";
@@ -64,21 +64,17 @@ function ImportSection() {
       </p>
       {result && !result.ok ? <ErrorSummary result={result.errors && Object.keys(result.errors).length ? result : { ok: false, message: result.message }} fields={["file"]} idPrefix="import" /> : null}
       {report?.errors?.length ? (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <caption>Rows with errors</caption>
-            <TableHead columns={["Line", "Column", "Problem"]} />
-            <tbody>
-              {report.errors.map((e) => (
-                <tr key={`${e.line}-${e.column}-${e.message}`}>
-                  <td>{e.line}</td>
-                  <td>{e.column}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Rows with errors" captionShown columns={["Line", "Column", "Problem"]} className={styles.tableWrap} tableClassName={styles.table}>
+          <tbody>
+            {report.errors.map((e) => (
+              <tr key={`${e.line}-${e.column}-${e.message}`}>
+                <td>{e.line}</td>
+                <td>{e.column}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       ) : null}
       {dryRunDone && report ? (
         <Form method="post" className={formStyles.form} aria-labelledby="dry-run">
@@ -154,25 +150,22 @@ export default function AdminMembers({ loaderData }: Route.ComponentProps) {
         {q || status ? " found" : ""}
       </h2>
       {members.length ? (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <TableHead columns={["Number", "Name", "Email", "Plan", "Status", "Paid until"]} />
-            <tbody>
-              {members.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    <Link to={`/admin/members/${m.id}`}>{m.number}</Link>
-                  </td>
-                  <td>{m.name}</td>
-                  <td>{m.email}</td>
-                  <td>{m.plan.name}</td>
-                  <td>{statusText(m.status)}</td>
-                  <td>{dateText(m.paid_until)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Members" columns={["Number", "Name", "Email", "Plan", "Status", "Paid until"]} className={styles.tableWrap} tableClassName={styles.table}>
+          <tbody>
+            {members.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <Link to={`/admin/members/${m.id}`}>{m.number}</Link>
+                </td>
+                <td>{m.name}</td>
+                <td>{m.email}</td>
+                <td>{m.plan.name}</td>
+                <td>{statusText(m.status)}</td>
+                <td>{dateText(m.paid_until)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       ) : (
         <p className="empty-state">No members match.</p>
       )}

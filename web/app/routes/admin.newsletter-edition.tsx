@@ -6,7 +6,7 @@ import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import type { Route } from "./+types/admin.newsletter-edition";
 import { CsrfField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import {
   cancelSchedule,
@@ -149,19 +149,16 @@ export default function AdminNewsletterEdition({ loaderData, actionData }: Route
       {failed.length ? (
         <section className={styles.section} aria-labelledby="failed">
           <h2 id="failed">Addresses that failed</h2>
-          <div className={styles.tableWrap}>
-            <table className={styles.table}>
-              <TableHead columns={["Address", "What the mail server said"]} />
-              <tbody>
-                {failed.map((r) => (
-                  <tr key={r.email}>
-                    <td>{r.email}</td>
-                    <td>{r.error || "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable label="Addresses that failed" columns={["Address", "What the mail server said"]} className={styles.tableWrap} tableClassName={styles.table}>
+            <tbody>
+              {failed.map((r) => (
+                <tr key={r.email}>
+                  <td>{r.email}</td>
+                  <td>{r.error || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </ScrollTable>
         </section>
       ) : null}
 

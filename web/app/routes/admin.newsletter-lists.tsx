@@ -4,7 +4,7 @@
 import { data, Form, Link } from "react-router";
 import type { Route } from "./+types/admin.newsletter-lists";
 import { CsrfField, ErrorSummary, Field, FormStatus, fieldId, formStyles, SubmitButton, useSubmitting } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { loadAdminLists, saveList, type NewsletterResult } from "../features/newsletter/api.server";
 import { audienceText } from "../features/newsletter/lists";
@@ -80,22 +80,19 @@ export default function AdminNewsletterLists({ loaderData, actionData }: Route.C
       </p>
       <h1>Newsletter lists</h1>
       <FormStatus result={result?.ok ? result : undefined} />
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <TableHead columns={["List", "Who may subscribe", "Subscribers"]} />
-          <tbody>
-            {lists.map((l) => (
-              <tr key={l.slug}>
-                <td>
-                  {l.name} <span className={styles.meta}>({l.slug})</span>
-                </td>
-                <td>{audienceText(l)}</td>
-                <td>{l.subscribers}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable label="Newsletter lists" columns={["List", "Who may subscribe", "Subscribers"]} className={styles.tableWrap} tableClassName={styles.table}>
+        <tbody>
+          {lists.map((l) => (
+            <tr key={l.slug}>
+              <td>
+                {l.name} <span className={styles.meta}>({l.slug})</span>
+              </td>
+              <td>{audienceText(l)}</td>
+              <td>{l.subscribers}</td>
+            </tr>
+          ))}
+        </tbody>
+      </ScrollTable>
 
       {lists.map((l) => {
         const mine = resultFor(result, "list-update", l.slug) as NewsletterResult | undefined;

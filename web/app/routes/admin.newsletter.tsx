@@ -4,7 +4,7 @@
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/admin.newsletter";
 import { CsrfField, ErrorSummary, formStyles, usePageForm } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { createEdition, isStaff, loadAllLists, loadDocuments, loadEditions, type NewsletterResult } from "../features/newsletter/api.server";
 import { EditionFields } from "../features/newsletter/EditionFields";
@@ -58,28 +58,24 @@ export default function AdminNewsletter({ loaderData, actionData }: Route.Compon
       {editions.length === 0 ? (
         <p>There are no editions yet.</p>
       ) : (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">Editions, newest first</caption>
-            <TableHead columns={["Subject", "List", "Status", "Progress"]} />
-            <tbody>
-              {editions.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Link to={`/admin/newsletter/${e.id}`}>{e.subject || `Edition ${e.id}`}</Link>
-                  </td>
-                  <td>{listName(e.list)}</td>
-                  <td>
-                    {statusText(e.status)}
-                    {e.status === "scheduled" && e.scheduled_at ? ` for ${formatDateTime(e.scheduled_at)}` : ""}
-                    {e.status === "sent" && e.sent_at ? ` on ${formatDateTime(e.sent_at)}` : ""}
-                  </td>
-                  <td>{e.status === "sending" || e.status === "sent" ? progressText(e.counts) : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Editions" caption="Editions, newest first" columns={["Subject", "List", "Status", "Progress"]} className={styles.tableWrap} tableClassName={styles.table}>
+          <tbody>
+            {editions.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <Link to={`/admin/newsletter/${e.id}`}>{e.subject || `Edition ${e.id}`}</Link>
+                </td>
+                <td>{listName(e.list)}</td>
+                <td>
+                  {statusText(e.status)}
+                  {e.status === "scheduled" && e.scheduled_at ? ` for ${formatDateTime(e.scheduled_at)}` : ""}
+                  {e.status === "sent" && e.sent_at ? ` on ${formatDateTime(e.sent_at)}` : ""}
+                </td>
+                <td>{e.status === "sending" || e.status === "sent" ? progressText(e.counts) : "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       )}
 
       <section className={styles.section} aria-labelledby="new-edition">

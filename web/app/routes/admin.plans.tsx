@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/admin.plans";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormStatus } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin, loadAllPlans } from "../features/membership/api.server";
 import { formatMoney } from "../features/membership/money";
@@ -33,23 +33,20 @@ export default function AdminPlans({ loaderData }: Route.ComponentProps) {
         <Link to="/admin/members/plans/new">Add a plan</Link>
       </p>
       {plans.length ? (
-        <div className={styles.tableWrap}>
-          <table className={styles.table}>
-            <TableHead columns={["Plan", "Price", "Period", "On sale"]} />
-            <tbody>
-              {plans.map((p) => (
-                <tr key={p.slug}>
-                  <td>
-                    <Link to={`/admin/members/plans/${p.slug}/edit`}>{p.name}</Link>
-                  </td>
-                  <td>{formatMoney(p.price_minor, p.currency)}</td>
-                  <td>{p.period}</td>
-                  <td>{p.on_sale ? "Yes" : "No"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Plans" columns={["Plan", "Price", "Period", "On sale"]} className={styles.tableWrap} tableClassName={styles.table}>
+          <tbody>
+            {plans.map((p) => (
+              <tr key={p.slug}>
+                <td>
+                  <Link to={`/admin/members/plans/${p.slug}/edit`}>{p.name}</Link>
+                </td>
+                <td>{formatMoney(p.price_minor, p.currency)}</td>
+                <td>{p.period}</td>
+                <td>{p.on_sale ? "Yes" : "No"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </ScrollTable>
       ) : (
         <p>No plans yet.</p>
       )}

@@ -2,7 +2,7 @@
 // a member opens their own without one): a booking with its tickets, calendar file,
 // joining details for online bookings, and cancelling it (?cancel=1 asks first, stating
 // the event's refund rule).
-import { data, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/bookings-booking";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormStatus } from "../components/forms/Forms";
@@ -10,13 +10,12 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { BookingCard, CancelConfirm } from "../features/events/BookingCard";
 import { ACCOUNT_BOOKINGS_PATH, bookingPagePath } from "../features/events/booking-paths";
 import { dateTimeText, priceText } from "../features/events/booking-text";
-import { cancelBooking, loadBooking, loadEventBooking, type BookingResult } from "../features/events/bookings.server";
+import { cancelBookingAction, loadBooking, loadEventBooking, type BookingResult } from "../features/events/bookings.server";
 import { EVENTS_PATH } from "../features/events/events";
 import bookingsCss from "../features/events/bookings.css?url";
 import type { AuthHandle } from "../features/auth/access";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
-import { text } from "../features/auth/results.server";
 
 // Public: visitors have no account; the key in the link is their proof.
 export const handle: AuthHandle = { auth: false };
@@ -47,12 +46,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 
 export const meta = privateMeta("Your booking");
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  if (text(form, "intent") !== "cancel") return data({ ok: false, message: "Something was missing from the form. Please reload the page and try again." }, { status: 422 });
-  const result = await cancelBooking(context, form);
-  return data(result, { status: result.ok ? 200 : 422 });
-}
+export const action = (args: Route.ActionArgs) => cancelBookingAction(args);
 
 export default function BookingPage({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, key, asking, refundRule, payHref, signedIn } = loaderData;

@@ -22,7 +22,7 @@ import { Body } from "../features/content/Body";
 import { RichText } from "../features/content/RichText";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
-import { pageSeo } from "../lib/site.server";
+import { articleSeo, pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
 
 function typeOf(url: URL): CustomTypeName {
@@ -60,7 +60,7 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
       title,
       summary: doc.data.summary,
       body: doc.data.body,
-      seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+      seo: articleSeo({ request, url }, title, doc.data.summary),
       bookmark: await bookmark,
     };
   }

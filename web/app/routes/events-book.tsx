@@ -4,14 +4,14 @@
 // a member's free booking goes there at once; a visitor is asked to confirm by email.
 import { data, Link, redirect } from "react-router";
 import type { Route } from "./+types/events-book";
-import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { CheckEmail, NamesStep, TicketStep } from "../features/events/BookingForm";
 import { choiceQuery, ticketChoice, ticketRows } from "../features/events/booking-form";
 import { bookingPanel, bookingStatusText, isActiveBooking } from "../features/events/booking-text";
 import { bookedPath, bookingPagePath, bookPath, eventPath } from "../features/events/booking-paths";
 import { createBooking, isCheckoutUrl, loadEventBooking, type BookingResult } from "../features/events/bookings.server";
-import { EVENTS_PATH, isPlausibleUid } from "../features/events/events";
+import { isPlausibleUid } from "../features/events/events";
+import { EventCrumbs } from "../features/events/EventCrumbs";
 import { EventWhen } from "../features/events/EventWhen";
 import { formatTimeRange } from "../features/events/london-time";
 import bookingsCss from "../features/events/bookings.css?url";
@@ -77,13 +77,7 @@ export default function EventsBook({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <>
-      <Breadcrumbs
-        items={[
-          { to: "/", label: "Home" },
-          { to: EVENTS_PATH, label: "Events" },
-          { to: eventPath(event.uid), label: event.title },
-        ]}
-      />
+      <EventCrumbs uid={event.uid} title={event.title} />
       <h1>Book: {event.title}</h1>
       <p className="lead">
         <EventWhen when={when} />

@@ -3,13 +3,13 @@
 // page says the payment is being processed and asks again (BookingProgress).
 import { Link } from "react-router";
 import type { Route } from "./+types/events-booked";
-import { Breadcrumbs } from "../components/Breadcrumbs";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { BookingCard } from "../features/events/BookingCard";
 import { BookingProgress } from "../features/events/BookingProgress";
-import { ACCOUNT_BOOKINGS_PATH, bookingPagePath, eventPath } from "../features/events/booking-paths";
+import { ACCOUNT_BOOKINGS_PATH, bookingPagePath } from "../features/events/booking-paths";
 import { loadBooking } from "../features/events/bookings.server";
-import { EVENTS_PATH, isPlausibleUid } from "../features/events/events";
+import { isPlausibleUid } from "../features/events/events";
+import { EventCrumbs } from "../features/events/EventCrumbs";
 import bookingsCss from "../features/events/bookings.css?url";
 import type { AuthHandle } from "../features/auth/access";
 import { getAuth } from "../features/auth/context";
@@ -42,13 +42,7 @@ export default function EventsBooked({ loaderData }: Route.ComponentProps) {
   const { uid, booking, key, signedIn } = loaderData;
   return (
     <>
-      <Breadcrumbs
-        items={[
-          { to: "/", label: "Home" },
-          { to: EVENTS_PATH, label: "Events" },
-          { to: eventPath(uid), label: booking?.event_title ?? "The event" },
-        ]}
-      />
+      <EventCrumbs uid={uid} title={booking?.event_title ?? "The event"} />
       <h1>Your booking</h1>
       <BookingProgress booking={booking} />
       {booking ? <BookingCard booking={booking} headingLevel={2} /> : null}

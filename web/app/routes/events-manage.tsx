@@ -3,14 +3,14 @@
 // booked, the booking settings, and cancelling the event (?cancel-event=1 asks first).
 import { data, Link } from "react-router";
 import type { Route } from "./+types/events-manage";
-import { Breadcrumbs } from "../components/Breadcrumbs";
 import { OnThisPage } from "../components/OnThisPage";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { AttendeeCards, CancelEventForm, MessageForm, SettingsForm } from "../features/events/ManageBookings";
-import { eventPath, managePath } from "../features/events/booking-paths";
+import { managePath } from "../features/events/booking-paths";
 import { isStaff, loadAttendees, loadSettings, manageHandlers, type ManageResult } from "../features/events/bookings.server";
 import { settingsValues } from "../features/events/settings-form";
-import { EVENTS_PATH, isPlausibleUid } from "../features/events/events";
+import { isPlausibleUid } from "../features/events/events";
+import { EventCrumbs } from "../features/events/EventCrumbs";
 import { formatLondonDate, formatLondonClock } from "../features/events/london-time";
 import bookingsCss from "../features/events/bookings.css?url";
 import eventsCss from "../features/events/events.css?url";
@@ -67,13 +67,7 @@ export default function EventsManage({ loaderData, actionData }: Route.Component
   const here = managePath(uid);
   return (
     <>
-      <Breadcrumbs
-        items={[
-          { to: "/", label: "Home" },
-          { to: EVENTS_PATH, label: "Events" },
-          { to: eventPath(uid), label: attendees.event.title },
-        ]}
-      />
+      <EventCrumbs uid={uid} title={attendees.event.title} />
       <h1>Bookings: {attendees.event.title}</h1>
       <p className="lead">
         {formatLondonDate(starts)}, {formatLondonClock(starts)}

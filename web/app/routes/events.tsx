@@ -38,7 +38,7 @@ import { isStaff, loadBookingStates, loadEventBooking } from "../features/events
 import bookingsCss from "../features/events/bookings.css?url";
 import { getAuth } from "../features/auth/context";
 import { routeMeta, type MetaDescriptor } from "../lib/seo";
-import { pageSeo } from "../lib/site.server";
+import { articleSeo, pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
 
 const JOIN_PATH = ROUTED_PAGE_PATHS[EVENTS_JOIN_UID]!;
@@ -78,7 +78,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
       summary: doc.data.summary,
       body: doc.data.body,
       icsHref: eventIcsPath(doc.uid ?? params.slug),
-      seo: pageSeo({ request, url }, { title, description: asText(doc.data.summary).slice(0, 300) || null, type: "article" }),
+      seo: articleSeo({ request, url }, title, doc.data.summary),
       bookmark: await bookmark,
       booking: await booking,
       now: now.toISOString(),

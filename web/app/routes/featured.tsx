@@ -12,7 +12,7 @@ import { toCard } from "../features/content/cards";
 import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
-import { pageSeo } from "../lib/site.server";
+import { articleSeo, pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
 
 const BASE = "/education/learning-hub/featured";
@@ -36,12 +36,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
       summary: doc.data.summary,
       image: doc.data.image,
       body: doc.data.body,
-      seo: pageSeo({ request, url }, {
-        title,
-        description: asText(doc.data.summary).slice(0, 300) || null,
-        image: doc.data.image?.url ?? null,
-        type: "article",
-      }),
+      seo: articleSeo({ request, url }, title, doc.data.summary, { image: doc.data.image?.url ?? null }),
       bookmark: await bookmark,
     };
   }

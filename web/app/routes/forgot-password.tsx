@@ -3,9 +3,10 @@
 // sets one this way.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/forgot-password";
-import { CsrfField, EmailField, ErrorSummary, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
+import { CsrfField, EmailField, ErrorSummary, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
+import { DonePage } from "../features/auth/DonePage";
 import type { AuthHandle } from "../features/auth/access";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
@@ -35,14 +36,12 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
 
   if (result?.ok) {
     return (
-      <div className={styles.page}>
-        <h1>Check your email</h1>
-        <FormStatus result={result} />
+      <DonePage title="Check your email" result={result}>
         <p>The link works once and for 60 minutes. No email? Look in your spam or junk folder.</p>
         <p>
           <Link to="/sign-in">Back to sign in</Link>
         </p>
-      </div>
+      </DonePage>
     );
   }
   return (

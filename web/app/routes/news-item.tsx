@@ -7,7 +7,7 @@ import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { createContentClient, getNewsItem, requireDocument } from "../features/content/content.server";
 import { routeMeta } from "../lib/seo";
-import { pageSeo } from "../lib/site.server";
+import { articleSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
 
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
@@ -23,12 +23,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     image: doc.data.image,
     summary: doc.data.summary,
     body: doc.data.body,
-    seo: pageSeo({ request, url }, {
-      title,
-      description: asText(doc.data.summary).slice(0, 300) || null,
-      image: doc.data.image?.url ?? null,
-      type: "article",
-    }),
+    seo: articleSeo({ request, url }, title, doc.data.summary, { image: doc.data.image?.url ?? null }),
     bookmark: await bookmark,
   };
 }

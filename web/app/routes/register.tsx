@@ -2,9 +2,10 @@
 // /verify-email; the account can sign in once the link is followed.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/register";
-import { CsrfField, EmailField, ErrorSummary, Field, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
+import { CsrfField, EmailField, ErrorSummary, Field, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
+import { DonePage } from "../features/auth/DonePage";
 import type { AuthHandle } from "../features/auth/access";
 import { NewPasswordFields } from "../features/auth/NewPasswordFields";
 import { getAuth } from "../features/auth/context";
@@ -40,9 +41,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
 
   if (result?.ok) {
     return (
-      <div className={styles.page}>
-        <h1>Check your email</h1>
-        <FormStatus result={result} />
+      <DonePage title="Check your email" result={result}>
         <p>
           We sent the link to <strong>{result.values?.email}</strong>. Open it to confirm your address; then you can
           sign in. The link works for 24 hours.
@@ -51,7 +50,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
           No email after a few minutes? Look in your spam or junk folder, or{" "}
           <Link to="/sign-in">go to sign in</Link> and ask for the link again.
         </p>
-      </div>
+      </DonePage>
     );
   }
 

@@ -3,10 +3,11 @@
 // link is only shown, never trusted.
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { CsrfField, ErrorSummary, FormStatus, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
+import { CsrfField, ErrorSummary, formStyles, SubmitButton, usePageForm } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
-import { signInAsPath, type AuthHandle } from "../features/auth/access";
+import { DonePage, SignInButton } from "../features/auth/DonePage";
+import type { AuthHandle } from "../features/auth/access";
 import { NewPasswordFields } from "../features/auth/NewPasswordFields";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
@@ -40,15 +41,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   if (result?.ok) {
     const email = result.values?.email ?? "";
     return (
-      <div className={styles.page}>
-        <h1>Password changed</h1>
-        <FormStatus result={result} />
-        <p>
-          <Link to={signInAsPath(email)} className="button button--primary">
-            Sign in
-          </Link>
-        </p>
-      </div>
+      <DonePage title="Password changed" result={result}>
+        <SignInButton email={email} />
+      </DonePage>
     );
   }
   if (!loaderData.token) {

@@ -13,7 +13,6 @@ import { actionText, changeLines } from "../features/staff/words";
 import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); admins only.
 
@@ -84,8 +83,7 @@ export default function StudioAudit({ loaderData }: Route.ComponentProps) {
         </a>
       </p>
       {entries.length ? (
-        <ScrollTable label="Audit entries" caption="Audit entries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <TableHead columns={["When", "Who", "What", "About", "Change"]} />
+        <ScrollTable label="Audit entries" caption="Audit entries, newest first" columns={["When", "Who", "What", "About", "Change"]} className={styles.tableWrap} tableClassName={styles.table}>
           <tbody>
             {entries.map((e) => {
               const lines = changeLines(e.before, e.after);

@@ -7,7 +7,7 @@ import { CsrfField, formStyles } from "../components/forms/Forms";
 import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { loadDocument, loadVersion, loadVersions, restoreVersion } from "../features/studio/api.server";
+import { formToken, loadDocument, loadVersion, loadVersions, restoreVersion } from "../features/studio/api.server";
 import { plainText } from "../features/studio/richtext";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
@@ -28,7 +28,7 @@ export const meta = privateMeta("History of a document");
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const done = await restoreVersion(context, csrf, params.id, String(form.get("version") ?? ""), Number(form.get("revision")));
   if (done.ok) throw redirect(`/studio/content/${encodeURIComponent(params.id)}`);
   return data(formFailure(done), { status: done.status || 502 });

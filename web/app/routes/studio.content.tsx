@@ -5,11 +5,11 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/studio.content";
 import { CsrfField, Field, formStyles, SelectField } from "../components/forms/Forms";
 import { Pagination } from "../components/Pagination";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
 import { formFailure, getAuth } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { createDocument, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
+import { createDocument, formToken, listDocuments, loadModels, loadTags } from "../features/studio/api.server";
 import { typeLabel } from "../features/studio/models";
 import styles from "../features/studio/studio.module.css";
 import { STATUS_WORDS, statusText, when } from "../features/studio/words";
@@ -48,7 +48,7 @@ export const meta = privateMeta("Content");
 export async function action({ request, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const type = String(form.get("type") ?? "");
   const done = await createDocument(context, csrf, { type });
   if (done.ok && done.body) throw redirect(`/studio/content/${encodeURIComponent(done.body.id)}`);
@@ -137,28 +137,24 @@ export default function StudioContent({ loaderData, actionData }: Route.Componen
             {list.total === 0 ? "No documents match." : list.total === 1 ? "1 document." : `${list.total} documents.`}
           </p>
           {list.results.length ? (
-            <div className={styles.tableWrap}>
-              <table className={styles.table}>
-                <caption className="visually-hidden">Documents</caption>
-                <TableHead columns={["Title", "Kind", "Status", "Last changed", "Tags"]} />
-                <tbody>
-                  {list.results.map((d) => (
-                    <tr key={d.id}>
-                      <td>
-                        <Link to={`/studio/content/${encodeURIComponent(d.id)}`}>{d.title || d.uid || d.id}</Link>
-                      </td>
-                      <td>{typeName(d.type)}</td>
-                      <td>{statusText(d.status, d.has_changes)}</td>
-                      <td>
-                        {when(d.updated_at)}
-                        {d.updated_by ? ` by ${d.updated_by.name}` : ""}
-                      </td>
-                      <td>{d.tags.join(", ")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ScrollTable label="Documents" columns={["Title", "Kind", "Status", "Last changed", "Tags"]} className={styles.tableWrap} tableClassName={styles.table}>
+              <tbody>
+                {list.results.map((d) => (
+                  <tr key={d.id}>
+                    <td>
+                      <Link to={`/studio/content/${encodeURIComponent(d.id)}`}>{d.title || d.uid || d.id}</Link>
+                    </td>
+                    <td>{typeName(d.type)}</td>
+                    <td>{statusText(d.status, d.has_changes)}</td>
+                    <td>
+                      {when(d.updated_at)}
+                      {d.updated_by ? ` by ${d.updated_by.name}` : ""}
+                    </td>
+                    <td>{d.tags.join(", ")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </ScrollTable>
           ) : null}
           <Pagination page={list.page} totalPages={totalPages} basePath={base} label="Pages of documents" />
         </>

@@ -9,7 +9,7 @@ import { Pagination } from "../components/Pagination";
 import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { listMedia, updateMedia, uploadMedia } from "../features/studio/api.server";
+import { formToken, listMedia, updateMedia, uploadMedia } from "../features/studio/api.server";
 import { thumbUrl, UploadForm } from "../features/studio/MediaPicker";
 import styles from "../features/studio/studio.module.css";
 import type { Media } from "../features/studio/types";
@@ -31,7 +31,7 @@ export const meta = privateMeta("Pictures");
 export async function action({ request, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const intent = String(form.get("intent") ?? "");
   if (intent === "upload") {
     const file = form.get("file");

@@ -8,7 +8,7 @@ import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin } from "../features/studio/access.server";
-import { loadModels, resetModel, saveModel } from "../features/studio/api.server";
+import { formToken, loadModels, resetModel, saveModel } from "../features/studio/api.server";
 import { typeLabel } from "../features/studio/models";
 import styles from "../features/studio/studio.module.css";
 
@@ -30,7 +30,7 @@ export const meta = privateMeta("Document types");
 export async function action({ request, params, context }: Route.ActionArgs) {
   adminOnly(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const id = params.id ?? "";
   if (form.get("intent") === "reset") {
     const done = await resetModel(context, csrf, id);

@@ -13,7 +13,6 @@ import styles from "../features/staff/staff.module.css";
 import { formatDateTime } from "../lib/dates";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -87,8 +86,7 @@ export default function StudioRecords({ loaderData }: Route.ComponentProps) {
         ) : waiting.length === 0 ? (
           <p>None. Files are kept for 7 days after they are uploaded.</p>
         ) : (
-          <ScrollTable label="Files waiting to be imported" className={styles.tableWrap} tableClassName={styles.table}>
-            <TableHead columns={["File", "Size", "Uploaded", "Action"]} />
+          <ScrollTable label="Files waiting to be imported" columns={["File", "Size", "Uploaded", "Action"]} className={styles.tableWrap} tableClassName={styles.table}>
             <tbody>
               {waiting.map((u) => (
                 <tr key={u.id}>

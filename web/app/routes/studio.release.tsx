@@ -7,7 +7,7 @@ import { CsrfField, formStyles, PostButton } from "../components/forms/Forms";
 import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { deleteRelease, loadRelease, makePreview, publishRelease, releaseDocument, updateRelease } from "../features/studio/api.server";
+import { deleteRelease, formToken, loadRelease, makePreview, publishRelease, releaseDocument, updateRelease } from "../features/studio/api.server";
 import { localTimeToUtc, RELEASE_WORDS, ScheduleInput } from "../features/studio/ReleaseFields";
 import styles from "../features/studio/studio.module.css";
 import { statusText, when } from "../features/studio/words";
@@ -25,7 +25,7 @@ export const meta = privateMeta("Release");
 export async function action({ request, params, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const intent = String(form.get("intent") ?? "");
   const id = params.id;
   if (intent === "schedule") {

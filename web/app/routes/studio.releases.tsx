@@ -6,7 +6,7 @@ import { CsrfField, formStyles } from "../components/forms/Forms";
 import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
-import { createRelease, listReleases } from "../features/studio/api.server";
+import { createRelease, formToken, listReleases } from "../features/studio/api.server";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
 import { localTimeToUtc, RELEASE_WORDS, ScheduleInput } from "../features/studio/ReleaseFields";
@@ -23,7 +23,7 @@ export const meta = privateMeta("Releases");
 export async function action({ request, context }: Route.ActionArgs) {
   requireStaff(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const at = String(form.get("scheduled_at") ?? "");
   const done = await createRelease(context, csrf, { label: String(form.get("label") ?? "").trim(), scheduled_at: at || null });
   if (done.ok && done.body) throw redirect(`/studio/releases/${encodeURIComponent(done.body.id)}`);

@@ -16,7 +16,6 @@ import styles from "../features/staff/staff.module.css";
 import { treePath } from "../features/trees/slug";
 import { formatDate } from "../lib/dates";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 // Sign-in required (the default); the studio's layout lets only editors and admins in.
 
@@ -103,8 +102,7 @@ export default function StudioTrees({ loaderData }: Route.ComponentProps) {
 
 function QueueTable({ trees }: { trees: QueueTree[] }) {
   return (
-    <ScrollTable label="Family trees" className={styles.tableWrap} tableClassName={styles.table}>
-      <TableHead columns={["Tree", "Size", "Problems", "Uploaded", "Action"]} />
+    <ScrollTable label="Family trees" columns={["Tree", "Size", "Problems", "Uploaded", "Action"]} className={styles.tableWrap} tableClassName={styles.table}>
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>

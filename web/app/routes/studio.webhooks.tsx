@@ -8,11 +8,10 @@ import { formFailure } from "../features/auth/index.server";
 import { privateMeta } from "../features/auth/meta";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { isAdmin } from "../features/studio/access.server";
-import { loadWebhooks, testWebhooks } from "../features/studio/api.server";
+import { formToken, loadWebhooks, testWebhooks } from "../features/studio/api.server";
 import styles from "../features/studio/studio.module.css";
 import { when } from "../features/studio/words";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 const STATUS_WORDS = { pending: "Waiting to be sent", delivered: "Delivered", failed: "Failed" } as const;
 
@@ -32,7 +31,7 @@ export const meta = privateMeta("Webhooks");
 export async function action({ request, context }: Route.ActionArgs) {
   adminOnly(context);
   const form = await request.formData();
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const done = await testWebhooks(context, csrf);
   if (done.ok) return { ok: true, message: done.body?.queued === 1 ? "A test is on its way." : `${done.body?.queued ?? 0} tests are on their way.` };
   if (done.status === 409) return data({ ok: false, message: "No webhook address is set, so there is nothing to test." }, { status: 409 });
@@ -76,8 +75,7 @@ export default function StudioWebhooks({ loaderData, actionData }: Route.Compone
       {deliveries.length === 0 ? (
         <p>None yet.</p>
       ) : (
-        <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" className={styles.tableWrap} tableClassName={styles.table}>
-          <TableHead columns={["When", "Address", "Outcome", "Tries"]} />
+        <ScrollTable label="Latest deliveries" caption="Latest deliveries, newest first" columns={["When", "Address", "Outcome", "Tries"]} className={styles.tableWrap} tableClassName={styles.table}>
           <tbody>
             {deliveries.map((d) => (
               <tr key={d.id}>

@@ -1,7 +1,7 @@
 // /user-account/bookings (sign-in required): the member's upcoming and past event
 // bookings, each with its calendar file, the joining details of online bookings and
 // cancelling (?cancel={ref} asks first, stating the event's refund rule).
-import { data, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.bookings";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormStatus } from "../components/forms/Forms";
@@ -9,12 +9,11 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { BookingCard, CancelConfirm } from "../features/events/BookingCard";
 import { ACCOUNT_BOOKINGS_PATH } from "../features/events/booking-paths";
 import { bookingStatusText } from "../features/events/booking-text";
-import { cancelBooking, loadEventBooking, loadMyBookings, type BookingResult } from "../features/events/bookings.server";
+import { cancelBookingAction, loadEventBooking, loadMyBookings, type BookingResult } from "../features/events/bookings.server";
 import { EVENTS_PATH } from "../features/events/events";
 import { formatLondonDate } from "../features/events/london-time";
 import bookingsCss from "../features/events/bookings.css?url";
 import { privateMeta } from "../features/auth/meta";
-import { text } from "../features/auth/results.server";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -36,12 +35,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 
 export const meta = privateMeta("Your bookings");
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  if (text(form, "intent") !== "cancel") return data({ ok: false, message: "Something was missing from the form. Please reload the page and try again." }, { status: 422 });
-  const result = await cancelBooking(context, form);
-  return data(result, { status: result.ok ? 200 : 422 });
-}
+export const action = (args: Route.ActionArgs) => cancelBookingAction(args);
 
 export default function UserBookings({ loaderData, actionData }: Route.ComponentProps) {
   const { upcoming, past, asking, refundRule } = loaderData;

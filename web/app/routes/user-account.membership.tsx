@@ -6,16 +6,16 @@
 // Stripe Checkout returns here (?checkout=success&session_id=…). Until the webhook has
 // made the membership active the page says the payment is being processed and asks
 // again a few times; it never says the payment went through before the API does.
-import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation, useRevalidator } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Form, Link, redirect, useActionData, useFetcher, useNavigation } from "react-router";
 import type { Route } from "./+types/user-account.membership";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { CsrfField, Field, formStyles, FormStatus, useFocusFirstError } from "../components/forms/Forms";
-import { TableHead } from "../components/TableHead";
+import { ScrollTable } from "../components/ScrollTable";
+import { usePendingReload } from "../lib/pending-reload";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { accountHandlers, loadGiftAid, loadMine, type MembershipResult } from "../features/membership/api.server";
-import { MembershipFacts } from "../features/membership/MembershipSummary";
-import { formatMoney } from "../features/membership/money";
+import { AmountCell, MembershipFacts } from "../features/membership/MembershipSummary";
 import { dateText, mayRejoin, mayRenewEarly } from "../features/membership/plan-text";
 import { GRANTING_STATUSES, type Membership } from "../features/membership/types";
 import styles from "../features/membership/membership.module.css";
@@ -27,7 +27,6 @@ import { returnToOf, SUBSCRIBE_PATH } from "../features/membership/subscribe";
 
 /** How many times the page asks again after Stripe's return before it stops. */
 const CHECKOUT_POLLS = 5;
-const POLL_INTERVAL_MS = 2_000;
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const [mine, giftAid] = await Promise.all([loadMine(context), loadGiftAid(context)]);
@@ -65,17 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** After Stripe Checkout: "processing" until the membership grants access. */
 function CheckoutReturn({ m, returnTo }: { m: Membership | null; returnTo: string | null }) {
-  const revalidator = useRevalidator();
-  const [polls, setPolls] = useState(0);
   const active = Boolean(m && GRANTING_STATUSES.includes(m.status));
-  useEffect(() => {
-    if (active || polls >= CHECKOUT_POLLS || revalidator.state !== "idle") return;
-    const timer = window.setTimeout(() => {
-      setPolls((n) => n + 1);
-      void revalidator.revalidate();
-    }, POLL_INTERVAL_MS);
-    return () => window.clearTimeout(timer);
-  }, [active, polls, revalidator]);
+  const polls = usePendingReload(!active, CHECKOUT_POLLS);
 
   if (active) {
     return (
@@ -258,25 +248,19 @@ export default function UserMembership({ loaderData }: Route.ComponentProps) {
           <section className={styles.section} aria-labelledby="receipts">
             <h2 id="receipts">Receipts</h2>
             {receipts.length ? (
-              <div className={styles.tableWrap}>
-                <table className={styles.table}>
-                  <TableHead columns={["Receipt", "Date", "Amount"]} />
-                  <tbody>
-                    {receipts.map((r) => (
-                      <tr key={r.id}>
-                        <td>
-                          <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
-                        </td>
-                        <td>{dateText(r.paid_at)}</td>
-                        <td>
-                          {formatMoney(r.amount_minor, r.currency)}
-                          {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ScrollTable label="Receipts" columns={["Receipt", "Date", "Amount"]} className={styles.tableWrap} tableClassName={styles.table}>
+                <tbody>
+                  {receipts.map((r) => (
+                    <tr key={r.id}>
+                      <td>
+                        <a href={`/api/membership/receipts/${encodeURIComponent(r.number)}`}>Receipt {r.number}</a>
+                      </td>
+                      <td>{dateText(r.paid_at)}</td>
+                      <AmountCell receipt={r} />
+                    </tr>
+                  ))}
+                </tbody>
+              </ScrollTable>
             ) : (
               <p>No payments yet.</p>
             )}

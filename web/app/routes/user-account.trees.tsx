@@ -20,7 +20,6 @@ import { privateMeta } from "../features/auth/meta";
 import { text } from "../features/auth/results.server";
 import type { FormResult } from "../lib/form-result";
 import { ScrollTable } from "../components/ScrollTable";
-import { TableHead } from "../components/TableHead";
 
 // Sign-in required: the default, so no `handle.auth`.
 
@@ -149,8 +148,7 @@ export default function UserTrees({ loaderData }: Route.ComponentProps) {
 /** The outcome of a delete button: its status, or an alert when it failed. */
 function TreeTable({ trees, caption, remove = false }: { trees: Tree[]; caption: string; remove?: boolean }) {
   return (
-    <ScrollTable label={caption} className={styles.tableScroll} tableClassName={styles.results}>
-      <TableHead columns={remove ? ["Tree", "Status", "People", "Uploaded", "Action"] : ["Tree", "Status", "People", "Uploaded"]} />
+    <ScrollTable label={caption} columns={remove ? ["Tree", "Status", "People", "Uploaded", "Action"] : ["Tree", "Status", "People", "Uploaded"]} className={styles.tableScroll} tableClassName={styles.results}>
       <tbody>
         {trees.map((t) => (
           <tr key={t.slug}>

@@ -3,11 +3,12 @@
 // not use up the single-use token; the action calls POST /api/email/verify.
 import { Link } from "react-router";
 import type { Route } from "./+types/verify-email";
-import { ErrorSummary, FormStatus, MailedLinkForm, useSubmitting } from "../components/forms/Forms";
+import { ErrorSummary, MailedLinkForm, useSubmitting } from "../components/forms/Forms";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import styles from "../features/auth/auth.module.css";
+import { DonePage, SignInButton } from "../features/auth/DonePage";
 import { useAuth } from "../features/auth/useAuth";
-import { signInAsPath, type AuthHandle } from "../features/auth/access";
+import type { AuthHandle } from "../features/auth/access";
 import { getAuth } from "../features/auth/context";
 import { privateMeta } from "../features/auth/meta";
 import { formRefusal, guestCall, text } from "../features/auth/results.server";
@@ -39,9 +40,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
   if (result?.ok) {
     const email = result.values?.email ?? "";
     return (
-      <div className={styles.page}>
-        <h1>Email address confirmed</h1>
-        <FormStatus result={result} />
+      <DonePage title="Email address confirmed" result={result}>
         {auth.loggedIn ? (
           <p>
             <Link to="/user-account" className="button button--primary">
@@ -49,13 +48,9 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
             </Link>
           </p>
         ) : (
-          <p>
-            <Link to={signInAsPath(email)} className="button button--primary">
-              Sign in
-            </Link>
-          </p>
+          <SignInButton email={email} />
         )}
-      </div>
+      </DonePage>
     );
   }
 

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ActionOutcome } from "./Forms";
+import { ActionOutcome, ErrorText } from "./Forms";
 
 describe("ActionOutcome", () => {
   it("says nothing before the form is posted", () => {
@@ -15,5 +15,20 @@ describe("ActionOutcome", () => {
       '<p role="alert" class="failed">In use.</p>',
     );
     expect(renderToStaticMarkup(<ActionOutcome result={{ ok: false }} failed="Not removed." className="failed" />)).toBe('<p role="alert" class="failed">Not removed.</p>');
+  });
+});
+
+describe("ErrorText", () => {
+  it("says nothing without errors", () => {
+    expect(renderToStaticMarkup(<ErrorText id="q-error" errors={[]} />)).toBe("");
+    expect(renderToStaticMarkup(<ErrorText id="q-error" errors={undefined} />)).toBe("");
+  });
+  it("names the errors as errors, in the forms' style or the class it is given", () => {
+    expect(renderToStaticMarkup(<ErrorText id="q-error" errors={["Too short.", "Letters only."]} />)).toMatch(
+      /^<p id="q-error" class="[^"]+"><span class="visually-hidden">Error: <\/span>Too short. Letters only.<\/p>$/,
+    );
+    expect(renderToStaticMarkup(<ErrorText id="q-error" errors={["Too short."]} className="fieldError" />)).toBe(
+      '<p id="q-error" class="fieldError"><span class="visually-hidden">Error: </span>Too short.</p>',
+    );
   });
 });

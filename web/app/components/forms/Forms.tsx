@@ -74,10 +74,10 @@ export interface ControlProps {
 }
 
 /** A field's error message, for its control's aria-describedby; nothing when there is none. */
-export function ErrorText({ id, errors }: { id: string | undefined; errors: readonly string[] | undefined }) {
+export function ErrorText({ id, errors, className = styles.error }: { id: string | undefined; errors: readonly string[] | undefined; className?: string }) {
   if (!id || !errors?.length) return null;
   return (
-    <p id={id} className={styles.error}>
+    <p id={id} className={className}>
       <span className="visually-hidden">Error: </span>
       {errors.join(" ")}
     </p>

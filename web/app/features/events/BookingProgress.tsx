@@ -1,10 +1,8 @@
-import { useEffect, useState } from "react";
-import { useRevalidator } from "react-router";
+import { usePendingReload } from "../../lib/pending-reload";
 import type { Booking } from "./booking-types";
 
 /** How many times the page asks again after Stripe's return before it stops. */
 const POLLS = 10;
-const POLL_INTERVAL_MS = 2_000;
 
 /**
  * After Stripe Checkout: "processing" until the webhook has confirmed the booking. The
@@ -12,17 +10,8 @@ const POLL_INTERVAL_MS = 2_000;
  * times, then says an email will follow.
  */
 export function BookingProgress({ booking }: { booking: Booking | null }) {
-  const revalidator = useRevalidator();
-  const [polls, setPolls] = useState(0);
   const waiting = !booking || (booking.status === "held" && booking.awaiting === "payment");
-  useEffect(() => {
-    if (!waiting || polls >= POLLS || revalidator.state !== "idle") return;
-    const timer = window.setTimeout(() => {
-      setPolls((n) => n + 1);
-      void revalidator.revalidate();
-    }, POLL_INTERVAL_MS);
-    return () => window.clearTimeout(timer);
-  }, [waiting, polls, revalidator]);
+  const polls = usePendingReload(waiting, POLLS);
 
   if (!waiting && booking) {
     const text =

@@ -2,7 +2,7 @@
 // reads for the loaders, one function per form for the actions. Signed-in members'
 // posts carry the form's CSRF token (memberCall); a visitor's posts (a booking without
 // an account, an emailed link's token, a booking opened with its `key`) are stateless.
-import type { RouterContextProvider } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { formFailure, getAuth, memberCall, memberRead, text } from "../auth/index.server";
 import { hasScope } from "../auth";
 import { callApi, failureText, getApi } from "../../lib/api.server";
@@ -140,6 +140,14 @@ export async function cancelBooking(context: Context, form: FormData): Promise<B
   }
   const b = done.body?.booking;
   return { ok: true, intent, target: ref, booking: b, message: b?.status === "refunded" ? "Your booking is cancelled and your payment is being refunded." : "Your booking is cancelled." };
+}
+
+/** The action of a page whose one form cancels a booking (the booking's page, your bookings): 422 when it fails. */
+export async function cancelBookingAction({ request, context }: { request: Request; context: Context }) {
+  const form = await request.formData();
+  if (text(form, "intent") !== "cancel") return data({ ok: false, message: "Something was missing from the form. Please reload the page and try again." }, { status: 422 });
+  const result = await cancelBooking(context, form);
+  return data(result, { status: result.ok ? 200 : 422 });
 }
 
 // ---------------------------------------------------------------------------------

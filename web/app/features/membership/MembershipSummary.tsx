@@ -1,7 +1,7 @@
 // A membership's facts: number, plan, status, paid-until, how it is paid.
 import { formatMoney } from "./money";
 import { dateText, periodText, statusText } from "./plan-text";
-import type { Membership } from "./types";
+import type { Membership, Receipt } from "./types";
 import styles from "./membership.module.css";
 
 export function MembershipFacts({ m }: { m: Membership }) {
@@ -28,5 +28,15 @@ export function MembershipFacts({ m }: { m: Membership }) {
         {m.method === "stripe" ? (m.auto_renew ? ", renews automatically" : ", does not renew automatically") : ""}
       </dd>
     </dl>
+  );
+}
+
+/** A receipt's amount as a table cell, with what has been refunded of it. */
+export function AmountCell({ receipt: r }: { receipt: Receipt }) {
+  return (
+    <td>
+      {formatMoney(r.amount_minor, r.currency)}
+      {r.refunded_minor ? ` (${formatMoney(r.refunded_minor, r.currency)} refunded)` : ""}
+    </td>
   );
 }

@@ -6,6 +6,16 @@ import { plural } from "./words";
 import styles from "./staff.module.css";
 import { TableHead } from "../../components/TableHead";
 
+/** One count of the report: the number in bold, then what it counts. */
+function Count({ n, what }: { n: number; what: string }) {
+  return (
+    <li>
+      <strong>{n.toLocaleString("en-GB")}</strong>
+      {` ${what}`}
+    </li>
+  );
+}
+
 export function DryRunReport({ report }: { report: DryRun }) {
   const warnings = report.warnings ?? [];
   const notes = report.notes ?? [];
@@ -20,25 +30,11 @@ export function DryRunReport({ report }: { report: DryRun }) {
         {report.new !== null && report.new !== undefined && !report.collection_exists ? " The collection is new: it will be made by the import." : ""}
       </p>
       <ul className={styles.counts}>
-        <li>
-          <strong>{report.records.toLocaleString("en-GB")}</strong> records in the file
-        </li>
-        <li>
-          <strong>{report.good.toLocaleString("en-GB")}</strong> ready to import
-        </li>
-        <li>
-          <strong>{report.skipped.toLocaleString("en-GB")}</strong> would be skipped
-        </li>
-        {report.new !== null && report.new !== undefined ? (
-          <li>
-            <strong>{report.new.toLocaleString("en-GB")}</strong> new to the collection
-          </li>
-        ) : null}
-        {report.existing !== null && report.existing !== undefined ? (
-          <li>
-            <strong>{report.existing.toLocaleString("en-GB")}</strong> already in it (changed where they differ)
-          </li>
-        ) : null}
+        <Count n={report.records} what="records in the file" />
+        <Count n={report.good} what="ready to import" />
+        <Count n={report.skipped} what="would be skipped" />
+        {report.new !== null && report.new !== undefined ? <Count n={report.new} what="new to the collection" /> : null}
+        {report.existing !== null && report.existing !== undefined ? <Count n={report.existing} what="already in it (changed where they differ)" /> : null}
       </ul>
       {warnings.length ? (
         <div className={styles.tableWrap} role="region" aria-labelledby="warnings-caption" tabIndex={0}>

@@ -7,13 +7,11 @@ import type { Job } from "./types";
 import { jobStateText } from "./words";
 import styles from "./staff.module.css";
 import { ScrollTable } from "../../components/ScrollTable";
-import { TableHead } from "../../components/TableHead";
 
 export function JobTable({ jobs, caption }: { jobs: Job[]; caption: string }) {
   if (!jobs.length) return <p>None yet.</p>;
   return (
-    <ScrollTable label={caption} className={styles.tableWrap} tableClassName={styles.table}>
-      <TableHead columns={["Started", "By", "Collection", "State"]} />
+    <ScrollTable label={caption} columns={["Started", "By", "Collection", "State"]} className={styles.tableWrap} tableClassName={styles.table}>
       <tbody>
         {jobs.map((j) => (
           <tr key={j.id}>

@@ -1,6 +1,7 @@
 // The studio's calls to the content API (/api/studio/content/…), made as the signed-in
 // editor (their session or token goes along). Reads answer an ApiResult; what a failure
 // means is the screen's business.
+import { CSRF_FIELD } from "../auth";
 import { getAuth } from "../auth/index.server";
 import { callApi, getApi } from "../../lib/api.server";
 import type { ApiResult } from "../../lib/api-result";
@@ -22,6 +23,12 @@ const fixPage = <T,>(p: Page<T>): Page<T> => ({ ...p, results: list(p.results) }
 const fixMedia = (m: Media): Media => ({ ...m, variants: list(m.variants) });
 const fixRelease = (r: Release): Release => ({ ...r, documents: list(r.documents) });
 const fixResults = <T,>(p: { results: T[] }) => ({ ...p, results: list(p.results) });
+
+/** The CSRF token a studio form sent (CsrfField), or null when it sent none. */
+export function formToken(form: FormData): string | null {
+  const token = form.get(CSRF_FIELD);
+  return typeof token === "string" ? token : null;
+}
 
 /** A write with the CSRF token the browser's form or fetcher sent. */
 function write<T>(context: Context, method: string, path: string, csrf: string | null, json?: unknown, form?: FormData, fix?: (body: T) => T): Promise<ApiResult<T | null>> {

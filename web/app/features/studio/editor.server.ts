@@ -7,6 +7,7 @@ import type { ApiFailure } from "../../lib/api-result";
 import {
   createRelease,
   documentAction,
+  formToken,
   loadDocument,
   makePreview,
   releaseDocument,
@@ -66,7 +67,7 @@ async function saved(context: Context, csrf: string | null, id: string, intent: 
 
 export async function editorAction(context: Context, id: string, form: FormData): Promise<EditorAnswer | Response> {
   const intent = String(form.get("intent") ?? "");
-  const csrf = typeof form.get("_token") === "string" ? (form.get("_token") as string) : null;
+  const csrf = formToken(form);
   const payload = parsePayload(form.get("payload"));
   if (form.has("payload") && !payload) return { intent, ok: false, status: 400, message: "The editor sent something it should not have. Please reload the page." };
 

@@ -7,6 +7,7 @@ import { personPath, treePath, viewerHref } from "./slug";
 import styles from "./trees.module.css";
 import { SURNAME_MODE_OPTIONS, YEAR_RANGES, type EventSummary, type PersonSummary } from "./types";
 import { DEFAULT_SURNAME_MODE } from "../../lib/vocabulary";
+import { ErrorText } from "../../components/forms/Forms";
 import { TableHead } from "../../components/TableHead";
 
 export interface SearchValues {
@@ -16,16 +17,6 @@ export interface SearchValues {
   place?: string;
   year?: string;
   year_pm?: string;
-}
-
-function Errors({ id, errors }: { id: string; errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <p id={id} className={styles.fieldError}>
-      <span className="visually-hidden">Error: </span>
-      {errors.join(" ")}
-    </p>
-  );
 }
 
 function TextField({ name, label, value, errors, hint }: { name: string; label: string; value?: string; errors?: string[]; hint?: string }) {
@@ -39,7 +30,7 @@ function TextField({ name, label, value, errors, hint }: { name: string; label: 
           {hint}
         </span>
       ) : null}
-      <Errors id={`${id}-error`} errors={errors} />
+      <ErrorText id={`${id}-error`} errors={errors} className={styles.fieldError} />
       <input id={id} name={name} type="search" defaultValue={value ?? ""} aria-describedby={described} aria-invalid={errors?.length ? true : undefined} />
     </div>
   );
@@ -65,7 +56,7 @@ export function SearchForm({
       <TextField name="surname" label="Surname" value={values.surname} errors={errors.surname} />
       <div>
         <label htmlFor="search-surname_mode">Surname matching</label>
-        <Errors id="search-surname_mode-error" errors={errors.surname_mode} />
+        <ErrorText id="search-surname_mode-error" errors={errors.surname_mode} className={styles.fieldError} />
         <select id="search-surname_mode" name="surname_mode" defaultValue={values.surname_mode || DEFAULT_SURNAME_MODE}>
           {SURNAME_MODE_OPTIONS.map(({ value, label: text }) => (
             <option key={value} value={value}>

@@ -26,6 +26,7 @@ import {
 } from "./model";
 import styles from "./collections.module.css";
 import { DEFAULT_SURNAME_MODE } from "../../../lib/vocabulary";
+import { ErrorText } from "../../../components/forms/Forms";
 import { TableHead } from "../../../components/TableHead";
 
 
@@ -48,21 +49,11 @@ export interface CollectionSearchFormProps {
   advanced?: boolean;
 }
 
-function FieldError({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <p id={id} className={styles.error}>
-      <span className="visually-hidden">Error: </span>
-      {messages.join(" ")}
-    </p>
-  );
-}
-
 /** One filter of the form: a multi-select named `${formId}-${name}`, its errors above it. */
 function Filter({ formId, errors, ...select }: Omit<MultiSelectProps, "id"> & { formId: string; errors?: string[] }) {
   return (
     <div className={styles.filter}>
-      <FieldError id={`${formId}-${select.name}-error`} messages={errors} />
+      <ErrorText id={`${formId}-${select.name}-error`} errors={errors} className={styles.error} />
       <MultiSelect id={`${formId}-${select.name}`} {...select} />
     </div>
   );
@@ -98,7 +89,7 @@ function TextField({
           {hint}
         </p>
       ) : null}
-      <FieldError id={`${fieldId}-error`} messages={messages} />
+      <ErrorText id={`${fieldId}-error`} errors={messages} className={styles.error} />
       <input
         id={fieldId}
         name={name}
@@ -135,7 +126,7 @@ function SelectField({
   return (
     <div className={styles.field}>
       <label htmlFor={fieldId}>{label}</label>
-      <FieldError id={`${fieldId}-error`} messages={messages} />
+      <ErrorText id={`${fieldId}-error`} errors={messages} className={styles.error} />
       <select
         id={fieldId}
         name={name}
