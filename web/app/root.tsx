@@ -8,7 +8,7 @@ import appCss from "./styles/app.css?url";
 import { ErrorPage, ErrorPageGuard } from "./components/ErrorPage";
 import { SiteShell } from "./layouts/SiteShell";
 import { handleChunkError, watchChunkErrors } from "./features/navigation/chunk-reload";
-import { layoutNameFor, layouts } from "./layouts/layouts";
+import { layoutNameFor, layouts, pageHydrates } from "./layouts/layouts";
 import { getAuth } from "./features/auth/context";
 import { authMiddleware } from "./features/auth/root-middleware.server";
 import { publicAuthState } from "./features/auth/user";
@@ -78,7 +78,9 @@ export const meta: Route.MetaFunction = ({ error }) => (error ? routeMeta({ erro
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const viewer = pageShowsViewer(useMatches());
+  const matches = useMatches();
+  const viewer = pageShowsViewer(matches);
+  const scripts = pageHydrates(matches);
   return (
     <html lang="en">
       <head>
@@ -86,7 +88,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#14365d" />
         <style id={PRESSABLE_STYLE_ID}>{PRESSABLE_STYLE}</style>
-        <ScriptPreloads nonce={nonce} />
+        {scripts ? <ScriptPreloads nonce={nonce} /> : null}
         <Meta />
         <Links />
         {/* The Universal Viewer (served by Go from the universalviewer package), declared
@@ -95,7 +97,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <Scripts nonce={nonce} />
+        {scripts ? <Scripts nonce={nonce} /> : null}
       </body>
     </html>
   );

@@ -7,6 +7,10 @@
 //
 //     node bench/js-budget.mjs [webDir] [routeId…]   (defaults: this web/, routes/home)
 //
+//   That is what the page would cost if it hydrated: a route whose handle says
+//   `hydrate: false` (the home page) is served without these scripts, which only
+//   `--served` sees.
+//
 // - as served (`--served`): the real `lineage serve --demo` of web/e2e's harness, the page
 //   opened in Chromium until no script has been in flight for a second after the load
 //   event, every script response counted (module

@@ -29,11 +29,12 @@ const focused = (page) =>
   page.evaluate(() => ({ tag: document.activeElement?.tagName.toLowerCase(), text: document.activeElement?.textContent?.trim() }));
 
 describe("the compact header at 390 px", () => {
+  // On a page with scripts; the home page is served without them (the next tests).
   test("a menu button folds the navigation away, opens it by keyboard, and Escape closes it and returns focus", async () => {
     const page = await ctx.newPage(PHONE);
-    await ctx.visit(page, "/");
+    await ctx.visit(page, "/sog-events");
     await waitForHydration(page);
-    await assertNoSidewaysScroll(page, "/");
+    await assertNoSidewaysScroll(page, "/sog-events");
 
     const toggle = page.locator("header.site-header button", { hasText: "Menu" });
     const nav = page.locator("header nav[aria-label=Main]");
@@ -51,8 +52,8 @@ describe("the compact header at 390 px", () => {
     await page.keyboard.press("Enter");
     assert.equal(await toggle.getAttribute("aria-expanded"), "true");
     for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${label} shown`);
-    await checkA11y(page, "/ (menu open at 390 px)");
-    await assertNoSidewaysScroll(page, "/ with the menu open");
+    await checkA11y(page, "/sog-events (menu open at 390 px)");
+    await assertNoSidewaysScroll(page, "/sog-events with the menu open");
 
     // The navigation follows the button in the tab order.
     await page.keyboard.press("Tab");
@@ -77,17 +78,42 @@ describe("the compact header at 390 px", () => {
     await assertNoSidewaysScroll(page, "/news");
   });
 
+  test("on the home page, served without scripts, the Menu link opens the navigation by keyboard", async () => {
+    const page = await ctx.newPage(PHONE);
+    await ctx.visit(page, "/");
+    await assertNoSidewaysScroll(page, "/");
+    const nav = page.locator("header nav[aria-label=Main]");
+    const menu = page.locator("header a.site-menu-toggle");
+    assert.equal(await menu.getAttribute("href"), `#${await nav.getAttribute("id")}`, "a link to the navigation, not a button that needs a script");
+    assert.equal(await nav.isVisible(), false, "closed, the navigation takes no room");
+    // Skip link, brand, then the menu link.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    assert.deepEqual(await focused(page), { tag: "a", text: "Menu" });
+    await page.keyboard.press("Enter");
+    for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${label} shown`);
+    await checkA11y(page, "/#site-nav (menu open at 390 px)");
+    await page.keyboard.press("Tab");
+    assert.deepEqual(await focused(page), { tag: "a", text: MAIN_LINKS[0] }, "the navigation follows the Menu link in the tab order");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForURL((u) => u.pathname === "/news");
+    await page.locator("main h1", { hasText: "News" }).waitFor();
+    assert.equal(await nav.isVisible(), false, "on the next page the navigation is folded away again");
+  });
+
   test("without JavaScript the Menu link opens the navigation", async () => {
     const page = await ctx.newPage({ ...PHONE, javaScriptEnabled: false });
-    await ctx.visit(page, "/");
+    await ctx.visit(page, "/news");
     const nav = page.locator("header nav[aria-label=Main]");
     const menu = page.locator("header a.site-menu-toggle");
     assert.equal(await menu.getAttribute("href"), `#${await nav.getAttribute("id")}`);
     assert.equal(await nav.isVisible(), false);
     await menu.click();
     for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${label} shown`);
-    await checkA11y(page, "/#site-nav (no JavaScript)");
-    await assertNoSidewaysScroll(page, "/#site-nav without JavaScript");
+    await checkA11y(page, "/news#site-nav (no JavaScript)");
+    await assertNoSidewaysScroll(page, "/news#site-nav without JavaScript");
   });
 
   test("signed in, the header stays compact and the account menu fits the screen", async () => {
@@ -116,11 +142,14 @@ describe("the compact header at 390 px", () => {
 
   test("at 1366 px the navigation is always shown and there is no menu button", async () => {
     const page = await ctx.newPage(DESKTOP);
-    await ctx.visit(page, "/");
-    await waitForHydration(page);
-    assert.equal(await page.locator("header .site-menu-toggle").isVisible(), false);
-    const nav = page.locator("header nav[aria-label=Main]");
-    for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${label} shown`);
+    // The home page without scripts, then a page with them.
+    for (const p of ["/", "/news"]) {
+      await ctx.visit(page, p);
+      if (p !== "/") await waitForHydration(page);
+      assert.equal(await page.locator("header .site-menu-toggle").isVisible(), false, p);
+      const nav = page.locator("header nav[aria-label=Main]");
+      for (const label of MAIN_LINKS) assert.ok(await nav.getByRole("link", { name: label, exact: true }).isVisible(), `${p}: ${label} shown`);
+    }
   });
 });
 

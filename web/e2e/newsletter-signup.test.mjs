@@ -68,10 +68,10 @@ describe("newsletter", () => {
     const email = `reader-${Date.now()}@example.org`;
     const page = await ctx.newPage({ viewport: PHONE });
 
-    // Sign up in the footer: the form says "check your email" in place.
-    const confirmLink = await footerSignUp(page, "/", email, ["Society news"]);
+    // Sign up in the footer of a page that hydrates: the form says "check your email" in place.
+    const confirmLink = await footerSignUp(page, "/news", email, ["Society news"]);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "the page with the footer's form does not scroll sideways at 390 px");
-    await checkA11y(page, "/ (footer sign-up done)");
+    await checkA11y(page, "/news (footer sign-up done)");
     // Nothing but the confirmation has been sent to the address.
     assert.equal(readMails(ctx.server.dataDir).filter((m) => (m.headers.to ?? "").includes(email)).length, 1);
 
@@ -308,6 +308,22 @@ describe("newsletter", () => {
     await checkA11y(page, "/newsletter/subscribe (done, no JavaScript)");
     const mail = await waitForMail(ctx.server.dataDir, address, (m) => m.text.includes("/newsletter/confirm?token="));
     assert.ok(mail);
+  });
+
+  test("on the home page, served without scripts, the footer's form posts to the sign-up page and signs up", { timeout: 120_000 }, async () => {
+    const page = await ctx.newPage({ viewport: PHONE });
+    await ctx.visit(page, "/");
+    const address = `home-${Date.now()}@example.org`;
+    const footer = page.locator("footer");
+    await footer.getByLabel("Your email").fill(address);
+    await footer.getByLabel("Society news").check();
+    await footer.getByRole("button", { name: "Sign up" }).click();
+    await page.waitForURL((u) => u.pathname === "/newsletter/subscribe");
+    const main = page.locator("main");
+    await main.getByRole("heading", { name: "Check your email to confirm" }).waitFor();
+    await main.getByText(address).waitFor();
+    await checkA11y(page, "/newsletter/subscribe (done, from the home page)");
+    assert.ok(await waitForMail(ctx.server.dataDir, address, (m) => m.text.includes("/newsletter/confirm?token=")));
   });
 
   test("a content page's newsletter_signup slice signs up from that page", { timeout: 120_000 }, async () => {

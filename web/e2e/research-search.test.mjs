@@ -44,8 +44,8 @@ describe("surname search", () => {
     const expected = await api("/api/research/search?surname=Smith&surname_mode=variants&limit=20");
     assert.ok(expected.total > 20, "the demo set has more than a page of Smiths");
     const page = await ctx.newPage();
+    // The home page is served without scripts: its box is a plain GET form.
     await ctx.visit(page, "/");
-    await waitForHydration(page, HYDRATED);
     const box = page.getByRole("search", { name: "Search for an ancestor" });
     await box.getByLabel("Surname").fill("Smith");
     await box.getByRole("button", { name: "Search records" }).click();

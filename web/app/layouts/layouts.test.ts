@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UIMatch } from "react-router";
-import { layoutNameFor } from "./layouts";
+import { layoutNameFor, pageHydrates } from "./layouts";
 
 const match = (handle: unknown) => ({ id: "x", pathname: "/", params: {}, loaderData: undefined, handle }) as unknown as UIMatch;
 
@@ -14,5 +14,13 @@ describe("layoutNameFor", () => {
   });
   it("ignores unknown layouts", () => {
     expect(layoutNameFor([match({ layout: "nope" })])).toBe("default");
+  });
+});
+
+describe("pageHydrates", () => {
+  it("sends the scripts unless a matched route says hydrate: false", () => {
+    expect(pageHydrates([match(undefined), match({ layout: "wide" })])).toBe(true);
+    expect(pageHydrates([match(undefined), match({ layout: "wide", hydrate: false })])).toBe(false);
+    expect(pageHydrates([match({ hydrate: false }), match({})])).toBe(false);
   });
 });

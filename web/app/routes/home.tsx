@@ -16,8 +16,11 @@ import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
 import type { ReactNode } from "react";
 
-// Public (features/auth/access.ts; the default is sign-in required).
-export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false };
+// Public (features/auth/access.ts; the default is sign-in required). Served without
+// scripts: everything on it works as plain HTML (the surname search is a GET form, the
+// footer's sign-up a post, a video a link to its page), and the home page is where a
+// spike of first-time visitors lands. docs/decisions/023-light-front-end.md.
+export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false, hydrate: false };
 
 export async function loader({ request, url }: Route.LoaderArgs) {
   const client = createContentClient(request);

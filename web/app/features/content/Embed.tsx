@@ -1,7 +1,7 @@
 import type { EmbedField } from "@prismicio/client";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { autoplaySrc, embedPlayerSrc, localPoster, videoDuration, videoHostName } from "./embed";
 import styles from "./Embed.module.css";
+import playScript from "./embed-play.js?url&no-inline";
 
 interface EmbedProps {
   oembed: EmbedField | null | undefined;
@@ -14,17 +14,12 @@ interface EmbedProps {
  * gives one, a play button and a line saying where it plays from. Nothing is requested
  * from the video host until the visitor presses play (privacy, and a page that still
  * looks finished when the host cannot be reached); then the titled player <iframe>,
- * built from embed_url, replaces the facade and takes focus. Without JavaScript the
- * play button is a link to the video's own page. The provider's HTML is never
- * inserted. Providers we cannot build a player for get a plain link instead.
+ * built from embed_url, takes the facade's place and the focus (embed-play.js, a script
+ * of its own so that pages served without React can play videos too). Without
+ * JavaScript the play button is a link to the video's own page. The provider's HTML is
+ * never inserted. Providers we cannot build a player for get a plain link instead.
  */
 export function Embed({ oembed, title }: EmbedProps) {
-  const [playing, setPlaying] = useState(false);
-  const frame = useRef<HTMLIFrameElement>(null);
-  useEffect(() => {
-    if (playing) frame.current?.focus();
-  }, [playing]);
-
   if (!oembed || !("embed_url" in oembed) || !oembed.embed_url) return null;
   const name = title?.trim() || (typeof oembed.title === "string" ? oembed.title : "") || "Embedded video";
   const src = embedPlayerSrc(oembed.embed_url);
@@ -46,32 +41,13 @@ export function Embed({ oembed, title }: EmbedProps) {
   const poster = localPoster(oembed.thumbnail_url);
   const videoTitle = typeof oembed.title === "string" && oembed.title.trim() && oembed.title.trim() !== name ? oembed.title.trim() : null;
 
-  if (playing) {
-    return (
-      <div className="embed" style={{ aspectRatio: `${width} / ${height}` }}>
-        <iframe
-          ref={frame}
-          src={autoplaySrc(src)}
-          title={name}
-          allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-          referrerPolicy="strict-origin-when-cross-origin"
-        />
-      </div>
-    );
-  }
-
-  const play = (event: MouseEvent<HTMLAnchorElement>) => {
-    // A modified click (new tab, new window) keeps the link's own behaviour.
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    setPlaying(true);
-  };
-
   return (
-    <figure className={styles.facade}>
+    // Keyed by the video: another video is a new facade, not this one with a player in it.
+    <figure key={oembed.embed_url} className={styles.facade}>
+      <script type="module" async src={playScript} />
       <div className={`embed ${styles.box}`} style={{ aspectRatio: `${width} / ${height}` }}>
         {poster ? <img className={styles.poster} src={poster} alt="" width={width} height={height} /> : null}
-        <a className={styles.play} href={oembed.embed_url} rel="noreferrer" onClick={play}>
+        <a className={styles.play} href={oembed.embed_url} rel="noreferrer" data-player={autoplaySrc(src)} data-player-title={name}>
           <span className={styles.button} aria-hidden="true" />
           <span className={styles.title}>
             <span className="visually-hidden">Play video: </span>

@@ -124,7 +124,12 @@ describe("RichText", () => {
     expect(html).not.toContain("<iframe");
     expect(html).not.toContain("ytimg");
     expect(html).not.toContain("evil.example");
-    expect(html).not.toContain("<script");
+    // The one script is the site's own play button (embed-play.js), none of the provider's.
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]).toMatch(/^<script type="module" async="" src="[^"]*embed-play[^"]*">$/);
+    expect(html).toContain('data-player="https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ?autoplay=1"');
+    expect(html).toContain('data-player-title="Big Buck Bunny"');
   });
 
   it("renders nothing, or the fallback, for an empty field", () => {
