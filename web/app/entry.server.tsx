@@ -1,5 +1,5 @@
 // Server rendering: React Router's default Node entry (bots wait for all content),
-// with two changes. The page is answered whole, one body with its length, not
+// with two changes (and the Cache-Control of previews and degraded pages). The page is answered whole, one body with its length, not
 // streamed (lib/whole-page.server.ts says why). And when rendering the error page
 // itself fails, the answer is a static "An error occurred while showing the error
 // page" page instead of a bare 500.
@@ -8,7 +8,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { isPreviewRequest } from "./features/content/content.server";
+import { isPreviewRequest, showsUnavailableContent } from "./features/content/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
 import { collectPage } from "./lib/whole-page.server";
 import { NonceContext, nonceFromRequest } from "./lib/nonce";
@@ -28,6 +28,8 @@ export default function handleRequest(
 
   // Pages showing draft content must never be stored by a shared cache.
   if (isPreviewRequest(request)) responseHeaders.set("Cache-Control", "private, no-store");
+  // Nor a page drawn while the content service failed, once it answers again.
+  else if (showsUnavailableContent(routerContext.staticHandlerContext.loaderData)) responseHeaders.set("Cache-Control", "no-store");
 
   // React Router renders a second time, with the error in context, when the
   // first render throws; a failure then means the error page itself failed.

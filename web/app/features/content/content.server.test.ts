@@ -10,6 +10,7 @@ import {
   getUpcomingEvents,
   isPreviewRequest,
   requireDocument,
+  showsUnavailableContent,
 } from "./content.server";
 
 const newsDoc = contentDocument("agm", "AGM");
@@ -173,6 +174,15 @@ describe("upcoming events", () => {
     const asked = searches(s);
     expect(asked).toHaveLength(2);
     expect(asked[1]).toContain(`date.after(my.event.start, ${now.getTime()})`);
+  });
+});
+
+describe("showsUnavailableContent", () => {
+  it("is true only when a route's data says its content could not be loaded", () => {
+    expect(showsUnavailableContent({})).toBe(false);
+    expect(showsUnavailableContent({ root: { origin: "x" }, "routes/home": { unavailable: false, news: [] } })).toBe(false);
+    expect(showsUnavailableContent({ root: null, "routes/x": undefined, "routes/y": "text", "routes/z": { unavailable: "yes" } })).toBe(false);
+    expect(showsUnavailableContent({ root: { origin: "x" }, "routes/home": { unavailable: true } })).toBe(true);
   });
 });
 

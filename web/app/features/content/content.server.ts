@@ -165,6 +165,16 @@ export async function loadContent<T>(
   }
 }
 
+/**
+ * Whether a page's loader data says some of its content could not be loaded (a route's
+ * `unavailable`, shown as ContentUnavailable's notice): such a page is answered
+ * `no-store`, so neither the page cache nor a CDN keeps the degraded copy for the
+ * visitors after the content service answers again.
+ */
+export function showsUnavailableContent(loaderData: Record<string, unknown>): boolean {
+  return Object.values(loaderData).some((data) => typeof data === "object" && data !== null && (data as { unavailable?: unknown }).unavailable === true);
+}
+
 /** Throws a 503 page when content could not be loaded, a 404 when there is none. */
 export function requireDocument<T>(loaded: Loaded<T | null>): T {
   if (loaded.value) return loaded.value;
