@@ -1,8 +1,9 @@
 // Server rendering: React Router's default Node entry (bots wait for all content),
-// with two changes (and the Cache-Control of previews and degraded pages). The page is answered whole, one body with its length, not
+// with two changes. The page is answered whole, one body with its length, not
 // streamed (lib/whole-page.server.ts says why). And when rendering the error page
 // itself fails, the answer is a static "An error occurred while showing the error
-// page" page instead of a bare 500.
+// page" page instead of a bare 500. Previews and pages drawn without some of their
+// content are marked for no shared cache.
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
