@@ -528,6 +528,19 @@ export async function waitForHydration(page, selector = "header a[href], main a[
   );
 }
 
+/**
+ * Presses "Bookmark this page" on a hydrated page and waits until the server has saved
+ * the bookmark. The button says "Remove bookmark" as soon as it is pressed, while the
+ * request still runs: a test that moves on to another page then could cancel it.
+ */
+export async function bookmarkThisPage(page) {
+  const saved = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/bookmarks"));
+  await page.getByRole("button", { name: "Bookmark this page" }).click();
+  const res = await saved;
+  assert.ok(res.ok(), `the bookmark was saved (${res.status()} from ${res.url()})`);
+  await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
+}
+
 // ---------------------------------------------------------------------------------
 // The API, as a visitor
 

@@ -3,7 +3,7 @@
 // in Chromium against the real binary, with axe on every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
+import { bookmarkThisPage, checkA11y, runLineage, setup, waitForHydration } from "./harness.mjs";
 import { newsNewestFirst, titleOf } from "./demo.mjs";
 import { mailedLink } from "./mail.mjs";
 
@@ -92,9 +92,8 @@ describe("registration and the account area", () => {
     await page.evaluate(() => {
       window.__sameDocument = true;
     });
-    await page.getByRole("button", { name: "Bookmark this page" }).click();
+    await bookmarkThisPage(page);
     await page.getByText("In your bookmarks").waitFor();
-    await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
     assert.equal(await page.evaluate(() => window.__sameDocument), true, "bookmarking does not reload the page");
     await checkA11y(page, `${NEWS_PATH} (bookmarked)`);
 
@@ -129,8 +128,7 @@ describe("registration and the account area", () => {
     for (const doc of [a, b]) {
       await ctx.visit(page, `/news/${doc.uid}`);
       await waitForHydration(page);
-      await page.getByRole("button", { name: "Bookmark this page" }).click();
-      await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
+      await bookmarkThisPage(page);
     }
 
     await ctx.visit(page, "/user-account#reading-lists");

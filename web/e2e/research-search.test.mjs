@@ -7,7 +7,7 @@
 // every page visited.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { getJSON, PASSWORD, addUser, checkA11y, setup, waitForHydration } from "./harness.mjs";
+import { getJSON, PASSWORD, addUser, bookmarkThisPage, checkA11y, setup, waitForHydration } from "./harness.mjs";
 import { resultsText, saveSearch } from "./research.mjs";
 
 const ctx = setup({ name: "research-search" });
@@ -312,8 +312,7 @@ describe("records and the account area", () => {
 
     // Bookmark the record.
     await waitForHydration(page, HYDRATED);
-    await page.getByRole("button", { name: "Bookmark this page" }).click();
-    await page.getByRole("button", { name: "Remove bookmark" }).waitFor();
+    await bookmarkThisPage(page);
     const title = await page.getByRole("heading", { level: 1 }).textContent();
 
     // Search (history) and save the search.
