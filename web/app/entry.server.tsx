@@ -4,12 +4,12 @@
 // itself fails, the answer is a static "An error occurred while showing the error
 // page" page instead of a bare 500. Previews and pages drawn without some of their
 // content are marked for no shared cache.
-import type { EntryContext, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleDataRequestFunction, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { isPreviewRequest, showsUnavailableContent } from "./features/content/content.server";
+import { drawnWithoutContent, isPreviewRequest } from "./features/content/content.server";
 import { errorPageFailureHtml } from "./lib/error-fallback";
 import { collectPage } from "./lib/whole-page.server";
 import { NonceContext, nonceFromRequest } from "./lib/nonce";
@@ -21,7 +21,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
@@ -30,7 +30,7 @@ export default function handleRequest(
   // Pages showing draft content must never be stored by a shared cache.
   if (isPreviewRequest(request)) responseHeaders.set("Cache-Control", "private, no-store");
   // Nor a page drawn while the content service failed, once it answers again.
-  else if (showsUnavailableContent(routerContext.staticHandlerContext.loaderData)) responseHeaders.set("Cache-Control", "no-store");
+  else if (drawnWithoutContent(loadContext)) responseHeaders.set("Cache-Control", "no-store");
 
   // React Router renders a second time, with the error in context, when the
   // first render throws; a failure then means the error page itself failed.
@@ -92,3 +92,9 @@ export default function handleRequest(
     });
   });
 }
+
+// The data of a client-side navigation: likewise not kept when drawn without some content.
+export const handleDataRequest: HandleDataRequestFunction = (response, { context }) => {
+  if (drawnWithoutContent(context)) response.headers.set("Cache-Control", "no-store");
+  return response;
+};

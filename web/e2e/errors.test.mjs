@@ -92,11 +92,15 @@ describe("content service down", () => {
       const notice = page.locator("main [role=status]", { hasText: "could not be loaded" });
       assert.equal(await notice.count(), 1, `an unavailable notice on ${path}`);
       assert.equal(await page.locator("h1").count(), 1, `${path} still has its heading`);
-      // Not kept: the next visitor gets the page again, whole once the service answers.
-      for (let i = 0; i < 2; i++) {
-        const res = await fetch(down.at(path));
-        assert.equal(res.headers.get("cache-control"), "no-store", `${path}: a degraded page is not for any cache`);
-        assert.notEqual(res.headers.get("x-lineage-cache"), "hit", `${path}: not served from the page cache`);
+      // Not kept, nor its data for a client-side navigation: the next visitor gets the
+      // page again, whole once the service answers.
+      for (const p of [path, path === "/" ? "/_.data" : `${path}.data`]) {
+        for (let i = 0; i < 2; i++) {
+          const res = await fetch(down.at(p));
+          assert.equal(res.status, 200, p);
+          assert.equal(res.headers.get("cache-control"), "no-store", `${p}: a degraded page is not for any cache`);
+          assert.notEqual(res.headers.get("x-lineage-cache"), "hit", `${p}: not served from the page cache`);
+        }
       }
     });
   }

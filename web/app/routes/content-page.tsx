@@ -11,7 +11,7 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getPage, getPagesByUIDs, requireDocument } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getPage, getPagesByUIDs, requireDocument } from "../features/content/content.server";
 import { linkResolver, normalisePath, SECTION_INDEXES } from "../features/content/link-resolver";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -69,7 +69,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     body: doc?.data.body ?? [],
     children: children.value.map(toCard),
     isSection: Boolean(section),
-    unavailable: children.unavailable,
+    unavailable: pageUnavailable(context, children.unavailable),
     crumbs: crumbsFor(path),
     seo: pageSeo({ request, url }, { title, description: doc?.data.description ?? null }),
     bookmark: await bookmarkState(context, url.pathname),

@@ -15,7 +15,7 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getCustomTypeItem, getCustomTypeList, getPage, requireDocument } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getCustomTypeItem, getCustomTypeList, getPage, requireDocument } from "../features/content/content.server";
 import type { CustomTypeName } from "../features/content/content-types";
 import { CUSTOM_TYPE_LISTINGS, ROUTED_CUSTOM_TYPES, SINGLE_PAGE_CUSTOM_TYPES } from "../features/content/link-resolver";
 import { Body } from "../features/content/Body";
@@ -88,7 +88,7 @@ export async function loader({ request, params, url, context }: LoaderFunctionAr
       : [],
     page,
     totalPages: list.value.totalPages,
-    unavailable: list.unavailable,
+    unavailable: pageUnavailable(context, list.unavailable),
     seo: pageSeo(
       { request, url },
       { title: page > 1 ? `${listing.title}, page ${page}` : listing.title, description: listing.description },

@@ -6,7 +6,7 @@ import { CardList } from "../features/content/CardList";
 import { ContentUnavailable } from "../components/ContentUnavailable";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getFeaturedItems, getPage } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getFeaturedItems, getPage } from "../features/content/content.server";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import type { AuthHandle } from "../features/auth/access";
@@ -16,7 +16,7 @@ export const EDUCATION_UID = "education";
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, url }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const client = createContentClient(request);
   const [page, featured] = await Promise.all([getPage(client, EDUCATION_UID), getFeaturedItems(client, 1, 6)]);
   const doc = page.value;
@@ -25,7 +25,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     title,
     body: doc?.data.body ?? [],
     featured: featured.value.results.map(toCard),
-    unavailable: page.unavailable || featured.unavailable,
+    unavailable: pageUnavailable(context, page.unavailable, featured.unavailable),
     seo: pageSeo({ request, url }, { title, description: doc?.data.description ?? "Learn about family history with the society." }),
   };
 }

@@ -9,7 +9,7 @@ import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { bookmarkState } from "../features/members/api.server";
 import { BookmarkToggle } from "../features/members/BookmarkToggle";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getFeaturedItem, getFeaturedItems, requireDocument } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getFeaturedItem, getFeaturedItems, requireDocument } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { articleSeo, pageSeo } from "../lib/site.server";
@@ -52,7 +52,7 @@ export async function loader({ request, params, url, context }: Route.LoaderArgs
     cards: list.value.results.map(toCard),
     page,
     totalPages: list.value.totalPages,
-    unavailable: list.unavailable,
+    unavailable: pageUnavailable(context, list.unavailable),
     seo: pageSeo({ request, url }, { title: "Featured learning", description: "Featured items from the learning hub." }, ["page"]),
   };
 }

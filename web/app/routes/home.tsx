@@ -10,7 +10,7 @@ import type { RouteHandle } from "../layouts/layouts";
 import type { AuthHandle } from "../features/auth/access";
 import { toCard } from "../features/content/cards";
 import { trimContent } from "../features/content/trim";
-import { createContentClient, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getFeaturedItems, getHome, getNewsPage, getUpcomingEvents } from "../features/content/content.server";
 import { routeMeta, SITE_NAME } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
 import { Link } from "react-router";
@@ -22,7 +22,7 @@ import type { ReactNode } from "react";
 // spike of first-time visitors lands. docs/decisions/023-light-front-end.md.
 export const handle: RouteHandle & AuthHandle = { layout: "wide", auth: false, hydrate: false };
 
-export async function loader({ request, url }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const client = createContentClient(request);
   const [home, news, events, featured] = await Promise.all([
     getHome(client),
@@ -40,7 +40,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     news: news.value.results.map(toCard),
     events: events.value.map(toCard),
     featured: featured.value.results.map(toCard),
-    unavailable: home.unavailable || news.unavailable || events.unavailable || featured.unavailable,
+    unavailable: pageUnavailable(context, home.unavailable, news.unavailable, events.unavailable, featured.unavailable),
     seo: pageSeo({ request, url }, { title: title || SITE_NAME, description: doc ? asText(doc.data.intro).slice(0, 300) : null }),
   };
 }

@@ -4,7 +4,7 @@ import { ContentUnavailable } from "../components/ContentUnavailable";
 import { Pagination } from "../components/Pagination";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { toCard } from "../features/content/cards";
-import { createContentClient, getNewsPage } from "../features/content/content.server";
+import { createContentClient, pageUnavailable, getNewsPage } from "../features/content/content.server";
 import { parsePageParam } from "../lib/paging";
 import { routeMeta } from "../lib/seo";
 import { pageSeo } from "../lib/site.server";
@@ -13,7 +13,7 @@ import type { AuthHandle } from "../features/auth/access";
 // Public: anyone may read it (features/auth/access.ts; the default is sign-in required).
 export const handle: AuthHandle = { auth: false };
 
-export async function loader({ request, url }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const page = parsePageParam(url.searchParams.get("page"));
   if (page === null) throw new Response("This page could not be found", { status: 404 });
   const news = await getNewsPage(createContentClient(request), page);
@@ -25,7 +25,7 @@ export async function loader({ request, url }: Route.LoaderArgs) {
     cards: news.value.results.map(toCard),
     page,
     totalPages,
-    unavailable: news.unavailable,
+    unavailable: pageUnavailable(context, news.unavailable),
     seo: pageSeo(
       { request, url },
       { title: page > 1 ? `News, page ${page}` : "News", description: "News from the society." },

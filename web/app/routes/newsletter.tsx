@@ -5,6 +5,7 @@ import type { Route } from "./+types/newsletter";
 import { RouteErrorBoundary } from "../features/navigation/RouteErrorBoundary";
 import { NewsletterSignup } from "../features/newsletter/SignupForm";
 import { loadArchive } from "../features/newsletter/api.server";
+import { pageUnavailable } from "../features/content/content.server";
 import { NEWSLETTER_FEED, newsletterFeedLink } from "../features/newsletter/feed";
 import styles from "../features/newsletter/newsletter.module.css";
 import type { AuthHandle } from "../features/auth/access";
@@ -20,7 +21,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const editions = await loadArchive(context);
   return {
     editions: editions ?? [],
-    unavailable: editions === null,
+    unavailable: pageUnavailable(context, editions === null),
     seo: pageSeo({ request, url }, { title: "Newsletters", description: "Past newsletters of the society, to read online." }),
   };
 }

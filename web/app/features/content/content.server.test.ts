@@ -9,9 +9,11 @@ import {
   getNewsPage,
   getUpcomingEvents,
   isPreviewRequest,
+  drawnWithoutContent,
+  pageUnavailable,
   requireDocument,
-  showsUnavailableContent,
 } from "./content.server";
+import { RouterContextProvider } from "react-router";
 
 const newsDoc = contentDocument("agm", "AGM");
 
@@ -177,12 +179,18 @@ describe("upcoming events", () => {
   });
 });
 
-describe("showsUnavailableContent", () => {
-  it("is true only when a route's data says its content could not be loaded", () => {
-    expect(showsUnavailableContent({})).toBe(false);
-    expect(showsUnavailableContent({ root: { origin: "x" }, "routes/home": { unavailable: false, news: [] } })).toBe(false);
-    expect(showsUnavailableContent({ root: null, "routes/x": undefined, "routes/y": "text", "routes/z": { unavailable: "yes" } })).toBe(false);
-    expect(showsUnavailableContent({ root: { origin: "x" }, "routes/home": { unavailable: true } })).toBe(true);
+describe("pageUnavailable", () => {
+  it("is true when any part failed, and only then notes it on the request", () => {
+    const ok = new RouterContextProvider();
+    expect(pageUnavailable(ok)).toBe(false);
+    expect(pageUnavailable(ok, false, false)).toBe(false);
+    expect(drawnWithoutContent(ok)).toBe(false);
+    const degraded = new RouterContextProvider();
+    expect(pageUnavailable(degraded, false, true)).toBe(true);
+    expect(drawnWithoutContent(degraded)).toBe(true);
+    // A later loader of the same request that had everything does not undo it.
+    expect(pageUnavailable(degraded, false)).toBe(false);
+    expect(drawnWithoutContent(degraded)).toBe(true);
   });
 });
 

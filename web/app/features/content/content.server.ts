@@ -5,6 +5,7 @@
 // failure become a 500: the failure is logged and the caller gets an empty
 // value plus `unavailable: true`, so pages show their empty states.
 import * as prismic from "@prismicio/client";
+import { createContext, type RouterContextProvider } from "react-router";
 import { createContentFetch, DEFAULT_TIMEOUT_MS, type ContentFetch } from "./content-fetch.server";
 import { LruCache } from "../../lib/lru";
 import { parseContentDate } from "../../lib/dates";
@@ -165,14 +166,23 @@ export async function loadContent<T>(
   }
 }
 
+const unavailableContext = createContext(false);
+
 /**
- * Whether a page's loader data says some of its content could not be loaded (a route's
- * `unavailable`, shown as ContentUnavailable's notice): such a page is answered
- * `no-store`, so neither the page cache nor a CDN keeps the degraded copy for the
- * visitors after the content service answers again.
+ * A loader's `unavailable` (ContentUnavailable's notice): true when any of its content
+ * could not be loaded. It is also noted on the request, so that the answer, the page or
+ * its data for a client-side navigation alike, is `no-store` (entry.server.tsx): neither
+ * the page cache nor a CDN keeps the degraded copy once the service answers again.
  */
-export function showsUnavailableContent(loaderData: Record<string, unknown>): boolean {
-  return Object.values(loaderData).some((data) => typeof data === "object" && data !== null && (data as { unavailable?: unknown }).unavailable === true);
+export function pageUnavailable(context: Readonly<RouterContextProvider>, ...failed: boolean[]): boolean {
+  const unavailable = failed.some(Boolean);
+  if (unavailable) context.set(unavailableContext, true);
+  return unavailable;
+}
+
+/** Whether a loader of this request drew its page without some of its content (pageUnavailable). */
+export function drawnWithoutContent(context: Readonly<RouterContextProvider>): boolean {
+  return context.get(unavailableContext);
 }
 
 /** Throws a 503 page when content could not be loaded, a 404 when there is none. */
