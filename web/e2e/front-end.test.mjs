@@ -7,6 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { setup, waitForHydration } from "./harness.mjs";
+import { newsNewestFirst } from "./demo.mjs";
 
 const ctx = setup({ name: "front-end" });
 
@@ -82,13 +83,8 @@ async function settled(page, seen, { hydrates = true } = {}) {
   await Promise.all(seen.map((s) => s.done));
 }
 
-/** The address of the newest news item, as the news page links it. */
-async function newsItem() {
-  const html = await (await fetch(ctx.server.at("/news"))).text();
-  const href = [...html.matchAll(/href="(\/news\/[^"/?#]+)"/g)].map((m) => m[1])[0];
-  assert.ok(href, "the news page links a news item");
-  return href;
-}
+/** A news item: a page that hydrates. */
+const NEWS_ITEM = `/news/${newsNewestFirst()[0].uid}`;
 
 describe("a light front end", () => {
   test(`the home page is served without React: its scripts are at most ${HOME_JS_BUDGET_KB} KB gzip and it never fetches the Universal Viewer`, async () => {
@@ -121,7 +117,7 @@ describe("a light front end", () => {
   test(`a page that hydrates fetches at most ${PAGE_MAX_SCRIPTS} scripts and ${MAX_STYLESHEETS} stylesheets`, async () => {
     const page = await ctx.newPage();
     const seen = recordAssets(page);
-    await ctx.visit(page, await newsItem());
+    await ctx.visit(page, NEWS_ITEM);
     await settled(page, seen);
     const list = (type) => seen.filter((s) => s.type === type).map((s) => s.path);
     const scripts = list("script");
@@ -142,7 +138,7 @@ describe("a light front end", () => {
     });
     await cdp.send("Network.enable");
     const seen = recordAssets(page);
-    await ctx.visit(page, await newsItem());
+    await ctx.visit(page, NEWS_ITEM);
     await settled(page, seen);
     const scripts = asked.filter((r) => r.type === "Script");
     assert.ok(scripts.some((r) => /\/framework-[^/]+\.js$/.test(r.path)), `the framework chunk among the scripts: ${scripts.map((r) => r.path).join(", ")}`);
@@ -245,7 +241,7 @@ describe("a light front end", () => {
   test("scripts and stylesheets are answered with the build's compressed copies: brotli where accepted, else gzip", async () => {
     const page = await ctx.newPage();
     const seen = recordAssets(page);
-    await ctx.visit(page, await newsItem());
+    await ctx.visit(page, NEWS_ITEM);
     await settled(page, seen);
     const biggest = [...seen].filter((s) => s.path.startsWith("/assets/")).sort((a, b) => b.gzip - a.gzip);
     assert.ok(biggest.length >= 2, "a news item loads assets");
