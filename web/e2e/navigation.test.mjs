@@ -287,6 +287,9 @@ describe("online status", () => {
     const page = await ctx.newPage();
     await ctx.visit(page, "/news");
     await waitForHydration(page);
+    // React Router asks for the routes of the page's links just after hydration; going
+    // offline in the middle of that would fail it.
+    await page.waitForLoadState("networkidle");
     const notice = page.locator(".online-status", { hasText: "You are offline" });
     assert.equal(await notice.count(), 0, "no notice while online");
     await page.context().setOffline(true);
